@@ -1,0 +1,1 @@
+"""One scorer per seed paper; each is a pure function over the arrays of `features`."""

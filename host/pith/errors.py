@@ -1,0 +1,153 @@
+"""Pith's error tree: every failure carries a stable numeric code and a name.
+
+Codes are part of the wire contract (host/PROTOCOL.md) and of the CLI's one-line
+messages. A code is never renumbered or reused; retire a code by leaving it in
+place and adding a new one.
+"""
+from __future__ import annotations
+
+
+class PithError(Exception):
+    """Base of every error Pith reports on purpose; `code` and `name` are stable."""
+
+    code = 1
+    name = "internal"
+
+    def __init__(self, message: str, **detail):
+        super().__init__(message)
+        self.message = message
+        self.detail = detail
+
+    def to_wire(self) -> dict:
+        """The `error` object of a protocol reply."""
+        out = {"code": self.code, "name": self.name, "message": self.message}
+        if self.detail:
+            out["detail"] = self.detail
+        return out
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.code}): {self.message}"
+
+
+class InternalError(PithError):
+    """A bug: something raised that Pith did not expect."""
+    code, name = 1, "internal"
+
+
+# --- framing (bytes on the pipe) -------------------------------------------------
+class FrameTruncated(PithError):
+    code, name = 10, "frame_truncated"
+
+
+class FrameTooLarge(PithError):
+    code, name = 11, "frame_too_large"
+
+
+class FrameNotUtf8(PithError):
+    code, name = 12, "frame_not_utf8"
+
+
+class FrameNotJson(PithError):
+    code, name = 13, "frame_not_json"
+
+
+# --- protocol (meaning of a message) ---------------------------------------------
+class BadEnvelope(PithError):
+    code, name = 20, "bad_envelope"
+
+
+class UnsupportedVersion(PithError):
+    code, name = 21, "unsupported_version"
+
+
+class UnknownAction(PithError):
+    code, name = 22, "unknown_action"
+
+
+class BadRequest(PithError):
+    code, name = 23, "bad_request"
+
+
+class ReplyTooLarge(PithError):
+    code, name = 24, "reply_too_large"
+
+
+class BadOptions(PithError):
+    code, name = 25, "bad_options"
+
+
+# --- snapshot (capture → host contract, host/SNAPSHOT.md) --------------------------
+class SnapshotInvalid(PithError):
+    code, name = 30, "snapshot_invalid"
+
+
+class SnapshotVersion(PithError):
+    code, name = 31, "snapshot_version"
+
+
+class SnapshotOrder(PithError):
+    """Parent indices not in preorder (`parent[i] < i`), which also rules out cycles."""
+    code, name = 32, "snapshot_order"
+
+
+class SnapshotTooLarge(PithError):
+    code, name = 33, "snapshot_too_large"
+
+
+# --- selection -----------------------------------------------------------------
+class NoContent(PithError):
+    """The page has no visible text to choose from."""
+    code, name = 40, "no_content"
+
+
+class BadNode(PithError):
+    """A node id or path that does not exist in this snapshot, or cannot grow/shrink."""
+    code, name = 41, "bad_node"
+
+
+# --- inputs of the CLI -----------------------------------------------------------
+class InputNotFound(PithError):
+    code, name = 50, "input_not_found"
+
+
+class InputNotHtml(PithError):
+    code, name = 51, "input_not_html"
+
+
+class InputEmpty(PithError):
+    code, name = 52, "input_empty"
+
+
+class InputDecode(PithError):
+    code, name = 53, "input_decode"
+
+
+class FetchFailed(PithError):
+    code, name = 54, "fetch_failed"
+
+
+class BrowserMissing(PithError):
+    code, name = 55, "browser_missing"
+
+
+class BrowserFailed(PithError):
+    code, name = 56, "browser_failed"
+
+
+class CaptureFailed(PithError):
+    code, name = 57, "capture_failed"
+
+
+class Timeout(PithError):
+    code, name = 58, "timeout"
+
+
+def all_errors() -> list[type[PithError]]:
+    """Every error class, for the code-table test and PROTOCOL.md."""
+    seen, todo = [], [PithError]
+    while todo:
+        cls = todo.pop()
+        for sub in cls.__subclasses__():
+            seen.append(sub)
+            todo.append(sub)
+    return sorted(seen, key=lambda c: c.code)
