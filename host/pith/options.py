@@ -45,17 +45,13 @@ class Options:
     # --- CNR (López, Silva, Insa) ---------------------------------------------------
     cnr_non_content: frozenset = _opt(
         CNR_NON_CONTENT, "Algorithm 1's nonContentNode set: weight 1, 0 chars, subtree ignored")
-    cnr_top_share: float = _opt(
-        0.5,
-        "Algorithm 2's 'top-rated nodes': the nodes whose CNR is at least this share of the "
-        "highest CNR on the page. A share of the maximum (not a fixed count) keeps every "
-        "paragraph of a long article while a menu of short links falls below it; 0.5 keeps "
-        "text at least half as dense as the densest, which the paper's Figure 3 example "
-        "(4 of 15 nodes, the dense ones) also satisfies.",
+    cnr_top_fraction: float = _opt(
+        0.25,
+        "Algorithm 2's 'top-rated nodes': this share of the elements that hold text, taken "
+        "in decreasing CNR. The paper's worked example (Example 4.2, Figure 3) marks 4 of "
+        "its roughly 15 nodes as top-rated, about a quarter; a share of the page, not a "
+        "fixed count, scales from a short note to a long thread.",
         lo=0.0, hi=1.0)
-    cnr_min_chars: int = _opt(
-        1, "a node needs at least this many non-space characters to be top-rated; 1 keeps "
-        "the paper's rule (any text node may be top-rated)", lo=0, hi=100_000)
     skip_hidden: bool = _opt(
         True, "hidden elements (display:none, visibility:hidden, aria-hidden, zero size) "
         "count like nonContentNodes: a reader never sees their text")

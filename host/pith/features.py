@@ -1,0 +1,98 @@
+"""Per-node features of a Snapshot, computed bottom-up with numpy (no recursion, no node loops).
+
+Own values come first (characters and text nodes directly inside an element), then
+subtree aggregates by prefix sums over the preorder ranges of `Snapshot.end`. Every
+algorithm reads these arrays; none of them walks the tree itself.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from .snapshot import Snapshot
+
+# Elements whose content is never readable text, whatever the method: code, metadata and
+# templates. Their text does not count anywhere (the paper's "irrelevant nodes").
+CODE_TAGS = frozenset({"script", "style", "noscript", "template", "head", "title", "meta",
+                       "link", "base"})
+
+
+@lru_cache(maxsize=1)
+def _whitespace_codepoints() -> np.ndarray:
+    """Every code point Python's str.isspace accepts (about 30), as a sorted array."""
+    return np.array([c for c in range(0x3001) if chr(c).isspace()], dtype=np.uint32)
+
+
+def nonspace_lengths(strings: np.ndarray) -> np.ndarray:
+    """Number of non-whitespace characters of each string, in one vectorised pass.
+
+    The strings are joined with a newline (itself whitespace, so it adds nothing), viewed
+    as UTF-32 code points, and counted with one cumulative sum.
+    """
+    n = len(strings)
+    if n == 0:
+        return np.zeros(0, np.int64)
+    lengths = np.fromiter(map(len, strings), np.int64, n)
+    if not lengths.any():
+        return lengths
+    points = np.frombuffer("\n".join(strings).encode("utf-32-le"), dtype=np.uint32)
+    solid = np.concatenate(([0], np.cumsum(~np.isin(points, _whitespace_codepoints()))))
+    starts = np.concatenate(([0], np.cumsum(lengths + 1)[:-1]))
+    return solid[starts + lengths] - solid[starts]
+
+
+def tag_in(snap: Snapshot, tags: frozenset[str]) -> np.ndarray:
+    """Boolean row mask: tag is in `tags`."""
+    return np.fromiter(map(tags.__contains__, snap.tag), np.bool_, snap.n)
+
+
+@dataclass(frozen=True, eq=False)
+class Features:
+    """Per-row arrays. `own_*` count direct text; the others aggregate the whole subtree."""
+
+    own_chars: np.ndarray     # non-space chars of the row's own text nodes (text + children's tails)
+    own_texts: np.ndarray     # non-blank own text nodes (text, and each child's tail)
+    hidden: np.ndarray        # the row or an ancestor is hidden (any bit of `hidden`)
+    gone: np.ndarray          # the row or an ancestor is code, or hidden when skip_hidden
+    in_link: np.ndarray       # the row is a link or inside one
+    chars: np.ndarray         # visible non-space chars in the subtree
+    linked_chars: np.ndarray  # of those, chars inside links
+    texts: np.ndarray         # visible non-blank text nodes in the subtree
+    tags: np.ndarray          # visible elements in the subtree, itself included
+    links: np.ndarray         # visible links in the subtree
+    area: np.ndarray          # box area in CSS px² (0 without layout)
+
+
+def compute(snap: Snapshot, skip_hidden: bool = True) -> Features:
+    """All features of `snap`; `skip_hidden` treats hidden rows like code (not content)."""
+    parent = snap.parent
+    text_len = nonspace_lengths(snap.text)
+    tail_len = nonspace_lengths(snap.tail)
+    own_chars = text_len.copy()
+    np.add.at(own_chars, parent[1:], tail_len[1:])
+    own_texts = (text_len > 0).astype(np.int64)
+    np.add.at(own_texts, parent[1:], (tail_len[1:] > 0).astype(np.int64))
+
+    own_hidden = snap.hidden > 0
+    hidden = own_hidden | snap.below(own_hidden)
+    dead = tag_in(snap, CODE_TAGS) | (own_hidden if skip_hidden else False)
+    gone = dead | snap.below(dead)
+    in_link = snap.link | snap.below(snap.link)
+
+    live = ~gone
+    vis_chars = np.where(live, own_chars, 0)
+    return Features(
+        own_chars=own_chars,
+        own_texts=own_texts,
+        hidden=hidden,
+        gone=gone,
+        in_link=in_link,
+        chars=snap.subtree_sum(vis_chars),
+        linked_chars=snap.subtree_sum(np.where(in_link, vis_chars, 0)),
+        texts=snap.subtree_sum(np.where(live, own_texts, 0)),
+        tags=snap.subtree_sum(live.astype(np.int64)),
+        links=snap.subtree_sum((snap.link & live).astype(np.int64)),
+        area=snap.w * snap.h,
+    )

@@ -1,0 +1,307 @@
+"""Output of a chosen node as plain text, Markdown or clean HTML, straight from the Snapshot.
+
+Every format walks the node's subtree once in document order (`events`), skipping code,
+hidden rows and form widgets, and rebuilds text from the `text`/`tail` columns. Plain
+text separates blocks by a blank line (the convention of the benchmark truths); Markdown
+keeps headings, lists, quotes, code, tables, links and images; HTML keeps a small safe
+set of tags and attributes, escaped.
+"""
+from __future__ import annotations
+
+import html as html_mod
+import re
+from typing import Iterator
+
+from .features import Features
+from .snapshot import Snapshot
+
+FORMATS = ("text", "markdown", "html", "json")
+# Elements that start a new block of text (a blank line in plain text).
+BLOCK_TAGS = frozenset({
+    "address", "article", "aside", "blockquote", "body", "caption", "center", "dd", "details",
+    "dialog", "dir", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form",
+    "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "html", "legend", "li",
+    "main", "menu", "nav", "ol", "p", "pre", "section", "summary", "table", "tbody", "tfoot",
+    "thead", "ul", "iframe", "frame", "frameset", "noframes", "search",
+})
+# Elements that end a line but not a paragraph.
+LINE_TAGS = frozenset({"br", "tr"})
+CELL_TAGS = frozenset({"td", "th"})
+# Interactive widgets: their labels are UI, not content.
+WIDGET_TAGS = frozenset({"button", "select", "input", "textarea", "option", "svg", "canvas",
+                         "object", "embed", "audio", "video", "map"})
+PRE_TAGS = frozenset({"pre", "textarea", "listing", "plaintext", "xmp"})
+_SPACES = re.compile(r"\s+")
+
+
+def events(snap: Snapshot, feats: Features, root: int) -> Iterator[tuple[str, int]]:
+    """('open', i), ('close', i) and ('skip', i) for the subtree of `root`, in order.
+
+    A skipped row's subtree is not entered; its tail still belongs to the output, so
+    consumers emit `tail` on 'close' and 'skip' (never for `root` itself).
+    """
+    end = snap.end
+    stack: list[int] = []
+    i, stop = root, int(end[root])
+    while i < stop:
+        while stack and end[stack[-1]] <= i:
+            yield "close", stack.pop()
+        if i != root and (feats.gone[i] or snap.tag[i] in WIDGET_TAGS):
+            yield "skip", i
+            i = int(end[i])
+            continue
+        yield "open", i
+        stack.append(i)
+        i += 1
+    while stack:
+        yield "close", stack.pop()
+
+
+# --------------------------------------------------------------------------- plain text
+class _TextSink:
+    """Collects runs of inline text and joins blocks with the strongest pending break."""
+
+    def __init__(self) -> None:
+        self.blocks: list[str] = []
+        self.run: list[str] = []
+        self.pending = 0   # 0 none, 1 newline, 2 blank line
+        self.pre = 0
+
+    def text(self, s: str) -> None:
+        if s:
+            self.run.append(s)
+
+    def brk(self, level: int) -> None:
+        chunk = "".join(self.run)
+        self.run = []
+        chunk = chunk.strip("\n") if self.pre else _SPACES.sub(" ", chunk).strip()
+        if chunk:
+            if self.blocks:
+                self.blocks.append("\n" * max(self.pending, 1) if self.pending else " ")
+            self.blocks.append(chunk)
+            self.pending = 0
+        self.pending = max(self.pending, level)
+
+    def result(self) -> str:
+        self.brk(0)
+        return "".join(self.blocks)
+
+
+def to_text(snap: Snapshot, feats: Features, root: int) -> str:
+    """Visible text of the subtree, blocks separated by blank lines, lines kept."""
+    sink = _TextSink()
+    tag, text, tail = snap.tag, snap.text, snap.tail
+    for kind, i in events(snap, feats, root):
+        t = tag[i]
+        if kind == "open":
+            if t in BLOCK_TAGS:
+                sink.brk(2)
+            elif t in LINE_TAGS:
+                sink.brk(1)
+            if t in PRE_TAGS:
+                sink.pre += 1
+            if t in CELL_TAGS:
+                sink.text(" ")
+            sink.text(text[i])
+            if t == "br":
+                sink.brk(1)
+        else:
+            if kind == "close":
+                if t in PRE_TAGS:
+                    sink.brk(2)
+                    sink.pre -= 1
+                elif t in BLOCK_TAGS:
+                    sink.brk(2)
+                elif t == "tr":
+                    sink.brk(1)
+            if i != root:
+                sink.text(tail[i])
+    return sink.result()
+
+
+# --------------------------------------------------------------------------- Markdown
+_MD_ESCAPE = re.compile(r"([\\`*_\[\]<>])")
+_HEADINGS = {f"h{k}": "#" * k for k in range(1, 7)}
+
+
+def _md_inline(s: str) -> str:
+    return _MD_ESCAPE.sub(r"\\\1", s)
+
+
+def to_markdown(snap: Snapshot, feats: Features, root: int) -> str:
+    """Markdown of the subtree: headings, paragraphs, lists, quotes, code, tables, links, images."""
+    out: list[str] = []       # finished lines
+    line: list[str] = []      # current inline run
+    prefix: list[str] = []    # block-quote / list indentation stack
+    lists: list[list] = []    # [kind, counter] per open list
+    pre = 0
+    table_rows: list[list[str]] = []
+    cell: list[str] | None = None
+    tag, text, tail, url, alt = snap.tag, snap.text, snap.tail, snap.url, snap.alt
+
+    def flush(blank: bool = True) -> None:
+        nonlocal line
+        s = "".join(line)
+        line = []
+        s = s if pre else _SPACES.sub(" ", s).strip()
+        if s:
+            out.append("".join(prefix) + s)
+        if blank and out and out[-1] != "":
+            out.append("")
+
+    def emit(s: str) -> None:
+        if cell is not None:
+            cell.append(s)
+        else:
+            line.append(s)
+
+    def inline(s: str) -> str:
+        return s if pre else _md_inline(s)
+
+    for kind, i in events(snap, feats, root):
+        t = tag[i]
+        if kind == "open":
+            if t in _HEADINGS:
+                flush()
+                emit(_HEADINGS[t] + " ")
+            elif t == "p" or (t in BLOCK_TAGS and t not in ("li", "ul", "ol", "pre", "table",
+                                                            "blockquote")):
+                flush()
+            elif t in ("ul", "ol"):
+                flush(blank=not lists)
+                lists.append([t, 0])
+            elif t == "li":
+                flush(blank=False)
+                if lists:
+                    lists[-1][1] += 1
+                    kind_, k = lists[-1]
+                    bullet = f"{k}. " if kind_ == "ol" else "- "
+                    indent = "  " * (len(lists) - 1)
+                else:
+                    bullet, indent = "- ", ""
+                emit(indent + bullet)
+            elif t == "blockquote":
+                flush()
+                prefix.append("> ")
+            elif t == "pre":
+                flush()
+                out.append("".join(prefix) + "```")
+                pre += 1
+            elif t == "table":
+                flush()
+                table_rows = []
+            elif t == "tr":
+                table_rows.append([])
+            elif t in CELL_TAGS:
+                cell = []
+            elif t == "br":
+                emit("  \n" if not pre else "\n")
+            elif t == "hr":
+                flush()
+                out.extend(["---", ""])
+            elif t in ("strong", "b"):
+                emit("**")
+            elif t in ("em", "i"):
+                emit("*")
+            elif t == "code" and not pre:
+                emit("`")
+            elif t == "a" and url[i]:
+                emit("[")
+            elif t == "img" and url[i]:
+                emit(f"![{_md_inline(alt[i])}]({url[i]})")
+            emit(inline(text[i]))
+            continue
+        if kind == "close":
+            if t in _HEADINGS or t == "p" or t == "li":
+                flush(blank=t != "li")
+            elif t in ("ul", "ol"):
+                flush(blank=False)
+                if lists:
+                    lists.pop()
+                if not lists and out and out[-1] != "":
+                    out.append("")
+            elif t == "blockquote":
+                flush()
+                if prefix:
+                    prefix.pop()
+            elif t == "pre":
+                s = "".join(line).strip("\n")
+                line = []
+                if s:
+                    out.extend("".join(prefix) + ln for ln in s.split("\n"))
+                out.extend(["".join(prefix) + "```", ""])
+                pre -= 1
+            elif t in CELL_TAGS:
+                if table_rows and cell is not None:
+                    table_rows[-1].append(_SPACES.sub(" ", "".join(cell)).strip()
+                                          .replace("|", "\\|"))
+                cell = None
+            elif t == "table":
+                rows = [r for r in table_rows if r]
+                if rows:
+                    width = max(map(len, rows))
+                    for k, r in enumerate(rows):
+                        r = r + [""] * (width - len(r))
+                        out.append("| " + " | ".join(r) + " |")
+                        if k == 0:
+                            out.append("|" + " --- |" * width)
+                    out.append("")
+                table_rows = []
+            elif t in ("strong", "b"):
+                emit("**")
+            elif t in ("em", "i"):
+                emit("*")
+            elif t == "code" and not pre:
+                emit("`")
+            elif t == "a" and url[i]:
+                emit(f"]({url[i]})")
+            elif t in BLOCK_TAGS:
+                flush()
+        if i != root:
+            emit(inline(tail[i]))
+    flush()
+    while out and out[-1] == "":
+        out.pop()
+    return "\n".join(out)
+
+
+# --------------------------------------------------------------------------- HTML
+# Tags kept in the clean HTML output; any other element is unwrapped (its content kept).
+HTML_KEEP = frozenset({
+    "a", "abbr", "article", "aside", "b", "blockquote", "br", "caption", "cite", "code",
+    "dd", "del", "details", "dfn", "div", "dl", "dt", "em", "figcaption", "figure", "h1",
+    "h2", "h3", "h4", "h5", "h6", "hr", "i", "img", "ins", "kbd", "li", "main", "mark", "ol",
+    "p", "pre", "q", "s", "samp", "section", "small", "span", "strong", "sub", "summary",
+    "sup", "table", "tbody", "td", "tfoot", "th", "thead", "time", "tr", "u", "ul", "var",
+})
+VOID_TAGS = frozenset({"br", "hr", "img"})
+_SAFE_URL = re.compile(r"^(https?:|mailto:|data:image/|/|#|\.)", re.I)
+
+
+def to_html(snap: Snapshot, feats: Features, root: int, title: str = "") -> str:
+    """A self-contained HTML document of the subtree with a safe subset of tags."""
+    esc = html_mod.escape
+    parts: list[str] = []
+    tag, text, tail, url, alt = snap.tag, snap.text, snap.tail, snap.url, snap.alt
+    for kind, i in events(snap, feats, root):
+        t = tag[i]
+        keep = t in HTML_KEEP
+        if kind == "open":
+            if keep:
+                attrs = ""
+                link = url[i] if _SAFE_URL.match(url[i] or "") else ""
+                if t == "a" and link:
+                    attrs = f' href="{esc(link)}"'
+                elif t == "img":
+                    attrs = f' src="{esc(link)}" alt="{esc(alt[i])}"'
+                if t != "img" or link:   # an image without a safe source is dropped
+                    parts.append(f"<{t}{attrs}>")
+            parts.append(esc(text[i]))
+            continue
+        if kind == "close" and keep and t not in VOID_TAGS:
+            parts.append(f"</{t}>")
+        if i != root:
+            parts.append(esc(tail[i]))
+    body = "".join(parts).strip()
+    return ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+            f"<title>{esc(title)}</title></head>\n<body>\n{body}\n</body></html>\n")

@@ -1,0 +1,108 @@
+"""The host pipeline, and the only module that knows its stage order.
+
+Stages of `select`:
+  1. validate the capture into a read-only Snapshot (snapshot.from_json);
+  2. compute per-node features (features.compute);
+  3. score and choose with the selected algorithm (algorithms.<name>.run);
+  4. describe the choice: node, path, score, runner-up candidates, stage timings.
+
+`grow` and `shrink` move a choice afterwards: grow = parent; shrink = the child with
+the highest CNR, except that a shrink right after a grow returns down the path the
+grow came up (the caller passes that trail, most recent last).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from . import features as features_mod
+from . import snapshot as snapshot_mod
+from .algorithms import cnr
+from .errors import BadNode
+from .options import Options
+
+ALGORITHM_RUNNERS = {"cnr": cnr.run}
+
+
+@dataclass(eq=False)
+class Selection:
+    """A scored page and the node chosen on it; kept by the host for grow/shrink."""
+
+    snap: snapshot_mod.Snapshot
+    feats: features_mod.Features
+    result: cnr.CnrResult
+    options: Options
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def node(self) -> int:
+        return self.result.node
+
+    def describe(self, node: int) -> dict[str, Any]:
+        """The wire form of one node: id, path, tag, score and text size."""
+        scores = self.result.scores
+        return {
+            "node": node,
+            "path": self.snap.path(node),
+            "tag": str(self.snap.tag[node]),
+            "id": str(self.snap.id[node]),
+            "cls": str(self.snap.cls[node]),
+            "score": round(float(scores.cnr[node]), 4),
+            "chars": int(self.feats.chars[node]),
+        }
+
+    def to_wire(self) -> dict[str, Any]:
+        out = self.describe(self.node)
+        out["algorithm"] = self.options.algorithm
+        out["title"] = self.snap.meta["title"]
+        out["url"] = self.snap.meta["url"]
+        out["candidates"] = [self.describe(int(b))
+                             for b in self.result.blocks[1:1 + self.options.candidates]]
+        out["timings"] = {k: round(v, 3) for k, v in self.timings.items()}
+        return out
+
+
+def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None) -> Selection:
+    """Run stages 1–4 on a decoded capture (or an already validated Snapshot)."""
+    opts = options or Options()
+    t0 = time.perf_counter()
+    if isinstance(capture, snapshot_mod.Snapshot):
+        snap = capture
+    else:
+        snap = snapshot_mod.from_json(capture, opts.max_nodes)
+    t1 = time.perf_counter()
+    feats = features_mod.compute(snap, skip_hidden=opts.skip_hidden)
+    t2 = time.perf_counter()
+    result = ALGORITHM_RUNNERS[opts.algorithm](snap, feats, opts)
+    t3 = time.perf_counter()
+    timings = {"validate_ms": (t1 - t0) * 1e3, "features_ms": (t2 - t1) * 1e3,
+               "score_ms": (t3 - t2) * 1e3, "total_ms": (t3 - t0) * 1e3}
+    return Selection(snap=snap, feats=feats, result=result, options=opts, timings=timings)
+
+
+def grow(sel: Selection, node: int) -> dict[str, Any]:
+    """The parent of `node`; BadNode at the root."""
+    node = sel.snap.check_node(node)
+    parent = int(sel.snap.parent[node])
+    if parent < 0:
+        raise BadNode("the selection is already the whole page; it cannot grow", node=node)
+    return sel.describe(parent)
+
+
+def shrink(sel: Selection, node: int, trail: list[int] | None = None) -> dict[str, Any]:
+    """Back down the grow trail if it leads here, else the child with the highest CNR."""
+    node = sel.snap.check_node(node)
+    if trail:
+        last = sel.snap.check_node(trail[-1])
+        if sel.snap.parent[last] == node:
+            return sel.describe(last)
+    kids = sel.snap.children(node)
+    scores = sel.result.scores
+    kids = kids[scores.counted[kids] & (scores.chars[kids] > 0)]
+    if not len(kids):
+        raise BadNode("the selection has no child with text; it cannot shrink", node=node)
+    best = kids[np.lexsort((-scores.chars[kids], -scores.cnr[kids]))[0]]
+    return sel.describe(int(best))
