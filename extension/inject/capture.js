@@ -1,0 +1,261 @@
+/* Pith capture: turn the live DOM into the columnar snapshot of host/SNAPSHOT.md, returned as one JSON string.
+ *
+ * A classic script without dependencies, shared verbatim by the extension
+ * (chrome.scripting.executeScript({files: ['inject/capture.js']})) and the CLI (Playwright's
+ * page.evaluate(source)). Its completion value, the last expression statement, is the JSON
+ * string, so both callers get it back as the script's result.
+ *
+ * Safe to inject any number of times: everything lives inside one function call, and the
+ * only global touched is globalThis.__pith (created if absent, never replaced), whose
+ * `nodes` is set to the Element of every row of the last capture, so that a later script
+ * (inject/highlight.js) can map a node id back to its element.
+ *
+ * The walk is iterative (pages nest 10,000 deep), preorder over the flat tree: open shadow
+ * roots, slots' assigned nodes, same-origin frames' documents. Columns are plain arrays
+ * filled row by row and serialised once: one JSON string is far cheaper to hand back than
+ * nested arrays or objects (DESIGN.md §5).
+ */
+(function pithCapture() {
+  'use strict';
+
+  var SNAPSHOT_VERSION = 1;      // host/SNAPSHOT.md; bumped together with pith.SNAPSHOT_VERSION
+  var MAX_URL_CHARS = 2048;      // data: URIs run to megabytes; the host needs scheme and host only
+  var DEFAULT_FS = 16;           // px, the initial font size of every browser
+  var DEFAULT_FW = 400;          // CSS "normal"
+  var COORD_SCALE = 100;         // boxes rounded to 1/100 px: sub-pixel noise only bloats the JSON
+
+  // hidden bitmask, host/SNAPSHOT.md
+  var H_DISPLAY_NONE = 1, H_VISIBILITY = 2, H_OPACITY = 4, H_ZERO_SIZE = 8, H_ARIA = 16;
+
+  // Elements whose src names a resource worth a host (ad servers, embeds, media).
+  var SRC_TAGS = { img: 1, iframe: 1, frame: 1, video: 1, audio: 1, source: 1, embed: 1, script: 1 };
+  // Elements whose text is code or inert markup, not content.
+  var NO_TEXT_TAGS = { script: 1, style: 1, template: 1 };
+
+  function round(v) {
+    return Math.round(v * COORD_SCALE) / COORD_SCALE;
+  }
+
+  /** [resolved url (capped), lower-case host name] of attribute value `raw` of `el`. */
+  function resolve(el, raw) {
+    var url = raw, host = '';
+    try {
+      var u = new URL(raw, el.baseURI);
+      url = u.href;
+      host = u.hostname;
+    } catch (e) {
+      // not a URL (e.g. "http://[bad"): keep it raw, no host
+    }
+    if (url.length > MAX_URL_CHARS) url = url.slice(0, MAX_URL_CHARS);
+    return [url, host];
+  }
+
+  function isAriaHidden(el) {
+    var a = el.getAttribute('aria-hidden');
+    return a !== null && a.trim().toLowerCase() === 'true';
+  }
+
+  function capture() {
+    var t0 = performance.now();
+    var doc = document, win = window;
+
+    var C = {
+      tag: [], parent: [], text: [], tail: [], link: [], id: [], cls: [], role: [],
+      host: [], url: [], alt: [], x: [], y: [], w: [], h: [], hidden: [], fs: [], fw: [],
+      color: [], frame: []
+    };
+    var tag = C.tag, parent = C.parent, text = C.text, tail = C.tail, link = C.link;
+    var ids = C.id, cls = C.cls, role = C.role, hostc = C.host, urlc = C.url, alt = C.alt;
+    var X = C.x, Y = C.y, W = C.w, H = C.h, hidden = C.hidden, fs = C.fs, fw = C.fw;
+    var color = C.color, frame = C.frame;
+    var nodes = [];
+    var warnings = [];
+
+    // The open elements, one level per depth, as parallel arrays:
+    //   sRow   row of the element whose children are being walked
+    //   sNext  next child in the sibling chain, or null when walking sList instead
+    //   sList  array of children (slot assignments, a frame's <html>), else null
+    //   sIdx   position in sList
+    //   sLast  row of the last child element seen (its tail takes the next text), -1 none yet
+    //   sSkip  the element's text is not captured (script, style, template)
+    //   sNone  inside a display:none subtree: style is not computed, boxes are zero
+    //   sCtx   {win, ox, oy}: the window whose style applies, and page offset of its viewport
+    var sRow = [], sNext = [], sList = [], sIdx = [], sLast = [], sSkip = [], sNone = [];
+    var sCtx = [];
+    var depth = -1;
+
+    /** Append the row of element `el`, push it as an open element; returns nothing. */
+    function open(el, par, ctx, inNone) {
+      var row = tag.length;
+      var name = el.localName.toLowerCase();
+      nodes.push(el);
+      tag.push(name);
+      parent.push(par);
+      text.push('');
+      tail.push('');
+      ids.push(el.getAttribute('id') || '');
+      cls.push(el.getAttribute('class') || '');
+      role.push(el.getAttribute('role') || '');
+
+      var isLink = 0, url = '', host = '', raw;
+      if ((name === 'a' || name === 'area') && (raw = el.getAttribute('href')) !== null) {
+        isLink = 1;
+        var r1 = resolve(el, raw.trim());
+        url = r1[0]; host = r1[1];
+      } else if (SRC_TAGS[name] === 1 && (raw = el.getAttribute('src')) !== null) {
+        var r2 = resolve(el, raw.trim());
+        url = r2[0]; host = r2[1];
+      }
+      link.push(isLink);
+      urlc.push(url);
+      hostc.push(host);
+
+      var altv = '';
+      if (name === 'img' || name === 'area' || name === 'input') {
+        altv = el.getAttribute('alt') || '';
+        if (altv === '' && name === 'img') altv = el.getAttribute('title') || '';
+      }
+      alt.push(altv);
+
+      var bits = isAriaHidden(el) ? H_ARIA : 0;
+      var x = 0, y = 0, w = 0, h = 0, cs = null;
+      if (inNone) {
+        // No box inside a display:none subtree; inherit the parent's text style.
+        bits |= H_ZERO_SIZE;
+        fs.push(fs[par]);
+        fw.push(fw[par]);
+        color.push(color[par]);
+      } else {
+        cs = ctx.win.getComputedStyle(el);
+        if (cs.display === 'none') bits |= H_DISPLAY_NONE;
+        var vis = cs.visibility;
+        if (vis === 'hidden' || vis === 'collapse') bits |= H_VISIBILITY;
+        if (cs.opacity === '0') bits |= H_OPACITY;
+        var f = parseFloat(cs.fontSize);
+        fs.push(f === f ? f : DEFAULT_FS);
+        var g = parseInt(cs.fontWeight, 10);
+        fw.push(g === g ? g : DEFAULT_FW);
+        color.push(cs.color || '');
+        var r = el.getBoundingClientRect();
+        x = round(r.left + ctx.ox);
+        y = round(r.top + ctx.oy);
+        w = round(r.width);
+        h = round(r.height);
+        if (w === 0 || h === 0) bits |= H_ZERO_SIZE;
+      }
+      X.push(x); Y.push(y); W.push(w); H.push(h);
+      hidden.push(bits);
+
+      // Children in the flat tree.
+      var first = null, list = null, childCtx = ctx, fr = 0;
+      if (name === 'iframe' || name === 'frame') {
+        var cdoc = null;
+        try {
+          cdoc = el.contentDocument;
+        } catch (e) {
+          cdoc = null;
+        }
+        if (cdoc && cdoc.documentElement && cdoc.defaultView) {
+          fr = 1;
+          list = [cdoc.documentElement];
+          var ox = 0, oy = 0;
+          if (cs !== null) {
+            ox = x + el.clientLeft + (parseFloat(cs.paddingLeft) || 0);
+            oy = y + el.clientTop + (parseFloat(cs.paddingTop) || 0);
+          }
+          childCtx = { win: cdoc.defaultView, ox: ox, oy: oy };
+        } else {
+          fr = 2;
+          warnings.push({
+            node: row, code: 'cross_origin_frame',
+            message: 'frame not captured (cross-origin, sandboxed or not loaded): ' +
+              (url || (el.getAttribute('srcdoc') !== null ? 'srcdoc' : 'no src'))
+          });
+        }
+      } else if (name === 'svg') {
+        // Its children are drawing instructions, not content: the row alone stays.
+      } else if (el.shadowRoot) {
+        first = el.shadowRoot.firstChild;
+      } else if (name === 'slot' && typeof el.assignedNodes === 'function') {
+        var assigned = el.assignedNodes();
+        if (assigned.length) list = assigned; else first = el.firstChild;
+      } else {
+        first = el.firstChild;
+      }
+      frame.push(fr);
+
+      depth++;
+      sRow[depth] = row;
+      sNext[depth] = first;
+      sList[depth] = list;
+      sIdx[depth] = 0;
+      sLast[depth] = -1;
+      sSkip[depth] = NO_TEXT_TAGS[name] === 1;
+      sNone[depth] = inNone || (bits & H_DISPLAY_NONE) !== 0;
+      sCtx[depth] = childCtx;
+    }
+
+    var root = doc.documentElement;
+    if (root) {
+      open(root, -1, { win: win, ox: win.scrollX, oy: win.scrollY }, false);
+    }
+    while (depth >= 0) {
+      var node, list = sList[depth];
+      if (list !== null) {
+        node = sIdx[depth] < list.length ? list[sIdx[depth]++] : null;
+      } else {
+        node = sNext[depth];
+        if (node !== null) sNext[depth] = node.nextSibling;
+      }
+      if (node === null) {
+        depth--;
+        continue;
+      }
+      var type = node.nodeType;
+      if (type === 1) {
+        var row = tag.length;
+        var at = depth;
+        open(node, sRow[at], sCtx[at], sNone[at]);
+        sLast[at] = row;
+      } else if (type === 3 || type === 4) {
+        if (sSkip[depth]) continue;
+        var last = sLast[depth];
+        if (last < 0) text[sRow[depth]] += node.data;
+        else tail[last] += node.data;
+      }
+      // comments, processing instructions: not rows, and their text is not content
+    }
+
+    var body = doc.body;
+    var snap = {
+      v: SNAPSHOT_VERSION,
+      url: doc.URL,
+      title: doc.title,
+      lang: root ? (root.getAttribute('lang') || '') : '',
+      layout: true,
+      viewport: [win.innerWidth, win.innerHeight],
+      page: [
+        Math.max(root ? root.scrollWidth : 0, body ? body.scrollWidth : 0),
+        Math.max(root ? root.scrollHeight : 0, body ? body.scrollHeight : 0)
+      ],
+      capture_ms: 0,
+      n: tag.length,
+      nodes: C,
+      warnings: warnings
+    };
+    if (!root) {
+      warnings.push({ node: -1, code: 'no_document_element', message: 'the document has no root element' });
+    }
+
+    var g = globalThis;
+    if (typeof g.__pith !== 'object' || g.__pith === null) {
+      Object.defineProperty(g, '__pith', { value: {}, writable: true, configurable: true, enumerable: false });
+    }
+    g.__pith.nodes = nodes;
+
+    snap.capture_ms = Math.round((performance.now() - t0) * 10) / 10;
+    return JSON.stringify(snap);
+  }
+
+  return capture();
+})();

@@ -1,0 +1,196 @@
+"""The `pith` command line: `extract` pages to text/Markdown/HTML/JSON, `bench`, `options`.
+
+Exit status: 0 when every input succeeded, 1 when at least one failed (each failure
+gets one line on stderr and the others are still processed), 2 for a usage error.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from . import __version__, render
+from .errors import BadOptions, PithError
+from .options import ALGORITHMS, Options
+from .pages import DEFAULT_TIMEOUT_S, Capturer, output_stem
+from .select import select
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+SUFFIX = {"text": ".txt", "markdown": ".md", "html": ".html", "json": ".json"}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pith", description="Find the main content of web pages.",
+        epilog="Exit status: 0 all inputs done, 1 some input failed, 2 usage error.")
+    parser.add_argument("--version", action="version", version=f"pith {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    ex = sub.add_parser(
+        "extract", help="print or save the main content of pages",
+        description="Extract the main content of saved pages (paths, file:// URLs) or live "
+                    "http(s) URLs. By default each page is rendered in headless Chromium "
+                    "and captured by the extension's own capture script.")
+    ex.add_argument("inputs", nargs="+", metavar="PATH_OR_URL")
+    ex.add_argument("--algorithm", "-a", choices=ALGORITHMS, default="cnr")
+    ex.add_argument("--format", "-f", choices=render.FORMATS, default="text")
+    ex.add_argument("--out", "-o", metavar="DIR", type=Path,
+                    help="write DIR/X.txt (.md/.html/.json) for each input X.html or URL")
+    _capture_args(ex)
+    ex.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                    help="override a pipeline option (see `pith options`); VALUE is JSON")
+    ex.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    ex.set_defaults(run=cmd_extract)
+
+    be = sub.add_parser(
+        "bench", help="score algorithms on benchmark datasets",
+        description="Run algorithms over datasets in the shared layout (index.jsonl, "
+                    "html/, truth/), score with the shared scorer and print accuracy and "
+                    "per-page times. Rendered snapshots are cached.")
+    be.add_argument("datasets", nargs="*", type=Path, metavar="DATASET_DIR")
+    be.add_argument("--algorithm", "-a", action="append", choices=ALGORITHMS,
+                    help="algorithm to score (repeatable; default: all)")
+    _capture_args(be)
+    be.add_argument("--save-predictions", metavar="DIR", type=Path,
+                    help="keep predictions as DIR/<algorithm>/<dataset>/<id>.txt (score.py reads DIR/<algorithm>)")
+    be.add_argument("--limit", type=int, metavar="N", help="first N pages of each dataset")
+    be.add_argument("--cache", type=Path, metavar="DIR",
+                    help="snapshot cache (default: .cache/snapshots in the repo, or "
+                         "$PITH_CACHE)")
+    be.add_argument("--no-anchors", action="store_true",
+                    help="do not run trafilatura on the same pages")
+    be.add_argument("--scale", action="store_true",
+                    help="instead of datasets, time synthetic pages of 1k..200k elements")
+    be.add_argument("--json", action="store_true", help="print results as JSON")
+    be.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    be.set_defaults(run=cmd_bench)
+
+    op = sub.add_parser("options", help="list the pipeline options with defaults and reasons")
+    op.set_defaults(run=cmd_options)
+    return parser
+
+
+def _capture_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--static", action="store_true",
+                   help="no browser: build the snapshot with lxml (no layout boxes)")
+    p.add_argument("--no-js", action="store_true", help="render with JavaScript disabled")
+    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, metavar="S",
+                   help=f"seconds to load one page (default {DEFAULT_TIMEOUT_S:g})")
+    p.add_argument("--encoding", metavar="CHARSET",
+                   help="decode local files with CHARSET instead of the declared one")
+    p.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict",
+                   help="'replace' decodes bytes invalid in the charset as U+FFFD "
+                        "instead of failing")
+
+
+def parse_overrides(pairs: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise BadOptions(f"--option {pair!r} must look like KEY=VALUE")
+        try:
+            out[key] = json.loads(value)
+        except json.JSONDecodeError:
+            out[key] = value
+    return out
+
+
+def extract_one(capturer: Capturer, target: str, opts: Options, fmt: str) -> tuple[str, dict]:
+    """Capture, select and render one input; returns (output text, JSON record)."""
+    captured = capturer.capture(target)
+    sel = select(captured.snapshot, opts)
+    t0 = time.perf_counter()
+    snap, feats, node = sel.snap, sel.feats, sel.node
+    text = render.to_text(snap, feats, node)
+    if fmt == "markdown":
+        body = render.to_markdown(snap, feats, node)
+    elif fmt == "html":
+        body = render.to_html(snap, feats, node, title=snap.meta["title"])
+    else:
+        body = text
+    render_ms = (time.perf_counter() - t0) * 1e3
+    record = {"input": target, **sel.to_wire(), "text": text}
+    record["timings"] = {"capture_ms": round(captured.capture_ms, 3),
+                         **record["timings"], "render_ms": round(render_ms, 3)}
+    if fmt == "json":
+        body = json.dumps(record, ensure_ascii=False)
+    return body, record
+
+
+def cmd_extract(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+    opts = Options.from_overrides({"algorithm": args.algorithm, **parse_overrides(args.option)})
+    many = len(args.inputs) > 1
+    if many and args.out is None and args.format != "json":
+        raise UsageError("several inputs need --out DIR, or --format json (one JSON object "
+                         "per line on stdout)")
+    if args.out is not None:
+        args.out.mkdir(parents=True, exist_ok=True)
+    failed = 0
+    used: set[str] = set()
+    bar = tqdm(args.inputs, desc="extract", unit="page", file=sys.stderr,
+               disable=args.quiet or not many, dynamic_ncols=True)
+    with Capturer(static_mode=args.static, js=not args.no_js, timeout_s=args.timeout,
+                  encoding=args.encoding, encoding_errors=args.encoding_errors) as capturer:
+        for target in bar:
+            try:
+                body, _record = extract_one(capturer, target, opts, args.format)
+            except PithError as exc:
+                failed += 1
+                bar.write(f"pith: {target}: {exc}", file=sys.stderr)
+                continue
+            if args.out is None:
+                sys.stdout.write(body if body.endswith("\n") else body + "\n")
+                sys.stdout.flush()
+                continue
+            stem = output_stem(target)
+            name, k = stem, 2
+            while name in used:
+                name, k = f"{stem}-{k}", k + 1
+            if name != stem:
+                bar.write(f"pith: {target}: {stem}{SUFFIX[args.format]} already written by an "
+                          f"earlier input; writing {name}{SUFFIX[args.format]}", file=sys.stderr)
+            used.add(name)
+            (args.out / f"{name}{SUFFIX[args.format]}").write_text(
+                body if body.endswith("\n") else body + "\n", encoding="utf-8")
+    if failed and many:
+        print(f"pith: {failed} of {len(args.inputs)} inputs failed", file=sys.stderr)
+    return EXIT_FAILED if failed else EXIT_OK
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from . import bench
+    return bench.main(args)
+
+
+def cmd_options(args: argparse.Namespace) -> int:
+    for item in Options().describe():
+        value = item["value"]
+        if isinstance(value, list):
+            value = ",".join(value)
+        print(f"{item['name']} = {value}\n    {item['why']}")
+    return EXIT_OK
+
+
+class UsageError(Exception):
+    """A command line that cannot work as given (exit status 2)."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except (UsageError, BadOptions) as exc:
+        parser.error(str(exc))
+    except PithError as exc:
+        print(f"pith: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    except KeyboardInterrupt:
+        print("pith: interrupted", file=sys.stderr)
+        return 130
+    return EXIT_OK

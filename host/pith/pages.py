@@ -1,0 +1,130 @@
+"""Inputs of the CLI: a path or URL → its snapshot (rendered in Chromium, or static with lxml).
+
+`Capturer` hides the two modes behind one call, times the capture, and names each
+input's output file (`X.html` → `X`, a URL → its last path segment or host), which is a
+contract outside evaluation scripts rely on.
+"""
+from __future__ import annotations
+
+import re
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass
+from email.message import Message
+from pathlib import Path
+from typing import Any
+
+from . import static
+from .errors import FetchFailed, InputNotFound, Timeout
+
+# Timeout of a --static URL fetch and of a page load in the browser: long enough for
+# a slow site, short enough that a batch never hangs on one page.
+DEFAULT_TIMEOUT_S = 30.0
+# Largest page --static downloads; a browser would refuse to be useful beyond it too.
+MAX_FETCH_BYTES = 64 * 1024 * 1024
+_UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def is_url(target: str) -> bool:
+    return re.match(r"^(https?|file)://", target, re.I) is not None
+
+
+def local_path(target: str) -> Path | None:
+    """The file behind a path or file:// URL; None for http(s)."""
+    if target.lower().startswith("file://"):
+        return Path(urllib.parse.unquote(urllib.parse.urlparse(target).path))
+    if is_url(target):
+        return None
+    return Path(target)
+
+
+def output_stem(target: str) -> str:
+    """`dir/X.html` → `X`; `https://host/a/b.html` → `b`; `https://host/` → `host`."""
+    path = local_path(target)
+    if path is not None:
+        stem = path.stem if path.suffix.lower() in (".html", ".htm", ".xhtml") else path.name
+    else:
+        parts = urllib.parse.urlparse(target)
+        segment = parts.path.rstrip("/").rsplit("/", 1)[-1]
+        stem = re.sub(r"\.(x?html?|php|aspx?)$", "", segment, flags=re.I) or parts.hostname or "page"
+    return _UNSAFE_NAME.sub("_", stem).strip("._") or "page"
+
+
+@dataclass
+class Captured:
+    """One input's snapshot and how long getting it took."""
+
+    target: str
+    snapshot: dict[str, Any]
+    capture_ms: float
+
+
+class Capturer:
+    """Snapshots inputs in one mode; a context manager so the browser is started once."""
+
+    def __init__(self, static_mode: bool = False, js: bool = True,
+                 timeout_s: float = DEFAULT_TIMEOUT_S, encoding: str | None = None,
+                 encoding_errors: str = "strict") -> None:
+        self.static_mode = static_mode
+        self.js = js
+        self.timeout_s = timeout_s
+        self.encoding = encoding
+        self.encoding_errors = encoding_errors
+        self._browser = None
+
+    def __enter__(self) -> "Capturer":
+        if not self.static_mode:
+            from .browser import Browser   # Playwright is imported only when used
+            self._browser = Browser(js=self.js, timeout_s=self.timeout_s,
+                                    encoding=self.encoding, encoding_errors=self.encoding_errors)
+            self._browser.__enter__()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._browser is not None:
+            self._browser.__exit__(*exc)
+            self._browser = None
+
+    def capture(self, target: str) -> Captured:
+        t0 = time.perf_counter()
+        if self._browser is not None:
+            snap = self._browser.capture(target)
+        else:
+            snap = self._static(target)
+        return Captured(target, snap, (time.perf_counter() - t0) * 1e3)
+
+    def _static(self, target: str) -> dict[str, Any]:
+        path = local_path(target)
+        if path is not None:
+            if not path.is_file():
+                raise InputNotFound(f"no such file: {path}")
+            data, header_charset, url = path.read_bytes(), None, path.resolve().as_uri()
+        else:
+            data, header_charset, url = fetch(target, self.timeout_s)
+        text, _charset = static.decode_html(data, self.encoding or header_charset,
+                                            self.encoding_errors)
+        static.check_html(text, target)
+        return static.snapshot_from_html(text, url)
+
+
+def fetch(url: str, timeout_s: float) -> tuple[bytes, str | None, str]:
+    """GET an http(s) URL for --static: (body, charset from Content-Type, final URL)."""
+    request = urllib.request.Request(url, headers={"User-Agent": "pith (+static fetch)"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout_s) as response:
+            body = response.read(MAX_FETCH_BYTES + 1)
+            if len(body) > MAX_FETCH_BYTES:
+                raise FetchFailed(f"{url}: larger than {MAX_FETCH_BYTES} bytes")
+            msg = Message()
+            msg["content-type"] = response.headers.get("Content-Type", "")
+            return body, msg.get_param("charset"), response.geturl()
+    except urllib.error.HTTPError as exc:
+        raise FetchFailed(f"{url}: HTTP {exc.code} {exc.reason}", status=exc.code) from None
+    except urllib.error.URLError as exc:
+        if isinstance(exc.reason, TimeoutError):
+            raise Timeout(f"{url}: no answer within {timeout_s:g} s") from None
+        raise FetchFailed(f"{url}: {exc.reason}") from None
+    except TimeoutError:
+        raise Timeout(f"{url}: no answer within {timeout_s:g} s") from None

@@ -1,0 +1,437 @@
+"""Protocol: envelope checks, dispatch, replies and the documented error table."""
+import io
+import json
+import logging
+import re
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+import pith
+from pith import framing, protocol
+from pith.errors import BadNode, all_errors
+from pith.options import ALGORITHMS
+
+try:
+    import pith.select  # noqa: F401  (the lead's module; these tests wait for it)
+    HAVE_SELECT = True
+except ImportError:
+    HAVE_SELECT = False
+
+needs_select = pytest.mark.skipif(not HAVE_SELECT, reason="pith.select not written yet")
+
+PROTOCOL_MD = Path(__file__).resolve().parents[1] / "host" / "PROTOCOL.md"
+
+
+def req(action, id=7, **params):
+    return {"v": 1, "id": id, "action": action, **params}
+
+
+def call(request, session=None):
+    return protocol.handle(request, protocol.Session() if session is None else session)
+
+
+def error_of(reply):
+    assert reply["ok"] is False, reply
+    assert set(reply) == {"v", "id", "ok", "error"}
+    return reply["error"]
+
+
+def decode(frame: bytes) -> dict:
+    return framing.read_frame(io.BytesIO(frame))
+
+
+# --- envelope ------------------------------------------------------------------------
+@pytest.mark.parametrize("request_, fragment", [
+    ([], "JSON object"),
+    ("hello", "JSON object"),
+    ({"v": 1, "action": "hello"}, "missing 'id'"),
+    ({"v": 1, "id": None, "action": "hello"}, "'id' must be"),
+    ({"v": 1, "id": 1.5, "action": "hello"}, "'id' must be"),
+    ({"v": 1, "id": True, "action": "hello"}, "'id' must be"),
+    ({"v": 1, "id": [1], "action": "hello"}, "'id' must be"),
+    ({"v": 1, "id": "x" * (protocol.MAX_ID_CHARS + 1), "action": "hello"}, "'id' must be"),
+    ({"v": 1, "id": 2**53, "action": "hello"}, "'id' must be"),
+])
+def test_bad_envelope_without_usable_id_replies_null(request_, fragment):
+    reply = call(request_)
+    err = error_of(reply)
+    assert (err["code"], err["name"]) == (20, "bad_envelope")
+    assert fragment in err["message"]
+    assert reply["id"] is None and reply["v"] == 1
+
+
+@pytest.mark.parametrize("request_, fragment", [
+    ({"id": "r1", "action": "hello"}, "missing 'v'"),
+    ({"v": "1", "id": "r1", "action": "hello"}, "'v' must be an integer"),
+    ({"v": True, "id": "r1", "action": "hello"}, "'v' must be an integer"),
+    ({"v": 1.0, "id": "r1", "action": "hello"}, "'v' must be an integer"),
+    ({"v": None, "id": "r1", "action": "hello"}, "'v' must be an integer"),
+])
+def test_bad_version_field_keeps_the_id(request_, fragment):
+    reply = call(request_)
+    err = error_of(reply)
+    assert (err["code"], err["name"]) == (20, "bad_envelope")
+    assert fragment in err["message"]
+    assert reply["id"] == "r1"
+
+
+@pytest.mark.parametrize("action", [None, 3, ["hello"]])
+def test_bad_action_type_keeps_the_id(action):
+    reply = call({"v": 1, "id": "abc", "action": action})
+    assert error_of(reply)["code"] == 20
+    assert reply["id"] == "abc"
+
+
+def test_missing_action_keeps_the_id():
+    reply = call({"v": 1, "id": 3})
+    assert error_of(reply)["code"] == 20 and reply["id"] == 3
+
+
+@pytest.mark.parametrize("rid", [0, -1, 2**53 - 1, "", "req-1", "é😀"])
+def test_valid_ids_are_echoed(rid):
+    reply = call(req("hello", id=rid))
+    assert reply["ok"] is True and reply["id"] == rid
+
+
+@pytest.mark.parametrize("v", [0, 2, 99])
+def test_version_mismatch(v):
+    reply = call({"v": v, "id": 5, "action": "hello"})
+    err = error_of(reply)
+    assert (err["code"], err["name"]) == (21, "unsupported_version")
+    assert f"v{pith.PROTOCOL_VERSION}" in err["message"] and f"v{v}" in err["message"]
+    assert err["detail"] == {"host": pith.PROTOCOL_VERSION}
+    assert reply["id"] == 5  # the client can still match it to its request
+
+
+def test_unknown_action():
+    reply = call(req("explode"))
+    err = error_of(reply)
+    assert (err["code"], err["name"]) == (22, "unknown_action")
+    assert "explode" in err["message"] and "hello" in err["message"]
+    assert reply["id"] == 7
+
+
+def test_unknown_parameter_is_refused():
+    err = error_of(call(req("echo", dta="typo")))
+    assert err["code"] == 23 and "'dta'" in err["message"]
+    err = error_of(call(req("hello", extra=1)))
+    assert err["code"] == 23 and "accepted: none" in err["message"]
+
+
+# --- hello and echo ------------------------------------------------------------------
+def test_hello_fields():
+    reply = call(req("hello"))
+    assert set(reply) == {"v", "id", "ok", "result"}
+    assert reply["v"] == 1 and reply["id"] == 7 and reply["ok"] is True
+    result = reply["result"]
+    assert result["host"] == "pith"
+    assert result["version"] == pith.__version__
+    assert result["protocol"] == pith.PROTOCOL_VERSION == 1
+    assert result["snapshot"] == pith.SNAPSHOT_VERSION
+    assert result["actions"] == ["hello", "echo", "select", "grow", "shrink"]
+    assert result["limits"] == {"max_in": framing.MAX_IN, "max_out": framing.MAX_OUT,
+                                "cache": protocol.CACHE_SIZE}
+    assert result["algorithms"] == list(ALGORITHMS)
+
+
+@pytest.mark.parametrize("data", ["héllo 😀", 42, None, [1, {"a": [True, None]}],
+                                  {"nested": {"deep": "ü"}}])
+def test_echo(data):
+    reply = call(req("echo", data=data))
+    assert reply == {"v": 1, "id": 7, "ok": True, "result": {"echo": data}}
+
+
+def test_echo_without_data_is_null():
+    assert call(req("echo"))["result"] == {"echo": None}
+
+
+def test_echo_over_reply_limit_becomes_error_with_same_id():
+    frame = protocol.respond(req("echo", id="big", data="x" * framing.MAX_OUT),
+                             protocol.Session())
+    reply = decode(frame)
+    err = error_of(reply)
+    assert (err["code"], err["name"]) == (24, "reply_too_large")
+    assert reply["id"] == "big"
+    assert len(frame) < 1000
+
+
+def test_echo_just_under_reply_limit_goes_through():
+    overhead = len(protocol.respond(req("echo", id=1, data=""), protocol.Session())) - 4
+    data = "x" * (framing.MAX_OUT - overhead)
+    reply = decode(protocol.respond(req("echo", id=1, data=data), protocol.Session()))
+    assert reply["ok"] is True and reply["result"]["echo"] == data
+
+
+# --- select / grow / shrink with a stand-in pipeline ----------------------------------
+class FakeSelection:
+    def __init__(self, snapshot, options):
+        self.snapshot, self.options = snapshot, options
+
+    def to_wire(self):
+        return {"node": 1, "path": [0], "score": 0.5, "url": self.snapshot.get("url")}
+
+
+@pytest.fixture
+def fake_select(monkeypatch):
+    """A stand-in `pith.select` recording calls, so dispatch is tested on its own."""
+    calls = []
+    module = types.ModuleType("pith.select")
+
+    def select(snapshot, options):
+        calls.append(("select", snapshot, options))
+        if snapshot.get("explode"):
+            raise RuntimeError("boom " + "y" * 1000)
+        return FakeSelection(snapshot, options)
+
+    def grow(selection, node):
+        calls.append(("grow", selection, node))
+        if node > 100:
+            raise BadNode(f"node {node} does not exist")
+        return {"node": node - 1}
+
+    def shrink(selection, node, trail):
+        calls.append(("shrink", selection, node, trail))
+        return {"node": trail[-1] if trail else node + 1}
+
+    module.select, module.grow, module.shrink = select, grow, shrink
+    monkeypatch.setitem(sys.modules, "pith.select", module)
+    return calls
+
+
+def test_select_passes_validated_options_and_returns_a_doc(fake_select):
+    session = protocol.Session()
+    reply = call(req("select", snapshot={"url": "u1"}, options={"candidates": 3}), session)
+    assert reply["ok"] is True, reply
+    assert reply["result"] == {"node": 1, "path": [0], "score": 0.5, "url": "u1",
+                               "doc": "d1"}
+    (_, snapshot, options), = fake_select
+    assert snapshot == {"url": "u1"}
+    assert isinstance(options, pith.options.Options) and options.candidates == 3
+    assert call(req("select", snapshot={}), session)["result"]["doc"] == "d2"
+
+
+def test_select_without_options_uses_defaults(fake_select):
+    reply = call(req("select", snapshot={}, options=None))
+    assert reply["ok"] is True
+    assert fake_select[0][2] == pith.options.Options()
+
+
+@pytest.mark.parametrize("options, fragment", [
+    ({"nope": 1}, "unknown option 'nope'"),
+    ({"candidates": "5"}, "must be an integer"),
+    ({"algorithm": "magic"}, "must be one of"),
+    ([1, 2], "options must be an object"),
+])
+def test_bad_options_is_code_25(options, fragment):
+    # No stand-in needed: options are validated before the pipeline is imported.
+    err = error_of(call(req("select", snapshot={}, options=options)))
+    assert (err["code"], err["name"]) == (25, "bad_options")
+    assert fragment in err["message"]
+
+
+@pytest.mark.parametrize("params", [{}, {"snapshot": None}, {"snapshot": [1]},
+                                    {"snapshot": "html"}])
+def test_select_needs_a_snapshot_object(params):
+    err = error_of(call(req("select", **params)))
+    assert err["code"] == 23 and "snapshot" in err["message"]
+
+
+def test_grow_and_shrink_use_the_cached_selection(fake_select):
+    session = protocol.Session()
+    doc = call(req("select", snapshot={"url": "a"}), session)["result"]["doc"]
+    grown = call(req("grow", doc=doc, node=5), session)
+    assert grown["ok"] and grown["result"] == {"node": 4, "doc": doc}
+    shrunk = call(req("shrink", doc=doc, node=4, trail=[9, 5]), session)
+    assert shrunk["result"] == {"node": 5, "doc": doc}
+    default_trail = call(req("shrink", doc=doc, node=4), session)
+    assert default_trail["result"] == {"node": 5, "doc": doc}
+    assert [c[0] for c in fake_select] == ["select", "grow", "shrink", "shrink"]
+    assert all(isinstance(c[1], FakeSelection) and c[1].snapshot == {"url": "a"}
+               for c in fake_select[1:])
+    assert fake_select[1][2] == 5
+    assert fake_select[2][2:] == (4, [9, 5]) and fake_select[3][2:] == (4, [])
+
+
+def test_errors_of_the_pipeline_pass_through(fake_select):
+    session = protocol.Session()
+    doc = call(req("select", snapshot={}), session)["result"]["doc"]
+    err = error_of(call(req("grow", doc=doc, node=500), session))
+    assert (err["code"], err["name"]) == (41, "bad_node")
+
+
+@pytest.mark.parametrize("params, param", [
+    ({"node": 1}, "doc"),
+    ({"doc": 1, "node": 1}, "doc"),
+    ({"doc": "d1"}, "node"),
+    ({"doc": "d1", "node": -1}, "node"),
+    ({"doc": "d1", "node": "3"}, "node"),
+    ({"doc": "d1", "node": True}, "node"),
+    ({"doc": "d1", "node": 1.0}, "node"),
+])
+@pytest.mark.parametrize("action", ["grow", "shrink"])
+def test_grow_shrink_parameters(fake_select, action, params, param):
+    session = protocol.Session()
+    call(req("select", snapshot={}), session)
+    err = error_of(call(req(action, **params), session))
+    assert err["code"] == 23 and err["detail"] == {"param": param}
+
+
+@pytest.mark.parametrize("trail", [5, [1, "2"], [-1], [True], None])
+def test_shrink_trail_must_be_node_ids(fake_select, trail):
+    session = protocol.Session()
+    call(req("select", snapshot={}), session)
+    err = error_of(call(req("shrink", doc="d1", node=1, trail=trail), session))
+    assert err["code"] == 23 and err["detail"] == {"param": "trail"}
+
+
+def test_unknown_doc_says_rerun_select(fake_select):
+    err = error_of(call(req("grow", doc="d99", node=1)))
+    assert err["code"] == 23
+    assert "no longer cached" in err["message"] and "re-run select" in err["message"]
+
+
+def test_cache_keeps_the_last_eight_by_use(fake_select):
+    session = protocol.Session()
+    docs = [call(req("select", snapshot={"i": i}), session)["result"]["doc"]
+            for i in range(protocol.CACHE_SIZE)]
+    assert docs == [f"d{i}" for i in range(1, protocol.CACHE_SIZE + 1)]
+    assert call(req("grow", doc="d1", node=3), session)["ok"]  # d1 is now the freshest
+    call(req("select", snapshot={}), session)  # d9 evicts the least recently used: d2
+    assert len(session.cached()) == protocol.CACHE_SIZE
+    assert session.cached()[-1] == "d9"
+    assert call(req("grow", doc="d1", node=3), session)["ok"]
+    assert error_of(call(req("grow", doc="d2", node=3), session))["code"] == 23
+    assert call(req("grow", doc="d9", node=3), session)["ok"]
+
+
+def test_failed_select_is_not_cached(fake_select):
+    session = protocol.Session()
+    call(req("select", snapshot={"explode": True}), session)
+    assert session.cached() == []
+    assert call(req("select", snapshot={}), session)["result"]["doc"] == "d1"
+
+
+def test_unexpected_exception_is_a_short_internal_error(fake_select, caplog):
+    with caplog.at_level(logging.ERROR, logger="pith.protocol"):
+        reply = call(req("select", snapshot={"explode": True}))
+    err = error_of(reply)
+    assert (err["code"], err["name"]) == (1, "internal")
+    assert err["message"].startswith("RuntimeError while handling 'select': boom")
+    assert len(err["message"]) <= protocol.MAX_INTERNAL_MESSAGE
+    assert "Traceback" not in err["message"]
+    assert reply["id"] == 7
+    assert "Traceback" in caplog.text  # the traceback is logged, not sent
+
+
+def test_result_that_is_not_json_becomes_internal_error(monkeypatch):
+    monkeypatch.setitem(protocol.ACTIONS, "echo",
+                        protocol.Action(lambda p, s: {"score": float("nan")}, ("data",)))
+    reply = decode(protocol.respond(req("echo", id="n"), protocol.Session()))
+    err = error_of(reply)
+    assert err["code"] == 1 and "encoding the reply" in err["message"]
+    assert reply["id"] == "n"
+
+
+# --- the real pipeline (skipped until pith/select.py exists) ---------------------------
+def tiny_snapshot():
+    """html > (head > title), (body > nav > a a), (article > h1, p, p), footer."""
+    tags = ["html", "head", "title", "body", "nav", "a", "a", "article", "h1", "p", "p",
+            "footer"]
+    parent = [-1, 0, 1, 0, 3, 4, 4, 3, 7, 7, 7, 3]
+    text = ["", "", "Tiny", "", "", "Home", "About", "", "A headline",
+            "The first paragraph of the article has a good deal of plain text in it, "
+            "enough to be chosen over the menu by any reasonable method.",
+            "A second paragraph continues the story with more sentences of text, so the "
+            "article block is clearly the densest content on this little page.",
+            "© 2024"]
+    n = len(tags)
+    link = [1 if t == "a" else 0 for t in tags]
+    return {
+        "v": 1, "url": "https://example.org/a.html", "title": "Tiny", "lang": "en",
+        "layout": False, "viewport": [0, 0], "page": [0, 0], "capture_ms": 0.0, "n": n,
+        "nodes": {
+            "tag": tags, "parent": parent, "text": text, "tail": [""] * n, "link": link,
+            "id": [""] * n, "cls": [""] * n, "role": [""] * n,
+            "host": ["example.org" if l else "" for l in link],
+            "url": ["https://example.org/" if l else "" for l in link], "alt": [""] * n,
+            "x": [0] * n, "y": [0] * n, "w": [0] * n, "h": [0] * n, "hidden": [0] * n,
+            "fs": [32 if t == "h1" else 16 for t in tags],
+            "fw": [700 if t == "h1" else 400 for t in tags],
+            "color": [""] * n, "frame": [0] * n,
+        },
+        "warnings": [],
+    }
+
+
+@needs_select
+def test_real_select_grow_shrink_round_trip():
+    session = protocol.Session()
+    snap = tiny_snapshot()
+    reply = decode(protocol.respond(req("select", snapshot=snap), session))
+    assert reply["ok"] is True, reply
+    result = reply["result"]
+    assert result["doc"] == "d1"
+    node = result["node"]
+    assert snap["nodes"]["tag"][node] == "article"
+    grown = decode(protocol.respond(req("grow", doc="d1", node=node), session))
+    assert grown["ok"] is True, grown
+    assert grown["result"]["node"] == snap["nodes"]["parent"][node]
+    back = decode(protocol.respond(
+        req("shrink", doc="d1", node=grown["result"]["node"], trail=[node]), session))
+    assert back["ok"] is True, back
+    assert back["result"]["node"] == node
+
+
+@needs_select
+def test_real_select_refuses_a_broken_snapshot():
+    snap = tiny_snapshot()
+    snap["nodes"]["parent"][5] = 9  # not preorder
+    err = error_of(call(req("select", snapshot=snap)))
+    assert err["code"] in (30, 32)
+
+
+# --- the written contract ----------------------------------------------------------
+def documented_codes() -> dict[int, str]:
+    rows = re.findall(r"^\|\s*(\d+)\s*\|\s*`([a-z0-9_]+)`\s*\|", PROTOCOL_MD.read_text(),
+                      flags=re.MULTILINE)
+    return {int(code): name for code, name in rows}
+
+
+def test_every_error_code_is_documented_and_nothing_else():
+    in_code = {cls.code: cls.name for cls in all_errors()}
+    assert documented_codes() == in_code
+
+
+def test_every_action_is_documented():
+    text = PROTOCOL_MD.read_text()
+    for name in protocol.ACTIONS:
+        assert re.search(rf"^### `{name}`", text, flags=re.MULTILINE), name
+
+
+def test_documented_limits_match_the_code():
+    text = PROTOCOL_MD.read_text()
+    for value in (framing.MAX_IN, framing.MAX_OUT):
+        assert f"{value:,}" in text or str(value) in text
+    assert f"{protocol.CACHE_SIZE} " in text
+
+
+def json_examples() -> list[str]:
+    return re.findall(r"```json\n(.*?)```", PROTOCOL_MD.read_text(), flags=re.DOTALL)
+
+
+def test_documented_examples_are_json():
+    examples = json_examples()
+    assert len(examples) >= 10
+    for block in examples:
+        json.loads(block)
+
+
+def test_documented_hello_reply_is_what_the_host_says():
+    replies = [json.loads(b) for b in json_examples()]
+    documented = next(r for r in replies if r.get("result", {}).get("host") == "pith")
+    actual = call(req("hello", id=documented["id"]))
+    documented["result"]["version"] = actual["result"]["version"]  # changes each release
+    assert documented == actual
