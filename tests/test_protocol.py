@@ -14,14 +14,6 @@ from pith import framing, protocol
 from pith.errors import BadNode, all_errors
 from pith.options import ALGORITHMS
 
-try:
-    import pith.select  # noqa: F401  (the lead's module; these tests wait for it)
-    HAVE_SELECT = True
-except ImportError:
-    HAVE_SELECT = False
-
-needs_select = pytest.mark.skipif(not HAVE_SELECT, reason="pith.select not written yet")
-
 PROTOCOL_MD = Path(__file__).resolve().parents[1] / "host" / "PROTOCOL.md"
 
 
@@ -366,7 +358,6 @@ def tiny_snapshot():
     }
 
 
-@needs_select
 def test_real_select_grow_shrink_round_trip():
     session = protocol.Session()
     snap = tiny_snapshot()
@@ -385,7 +376,6 @@ def test_real_select_grow_shrink_round_trip():
     assert back["result"]["node"] == node
 
 
-@needs_select
 def test_real_select_refuses_a_broken_snapshot():
     snap = tiny_snapshot()
     snap["nodes"]["parent"][5] = 9  # not preorder

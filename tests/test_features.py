@@ -1,0 +1,53 @@
+"""Features: own text attribution, hidden/code propagation and subtree aggregates."""
+import numpy as np
+
+from builders import make_snapshot
+from pith.features import compute, nonspace_lengths
+from pith.snapshot import from_json
+
+
+def test_nonspace_lengths_matches_python_on_unicode():
+    strings = ["", "  ", "a b\tc\n", "\u00a0x\u3000y\u2009", "héllo wörld", "🙂 🙃",
+               "\x1c\x1dz", "日本語 のテキスト", "a" * 1000]
+    arr = np.empty(len(strings), dtype=object)
+    arr[:] = strings
+    expected = [len("".join(s.split())) for s in strings]
+    assert nonspace_lengths(arr).tolist() == expected
+
+
+def page():
+    # body(1) > p(2) "Hello " <b>(3) "big" </b> " world" ; div(4) hidden > p(5) "secret";
+    # script(6) "x=1" ; a(7) "link" tail " after"
+    return from_json(make_snapshot([
+        ("html", -1),
+        ("body", 0),
+        ("p", 1, {"text": "Hello "}),
+        ("b", 2, {"text": "big", "tail": " world"}),
+        ("div", 1, {"hidden": 1}),
+        ("p", 4, {"text": "secret"}),
+        ("script", 1, {"text": "x=1"}),
+        ("a", 1, {"text": "link", "tail": " after", "link": 1}),
+    ]), 1000)
+
+
+def test_own_text_counts_text_and_children_tails():
+    f = compute(page())
+    assert f.own_chars.tolist() == [0, 5, 10, 3, 0, 6, 3, 4]   # body owns " after"
+    assert f.own_texts.tolist() == [0, 1, 2, 1, 0, 1, 1, 1]
+
+
+def test_hidden_and_code_subtrees_are_gone_and_do_not_count():
+    f = compute(page())
+    assert f.hidden.tolist() == [False] * 4 + [True, True] + [False] * 2
+    assert f.gone.tolist() == [False] * 4 + [True, True, True, False]
+    # body: p "Hello world" (10) + b "big" (3) + a "link" (4) + tail "after" (5)
+    assert f.chars[1] == 22
+    assert f.linked_chars[1] == 4
+    assert f.links[1] == 1
+    assert f.tags[1] == 4   # body, p, b, a
+
+
+def test_hidden_text_counts_when_skip_hidden_is_off():
+    f = compute(page(), skip_hidden=False)
+    assert f.chars[1] == 28
+    assert f.hidden[5]

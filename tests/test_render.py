@@ -1,0 +1,70 @@
+"""Output formats of a chosen node: plain text, Markdown and safe HTML."""
+from builders import make_snapshot
+from pith import render
+from pith.features import compute
+from pith.snapshot import from_json
+
+
+def article():
+    return from_json(make_snapshot([
+        ("article", -1),                                                    # 0
+        ("h1", 0, {"text": "Title"}),                                       # 1
+        ("p", 0, {"text": "First   para with "}),                           # 2
+        ("a", 2, {"text": "a link", "tail": " inside.", "link": 1,
+                  "url": "https://example.org/x"}),                         # 3
+        ("p", 0, {"text": "Line one"}),                                     # 4
+        ("br", 4, {"tail": "line two"}),                                    # 5
+        ("pre", 0),                                                         # 6
+        ("code", 6, {"text": "def f():\n    return 1"}),                    # 7
+        ("ul", 0),                                                          # 8
+        ("li", 8, {"text": "alpha"}),                                       # 9
+        ("li", 8, {"text": "beta"}),                                        # 10
+        ("table", 0),                                                       # 11
+        ("tr", 11),                                                         # 12
+        ("th", 12, {"text": "k"}), ("th", 12, {"text": "v"}),               # 13 14
+        ("tr", 11),                                                         # 15
+        ("td", 15, {"text": "a|b"}), ("td", 15, {"text": "1"}),             # 16 17
+        ("div", 0, {"text": "hidden text", "hidden": 1, "tail": "after hidden"}),  # 18
+        ("script", 0, {"text": "var x = '<b>';"}),                          # 19
+        ("img", 0, {"url": "https://example.org/i.png", "alt": "An image"}),  # 20
+        ("p", 0, {"text": "<script>alert(1)</script> & more"}),             # 21
+        ("a", 21, {"text": "bad", "link": 1, "url": "javascript:alert(1)"}),  # 22
+        ("button", 0, {"text": "Share"}),                                   # 23
+    ]), 1000)
+
+
+def test_text_separates_blocks_with_blank_lines_and_keeps_lines():
+    snap = article()
+    text = render.to_text(snap, compute(snap), 0)
+    blocks = text.split("\n\n")
+    assert blocks[0] == "Title"
+    assert blocks[1] == "First para with a link inside."
+    assert blocks[2] == "Line one\nline two"
+    assert blocks[3] == "def f():\n    return 1"
+    assert "alpha" in text and "beta" in text
+    assert "hidden text" not in text and "var x" not in text and "Share" not in text
+    assert "after hidden" in text   # the tail of a skipped element is still page text
+
+
+def test_markdown_keeps_structure():
+    snap = article()
+    md = render.to_markdown(snap, compute(snap), 0)
+    assert md.startswith("# Title\n")
+    assert "[a link](https://example.org/x)" in md
+    assert "```\ndef f():\n    return 1\n```" in md
+    assert "- alpha\n- beta" in md
+    assert "| k | v |\n| --- | --- |\n| a\\|b | 1 |" in md
+    assert "![An image](https://example.org/i.png)" in md
+    assert "hidden text" not in md
+
+
+def test_html_escapes_page_text_and_drops_unsafe_urls():
+    snap = article()
+    out = render.to_html(snap, compute(snap), 0, title="T <x>")
+    assert "<title>T &lt;x&gt;</title>" in out
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; more" in out
+    assert "<script" not in out.replace("&lt;script", "")
+    assert "javascript:" not in out
+    assert '<a href="https://example.org/x">a link</a>' in out
+    assert '<img src="https://example.org/i.png" alt="An image">' in out
+    assert "<table>" in out and "<pre><code>" in out

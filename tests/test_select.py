@@ -1,0 +1,62 @@
+"""The pipeline's reply, and grow/shrink (parent; best child; back down the grow trail)."""
+import pytest
+
+from builders import make_snapshot
+from pith.errors import BadNode
+from pith.options import Options
+from pith.select import grow, select, shrink
+
+LONG = "words that make a real paragraph of content " * 4
+
+
+def page():
+    return make_snapshot([
+        ("html", -1),                               # 0
+        ("body", 0),                                # 1
+        ("nav", 1),                                 # 2
+        ("a", 2, {"text": "Home", "link": 1}),      # 3
+        ("main", 1),                                # 4
+        ("article", 4, {"id": "story"}),            # 5
+        ("p", 5, {"text": LONG}),                   # 6
+        ("p", 5, {"text": LONG}),                   # 7
+        ("p", 5, {"text": "short"}),                # 8
+        ("footer", 1, {"text": "© nobody"}),        # 9
+    ], title="A page", url="http://example.org/")
+
+
+def test_select_reply_describes_the_choice():
+    sel = select(page(), Options())
+    wire = sel.to_wire()
+    assert wire["node"] == 5 and wire["tag"] == "article" and wire["id"] == "story"
+    assert wire["path"] == [0, 1, 0]
+    assert wire["title"] == "A page" and wire["algorithm"] == "cnr"
+    assert wire["chars"] == 2 * len("".join(LONG.split())) + 5
+    assert set(wire["timings"]) == {"validate_ms", "features_ms", "score_ms", "total_ms"}
+    assert len(wire["candidates"]) <= Options().candidates
+
+
+def test_grow_is_the_parent_and_stops_at_the_root():
+    sel = select(page())
+    assert grow(sel, 5)["node"] == 4
+    assert grow(sel, 1)["node"] == 0
+    with pytest.raises(BadNode, match="whole page"):
+        grow(sel, 0)
+    with pytest.raises(BadNode):
+        grow(sel, 99)
+
+
+def test_shrink_takes_the_child_with_the_highest_cnr():
+    sel = select(page())
+    assert shrink(sel, 5)["node"] == 6        # the first of the two dense paragraphs
+    assert shrink(sel, 1)["node"] == 4        # main, not the link-only nav
+    with pytest.raises(BadNode, match="cannot shrink"):
+        shrink(sel, 6)
+
+
+def test_shrink_after_grow_goes_back_down_the_same_path():
+    sel = select(page())
+    up = grow(sel, 7)["node"]
+    assert up == 5
+    assert shrink(sel, up, trail=[7])["node"] == 7      # not 6, the best child
+    assert shrink(sel, up, trail=[])["node"] == 6
+    assert shrink(sel, up, trail=[2])["node"] == 6      # a trail from elsewhere is ignored

@@ -1,0 +1,128 @@
+"""Snapshot validation: the contract of host/SNAPSHOT.md, enforced with precise errors."""
+import numpy as np
+import pytest
+
+from builders import chain, make_snapshot
+from pith.errors import BadNode, SnapshotInvalid, SnapshotOrder, SnapshotTooLarge, SnapshotVersion
+from pith.snapshot import from_json
+
+MAX = 1_000_000
+
+
+def small():
+    # html(0) > head(1), body(2) > div(3) > p(4), p(5); body > footer(6)
+    return make_snapshot([
+        ("html", -1), ("head", 0), ("body", 0), ("div", 2), ("p", 3, {"text": "one"}),
+        ("p", 3, {"text": "two"}), ("footer", 2, {"text": "foot"}),
+    ])
+
+
+def test_valid_snapshot_has_read_only_arrays_and_ranges():
+    snap = from_json(small(), MAX)
+    assert snap.n == 7
+    assert snap.end.tolist() == [7, 2, 7, 6, 5, 6, 7]
+    assert snap.depth.tolist() == [0, 1, 1, 2, 3, 3, 2]
+    with pytest.raises(ValueError):
+        snap.parent[1] = 3
+    with pytest.raises(ValueError):
+        snap.end[0] = 1
+
+
+def test_paths_round_trip_and_bad_paths_are_refused():
+    snap = from_json(small(), MAX)
+    assert snap.path(0) == []
+    assert snap.path(5) == [1, 0, 1]
+    assert snap.path(6) == [1, 1]
+    for node in range(snap.n):
+        assert snap.node_at(snap.path(node)) == node
+    with pytest.raises(BadNode, match="no child 2"):
+        snap.node_at([1, 2])
+    with pytest.raises(BadNode):
+        snap.path(7)
+
+
+def test_subtree_sum_and_below_match_a_naive_walk():
+    rng = np.random.default_rng(1)
+    for _ in range(50):
+        n = int(rng.integers(1, 80))
+        parents, stack = [-1], [0]
+        for i in range(1, n):
+            k = int(rng.integers(0, len(stack)))
+            stack = stack[:k + 1]
+            parents.append(stack[-1])
+            stack.append(i)
+        snap = from_json(make_snapshot([("div", p) for p in parents]), MAX)
+        values = rng.integers(0, 10, n)
+        mask = rng.random(n) < 0.2
+        naive_sum = values.copy()
+        for i in range(n - 1, 0, -1):
+            naive_sum[parents[i]] += naive_sum[i]
+        naive_below = np.zeros(n, bool)
+        for i in range(1, n):
+            naive_below[i] = naive_below[parents[i]] or mask[parents[i]]
+        assert snap.subtree_sum(values).tolist() == naive_sum.tolist()
+        assert snap.below(mask).tolist() == naive_below.tolist()
+
+
+def test_version_and_shape_errors_name_the_problem():
+    obj = small()
+    obj["v"] = 2
+    with pytest.raises(SnapshotVersion, match="version 2"):
+        from_json(obj, MAX)
+    obj = small()
+    obj["nodes"]["text"].pop()
+    with pytest.raises(SnapshotInvalid, match="'text' has 6 rows"):
+        from_json(obj, MAX)
+    obj = small()
+    del obj["nodes"]["fs"]
+    with pytest.raises(SnapshotInvalid, match="'fs' is missing"):
+        from_json(obj, MAX)
+    with pytest.raises(SnapshotInvalid):
+        from_json([1, 2], MAX)
+
+
+@pytest.mark.parametrize("column,value,message", [
+    ("text", 5, "'text' row 3: expected a string"),
+    ("parent", 1.5, "'parent' row 3: expected an integer"),
+    ("parent", "2", "'parent' row 3: expected an integer"),
+    ("x", None, "'x' row 3: expected a number"),
+    ("hidden", 64, "bits outside"),
+    ("link", "yes", "'link' row 3"),
+])
+def test_wrong_types_are_refused_with_column_and_row(column, value, message):
+    obj = small()
+    obj["nodes"][column][3] = value
+    with pytest.raises(SnapshotInvalid, match=message):
+        from_json(obj, MAX)
+
+
+def test_parent_order_violations_and_cycles_are_refused():
+    obj = small()
+    obj["nodes"]["parent"][0] = 0
+    with pytest.raises(SnapshotOrder, match="row 0"):
+        from_json(obj, MAX)
+    obj = small()
+    obj["nodes"]["parent"][4] = 5          # 4 → 5 → 3: a forward edge
+    with pytest.raises(SnapshotOrder, match="row 4 has parent 5"):
+        from_json(obj, MAX)
+    obj = small()
+    obj["nodes"]["parent"][1:3] = [2, 1]   # 1 ↔ 2: a cycle
+    with pytest.raises(SnapshotOrder, match="rules out cycles"):
+        from_json(obj, MAX)
+    obj = make_snapshot([("html", -1), ("a", 0), ("b", 1), ("c", 0), ("d", 2)])
+    with pytest.raises(SnapshotOrder, match="not contiguous"):
+        from_json(obj, MAX)
+
+
+def test_oversize_is_refused_before_reading_columns():
+    obj = small()
+    obj["nodes"] = None  # never looked at
+    with pytest.raises(SnapshotTooLarge, match="7 elements, over the limit of 5"):
+        from_json(obj, 5)
+
+
+def test_ten_thousand_levels_deep_validates():
+    snap = from_json(chain(10_000), MAX)
+    assert snap.depth[-1] == 9_999
+    assert snap.end[0] == 10_000
+    assert len(snap.path(9_999)) == 9_999
