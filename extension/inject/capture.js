@@ -32,6 +32,21 @@
   // Elements whose text is code or inert markup, not content.
   var NO_TEXT_TAGS = { script: 1, style: 1, template: 1 };
 
+  // DOM accessors taken from the prototypes once: a <form> exposes its controls as
+  // properties, so <input name="nextSibling"> (or getAttribute, localName, ...) would
+  // otherwise shadow the form's own (DOM clobbering) and derail the walk.
+  function getter(proto, prop) {
+    return Object.getOwnPropertyDescriptor(proto, prop).get;
+  }
+  var getAttr = Element.prototype.getAttribute;
+  var rectOf = Element.prototype.getBoundingClientRect;
+  var localNameOf = getter(Element.prototype, 'localName');
+  var shadowRootOf = getter(Element.prototype, 'shadowRoot');
+  var baseURIOf = getter(Node.prototype, 'baseURI');
+  var nodeTypeOf = getter(Node.prototype, 'nodeType');
+  var firstChildOf = getter(Node.prototype, 'firstChild');
+  var nextSiblingOf = getter(Node.prototype, 'nextSibling');
+
   function round(v) {
     return Math.round(v * COORD_SCALE) / COORD_SCALE;
   }
@@ -40,7 +55,7 @@
   function resolve(el, raw) {
     var url = raw, host = '';
     try {
-      var u = new URL(raw, el.baseURI);
+      var u = new URL(raw, baseURIOf.call(el));
       url = u.href;
       host = u.hostname;
     } catch (e) {
@@ -50,8 +65,28 @@
     return [url, host];
   }
 
+  /**
+   * JSON.stringify(value), immune to the toJSON methods some pages (Prototype.js) put on
+   * Array.prototype or Object.prototype; they are put back before returning.
+   */
+  function stringify(value) {
+    var protos = [Array.prototype, Object.prototype], saved = [], i;
+    for (i = 0; i < protos.length; i++) {
+      var d = Object.getOwnPropertyDescriptor(protos[i], 'toJSON');
+      if (d && d.configurable) {
+        saved.push([protos[i], d]);
+        delete protos[i].toJSON;
+      }
+    }
+    try {
+      return JSON.stringify(value);
+    } finally {
+      for (i = 0; i < saved.length; i++) Object.defineProperty(saved[i][0], 'toJSON', saved[i][1]);
+    }
+  }
+
   function isAriaHidden(el) {
-    var a = el.getAttribute('aria-hidden');
+    var a = getAttr.call(el, 'aria-hidden');
     return a !== null && a.trim().toLowerCase() === 'true';
   }
 
@@ -87,22 +122,22 @@
     /** Append the row of element `el`, push it as an open element; returns nothing. */
     function open(el, par, ctx, inNone) {
       var row = tag.length;
-      var name = el.localName.toLowerCase();
+      var name = localNameOf.call(el).toLowerCase();
       nodes.push(el);
       tag.push(name);
       parent.push(par);
       text.push('');
       tail.push('');
-      ids.push(el.getAttribute('id') || '');
-      cls.push(el.getAttribute('class') || '');
-      role.push(el.getAttribute('role') || '');
+      ids.push(getAttr.call(el, 'id') || '');
+      cls.push(getAttr.call(el, 'class') || '');
+      role.push(getAttr.call(el, 'role') || '');
 
       var isLink = 0, url = '', host = '', raw;
-      if ((name === 'a' || name === 'area') && (raw = el.getAttribute('href')) !== null) {
+      if ((name === 'a' || name === 'area') && (raw = getAttr.call(el, 'href')) !== null) {
         isLink = 1;
         var r1 = resolve(el, raw.trim());
         url = r1[0]; host = r1[1];
-      } else if (SRC_TAGS[name] === 1 && (raw = el.getAttribute('src')) !== null) {
+      } else if (SRC_TAGS[name] === 1 && (raw = getAttr.call(el, 'src')) !== null) {
         var r2 = resolve(el, raw.trim());
         url = r2[0]; host = r2[1];
       }
@@ -112,8 +147,8 @@
 
       var altv = '';
       if (name === 'img' || name === 'area' || name === 'input') {
-        altv = el.getAttribute('alt') || '';
-        if (altv === '' && name === 'img') altv = el.getAttribute('title') || '';
+        altv = getAttr.call(el, 'alt') || '';
+        if (altv === '' && name === 'img') altv = getAttr.call(el, 'title') || '';
       }
       alt.push(altv);
 
@@ -127,7 +162,8 @@
         color.push(color[par]);
       } else {
         cs = ctx.win.getComputedStyle(el);
-        if (cs.display === 'none') bits |= H_DISPLAY_NONE;
+        var display = cs.display;
+        if (display === 'none') bits |= H_DISPLAY_NONE;
         var vis = cs.visibility;
         if (vis === 'hidden' || vis === 'collapse') bits |= H_VISIBILITY;
         if (cs.opacity === '0') bits |= H_OPACITY;
@@ -136,18 +172,24 @@
         var g = parseInt(cs.fontWeight, 10);
         fw.push(g === g ? g : DEFAULT_FW);
         color.push(cs.color || '');
-        var r = el.getBoundingClientRect();
-        x = round(r.left + ctx.ox);
-        y = round(r.top + ctx.oy);
-        w = round(r.width);
-        h = round(r.height);
-        if (w === 0 || h === 0) bits |= H_ZERO_SIZE;
+        if (display === 'none') {
+          bits |= H_ZERO_SIZE;            // no box at all: report zeros, not the viewport origin
+        } else if (display !== 'contents') {
+          // display:contents generates no box of its own, its children do (slots are
+          // display:contents): it gets zeros but not the zero-size bit.
+          var r = rectOf.call(el);
+          x = round(r.left + ctx.ox);
+          y = round(r.top + ctx.oy);
+          w = round(r.width);
+          h = round(r.height);
+          if (w === 0 || h === 0) bits |= H_ZERO_SIZE;
+        }
       }
       X.push(x); Y.push(y); W.push(w); H.push(h);
       hidden.push(bits);
 
       // Children in the flat tree.
-      var first = null, list = null, childCtx = ctx, fr = 0;
+      var first = null, list = null, childCtx = ctx, fr = 0, shadow;
       if (name === 'iframe' || name === 'frame') {
         var cdoc = null;
         try {
@@ -169,18 +211,18 @@
           warnings.push({
             node: row, code: 'cross_origin_frame',
             message: 'frame not captured (cross-origin, sandboxed or not loaded): ' +
-              (url || (el.getAttribute('srcdoc') !== null ? 'srcdoc' : 'no src'))
+              (url || (getAttr.call(el, 'srcdoc') !== null ? 'srcdoc' : 'no src'))
           });
         }
       } else if (name === 'svg') {
         // Its children are drawing instructions, not content: the row alone stays.
-      } else if (el.shadowRoot) {
-        first = el.shadowRoot.firstChild;
+      } else if ((shadow = shadowRootOf.call(el)) !== null) {
+        first = firstChildOf.call(shadow);
       } else if (name === 'slot' && typeof el.assignedNodes === 'function') {
         var assigned = el.assignedNodes();
-        if (assigned.length) list = assigned; else first = el.firstChild;
+        if (assigned.length) list = assigned; else first = firstChildOf.call(el);
       } else {
-        first = el.firstChild;
+        first = firstChildOf.call(el);
       }
       frame.push(fr);
 
@@ -205,13 +247,13 @@
         node = sIdx[depth] < list.length ? list[sIdx[depth]++] : null;
       } else {
         node = sNext[depth];
-        if (node !== null) sNext[depth] = node.nextSibling;
+        if (node !== null) sNext[depth] = nextSiblingOf.call(node);
       }
       if (node === null) {
         depth--;
         continue;
       }
-      var type = node.nodeType;
+      var type = nodeTypeOf.call(node);
       if (type === 1) {
         var row = tag.length;
         var at = depth;
@@ -231,7 +273,7 @@
       v: SNAPSHOT_VERSION,
       url: doc.URL,
       title: doc.title,
-      lang: root ? (root.getAttribute('lang') || '') : '',
+      lang: root ? (getAttr.call(root, 'lang') || '') : '',
       layout: true,
       viewport: [win.innerWidth, win.innerHeight],
       page: [
@@ -254,7 +296,7 @@
     g.__pith.nodes = nodes;
 
     snap.capture_ms = Math.round((performance.now() - t0) * 10) / 10;
-    return JSON.stringify(snap);
+    return stringify(snap);
   }
 
   return capture();

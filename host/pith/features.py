@@ -17,6 +17,12 @@ from .snapshot import Snapshot
 # templates. Their text does not count anywhere (the paper's "irrelevant nodes").
 CODE_TAGS = frozenset({"script", "style", "noscript", "template", "head", "title", "meta",
                        "link", "base"})
+# Bits of the snapshot's `hidden` column that hide an element and everything inside it:
+# display:none (1), visibility:hidden (2), opacity:0 (4), aria-hidden (16). A zero-size
+# box (8) is left out: floats in a zero-height container and clipped "screen-reader only"
+# text are still content. A descendant that sets visibility:visible again is rare enough
+# that visibility is treated as hiding the whole subtree too.
+HIDING_BITS = 1 | 2 | 4 | 16
 
 
 @lru_cache(maxsize=1)
@@ -52,9 +58,11 @@ def tag_in(snap: Snapshot, tags: frozenset[str]) -> np.ndarray:
 class Features:
     """Per-row arrays. `own_*` count direct text; the others aggregate the whole subtree."""
 
+    text_chars: np.ndarray    # non-space chars of `text` (the text node before the first child)
+    tail_chars: np.ndarray    # non-space chars of `tail` (a text node of the parent)
     own_chars: np.ndarray     # non-space chars of the row's own text nodes (text + children's tails)
     own_texts: np.ndarray     # non-blank own text nodes (text, and each child's tail)
-    hidden: np.ndarray        # the row or an ancestor is hidden (any bit of `hidden`)
+    hidden: np.ndarray        # the row or an ancestor is hidden (HIDING_BITS of `hidden`)
     gone: np.ndarray          # the row or an ancestor is code, or hidden when skip_hidden
     in_link: np.ndarray       # the row is a link or inside one
     chars: np.ndarray         # visible non-space chars in the subtree
@@ -75,7 +83,7 @@ def compute(snap: Snapshot, skip_hidden: bool = True) -> Features:
     own_texts = (text_len > 0).astype(np.int64)
     np.add.at(own_texts, parent[1:], (tail_len[1:] > 0).astype(np.int64))
 
-    own_hidden = snap.hidden > 0
+    own_hidden = (snap.hidden & HIDING_BITS) > 0
     hidden = own_hidden | snap.below(own_hidden)
     dead = tag_in(snap, CODE_TAGS) | (own_hidden if skip_hidden else False)
     gone = dead | snap.below(dead)
@@ -84,6 +92,8 @@ def compute(snap: Snapshot, skip_hidden: bool = True) -> Features:
     live = ~gone
     vis_chars = np.where(live, own_chars, 0)
     return Features(
+        text_chars=text_len,
+        tail_chars=tail_len,
         own_chars=own_chars,
         own_texts=own_texts,
         hidden=hidden,

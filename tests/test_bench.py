@@ -1,0 +1,57 @@
+"""`pith bench`: scores, timings and predictions on a slice of a shared dataset."""
+import json
+import os
+import subprocess
+import sys
+from argparse import Namespace
+from pathlib import Path
+
+import pytest
+
+from pith import bench, scale
+from pith.snapshot import from_json
+from pith.static import snapshot_from_html
+
+REPO = Path(__file__).resolve().parents[1]
+DATASET = bench.shared_dir() / "datasets" / "readability"
+needs_shared = pytest.mark.skipif(not (DATASET / "index.jsonl").is_file(),
+                                  reason="../shared/datasets is absent")
+
+
+@needs_shared
+def test_bench_static_slice_prints_scores_and_times(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(REPO / "host")}
+    result = subprocess.run(
+        [sys.executable, "-m", "pith", "bench", str(DATASET), "--static", "--limit", "6",
+         "--json", "--quiet", "--save-predictions", str(tmp_path)],
+        capture_output=True, text=True, timeout=300, env=env)
+    assert result.returncode == 0, result.stderr
+    rows = {r["algorithm"]: r for r in json.loads(result.stdout)}
+    assert set(rows) == {"cnr", "trafilatura"}
+    cnr = rows["cnr"]
+    assert cnr["pages"] == 6 and cnr["mode"] == "static"
+    assert 0.0 <= cnr["f1"] <= 1.0 and cnr["host_ms_median"] > 0
+    assert cnr["capture_ms_median"] > 0 and cnr["host_ms_p95"] >= cnr["host_ms_median"]
+    preds = sorted((tmp_path / "cnr" / "readability").glob("*.txt"))
+    assert len(preds) == 6 and any(p.stat().st_size > 0 for p in preds)
+
+
+def test_cache_is_keyed_by_the_capture_script(tmp_path, monkeypatch):
+    cache = bench.SnapshotCache(tmp_path, "rendered")
+    cache.put("ds", "p1", '{"v": 1}')
+    assert cache.get("ds", "p1") == '{"v": 1}'
+    other = tmp_path / "capture.js"
+    other.write_text("// another capture script")
+    monkeypatch.setattr(bench, "CAPTURE_JS", other)
+    assert bench.SnapshotCache(tmp_path, "rendered").get("ds", "p1") is None
+
+
+def test_percentile():
+    assert bench.percentile([5, 1, 3, 2, 4], 0.5) == 3
+    assert bench.percentile(list(range(101)), 0.95) == 95
+
+
+def test_synthetic_pages_have_the_requested_size():
+    for size in (1_000, 10_000):
+        snap = from_json(snapshot_from_html(scale.synthetic_page(size)), 10**6)
+        assert 0.8 * size <= snap.n <= 1.2 * size

@@ -1,0 +1,226 @@
+"""pith.browser in headless Chromium: targets (path, file://, http), failures, --no-js, big pages."""
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import threading
+import time
+
+import pytest
+
+from conftest import PAGES, TEST_TIMEOUT_S, chromium_or_skip
+from pith import browser as browser_mod
+from pith.browser import Browser, find_chromium
+from pith.errors import (BrowserFailed, BrowserMissing, FetchFailed, InputDecode, InputEmpty,
+                         InputNotFound, InputNotHtml, Timeout)
+
+pytestmark = pytest.mark.browser
+
+ARTICLE = PAGES / "article" / "source.html"
+# The throwaway server shuts itself down after this long even if a test hangs.
+SERVER_LIFETIME_S = 300.0
+
+
+def recorded(name: str) -> dict:
+    return json.loads((PAGES / name / "snapshot.json").read_text(encoding="utf-8"))
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):       # keep pytest output clean
+        pass
+
+
+@pytest.fixture(scope="module")
+def server():
+    """http://127.0.0.1:<free port> serving tests/fixtures/pages, stopped after the module."""
+    handler = functools.partial(_QuietHandler, directory=str(PAGES))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    deadline = threading.Timer(SERVER_LIFETIME_S, httpd.shutdown)
+    deadline.daemon = True
+    deadline.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    finally:
+        deadline.cancel()
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join(5)
+
+
+@pytest.fixture(scope="module")
+def no_js_browser():
+    chromium_or_skip()
+    with Browser(js=False, timeout_s=TEST_TIMEOUT_S) as b:
+        yield b
+
+
+# --- targets ------------------------------------------------------------------------------
+def test_local_path(pith_browser):
+    snap = pith_browser.capture(ARTICLE)
+    assert snap["url"] == "http://pith.invalid/source.html"
+    assert snap["nodes"]["tag"] == recorded("article")["nodes"]["tag"]
+    assert set(snap["timings"]) == {"load_ms", "eval_ms", "parse_ms", "total_ms"}
+
+
+def test_file_url(pith_browser):
+    snap = pith_browser.capture(ARTICLE.as_uri())
+    assert snap["nodes"]["text"] == recorded("article")["nodes"]["text"]
+
+
+def test_http_url(pith_browser, server):
+    snap = pith_browser.capture(f"{server}/article/source.html")
+    want = recorded("article")["nodes"]
+    assert snap["url"] == f"{server}/article/source.html"
+    assert snap["nodes"]["tag"] == want["tag"] and snap["nodes"]["text"] == want["text"]
+    byline = snap["nodes"]["cls"].index("byline")           # style.css came from the server
+    assert snap["nodes"]["color"][byline] == "rgb(90, 90, 90)"
+
+
+def test_http_404_is_fetch_failed(pith_browser, server):
+    with pytest.raises(FetchFailed, match="HTTP 404") as err:
+        pith_browser.capture(f"{server}/nope.html")
+    assert err.value.detail["status"] == 404
+
+
+def test_unresolvable_name_fails_fast(pith_browser):
+    t0 = time.perf_counter()
+    with pytest.raises(FetchFailed, match="ERR_NAME_NOT_RESOLVED"):
+        pith_browser.capture("http://nonexistent.invalid/")
+    assert time.perf_counter() - t0 < TEST_TIMEOUT_S
+
+
+def test_refused_connection_is_fetch_failed(pith_browser):
+    import socket
+    with socket.socket() as s:               # a port that was free a moment ago
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(FetchFailed, match="ERR_CONNECTION_REFUSED"):
+        pith_browser.capture(f"http://127.0.0.1:{port}/")
+
+
+def test_unsupported_scheme(pith_browser):
+    with pytest.raises(FetchFailed, match="unsupported URL scheme 'ftp'"):
+        pith_browser.capture("ftp://example.org/x.html")
+
+
+# --- local inputs -------------------------------------------------------------------------
+def test_missing_file_and_directory(pith_browser, tmp_path):
+    with pytest.raises(InputNotFound, match="no such file"):
+        pith_browser.capture(tmp_path / "nope.html")
+    with pytest.raises(InputNotFound, match="is a directory"):
+        pith_browser.capture(tmp_path)
+
+
+@pytest.mark.parametrize("data,error", [
+    (b"", InputEmpty),
+    (b"\x89PNG\r\n\x1a\n\x00\x00", InputNotHtml),
+    (b"plain notes, no markup", InputNotHtml),
+    (b'<meta charset="utf-8"><p>caf\xe9</p>', InputDecode),
+])
+def test_bad_local_inputs_never_reach_the_page(pith_browser, tmp_path, data, error):
+    page = tmp_path / "page.html"
+    page.write_bytes(data)
+    with pytest.raises(error):
+        pith_browser.capture(page)
+
+
+def test_encoding_options_pass_through(tmp_path):
+    chromium_or_skip()
+    page = tmp_path / "page.html"
+    page.write_bytes(b'<meta charset="utf-8"><p>caf\xe9</p>')
+    with Browser(encoding_errors="replace") as b:
+        assert "caf\ufffd" in b.capture(page)["nodes"]["text"]
+    with Browser(encoding="windows-1252") as b:
+        assert "café" in b.capture(page)["nodes"]["text"]
+
+
+def test_local_pages_make_no_outside_requests(pith_browser):
+    snap = pith_browser.capture(PAGES / "frames" / "source.html")
+    remote = snap["nodes"]["id"].index("remote")
+    assert snap["nodes"]["frame"][remote] == 2                  # aborted, not fetched
+
+
+# --- scripts off ---------------------------------------------------------------------------
+def test_no_js_still_captures(no_js_browser):
+    snap = no_js_browser.capture(PAGES / "shadow" / "source.html")
+    cols = snap["nodes"]
+    card = cols["id"].index("card")
+    kids = [cols["tag"][i] for i, p in enumerate(cols["parent"]) if p == card]
+    assert kids == ["span", "p"]            # the script did not run: no shadow root
+    assert cols["text"][card] == "\n" and "script" in cols["tag"]
+
+
+def test_no_js_noscript_content_is_elements(no_js_browser, tmp_path):
+    page = tmp_path / "ns.html"
+    page.write_text("<body><noscript><p>Please enable JavaScript.</p></noscript>",
+                    encoding="utf-8")
+    cols = no_js_browser.capture(page)["nodes"]
+    assert cols["tag"][-2:] == ["noscript", "p"]
+
+
+# --- failures of the page or the browser ------------------------------------------------------
+def test_crashed_page_is_reported_and_the_next_capture_works(pith_browser):
+    async def crash(page):
+        try:
+            await page.goto("chrome://crash", timeout=5000)
+        except Exception:
+            pass
+    pith_browser.on_page = crash
+    try:
+        with pytest.raises(BrowserFailed, match="crashed"):
+            pith_browser.capture(ARTICLE)
+    finally:
+        pith_browser.on_page = None
+    assert pith_browser.capture(ARTICLE)["n"] == recorded("article")["n"]
+
+
+def test_hung_page_times_out_and_the_next_capture_works(pith_browser, tmp_path, monkeypatch):
+    loading = tmp_path / "loading.html"
+    loading.write_text("<p>x</p><script>while (true) {}</script>", encoding="utf-8")
+    later = tmp_path / "later.html"
+    later.write_text("<p>x</p><script>setTimeout(() => { while (true) {} }, 300)</script>",
+                     encoding="utf-8")
+    monkeypatch.setattr(pith_browser, "timeout_s", 2.0)
+    with pytest.raises(Timeout, match="did not load within 2 s"):
+        pith_browser.capture(loading)
+    with pytest.raises(Timeout, match="capture script did not finish"):
+        # loaded, then the page's loop starts (300 ms) before the first script ends (600 ms)
+        pith_browser.evaluate(later, ["new Promise(r => setTimeout(r, 600))",
+                                      browser_mod.CAPTURE_JS.read_text()])
+    monkeypatch.undo()
+    assert pith_browser.capture(ARTICLE)["n"] == recorded("article")["n"]
+
+
+def test_missing_chromium_names_the_install_command(monkeypatch):
+    monkeypatch.delenv(browser_mod.CHROMIUM_ENV, raising=False)
+    monkeypatch.setattr(browser_mod, "CHROMIUM_PATHS", ("/nonexistent/chromium",))
+    with pytest.raises(BrowserMissing, match="sudo apt-get install chromium"):
+        find_chromium()
+    with pytest.raises(BrowserMissing):
+        Browser().start()
+    monkeypatch.setenv(browser_mod.CHROMIUM_ENV, "/nonexistent/other")
+    with pytest.raises(BrowserMissing, match="/nonexistent/other"):
+        find_chromium()
+
+
+def test_not_started():
+    with pytest.raises(BrowserFailed, match="not started"):
+        Browser().capture(ARTICLE)
+
+
+# --- size ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("copies", [1_667, 66_667], ids=["5k", "200k"])
+def test_big_pages_capture(pith_browser, tmp_path, copies):
+    page = tmp_path / "big.html"
+    page.write_text("<!doctype html><title>big</title><body>" +
+                    "<div class=post><p>Some text <a href='/x'>a link</a></p></div>" * copies,
+                    encoding="utf-8")
+    snap = pith_browser.capture(page)
+    t = snap["timings"]
+    print(f"\n{snap['n']} elements: capture.js walk {snap['capture_ms']} ms, evaluate "
+          f"(walk + stringify + transfer) {t['eval_ms']} ms, json.loads {t['parse_ms']} ms, "
+          f"load {t['load_ms']} ms, total {t['total_ms']} ms")
+    assert snap["n"] == 4 + 3 * copies

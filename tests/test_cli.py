@@ -1,0 +1,245 @@
+"""The `pith` command: extract in both modes, output naming, JSON, failures and bad input."""
+import functools
+import http.server
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from pith import static
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLE = REPO / "host" / "examples" / "article.html"
+HAVE_CHROMIUM = any(Path(p).exists() for p in ("/usr/bin/chromium", "/usr/bin/chromium-browser"))
+needs_chromium = pytest.mark.skipif(not HAVE_CHROMIUM, reason="Debian chromium not installed")
+# A subprocess that has not finished by then has hung: fail instead of blocking the suite.
+CLI_TIMEOUT_S = 180
+MODES = [pytest.param(["--static"], id="static"),
+         pytest.param([], id="rendered", marks=needs_chromium)]
+
+
+def pith(*args, cwd=None):
+    env = {**os.environ, "PYTHONPATH": str(REPO / "host")}
+    return subprocess.run([sys.executable, "-m", "pith", *map(str, args)], capture_output=True,
+                          text=True, timeout=CLI_TIMEOUT_S, cwd=cwd, env=env)
+
+
+def assert_main_text(out: str):
+    """All of the article, and neither the menu nor the footer (CNR may keep the small
+    link-only sidebar next to the article: its links weigh 1 and carry no text)."""
+    assert "Every harbour master keeps a tide table" in out
+    assert "The four largest constituents" in out
+    assert "still looks out of the window" in out
+    assert "Privacy" not in out and "Sport" not in out
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """A throwaway http.server on 127.0.0.1 serving a folder with the example page."""
+    root = tmp_path_factory.mktemp("site")
+    (root / "article.html").write_bytes(EXAMPLE.read_bytes())
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(root))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+
+
+def test_help_lists_the_commands_and_options():
+    top = pith("--help")
+    assert top.returncode == 0 and "extract" in top.stdout and "bench" in top.stdout
+    ex = pith("extract", "--help")
+    for flag in ("--algorithm", "--format", "--out", "--static", "--no-js"):
+        assert flag in ex.stdout
+    be = pith("bench", "--help")
+    for flag in ("--algorithm", "--static", "--save-predictions"):
+        assert flag in be.stdout
+
+
+def test_readme_commands_exist_in_the_cli():
+    """Cross-file invariant: every `pith SUBCOMMAND` the README shows is a real subcommand."""
+    readme = (REPO / "README.md").read_text()
+    used = set(re.findall(r"pith (\w+)", readme)) - {"finds", "is", "bench", "extract",
+                                                     "subcommands"}
+    for sub in {"extract", "bench", "options"} | used:
+        result = pith(sub, "--help")
+        assert result.returncode == 0, (sub, result.stderr)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_extract_saved_file(mode):
+    result = pith("extract", EXAMPLE, *mode)
+    assert result.returncode == 0, result.stderr
+    assert_main_text(result.stdout)
+
+
+@needs_chromium
+def test_extract_file_url_and_http_url(server):
+    for target in (EXAMPLE.as_uri(), f"{server}/article.html"):
+        result = pith("extract", target)
+        assert result.returncode == 0, (target, result.stderr)
+        assert_main_text(result.stdout)
+    result = pith("extract", f"{server}/article.html", "--static")
+    assert result.returncode == 0, result.stderr
+    assert_main_text(result.stdout)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_out_dir_naming_and_json_record(tmp_path, mode):
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "first.html").write_bytes(EXAMPLE.read_bytes())
+    (src / "second.htm").write_bytes(EXAMPLE.read_bytes())
+    out = tmp_path / "out"
+    result = pith("extract", src / "first.html", src / "second.htm", "--out", out,
+                  "--format", "json", *mode)
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["first.json", "second.json"]
+    record = json.loads((out / "first.json").read_text())
+    assert record["tag"] in ("article", "main", "div")
+    assert isinstance(record["path"], list) and record["score"] > 0
+    assert record["title"].startswith("How tide tables are made")
+    assert {"capture_ms", "total_ms", "render_ms"} <= set(record["timings"])
+    assert "Every harbour master" in record["text"]
+    for fmt, suffix in (("text", ".txt"), ("markdown", ".md"), ("html", ".html")):
+        result = pith("extract", src / "first.html", "--out", out, "--format", fmt, *mode)
+        assert result.returncode == 0, result.stderr
+        assert (out / f"first{suffix}").stat().st_size > 500
+
+
+def test_markdown_output_keeps_the_table_and_code():
+    result = pith("extract", EXAMPLE, "--static", "--format", "markdown")
+    assert result.returncode == 0, result.stderr
+    assert "# How tide tables are made" in result.stdout
+    assert "| M2 | 12.42 | principal lunar |" in result.stdout
+    assert "```\nheight = sum(" in result.stdout
+
+
+def bad_inputs(folder: Path) -> dict[str, tuple[Path, str]]:
+    """name → (file, the error name the CLI must report)."""
+    cases = {
+        "png": (b"\x89PNG\r\n\x1a\n" + bytes(200), "input_not_html"),
+        "empty": (b"", "input_empty"),
+        "blank": (b"  \n\t \n", "input_empty"),
+        "notutf8": ('<html><head><meta charset="utf-8"></head><body><p>caf\u00e9 '
+                    'au lait</p></body></html>'.encode("latin-1"), "input_decode"),
+        "badlabel": (b'<html><head><meta charset="no-such-charset"></head><body>x</body>'
+                     b'</html>', "input_decode"),
+    }
+    out = {}
+    for name, (data, error) in cases.items():
+        path = folder / f"{name}.html"
+        path.write_bytes(data)
+        out[name] = (path, error)
+    out["missing"] = (folder / "missing.html", "input_not_found")
+    return out
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_bad_inputs_fail_alone_with_one_precise_line(tmp_path, mode):
+    cases = bad_inputs(tmp_path)
+    good = tmp_path / "good.html"
+    good.write_bytes(EXAMPLE.read_bytes())
+    targets = [good] + [path for path, _ in cases.values()]
+    out = tmp_path / "out"
+    result = pith("extract", *targets, "--out", out, "--quiet", *mode)
+    assert result.returncode == 1
+    assert (out / "good.txt").is_file()
+    lines = [ln for ln in result.stderr.splitlines() if ln.startswith("pith: ")]
+    for name, (path, error) in cases.items():
+        line = [ln for ln in lines if str(path) in ln]
+        assert len(line) == 1, (name, result.stderr)
+        assert error in line[0], (name, line[0])
+        assert "Traceback" not in result.stderr
+    assert f"{len(cases)} of {len(targets)} inputs failed" in result.stderr
+    decode_line = [ln for ln in lines if "notutf8" in ln][0]
+    assert re.search(r"byte offset \d+", decode_line) and "utf-8" in decode_line.lower()
+
+
+def test_decoding_can_be_relaxed(tmp_path):
+    path = tmp_path / "latin.html"
+    path.write_bytes('<html><head><meta charset="utf-8"></head><body><p>caf\u00e9 au lait '
+                     'is a drink</p></body></html>'.encode("latin-1"))
+    result = pith("extract", path, "--static", "--encoding-errors", "replace")
+    assert result.returncode == 0, result.stderr
+    assert "caf\ufffd au lait" in result.stdout
+    result = pith("extract", path, "--static", "--encoding", "latin-1")
+    assert result.returncode == 0, result.stderr
+    assert "café au lait" in result.stdout
+
+
+@needs_chromium
+def test_unreachable_urls_fail_with_fetch_errors(server):
+    result = pith("extract", f"{server}/nope.html")
+    assert result.returncode == 1
+    assert "fetch_failed" in result.stderr and "404" in result.stderr
+    result = pith("extract", "http://nonexistent.invalid/")
+    assert result.returncode == 1
+    assert "fetch_failed" in result.stderr
+    result = pith("extract", f"{server}/nope.html", "--static")
+    assert result.returncode == 1 and "404" in result.stderr
+
+
+def huge_page(elements: int) -> str:
+    rows = "".join(f"<div><p>Row {k} has some text in it.</p></div>" for k in range(elements // 2))
+    return f"<html><body><main>{rows}</main></body></html>"
+
+
+def deep_page(depth: int) -> str:
+    return ("<html><body>" + "<div>" * depth + "<p>" + "Deep content here. " * 20 + "</p>"
+            + "</div>" * depth + "</body></html>")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_page_of_200k_elements_finishes(tmp_path, mode):
+    (tmp_path / "huge.html").write_text(huge_page(200_000))
+    result = pith("extract", tmp_path / "huge.html", "--timeout", "120", *mode)
+    assert result.returncode == 0, result.stderr
+    assert re.search(r"Row \d+ has some text in it", result.stdout)
+
+
+@needs_chromium
+def test_nesting_10000_deep_renders_flattened(tmp_path):
+    (tmp_path / "deep.html").write_text(deep_page(10_000))
+    result = pith("extract", tmp_path / "deep.html")
+    assert result.returncode == 0, result.stderr
+    assert "Deep content here." in result.stdout
+
+
+def test_nesting_10000_deep_is_a_precise_error_in_static_mode(tmp_path):
+    """libxml2 stops at 2048 levels and would drop the rest of the page silently."""
+    (tmp_path / "deep.html").write_text(deep_page(10_000))
+    result = pith("extract", tmp_path / "deep.html", "--static")
+    assert result.returncode == 1
+    assert "capture_failed (57)" in result.stderr and "2048 levels" in result.stderr
+    assert "without --static" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_usage_errors_exit_2(tmp_path):
+    result = pith("extract", EXAMPLE, EXAMPLE, "--static")
+    assert result.returncode == 2 and "--out" in result.stderr
+    result = pith("extract", EXAMPLE, "--static", "--option", "nope=1")
+    assert result.returncode == 2 and "unknown option 'nope'" in result.stderr
+    result = pith("extract", EXAMPLE, "--format", "pdf")
+    assert result.returncode == 2
+
+
+def test_progress_bar_on_stderr_for_many_inputs(tmp_path):
+    for k in range(3):
+        (tmp_path / f"p{k}.html").write_bytes(EXAMPLE.read_bytes())
+    result = pith("extract", *sorted(tmp_path.glob("*.html")), "--out", tmp_path / "o",
+                  "--static")
+    assert result.returncode == 0
+    assert "3/3" in result.stderr and result.stdout == ""
+
+
+def test_static_snapshot_of_the_example_matches_decode_rules():
+    text, charset = static.decode_html(EXAMPLE.read_bytes())
+    assert charset.lower().replace("-", "") == "utf8"
+    assert "harbour" in text

@@ -1,0 +1,319 @@
+"""pith.static: charset decoding, the is-it-HTML check, and lxml snapshots that agree with the browser's."""
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from lxml import etree
+
+from conftest import PAGES
+from pith import snapshot as snapshot_mod
+from pith.errors import CaptureFailed, InputDecode, InputEmpty, InputNotHtml
+from pith.static import (MAX_URL_CHARS, check_html, decode_html, snapshot_from_html,
+                         snapshot_from_root)
+
+H_DISPLAY_NONE, H_VISIBILITY, H_OPACITY, H_ARIA = 1, 2, 4, 16
+
+
+# --- decode_html ------------------------------------------------------------------------
+def test_utf8_bom_wins_over_the_meta():
+    text, charset = decode_html(b'\xef\xbb\xbf<meta charset="windows-1252"><p>\xc3\xa9')
+    assert charset == "utf-8" and text == '<meta charset="windows-1252"><p>é'
+
+
+def test_utf16_bom():
+    text, charset = decode_html("\ufeff<p>héllo</p>".encode("utf-16-le"))
+    assert charset == "utf-16le" and text == "<p>héllo</p>"
+    text, charset = decode_html("\ufeff<p>héllo</p>".encode("utf-16-be"))
+    assert charset == "utf-16be" and text == "<p>héllo</p>"
+
+
+@pytest.mark.parametrize("head", [
+    b'<meta charset="iso-8859-2">',
+    b"<META CHARSET=iso-8859-2>",
+    b'<meta http-equiv="Content-Type" content="text/html; charset=ISO-8859-2">',
+    b'<?xml version="1.0" encoding="iso-8859-2"?>',
+])
+def test_declared_charset(head):
+    text, charset = decode_html(head + b"<p>\xb1\xbf</p>")       # ą ż in latin-2
+    assert charset == "iso-8859-2" and text.endswith("<p>ąż</p>")
+
+
+def test_meta_after_the_prescan_window_is_not_seen():
+    data = b"<!--" + b"x" * 5000 + b'--><meta charset="iso-8859-2"><p>\xc3\xa9</p>'
+    assert decode_html(data)[1] == "utf-8"
+
+
+def test_latin1_label_means_windows_1252_like_browsers():
+    text, charset = decode_html(b'<meta charset="iso-8859-1"><p>\x80 \x93x\x94 \x81</p>')
+    assert charset == "windows-1252" and text.endswith("<p>€ “x” \x81</p>")
+
+
+def test_undeclared_utf8_is_utf8():
+    assert decode_html("<p>Grüße 你好</p>".encode()) == ("<p>Grüße 你好</p>", "utf-8")
+
+
+def test_undeclared_latin1_falls_back_to_windows_1252():
+    text, charset = decode_html("<p>Café – 4,50 €</p>".encode("cp1252"))
+    assert charset == "windows-1252" and text == "<p>Café – 4,50 €</p>"
+
+
+def test_declared_utf8_with_bad_bytes_names_charset_and_offset():
+    data = b'<meta charset="utf-8"><p>caf\xe9</p>'
+    with pytest.raises(InputDecode) as err:
+        decode_html(data)
+    assert "utf-8" in err.value.message and "byte offset 28" in err.value.message
+    assert "--encoding-errors replace" in err.value.message
+    assert err.value.detail == {"charset": "utf-8", "offset": 28}
+
+
+def test_errors_replace_decodes_anyway():
+    text, charset = decode_html(b'<meta charset="utf-8"><p>caf\xe9</p>', errors="replace")
+    assert charset == "utf-8" and text.endswith("<p>caf\ufffd</p>")
+
+
+def test_explicit_encoding_overrides_the_meta():
+    text, charset = decode_html(b'<meta charset="utf-8"><p>caf\xe9</p>', encoding="latin-1")
+    assert charset == "windows-1252" and text.endswith("<p>café</p>")
+
+
+def test_explicit_encoding_that_does_not_fit_is_an_error():
+    with pytest.raises(InputDecode, match=r"not valid shift_jis .*requested with --encoding"):
+        decode_html(b"<p>\x81\xff</p>", encoding="shift_jis")
+
+
+@pytest.mark.parametrize("kwargs,data", [
+    ({}, b'<meta charset="klingon-8"><p>x</p>'),
+    ({"encoding": "klingon-8"}, b"<p>x</p>"),
+    ({"encoding": "base64"}, b"<p>x</p>"),                  # a Python codec, not a charset
+])
+def test_unknown_charset_label(kwargs, data):
+    with pytest.raises(InputDecode, match="unknown charset"):
+        decode_html(data, **kwargs)
+
+
+def test_meta_utf16_without_bom_means_utf8():
+    assert decode_html(b'<meta charset="utf-16"><p>\xc3\xa9</p>')[1] == "utf-8"
+
+
+# --- check_html -------------------------------------------------------------------------
+@pytest.mark.parametrize("text", ["", "  \n\t "])
+def test_empty_input(text):
+    with pytest.raises(InputEmpty):
+        check_html(text, "page.html")
+
+
+@pytest.mark.parametrize("data", [
+    b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
+    b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj",
+    b"PK\x03\x04\x14\x00\x00\x00",
+    b"<html>\x00\x00\x00binary</html>",
+])
+def test_binary_input_is_not_html(data):
+    text, _ = decode_html(data, errors="replace")
+    with pytest.raises(InputNotHtml, match="binary"):
+        check_html(text, "file.bin")
+
+
+def test_json_is_not_html_even_with_markup_inside():
+    with pytest.raises(InputNotHtml, match="JSON"):
+        check_html('{"html": "<p>hello</p>"}', "data.json")
+
+
+def test_plain_text_is_not_html():
+    with pytest.raises(InputNotHtml, match="no HTML tag"):
+        check_html("Just some notes.\nNo markup at all, 3 < 4.", "notes.txt")
+
+
+@pytest.mark.parametrize("text", ["Hello <b>world</b>", "<!doctype html>", "[<p>x</p>"])
+def test_html_and_fragments_pass(text):
+    check_html(text, "ok.html")
+
+
+# --- snapshots --------------------------------------------------------------------------
+def static_of(name: str) -> dict:
+    text, _ = decode_html((PAGES / name / "source.html").read_bytes())
+    return snapshot_from_html(text, "http://pith.invalid/source.html")
+
+
+def plain_fixtures() -> list[str]:
+    """Fixtures both runtimes must agree on: no scripts, no shadow roots, no frames."""
+    out = []
+    for page in sorted(PAGES.iterdir()):
+        source = page / "source.html"
+        if source.is_file():
+            html = source.read_bytes().lower()
+            if b"<script" not in html and b"<iframe" not in html and b"<frame" not in html:
+                out.append(page.name)
+    return out
+
+
+@pytest.mark.parametrize("name", plain_fixtures())
+def test_static_agrees_with_the_recorded_browser_snapshot(name):
+    """DESIGN §7.7: the same fixture through both runtimes gives the same tree and text."""
+    ours = static_of(name)
+    browser = json.loads((PAGES / name / "snapshot.json").read_text(encoding="utf-8"))
+    for col in ("tag", "parent", "text", "tail", "link", "id", "cls", "role", "host",
+                "url", "alt", "fw", "frame"):
+        assert ours["nodes"][col] == browser["nodes"][col], f"{name}: column {col}"
+    assert (ours["title"], ours["lang"], ours["n"]) == \
+        (browser["title"], browser["lang"], browser["n"])
+
+
+def test_plain_fixtures_cover_the_main_cases():
+    assert {"article", "boilerplate", "hidden", "unicode", "legacy-charset"} <= \
+        set(plain_fixtures())
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in PAGES.iterdir() if p.is_dir()))
+def test_both_runtimes_pass_snapshot_validation(name):
+    browser = json.loads((PAGES / name / "snapshot.json").read_text(encoding="utf-8"))
+    for snap in (browser, static_of(name)):
+        assert snapshot_mod.from_json(snap, 1_000_000).n == snap["n"]
+
+
+def test_static_shape():
+    snap = snapshot_from_html("<p>hi", "https://example.org/a")
+    assert snap["v"] == 1 and snap["layout"] is False and snap["url"] == "https://example.org/a"
+    assert snap["nodes"]["tag"] == ["html", "head", "body", "p"]
+    assert snap["nodes"]["parent"] == [-1, 0, 0, 2]
+    assert snap["viewport"] == [0, 0] and snap["page"] == [0, 0]
+    for col in ("x", "y", "w", "h"):
+        assert snap["nodes"][col] == [0, 0, 0, 0]
+    assert snap["nodes"]["color"] == ["", "", "", ""]
+
+
+@pytest.mark.parametrize("html", ["", "   ", "<!-- only a comment -->"])
+def test_empty_documents_have_html_head_body(html):
+    snap = snapshot_from_html(html)
+    assert snap["nodes"]["tag"] == ["html", "head", "body"]
+
+
+def test_browser_tree_fixes():
+    snap = snapshot_from_html(
+        "<table> <tr><td>a</td></tr> <tr><td>b</td></tr> </table>"
+        "<table><td>c</td><col></table>"
+        "<template><p>inert</p></template><svg><text>drawn</text></svg>"
+        "<iframe>fallback</iframe></body></html>\n<p>after the end</p>")
+    cols = snap["nodes"]
+    assert cols["tag"] == ["html", "head", "body", "table", "tbody", "tr", "td", "tr", "td",
+                           "table", "tbody", "tr", "td", "colgroup", "col", "template", "svg",
+                           "iframe", "p"]
+    assert cols["text"][3] == " " and cols["tail"][5] == " " and cols["tail"][7] == " "
+    assert cols["text"][15] == cols["text"][16] == cols["text"][17] == ""
+    assert cols["text"][-1] == "after the end"
+    assert cols["frame"][17] == 2
+    assert snap["warnings"] == [{"node": 17, "code": "frame_not_loaded",
+                                 "message": "static capture does not load frames"}]
+
+
+def test_comments_dissolve_into_the_surrounding_text():
+    cols = snapshot_from_html("<p>a<!-- x -->b<b>c</b>d<!-- y -->e<?pi z?>f</p>")["nodes"]
+    p, b = cols["tag"].index("p"), cols["tag"].index("b")
+    assert (cols["text"][p], cols["text"][b], cols["tail"][b]) == ("ab", "c", "def")
+
+
+def test_script_and_style_text_is_not_captured():
+    cols = snapshot_from_html("<style>p{}</style><script>var x = '<p>';</script>"
+                              "<p>kept</p>")["nodes"]
+    assert cols["text"] == ["", "", "", "", "", "kept"]
+
+
+def test_links_sources_and_alt():
+    long = "data:image/png;base64," + "A" * 5000
+    cols = snapshot_from_html(
+        '<base href="https://cdn.example.org/dir/">'
+        '<a href="page.html">x</a><a name="anchor">y</a>'
+        '<area href="HTTPS://MAP.Example.COM:8443/m" alt="map">'
+        '<img src="i.png" title="t"><img src="/j.png" alt="a" title="t">'
+        f'<img src="{long}"><iframe src="//player.example.net/v"></iframe>'
+        '<a href="javascript:void(0)">z</a>',
+        "https://site.example/page")["nodes"]
+    rows = {t: [i for i, v in enumerate(cols["tag"]) if v == t] for t in ("a", "area", "img")}
+    a1, a2, a3 = rows["a"]
+    assert (cols["link"][a1], cols["url"][a1], cols["host"][a1]) == \
+        (1, "https://cdn.example.org/dir/page.html", "cdn.example.org")
+    assert (cols["link"][a2], cols["url"][a2], cols["host"][a2]) == (0, "", "")
+    assert (cols["link"][a3], cols["host"][a3]) == (1, "")
+    (area,) = rows["area"]
+    assert cols["host"][area] == "map.example.com" and cols["alt"][area] == "map"
+    i1, i2, i3 = rows["img"]
+    assert cols["alt"][i1] == "t" and cols["alt"][i2] == "a"
+    assert cols["url"][i2] == "https://cdn.example.org/j.png"
+    assert len(cols["url"][i3]) == MAX_URL_CHARS and cols["host"][i3] == ""
+    frame = cols["tag"].index("iframe")
+    assert cols["host"][frame] == "player.example.net"
+
+
+def test_static_hidden_bits():
+    cols = snapshot_from_html(
+        '<div id="a" hidden>a</div><div id="b" style="display: none !important">b</div>'
+        '<div id="c" style="visibility:hidden"><span id="c1">c</span>'
+        '<span id="c2" style="visibility: visible">v</span></div>'
+        '<div id="d" style="opacity:0">d</div><div id="e" style="opacity:0.5">e</div>'
+        '<div id="f" aria-hidden="TRUE">f</div><div id="g">g</div>')["nodes"]
+    bits = {v: cols["hidden"][i] for i, v in enumerate(cols["id"]) if v}
+    assert bits == {"a": H_DISPLAY_NONE, "b": H_DISPLAY_NONE, "c": H_VISIBILITY,
+                    "c1": H_VISIBILITY, "c2": 0, "d": H_OPACITY, "e": 0, "f": H_ARIA, "g": 0}
+    assert cols["hidden"][cols["tag"].index("head")] == H_DISPLAY_NONE
+
+
+def test_static_font_size_and_weight_inherit():
+    cols = snapshot_from_html("<h1>a <a href=x>b</a></h1><p>c <strong>d <i>e</i></strong>"
+                              "</p><h5>f</h5>")["nodes"]
+    fs = dict(zip(cols["tag"], cols["fs"]))
+    fw = dict(zip(cols["tag"], cols["fw"]))
+    assert (fs["h1"], fs["a"], fs["p"], fs["h5"]) == (32, 32, 16, 13.28)
+    assert (fw["h1"], fw["a"], fw["p"], fw["strong"], fw["i"]) == (700, 700, 400, 700, 700)
+
+
+def test_title_and_lang():
+    snap = snapshot_from_html('<html lang="fr"><title>  Un\n  titre </title><p>x')
+    assert (snap["title"], snap["lang"]) == ("Un titre", "fr")
+
+
+# --- size and depth ---------------------------------------------------------------------
+def depths(parent: list[int]) -> list[int]:
+    out = [0] * len(parent)
+    for i in range(1, len(parent)):
+        out[i] = out[parent[i]] + 1
+    return out
+
+
+def test_10000_deep_tree_is_walked_without_recursion():
+    root = etree.Element("html")
+    body = etree.SubElement(root, "body")
+    el = body
+    for _ in range(10_000):
+        el = etree.SubElement(el, "div")
+    el.text = "bottom"
+    snap = snapshot_from_root(root)
+    assert snap["n"] == 3 + 10_000 and snap["nodes"]["text"][-1] == "bottom"
+    assert max(depths(snap["nodes"]["parent"])) == 10_001
+
+
+def test_10000_deep_html_is_refused_precisely_not_truncated():
+    html = "<body>" + "<div>" * 10_000 + "x" + "</div>" * 10_000 + "<p>end</p>"
+    with pytest.raises(CaptureFailed) as err:
+        snapshot_from_html(html)
+    assert "deeper than 2048 levels" in err.value.message
+    assert "without --static" in err.value.message
+
+
+def test_2000_deep_html_is_complete():
+    html = "<body>" + "<div>" * 2000 + "x" + "</div>" * 2000 + "<p>end</p>"
+    snap = snapshot_from_html(html)
+    cols = snap["nodes"]
+    assert snap["n"] == 3 + 2000 + 1 and cols["text"][-1] == "end"
+    assert max(depths(cols["parent"])) == 2001
+
+
+def test_200000_elements():
+    html = "<body>" + "<div><p>text <a href='/x'>link</a></p></div>" * 66_667
+    t0 = time.perf_counter()
+    snap = snapshot_from_html(html, "https://example.org/")
+    took = time.perf_counter() - t0
+    print(f"static snapshot of {snap['n']} rows: {took * 1000:.0f} ms")
+    assert snap["n"] == 3 + 3 * 66_667
+    assert snap["nodes"]["url"][-1] == "https://example.org/x"
