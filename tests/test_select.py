@@ -1,7 +1,11 @@
 """The pipeline's reply, and grow/shrink (parent; best child; back down the grow trail)."""
+import json
+from pathlib import Path
+
 import pytest
 
 from builders import make_snapshot
+from pith import render
 from pith.errors import BadNode
 from pith.options import Options
 from pith.select import grow, select, shrink
@@ -60,3 +64,15 @@ def test_shrink_after_grow_goes_back_down_the_same_path():
     assert shrink(sel, up, trail=[7])["node"] == 7      # not 6, the best child
     assert shrink(sel, up, trail=[])["node"] == 6
     assert shrink(sel, up, trail=[2])["node"] == 6      # a trail from elsewhere is ignored
+
+
+FIXTURES = sorted((Path(__file__).parent / "fixtures" / "pages").iterdir())
+
+
+@pytest.mark.parametrize("folder", FIXTURES, ids=lambda p: p.name)
+def test_recorded_fixtures_give_their_expected_text(folder):
+    """Regression on the page fixtures: `python tests/fixtures/regen.py NAME` re-records
+    snapshot.json and expected.txt; read the diff of expected.txt before committing it."""
+    sel = select(json.loads((folder / "snapshot.json").read_text(encoding="utf-8")))
+    text = render.to_text(sel.snap, sel.feats, sel.node) + "\n"
+    assert text == (folder / "expected.txt").read_text(encoding="utf-8")

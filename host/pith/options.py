@@ -23,8 +23,9 @@ CNR_NON_CONTENT = frozenset({
     "img", "nav", "a", "script", "video", "svg",
     # code and metadata
     "style", "noscript", "template", "head", "title", "meta", "link", "base",
-    # embedded media and widgets without readable text
-    "audio", "canvas", "iframe", "frame", "object", "embed", "picture", "map",
+    # embedded media and widgets without readable text (a frame is not one of them: the
+    # document of a same-origin frame is captured as its child and may be the content)
+    "audio", "canvas", "object", "embed", "picture", "map",
     "select", "button", "input", "textarea",
 })
 
