@@ -122,6 +122,8 @@ def to_text(snap: Snapshot, feats: Features, root: int) -> str:
 # --------------------------------------------------------------------------- Markdown
 _MD_ESCAPE = re.compile(r"([\\`*_\[\]<>])")
 _HEADINGS = {f"h{k}": "#" * k for k in range(1, 7)}
+# Inline elements and the mark that opens and closes them.
+_MD_MARKS = {"strong": "**", "b": "**", "em": "*", "i": "*", "code": "`"}
 
 
 def _md_inline(s: str) -> str:
@@ -199,12 +201,8 @@ def to_markdown(snap: Snapshot, feats: Features, root: int) -> str:
             elif t == "hr":
                 flush()
                 out.extend(["---", ""])
-            elif t in ("strong", "b"):
-                emit("**")
-            elif t in ("em", "i"):
-                emit("*")
-            elif t == "code" and not pre:
-                emit("`")
+            elif t in _MD_MARKS and not (t == "code" and pre):
+                emit(_MD_MARKS[t])
             elif t == "a" and url[i]:
                 emit("[")
             elif t == "img" and url[i]:
@@ -247,12 +245,8 @@ def to_markdown(snap: Snapshot, feats: Features, root: int) -> str:
                             out.append("|" + " --- |" * width)
                     out.append("")
                 table_rows = []
-            elif t in ("strong", "b"):
-                emit("**")
-            elif t in ("em", "i"):
-                emit("*")
-            elif t == "code" and not pre:
-                emit("`")
+            elif t in _MD_MARKS and not (t == "code" and pre):
+                emit(_MD_MARKS[t])
             elif t == "a" and url[i]:
                 emit(f"]({url[i]})")
             elif t in BLOCK_TAGS:
