@@ -317,3 +317,11 @@ def test_200000_elements():
     print(f"static snapshot of {snap['n']} rows: {took * 1000:.0f} ms")
     assert snap["n"] == 3 + 3 * 66_667
     assert snap["nodes"]["url"][-1] == "https://example.org/x"
+
+
+def test_unknown_declared_label_is_ignored_when_lenient():
+    data = '<meta charset="iso-1252"><p>caf\u00e9</p>'.encode("cp1252")
+    with pytest.raises(InputDecode, match="--encoding-errors replace"):
+        decode_html(data)
+    text, charset = decode_html(data, errors="replace")
+    assert charset == "windows-1252" and "café" in text

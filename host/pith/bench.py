@@ -115,10 +115,15 @@ def run_dataset(dataset: Path, args: Namespace, capturer: Capturer, cache: Snaps
                     failures[exc.name] = failures.get(exc.name, 0) + 1
             (pred_root / algo / name / f"{pid}.txt").write_text(text, encoding="utf-8")
         if anchor:
-            html, _ = static.decode_html(html_path.read_bytes(), None, BENCH_ENCODING_ERRORS)
-            t0 = time.perf_counter()
-            text = anchor(html) or ""
-            anchor_ms.append((time.perf_counter() - t0) * 1e3)
+            text = ""
+            try:
+                html, _ = static.decode_html(html_path.read_bytes(), None, BENCH_ENCODING_ERRORS)
+            except PithError as exc:
+                bar.write(f"pith bench: {name}/{pid}: trafilatura not run: {exc}", file=sys.stderr)
+            else:
+                t0 = time.perf_counter()
+                text = anchor(html) or ""
+                anchor_ms.append((time.perf_counter() - t0) * 1e3)
             (pred_root / "trafilatura" / name / f"{pid}.txt").write_text(text, encoding="utf-8")
     rows = []
     for algo in algorithms + (["trafilatura"] if anchor else []):

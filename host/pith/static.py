@@ -145,7 +145,8 @@ def decode_html(data: bytes, encoding: str | None = None,
     which is what browsers assume for undeclared pages. Labels mean what they mean to
     browsers (latin-1 reads as windows-1252). A declared or requested charset the bytes do
     not decode with raises InputDecode naming the charset and the byte offset, unless
-    `errors` is "replace" (U+FFFD for bad bytes). An unknown label raises InputDecode too.
+    `errors` is "replace" (U+FFFD for bad bytes). An unknown declared label raises
+    InputDecode too, except with errors="replace", where it is ignored as browsers do.
     A `<meta>` declaring UTF-16 in bytes that have no BOM means UTF-8 (HTML spec).
     """
     if errors not in ("strict", "replace"):
@@ -161,10 +162,17 @@ def decode_html(data: bytes, encoding: str | None = None,
     declared = declared_charset(data)
     if declared is not None:
         label, where = declared
-        web, codec = _lookup(label, where)
-        if web in ("utf-16le", "utf-16be"):
-            web, codec = "utf-8", "utf-8"
-        return _decode(data, web, codec, errors, where, 0), web
+        try:
+            web, codec = _lookup(label, where)
+        except InputDecode as exc:
+            if errors != "replace":
+                raise InputDecode(f"{exc.message}; pass --encoding CHARSET, or "
+                                  "--encoding-errors replace to ignore the declaration") from None
+            web = None   # browsers ignore a label they do not know; so does lenient mode
+        if web is not None:
+            if web in ("utf-16le", "utf-16be"):
+                web, codec = "utf-8", "utf-8"
+            return _decode(data, web, codec, errors, where, 0), web
     try:
         return data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
