@@ -76,3 +76,21 @@ def test_recorded_fixtures_give_their_expected_text(folder):
     sel = select(json.loads((folder / "snapshot.json").read_text(encoding="utf-8")))
     text = render.to_text(sel.snap, sel.feats, sel.node) + "\n"
     assert text == (folder / "expected.txt").read_text(encoding="utf-8")
+
+
+def test_a_page_whose_text_is_all_hidden_is_scored_as_if_visible():
+    """An anti-flicker `body { opacity: 0 }` left by a script that never ran."""
+    obj = page()
+    obj["nodes"]["hidden"][1] = 4          # body: opacity 0
+    sel = select(obj)
+    assert sel.hidden_ignored and sel.to_wire()["hidden_ignored"] is True
+    assert sel.snap.tag[sel.node] == "article"
+    assert select(page()).hidden_ignored is False
+
+
+def test_hidden_text_is_not_chosen_when_visible_text_exists():
+    obj = page()
+    obj["nodes"]["hidden"][5] = 1          # the article: display none
+    sel = select(obj)
+    assert not sel.hidden_ignored
+    assert sel.snap.tag[sel.node] != "article" and sel.node not in (6, 7, 8)

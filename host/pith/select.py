@@ -3,7 +3,10 @@
 Stages of `select`:
   1. validate the capture into a read-only Snapshot (snapshot.from_json);
   2. compute per-node features (features.compute);
-  3. score and choose with the selected algorithm (algorithms.<name>.run);
+  3. score and choose with the selected algorithm (algorithms.<name>.run); when hiding
+     leaves no text at all, score again with nothing hidden (`hidden_ignored`): the page
+     is then in a state no reader sees as final (an anti-flicker `opacity:0` on the body,
+     content that scripts never revealed), and its text is still the best evidence;
   4. describe the choice: node, path, score, runner-up candidates, stage timings.
 
 `grow` and `shrink` move a choice afterwards: grow = parent; shrink = the child with
@@ -12,6 +15,7 @@ grow came up (the caller passes that trail, most recent last).
 """
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,7 +25,7 @@ import numpy as np
 from . import features as features_mod
 from . import snapshot as snapshot_mod
 from .algorithms import cnr
-from .errors import BadNode
+from .errors import BadNode, NoContent
 from .options import Options
 
 ALGORITHM_RUNNERS = {"cnr": cnr.run}
@@ -36,6 +40,7 @@ class Selection:
     result: cnr.CnrResult
     options: Options
     timings: dict[str, float] = field(default_factory=dict)
+    hidden_ignored: bool = False   # stage 3 fell back to scoring hidden text
 
     @property
     def node(self) -> int:
@@ -59,6 +64,7 @@ class Selection:
         out["algorithm"] = self.options.algorithm
         out["title"] = self.snap.meta["title"]
         out["url"] = self.snap.meta["url"]
+        out["hidden_ignored"] = self.hidden_ignored
         out["candidates"] = [self.describe(int(b))
                              for b in self.result.blocks[1:1 + self.options.candidates]]
         out["timings"] = {k: round(v, 3) for k, v in self.timings.items()}
@@ -76,11 +82,22 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
     t1 = time.perf_counter()
     feats = features_mod.compute(snap, skip_hidden=opts.skip_hidden)
     t2 = time.perf_counter()
-    result = ALGORITHM_RUNNERS[opts.algorithm](snap, feats, opts)
+    run = ALGORITHM_RUNNERS[opts.algorithm]
+    hidden_ignored = False
+    try:
+        result = run(snap, feats, opts)
+    except NoContent:
+        if not opts.skip_hidden or not feats.hidden.any():
+            raise
+        opts = dataclasses.replace(opts, skip_hidden=False)
+        feats = features_mod.compute(snap, skip_hidden=False)
+        result = run(snap, feats, opts)
+        hidden_ignored = True
     t3 = time.perf_counter()
     timings = {"validate_ms": (t1 - t0) * 1e3, "features_ms": (t2 - t1) * 1e3,
                "score_ms": (t3 - t2) * 1e3, "total_ms": (t3 - t0) * 1e3}
-    return Selection(snap=snap, feats=feats, result=result, options=opts, timings=timings)
+    return Selection(snap=snap, feats=feats, result=result, options=opts, timings=timings,
+                     hidden_ignored=hidden_ignored)
 
 
 def grow(sel: Selection, node: int) -> dict[str, Any]:
