@@ -243,3 +243,12 @@ def test_static_snapshot_of_the_example_matches_decode_rules():
     text, charset = static.decode_html(EXAMPLE.read_bytes())
     assert charset.lower().replace("-", "") == "utf8"
     assert "harbour" in text
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_local_pages_link_to_their_real_folder(mode):
+    result = pith("extract", EXAMPLE, "--format", "markdown", *mode)
+    assert result.returncode == 0, result.stderr
+    folder = EXAMPLE.parent.resolve().as_uri()
+    assert f"]({folder}/tide-chart.png)" in result.stdout
+    assert "pith.invalid" not in result.stdout

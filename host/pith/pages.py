@@ -91,6 +91,9 @@ class Capturer:
         t0 = time.perf_counter()
         if self._browser is not None:
             snap = self._browser.capture(target)
+            path = local_path(target)
+            if path is not None:
+                _to_file_urls(snap, path.resolve().parent.as_uri() + "/")
         else:
             snap = self._static(target)
         return Captured(target, snap, (time.perf_counter() - t0) * 1e3)
@@ -107,6 +110,26 @@ class Capturer:
                                             self.encoding_errors)
         static.check_html(text, target)
         return static.snapshot_from_html(text, url)
+
+
+def _to_file_urls(snap: dict[str, Any], folder_uri: str) -> None:
+    """Point the synthetic origin a local page was served from back at its folder.
+
+    The browser serves a local file as http://pith.invalid/<name> (browser.py), so its
+    own URL and its relative links resolve there; outputs should name the real files.
+    """
+    from .browser import LOCAL_ORIGIN
+    prefix = LOCAL_ORIGIN + "/"
+    if isinstance(snap.get("url"), str) and snap["url"].startswith(prefix):
+        snap["url"] = folder_uri + snap["url"][len(prefix):]
+    nodes = snap.get("nodes") or {}
+    urls, hosts = nodes.get("url"), nodes.get("host")
+    if not isinstance(urls, list) or not isinstance(hosts, list) or len(urls) != len(hosts):
+        return
+    for i, url in enumerate(urls):
+        if isinstance(url, str) and url.startswith(prefix):
+            urls[i] = folder_uri + url[len(prefix):]
+            hosts[i] = ""
 
 
 def fetch(url: str, timeout_s: float) -> tuple[bytes, str | None, str]:
