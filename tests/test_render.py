@@ -1,4 +1,6 @@
 """Output formats of a chosen node: plain text, Markdown and safe HTML."""
+import numpy as np
+
 from builders import make_snapshot
 from pith import render
 from pith.features import compute
@@ -35,7 +37,7 @@ def article():
 
 def test_text_separates_blocks_with_blank_lines_and_keeps_lines():
     snap = article()
-    text = render.to_text(snap, compute(snap), 0)
+    text = render.to_text(snap, compute(snap), [0])
     blocks = text.split("\n\n")
     assert blocks[0] == "Title"
     assert blocks[1] == "First para with a link inside."
@@ -48,7 +50,7 @@ def test_text_separates_blocks_with_blank_lines_and_keeps_lines():
 
 def test_markdown_keeps_structure():
     snap = article()
-    md = render.to_markdown(snap, compute(snap), 0)
+    md = render.to_markdown(snap, compute(snap), [0])
     assert md.startswith("# Title\n")
     assert "[a link](https://example.org/x)" in md
     assert "```\ndef f():\n    return 1\n```" in md
@@ -60,7 +62,7 @@ def test_markdown_keeps_structure():
 
 def test_html_escapes_page_text_and_drops_unsafe_urls():
     snap = article()
-    out = render.to_html(snap, compute(snap), 0, title="T <x>")
+    out = render.to_html(snap, compute(snap), [0], title="T <x>")
     assert "<title>T &lt;x&gt;</title>" in out
     assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; more" in out
     assert "<script" not in out.replace("&lt;script", "")
@@ -68,3 +70,13 @@ def test_html_escapes_page_text_and_drops_unsafe_urls():
     assert '<a href="https://example.org/x">a link</a>' in out
     assert '<img src="https://example.org/i.png" alt="An image">' in out
     assert "<table>" in out and "<pre><code>" in out
+
+
+def test_several_roots_in_order_and_dropped_rows():
+    snap = article()
+    drop = np.zeros(snap.n, bool)
+    drop[3] = True                              # the link inside the first paragraph
+    text = render.to_text(snap, compute(snap), [2, 9], drop)
+    assert text == "First para with inside.\n\nalpha"
+    md = render.to_markdown(snap, compute(snap), [1, 2], drop)
+    assert md == "# Title\n\nFirst para with inside."

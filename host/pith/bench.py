@@ -110,7 +110,7 @@ def run_dataset(dataset: Path, args: Namespace, capturer: Capturer, cache: Snaps
                     t0 = time.perf_counter()
                     sel = select(json.loads(data), Options.from_overrides({"algorithm": algo}))
                     host_ms[algo].append((time.perf_counter() - t0) * 1e3)
-                    text = render.to_text(sel.snap, sel.feats, sel.node)
+                    text = render.output(sel, "text")
                 except PithError as exc:
                     failures[exc.name] = failures.get(exc.name, 0) + 1
             (pred_root / algo / name / f"{pid}.txt").write_text(text, encoding="utf-8")

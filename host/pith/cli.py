@@ -104,14 +104,8 @@ def extract_one(capturer: Capturer, target: str, opts: Options, fmt: str) -> tup
     captured = capturer.capture(target)
     sel = select(captured.snapshot, opts)
     t0 = time.perf_counter()
-    snap, feats, node = sel.snap, sel.feats, sel.node
-    text = render.to_text(snap, feats, node)
-    if fmt == "markdown":
-        body = render.to_markdown(snap, feats, node)
-    elif fmt == "html":
-        body = render.to_html(snap, feats, node, title=snap.meta["title"])
-    else:
-        body = text
+    text = render.output(sel, "text")
+    body = render.output(sel, fmt) if fmt in ("markdown", "html") else text
     render_ms = (time.perf_counter() - t0) * 1e3
     record = {"input": target, **sel.to_wire(), "text": text}
     record["timings"] = {"capture_ms": round(captured.capture_ms, 3),

@@ -10,10 +10,15 @@ from __future__ import annotations
 
 import html as html_mod
 import re
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator, Sequence
+
+import numpy as np
 
 from .features import Features
 from .snapshot import Snapshot
+
+if TYPE_CHECKING:
+    from .select import Selection
 
 FORMATS = ("text", "markdown", "html", "json")
 # Elements that start a new block of text (a blank line in plain text).
@@ -34,19 +39,44 @@ PRE_TAGS = frozenset({"pre", "textarea", "listing", "plaintext", "xmp"})
 _SPACES = re.compile(r"\s+")
 
 
-def events(snap: Snapshot, feats: Features, root: int) -> Iterator[tuple[str, int]]:
-    """('open', i), ('close', i) and ('skip', i) for the subtree of `root`, in order.
+def output(sel: "Selection", fmt: str) -> str:
+    """The selection's content in `fmt` (text, markdown or html): its roots in document
+    order, without the rows the method dropped, then the method's appendix lines."""
+    choice, snap, feats = sel.result, sel.snap, sel.feats
+    roots, drop = choice.roots, choice.drop
+    if fmt == "markdown":
+        body = to_markdown(snap, feats, roots, drop)
+    elif fmt == "html":
+        body = to_html(snap, feats, roots, drop, title=snap.meta["title"])
+    else:
+        body = to_text(snap, feats, roots, drop)
+    if choice.appendix and fmt != "html":
+        body = body + "\n\n" + "\n".join(choice.appendix)
+    return body
+
+
+def events(snap: Snapshot, feats: Features, roots: Sequence[int],
+           drop: np.ndarray | None = None) -> Iterator[tuple[str, int]]:
+    """('open', i), ('close', i) and ('skip', i) for the subtrees of `roots`, in order.
 
     A skipped row's subtree is not entered; its tail still belongs to the output, so
-    consumers emit `tail` on 'close' and 'skip' (never for `root` itself).
+    consumers emit `tail` on 'close' and 'skip' (never for a root itself: `is_root`).
+    Rows in `drop` are skipped like code and hidden rows.
     """
+    for root in roots:
+        yield from _subtree_events(snap, feats, int(root), drop)
+
+
+def _subtree_events(snap: Snapshot, feats: Features, root: int,
+                    drop: np.ndarray | None) -> Iterator[tuple[str, int]]:
     end = snap.end
     stack: list[int] = []
     i, stop = root, int(end[root])
     while i < stop:
         while stack and end[stack[-1]] <= i:
             yield "close", stack.pop()
-        if i != root and (feats.gone[i] or snap.tag[i] in WIDGET_TAGS):
+        if i != root and (feats.gone[i] or snap.tag[i] in WIDGET_TAGS
+                          or (drop is not None and drop[i])):
             yield "skip", i
             i = int(end[i])
             continue
@@ -87,11 +117,15 @@ class _TextSink:
         return "".join(self.blocks)
 
 
-def to_text(snap: Snapshot, feats: Features, root: int) -> str:
-    """Visible text of the subtree, blocks separated by blank lines, lines kept."""
+def to_text(snap: Snapshot, feats: Features, roots: Sequence[int],
+            drop: np.ndarray | None = None) -> str:
+    """Visible text of the subtrees, blocks separated by blank lines, lines kept."""
     sink = _TextSink()
     tag, text, tail = snap.tag, snap.text, snap.tail
-    for kind, i in events(snap, feats, root):
+    is_root = set(map(int, roots)).__contains__
+    for kind, i in events(snap, feats, roots, drop):
+        if kind == "open" and is_root(i):
+            sink.brk(2)
         t = tag[i]
         if kind == "open":
             if t in BLOCK_TAGS:
@@ -114,7 +148,9 @@ def to_text(snap: Snapshot, feats: Features, root: int) -> str:
                     sink.brk(2)
                 elif t == "tr":
                     sink.brk(1)
-            if i != root:
+            if is_root(i):
+                sink.brk(2)
+            else:
                 sink.text(tail[i])
     return sink.result()
 
@@ -130,7 +166,8 @@ def _md_inline(s: str) -> str:
     return _MD_ESCAPE.sub(r"\\\1", s)
 
 
-def to_markdown(snap: Snapshot, feats: Features, root: int) -> str:
+def to_markdown(snap: Snapshot, feats: Features, roots: Sequence[int],
+                drop: np.ndarray | None = None) -> str:
     """Markdown of the subtree: headings, paragraphs, lists, quotes, code, tables, links, images."""
     out: list[str] = []       # finished lines
     line: list[str] = []      # current inline run
@@ -140,6 +177,7 @@ def to_markdown(snap: Snapshot, feats: Features, root: int) -> str:
     table_rows: list[list[str]] = []
     cell: list[str] | None = None
     tag, text, tail, url, alt = snap.tag, snap.text, snap.tail, snap.url, snap.alt
+    is_root = set(map(int, roots)).__contains__
 
     def flush(blank: bool = True) -> None:
         nonlocal line
@@ -160,9 +198,11 @@ def to_markdown(snap: Snapshot, feats: Features, root: int) -> str:
     def inline(s: str) -> str:
         return s if pre else _md_inline(s)
 
-    for kind, i in events(snap, feats, root):
+    for kind, i in events(snap, feats, roots, drop):
         t = tag[i]
         if kind == "open":
+            if is_root(i):
+                flush()
             if t in _HEADINGS:
                 flush()
                 emit(_HEADINGS[t] + " ")
@@ -251,7 +291,9 @@ def to_markdown(snap: Snapshot, feats: Features, root: int) -> str:
                 emit(f"]({url[i]})")
             elif t in BLOCK_TAGS:
                 flush()
-        if i != root:
+        if is_root(i):
+            flush()
+        else:
             emit(inline(tail[i]))
     flush()
     while out and out[-1] == "":
@@ -272,12 +314,14 @@ VOID_TAGS = frozenset({"br", "hr", "img"})
 _SAFE_URL = re.compile(r"^(https?:|mailto:|data:image/|/|#|\.)", re.I)
 
 
-def to_html(snap: Snapshot, feats: Features, root: int, title: str = "") -> str:
-    """A self-contained HTML document of the subtree with a safe subset of tags."""
+def to_html(snap: Snapshot, feats: Features, roots: Sequence[int],
+            drop: np.ndarray | None = None, title: str = "") -> str:
+    """A self-contained HTML document of the subtrees with a safe subset of tags."""
     esc = html_mod.escape
     parts: list[str] = []
     tag, text, tail, url, alt = snap.tag, snap.text, snap.tail, snap.url, snap.alt
-    for kind, i in events(snap, feats, root):
+    is_root = set(map(int, roots)).__contains__
+    for kind, i in events(snap, feats, roots, drop):
         t = tag[i]
         keep = t in HTML_KEEP
         if kind == "open":
@@ -294,7 +338,7 @@ def to_html(snap: Snapshot, feats: Features, root: int, title: str = "") -> str:
             continue
         if kind == "close" and keep and t not in VOID_TAGS:
             parts.append(f"</{t}>")
-        if i != root:
+        if not is_root(i):
             parts.append(esc(tail[i]))
     body = "".join(parts).strip()
     return ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"

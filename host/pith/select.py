@@ -25,6 +25,7 @@ import numpy as np
 from . import features as features_mod
 from . import snapshot as snapshot_mod
 from .algorithms import cnr
+from .algorithms.base import Choice
 from .errors import BadNode, NoContent
 from .options import Options
 
@@ -37,7 +38,7 @@ class Selection:
 
     snap: snapshot_mod.Snapshot
     feats: features_mod.Features
-    result: cnr.CnrResult
+    result: Choice
     options: Options
     timings: dict[str, float] = field(default_factory=dict)
     hidden_ignored: bool = False   # stage 3 fell back to scoring hidden text
@@ -48,14 +49,13 @@ class Selection:
 
     def describe(self, node: int) -> dict[str, Any]:
         """The wire form of one node: id, path, tag, score and text size."""
-        scores = self.result.scores
         return {
             "node": node,
             "path": self.snap.path(node),
             "tag": str(self.snap.tag[node]),
             "id": str(self.snap.id[node]),
             "cls": str(self.snap.cls[node]),
-            "score": round(float(scores.cnr[node]), 4),
+            "score": round(float(self.result.score[node]), 4),
             "chars": int(self.feats.chars[node]),
         }
 
@@ -65,6 +65,8 @@ class Selection:
         out["title"] = self.snap.meta["title"]
         out["url"] = self.snap.meta["url"]
         out["hidden_ignored"] = self.hidden_ignored
+        if self.result.parts is not None:
+            out["parts"] = [self.snap.path(int(p)) for p in self.result.parts]
         out["candidates"] = [self.describe(int(b))
                              for b in self.result.blocks[1:1 + self.options.candidates]]
         out["timings"] = {k: round(v, 3) for k, v in self.timings.items()}
@@ -110,16 +112,17 @@ def grow(sel: Selection, node: int) -> dict[str, Any]:
 
 
 def shrink(sel: Selection, node: int, trail: list[int] | None = None) -> dict[str, Any]:
-    """Back down the grow trail if it leads here, else the child with the highest CNR."""
+    """Back down the grow trail if it leads here, else the child with the highest score
+    (the CNR for the cnr method, as the paper says; each method's own score otherwise)."""
     node = sel.snap.check_node(node)
     if trail:
         last = sel.snap.check_node(trail[-1])
         if sel.snap.parent[last] == node:
             return sel.describe(last)
     kids = sel.snap.children(node)
-    scores = sel.result.scores
-    kids = kids[scores.counted[kids] & (scores.chars[kids] > 0)]
+    chars, score = sel.feats.chars, sel.result.score
+    kids = kids[chars[kids] > 0]
     if not len(kids):
         raise BadNode("the selection has no child with text; it cannot shrink", node=node)
-    best = kids[np.lexsort((-scores.chars[kids], -scores.cnr[kids]))[0]]
+    best = kids[np.lexsort((-chars[kids], -score[kids]))[0]]
     return sel.describe(int(best))

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import NoContent
+from .base import Choice
 from ..features import Features, tag_in
 from ..options import Options
 from ..snapshot import Snapshot
@@ -89,14 +90,7 @@ def blocks(snap: Snapshot, picks: np.ndarray) -> np.ndarray:
     return current
 
 
-@dataclass(frozen=True, eq=False)
-class CnrResult:
-    scores: CnrScores
-    blocks: np.ndarray   # Algorithm 2's final set, most text first
-    node: int            # the chosen block
-
-
-def run(snap: Snapshot, feats: Features, opts: Options) -> CnrResult:
+def run(snap: Snapshot, feats: Features, opts: Options) -> Choice:
     """Algorithms 1 and 2: the block with the most text among the merged top-rated nodes."""
     scores = compute_cnr(snap, feats, opts)
     picks = top_rated(scores, opts)
@@ -104,4 +98,4 @@ def run(snap: Snapshot, feats: Features, opts: Options) -> CnrResult:
         raise NoContent("the page has no visible text to choose from")
     final = blocks(snap, picks)
     final = final[np.lexsort((final, -scores.chars[final]))]  # most text first
-    return CnrResult(scores=scores, blocks=final, node=int(final[0]))
+    return Choice(node=int(final[0]), score=scores.cnr, blocks=final)
