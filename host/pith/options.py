@@ -12,7 +12,8 @@ from typing import Any
 
 from .errors import BadOptions
 
-ALGORITHMS = ("cnr",)
+# Each name is a module of pith/algorithms/ with `run(snap, feats, opts) -> Choice`.
+ALGORITHMS = ("cnr", "lqf", "sst", "filters")
 
 # Tags Algorithm 1 of the CNR paper treats as "nonContentNode": weight 1, no characters,
 # subtree not counted. The paper names img, nav, a, script, video and svg "for
@@ -40,7 +41,7 @@ class Options:
     """Every tunable of the host pipeline. Read the `why` of a field before changing it."""
 
     algorithm: str = _opt(
-        "cnr", "the scoring method; cnr is the only one until the other papers land",
+        "cnr", "the scoring method: one seed paper each (README, 'The methods')",
         choices=ALGORITHMS)
 
     # --- CNR (López, Silva, Insa) ---------------------------------------------------
@@ -53,6 +54,13 @@ class Options:
         "its roughly 15 nodes as top-rated, about a quarter; a share of the page, not a "
         "fixed count, scales from a short note to a long thread.",
         lo=0.0, hi=1.0)
+    # --- LQF, link-quota filter (Mantratzis, Orgun, Cassidy) --------------------------
+
+    # --- SST, satisfiable sub-trees (Qi, Sun) -----------------------------------------
+
+    # --- DOM filters and NLP (Agarwal) ------------------------------------------------
+
+    # --- every method ----------------------------------------------------------------
     skip_hidden: bool = _opt(
         True, "hidden elements (display:none, visibility:hidden, aria-hidden, zero size) "
         "count like nonContentNodes: a reader never sees their text")

@@ -16,6 +16,7 @@ grow came up (the caller passes that trail, most recent last).
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,12 +25,13 @@ import numpy as np
 
 from . import features as features_mod
 from . import snapshot as snapshot_mod
-from .algorithms import cnr
 from .algorithms.base import Choice
 from .errors import BadNode, NoContent
 from .options import Options
 
-ALGORITHM_RUNNERS = {"cnr": cnr.run}
+def runner(name: str):
+    """`run` of the algorithm module `name` (imported on first use)."""
+    return importlib.import_module(f"{__package__}.algorithms.{name}").run
 
 
 @dataclass(eq=False)
@@ -84,7 +86,7 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
     t1 = time.perf_counter()
     feats = features_mod.compute(snap, skip_hidden=opts.skip_hidden)
     t2 = time.perf_counter()
-    run = ALGORITHM_RUNNERS[opts.algorithm]
+    run = runner(opts.algorithm)
     hidden_ignored = False
     try:
         result = run(snap, feats, opts)
