@@ -1,4 +1,4 @@
-# Pith: `make run` sets everything up and extracts the bundled page; `make test` runs the tests.
+# Pith: `make run` sets everything up and shows the extension on the bundled page; `make test` runs the tests.
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
@@ -7,17 +7,25 @@ STAMP := $(VENV)/.installed
 EXAMPLE := host/examples/article.html
 SYSTEM_PACKAGES := chromium firefox-esr xvfb
 NPM_STAMP := tests/node_modules/.installed
+WEB_EXT := tests/node_modules/.bin/web-ext
+DIST := .cache/dist
+VERSION = $(shell $(BIN)/python -c 'import json; print(json.load(open("extension/manifest.json"))["version"])')
 
-.PHONY: run test bench bench-static bench-scale lint system venv npm clean help
+.PHONY: run test bench bench-static bench-scale bench-extension lint package system venv npm clean help train
 
 help:
-	@echo "make run     set up (system packages, venv) and extract the bundled page"
+	@echo "make run     set up (system packages, venv, host registration in .cache/profile) and"
+	@echo "             open the bundled article in Chromium with the extension (headless without"
+	@echo "             \$$DISPLAY: prints the selection, screenshots in .cache/run/)"
 	@echo "make test    set up and run the whole test suite"
 	@echo "make bench   pith bench on ../shared/datasets (rendered, then static, then --scale)"
-	@echo "make lint    syntax checks of the host and the extension"
+	@echo "make lint    syntax checks of the host and the extension, web-ext lint"
+	@echo "make package web-ext build: the Chrome zip and the Firefox xpi in $(DIST)/"
+	@echo "make bench-extension  click-to-highlight latency of the extension in headless Chromium"
+	@echo "make train   retrain CLG's model (host/pith/models/) from the snapshot cache of make bench"
 
 run: system venv
-	$(BIN)/pith extract $(EXAMPLE)
+	$(BIN)/python -m pith.demo
 
 test: system venv npm
 	$(BIN)/pytest
@@ -27,9 +35,29 @@ bench: system venv
 	$(BIN)/pith bench --algorithm cnr --static
 	$(BIN)/pith bench --scale
 
+# CLG's logistic regressions: reads the rendered snapshots `make bench` caches (no browser).
+train: venv
+	$(BIN)/pith train
+
 lint: venv npm
 	$(BIN)/python -m compileall -q host/pith
 	node --check extension/inject/capture.js
+	for f in extension/background.js extension/background/*.js extension/ui/*.js; do \
+	  node --input-type=module --check < $$f || { echo "syntax error in $$f"; exit 1; }; done
+	node --check extension/inject/highlight.js
+	$(WEB_EXT) lint --source-dir extension
+
+# The Chrome zip (load unpacked or upload) and the Firefox xpi, from the same folder.
+package: npm
+	mkdir -p $(DIST)
+	$(WEB_EXT) build --source-dir extension --artifacts-dir $(DIST) --overwrite-dest \
+	  --filename pith-$(VERSION)-chrome.zip
+	$(WEB_EXT) build --source-dir extension --artifacts-dir $(DIST) --overwrite-dest \
+	  --filename pith-$(VERSION)-firefox.xpi
+	@ls -l $(DIST)
+
+bench-extension: system venv
+	$(BIN)/python tests/bench_extension.py
 
 # Debian packages the browser tests need; installed when missing (root or sudo).
 system:

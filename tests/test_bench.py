@@ -22,7 +22,7 @@ needs_shared = pytest.mark.skipif(not (DATASET / "index.jsonl").is_file(),
 def test_bench_static_slice_prints_scores_and_times(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(REPO / "host")}
     result = subprocess.run(
-        [sys.executable, "-m", "pith", "bench", str(DATASET), "--static", "--limit", "6",
+        [sys.executable, "-m", "pith", "bench", str(DATASET), "--static", "--limit", "6", "-a", "cnr",
          "--json", "--quiet", "--save-predictions", str(tmp_path)],
         capture_output=True, text=True, timeout=300, env=env)
     assert result.returncode == 0, result.stderr

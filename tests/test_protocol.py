@@ -2,6 +2,7 @@
 import io
 import json
 import logging
+import os
 import re
 import sys
 import types
@@ -127,6 +128,7 @@ def test_hello_fields():
     assert result["limits"] == {"max_in": framing.MAX_IN, "max_out": framing.MAX_OUT,
                                 "cache": protocol.CACHE_SIZE}
     assert result["algorithms"] == list(ALGORITHMS)
+    assert result["pid"] == os.getpid()
 
 
 @pytest.mark.parametrize("data", ["héllo 😀", 42, None, [1, {"a": [True, None]}],
@@ -424,4 +426,5 @@ def test_documented_hello_reply_is_what_the_host_says():
     documented = next(r for r in replies if r.get("result", {}).get("host") == "pith")
     actual = call(req("hello", id=documented["id"]))
     documented["result"]["version"] = actual["result"]["version"]  # changes each release
+    documented["result"]["pid"] = actual["result"]["pid"]          # changes each start
     assert documented == actual

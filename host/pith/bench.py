@@ -81,11 +81,18 @@ def run_dataset(dataset: Path, args: Namespace, capturer: Capturer, cache: Snaps
                 algorithms: list[str], scorer: ModuleType, pred_root: Path) -> list[dict]:
     """All algorithms (and the anchor) on one dataset; one result row each."""
     from tqdm import tqdm
-    entries = scorer.load_index(str(dataset))[: args.limit or None]
+    entries = scorer.load_index(str(dataset))
+    if getattr(args, "split", None):   # the CLG training split (models/clg-split.json)
+        from .train import load_split
+        sides = load_split().get("pages", {}).get(
+            entries[0].get("dataset", dataset.name) if entries else dataset.name, {})
+        entries = [e for e in entries if sides.get(e["id"]) == args.split]
+    entries = entries[: args.limit or None]
+    overrides = getattr(args, "overrides", None) or {}
     name = entries[0].get("dataset", dataset.name) if entries else dataset.name
     capture_ms: list[float] = []
     host_ms: dict[str, list[float]] = {a: [] for a in algorithms}
-    failures: dict[str, int] = {}
+    failures: dict[str, dict[str, int]] = {a: {} for a in algorithms}   # per algorithm
     anchor = None if args.no_anchors else _anchor()
     anchor_ms: list[float] = []
     for algo in algorithms + (["trafilatura"] if anchor else []):
@@ -97,7 +104,8 @@ def run_dataset(dataset: Path, args: Namespace, capturer: Capturer, cache: Snaps
         try:
             data, ms = _snapshot_json(capturer, cache, name, pid, html_path)
         except PithError as exc:
-            failures[exc.name] = failures.get(exc.name, 0) + 1
+            for counts in failures.values():   # no snapshot: every algorithm fails
+                counts[exc.name] = counts.get(exc.name, 0) + 1
             bar.write(f"pith bench: {name}/{pid}: {exc}", file=sys.stderr)
             data = None
         else:
@@ -108,11 +116,12 @@ def run_dataset(dataset: Path, args: Namespace, capturer: Capturer, cache: Snaps
             if data is not None:
                 try:
                     t0 = time.perf_counter()
-                    sel = select(json.loads(data), Options.from_overrides({"algorithm": algo}))
+                    sel = select(json.loads(data), Options.from_overrides(
+                        {**overrides, "algorithm": algo}))
                     host_ms[algo].append((time.perf_counter() - t0) * 1e3)
                     text = render.output(sel, "text")
                 except PithError as exc:
-                    failures[exc.name] = failures.get(exc.name, 0) + 1
+                    failures[algo][exc.name] = failures[algo].get(exc.name, 0) + 1
             (pred_root / algo / name / f"{pid}.txt").write_text(text, encoding="utf-8")
         if anchor:
             text = ""
@@ -128,7 +137,7 @@ def run_dataset(dataset: Path, args: Namespace, capturer: Capturer, cache: Snaps
     rows = []
     for algo in algorithms + (["trafilatura"] if anchor else []):
         scores = scorer.score_dataset(str(dataset), str(pred_root / algo / name)) \
-            if args.limit is None else _score_subset(scorer, dataset, entries, pred_root / algo / name)
+            if args.limit is None and not getattr(args, "split", None) else _score_subset(scorer, dataset, entries, pred_root / algo / name)
         is_anchor = algo == "trafilatura"
         times = anchor_ms if is_anchor else host_ms[algo]
         rows.append({
@@ -142,7 +151,8 @@ def run_dataset(dataset: Path, args: Namespace, capturer: Capturer, cache: Snaps
             "capture_ms_p95": None if is_anchor else percentile(capture_ms, 0.95) if capture_ms else None,
             "host_ms_median": statistics.median(times) if times else None,
             "host_ms_p95": percentile(times, 0.95) if times else None,
-            "failures": {} if is_anchor else failures,
+            "failures": {} if is_anchor else failures[algo],
+            "options": {} if is_anchor else overrides,
         })
     return rows
 
@@ -224,4 +234,6 @@ def main(args: Namespace) -> int:
             for d in datasets:
                 rows.extend(run_dataset(d, args, capturer, cache, algorithms, scorer, pred_root))
     print(json.dumps(rows, indent=1) if args.json else format_rows(rows))
+    if getattr(args, "overrides", None) and not args.json:
+        print("options: " + ", ".join(f"{k}={json.dumps(v)}" for k, v in args.overrides.items()))
     return 0

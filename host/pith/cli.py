@@ -1,4 +1,5 @@
-"""The `pith` command line: `extract` pages to text/Markdown/HTML/JSON, `bench`, `options`.
+"""The `pith` command line: `extract` pages to text/Markdown/HTML/JSON, `bench`, `train`, `options`,
+`install-host` and `doctor` (registering the native host and checking it).
 
 Exit status: 0 when every input succeeded, 1 when at least one failed (each failure
 gets one line on stderr and the others are still processed), 2 for a usage error.
@@ -60,6 +61,12 @@ def build_parser() -> argparse.ArgumentParser:
     be.add_argument("--cache", type=Path, metavar="DIR",
                     help="snapshot cache (default: .cache/snapshots in the repo, or "
                          "$PITH_CACHE)")
+    be.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                    help="override a pipeline option for every algorithm (see `pith "
+                         "options`); VALUE is JSON")
+    be.add_argument("--split", choices=("train", "validation"),
+                    help="only the pages of this side of CLG's train/validation split "
+                         "(by web site; host/pith/models/clg-split.json, written by `pith train`)")
     be.add_argument("--no-anchors", action="store_true",
                     help="do not run trafilatura on the same pages")
     be.add_argument("--scale", action="store_true",
@@ -68,9 +75,49 @@ def build_parser() -> argparse.ArgumentParser:
     be.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     be.set_defaults(run=cmd_bench)
 
+    tr = sub.add_parser(
+        "train", help="train CLG's model on the shared datasets' training split",
+        description="Split the shared datasets by web site, label nodes from the truth "
+                    "texts, learn CLG's logistic regressions (rendered snapshots from the "
+                    "bench cache, static ones from the HTML) and write host/pith/models/.")
+    tr.add_argument("datasets", nargs="*", type=Path, metavar="DATASET_DIR")
+    tr.add_argument("--cache", type=Path, metavar="DIR",
+                    help="snapshot cache filled by `pith bench` (default: .cache/snapshots "
+                         "in the repo, or $PITH_CACHE)")
+    tr.add_argument("--out", type=Path, metavar="DIR", default=None,
+                    help="where clg.json, clg-split.json and MODEL.md go (default: the "
+                         "package's models/ folder)")
+    tr.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    tr.set_defaults(run=cmd_train)
+
     op = sub.add_parser("options", help="list the pipeline options with defaults and reasons")
     op.set_defaults(run=cmd_options)
+
+    ih = sub.add_parser(
+        "install-host", help="register the native-messaging host with the browsers",
+        description="Write the launcher of the native host (it runs this Python's pith) and "
+                    "the host manifest dev.pith.host.json where each browser looks for it. "
+                    "Safe to run again; --uninstall removes what it wrote.")
+    _host_args(ih)
+    ih.add_argument("--uninstall", action="store_true", help="remove the registration instead")
+    ih.set_defaults(run=cmd_install_host)
+
+    dr = sub.add_parser(
+        "doctor", help="check the host registration and that the host answers",
+        description="Check each browser's host manifest, start the host through its launcher "
+                    "and send hello. Prints ✓ or ✗ (with a fix) per check; exit status 1 when "
+                    "a check fails.")
+    _host_args(dr)
+    dr.set_defaults(run=cmd_doctor)
     return parser
+
+
+def _host_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--browser", choices=("chrome", "chromium", "firefox", "all"),
+                   help="which browser (default: all; chromium with --user-data-dir)")
+    p.add_argument("--user-data-dir", type=Path, metavar="DIR",
+                   help="a Chrome/Chromium profile folder started with --user-data-dir=DIR: "
+                        "the host manifest goes to DIR/NativeMessagingHosts")
 
 
 def _capture_args(p: argparse.ArgumentParser) -> None:
@@ -158,7 +205,16 @@ def cmd_extract(args: argparse.Namespace) -> int:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from . import bench
+    args.overrides = parse_overrides(args.option)
+    Options.from_overrides(args.overrides)   # a bad option is a usage error, before any work
     return bench.main(args)
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    from . import train
+    if args.out is None:
+        args.out = train.MODELS_DIR
+    return train.main(args)
 
 
 def cmd_options(args: argparse.Namespace) -> int:
@@ -168,6 +224,42 @@ def cmd_options(args: argparse.Namespace) -> int:
             value = ",".join(value)
         print(f"{item['name']} = {value}\n    {item['why']}")
     return EXIT_OK
+
+
+def cmd_install_host(args: argparse.Namespace) -> int:
+    from . import install
+    try:
+        browsers = install.resolve_browsers(args.browser, args.user_data_dir)
+        if args.uninstall:
+            removed = install.uninstall(browsers, args.user_data_dir)
+            for path in removed:
+                print(f"removed {path}")
+            if not removed:
+                print("nothing to remove")
+            return EXIT_OK
+        for item in install.install(browsers, args.user_data_dir):
+            state = "wrote" if item.changed else "unchanged"
+            print(f"{item.what}: {state} {item.path}")
+    except install.InstallError as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:
+        print(f"pith install-host: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    print("Reload the extension (or restart the browser) if it was running; "
+          "`pith doctor` checks the result.")
+    return EXIT_OK
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from . import install
+    try:
+        browsers = install.resolve_browsers(args.browser, args.user_data_dir)
+        checks = install.doctor(browsers, args.user_data_dir)
+    except install.InstallError as exc:
+        raise UsageError(str(exc)) from None
+    for check in checks:
+        print(check.line())
+    return EXIT_FAILED if any(c.ok is False for c in checks) else EXIT_OK
 
 
 class UsageError(Exception):

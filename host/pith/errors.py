@@ -142,6 +142,47 @@ class Timeout(PithError):
     code, name = 58, "timeout"
 
 
+# --- the extension (reported by the browser side, never by pith-host) ----------------
+class HostNotInstalled(PithError):
+    """The browser found no registration of dev.pith.host for this extension."""
+    code, name = 60, "host_not_installed"
+
+
+class HostExited(PithError):
+    """The host process ended (crashed, killed or failed to start) with requests pending."""
+    code, name = 61, "host_exited"
+
+
+class HostTimeout(PithError):
+    """The host did not answer a request in time; the extension stopped it."""
+    code, name = 62, "host_timeout"
+
+
+class HostIncompatible(PithError):
+    """The host speaks another protocol version than the extension."""
+    code, name = 63, "host_incompatible"
+
+
+class PageForbidden(PithError):
+    """The browser does not let extensions run scripts in this page."""
+    code, name = 64, "page_forbidden"
+
+
+class PageLoading(PithError):
+    """The page has not finished parsing its document yet."""
+    code, name = 65, "page_loading"
+
+
+class NoSelection(PithError):
+    """Grow, shrink or the reader was asked for on a tab with nothing selected."""
+    code, name = 66, "no_selection"
+
+
+class PageChanged(PithError):
+    """The selected element is gone from the page (re-rendered or navigated)."""
+    code, name = 67, "page_changed"
+
+
 def all_errors() -> list[type[PithError]]:
     """Every error class, for the code-table test and PROTOCOL.md."""
     seen, todo = [], [PithError]

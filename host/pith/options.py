@@ -13,7 +13,7 @@ from typing import Any
 from .errors import BadOptions
 
 # Each name is a module of pith/algorithms/ with `run(snap, feats, opts) -> Choice`.
-ALGORITHMS = ("cnr", "lqf", "sst", "filters")
+ALGORITHMS = ("cnr", "lqf", "sst", "filters", "clg")
 
 # Tags Algorithm 1 of the CNR paper treats as "nonContentNode": weight 1, no characters,
 # subtree not counted. The paper names img, nav, a, script, video and svg "for
@@ -28,6 +28,19 @@ CNR_NON_CONTENT = frozenset({
     # document of a same-origin frame is captured as its child and may be the content)
     "audio", "canvas", "object", "embed", "picture", "map",
     "select", "button", "input", "textarea",
+})
+
+# Structurally important elements of the link-quota filter (options.lqf_structural).
+LQF_STRUCTURAL = frozenset({
+    # the paper's table-like structures, and p
+    "table", "tr", "td", "ul", "ol", "li", "div", "p",
+    # the same table and list roles
+    "th", "dl", "dt", "dd", "menu",
+    # today's containers in div's role
+    "section", "article", "aside", "nav", "header", "footer", "main", "form",
+    "blockquote", "figure", "details",
+    # roots
+    "html", "body",
 })
 
 
@@ -55,10 +68,186 @@ class Options:
         "fixed count, scales from a short note to a long thread.",
         lo=0.0, hi=1.0)
     # --- LQF, link-quota filter (Mantratzis, Orgun, Cassidy) --------------------------
+    lqf_structural: frozenset = _opt(
+        LQF_STRUCTURAL,
+        "the paper's 'structurally important' elements, the roots of sections; every other "
+        "element (span, a, b, h1…) is flattened into its nearest one. The paper's table-like "
+        "set (table, tr, td, ul, ol, li, div) and p; th, dl/dt/dd and menu in the same table "
+        "and list roles; the HTML5 containers that took over div's job since 2005 (section, "
+        "article, aside, nav, header, footer, main, form, blockquote, figure, details); html "
+        "and body as the roots")
+    lqf_anchor_ratio: float = _opt(
+        0.5, "the paper's first criterion: non-empty anchors / non-empty tags of a section "
+        "at or above this earns one point", lo=0.0, hi=1.0)
+    lqf_text_ratio: float = _opt(
+        0.4, "the paper's second criterion: linked characters / all characters of a section "
+        "at or above this earns one point", lo=0.0, hi=1.0)
+    lqf_decay: float = _opt(
+        0.1, "share by which a sub-section's values shrink per structural level as they are "
+        "pulled into their parent (the paper: 'decreased by a percentage analogous to the "
+        "distance', no number given). Small, so the nested tables and lists the paper "
+        "targets, two to four levels deep, still add up: four levels keep 66%",
+        lo=0.0, hi=1.0)
+    lqf_block_share: float = _opt(
+        0.5, "LQF as an extractor steps from a section into the child section holding more "
+        "than this share of the text left after dropping link lists ('mostly inside one "
+        "child'); at least one half, so there is never more than one such child",
+        lo=0.5, hi=1.0)
+    lqf_clean: bool = _opt(
+        False, "after the chosen algorithm, drop the link lists (two LQF points) inside its "
+        "block: CNR+LQF is measured in the bench (--option lqf_clean=true); making it part "
+        "of the default pipeline is issue 6's decision")
 
     # --- SST, satisfiable sub-trees (Qi, Sun) -----------------------------------------
+    sst_generations: int = _opt(
+        2, "G of the paper (its tested value): from each text node go up this many "
+        "generations (1 = the element owning the text) to the sub-tree to test, and look "
+        "this many generations down from it for a long text node", lo=1, hi=64)
+    sst_min_text: int = _opt(
+        40, "alpha of the paper (its tested value): a satisfiable sub-tree holds a text node "
+        "of at least this many characters within G generations", lo=0, hi=1_000_000)
+    sst_min_total: int = _opt(
+        100, "beta of the paper (its tested value): a satisfiable sub-tree holds at least "
+        "this many characters of text in all", lo=0, hi=100_000_000)
+    sst_max_anchor: float = _opt(
+        0.3, "gamma of the paper (its tested value): anchor text is at most this share of "
+        "a satisfiable sub-tree's text", lo=0.0, hi=1.0)
+    sst_title: bool = _opt(
+        True, "put the page's headline (first h1, else <title>) before the parts when it "
+        "falls outside them: the paper's own remedy for the title node it discards")
 
     # --- DOM filters and NLP (Agarwal) ------------------------------------------------
+    # First set of filters: ignore tags. Defaults are the ticks of the paper's Figure 1.
+    filters_ignore_scripts: bool = _opt(
+        True, "Figure 1 default. No effect on a snapshot: script text is never captured and "
+        "scripts are code for every method; kept so the paper's switch exists")
+    filters_ignore_styles: bool = _opt(
+        False, "Figure 1 default (off). No effect on a snapshot: style text is never "
+        "captured and no output writes it")
+    filters_ignore_style_attributes: bool = _opt(
+        True, "Figure 1 default ('style attribute in <div>'). No effect on a snapshot: it "
+        "holds no style attributes and no output writes any")
+    filters_ignore_meta: bool = _opt(
+        True, "Figure 1 default. No effect on a snapshot: meta rows sit in head and carry "
+        "no text")
+    filters_ignore_forms: bool = _opt(
+        False, "Figure 1 default (off): leave form subtrees out. Off matters: ASP.NET pages "
+        "wrap the whole body in one form")
+    filters_ignore_inputs: bool = _opt(
+        False, "Figure 1 default (off): leave input/textarea rows out. No visible effect: "
+        "render never outputs form widgets and they hold no counted text")
+    filters_ignore_buttons: bool = _opt(
+        False, "Figure 1 default (off): leave button rows out; their labels then stop "
+        "counting in the link list and empty table tests (no output shows them anyway)")
+    filters_ignore_selects: bool = _opt(
+        False, "Figure 1 default (off): leave select rows out; their option labels then "
+        "stop counting in the link list and empty table tests (no output shows them anyway)")
+    filters_ignore_iframes: bool = _opt(
+        True, "Figure 1 default: leave iframe/frame subtrees out, captured same-origin "
+        "frame documents included (embedded widgets, ads)")
+    filters_ignore_embeds: bool = _opt(
+        True, "Figure 1 default: leave embed/object rows out (plug-in media, ads)")
+    filters_ignore_image_links: bool = _opt(
+        True, "Figure 1 default: leave out links whose only content is images (banners, "
+        "badges); links with text stay")
+    # Second set: the algorithmic filters.
+    filters_ads: bool = _opt(
+        True, "Figure 1 default: the advertisement remover drops every row whose href/src "
+        "host (or a parent domain of it) is a listed ad or tracker server")
+    filters_ad_lists: str = _opt(
+        "", "extra ad/tracker lists to load besides the built-in host/pith/ad_hosts.txt, "
+        "file paths joined by the OS path separator; EasyList/EasyPrivacy ('||host^' rules, "
+        "e.g. from a uBlock Origin install) or hosts-file lines. Empty: built-in list only, "
+        "so results do not depend on what a machine has installed")
+    filters_link_lists: bool = _opt(
+        True, "the paper's link list remover: table cells with more links per non-linked "
+        "word than filters_link_ratio are removed")
+    filters_link_ratio: float = _opt(
+        0.25, "the paper's 'link/text removal ratio' (links / non-linked words), which it "
+        "leaves to the user without a number. 0.25, one link per four words of plain text, "
+        "is 5-10x above running prose with links (one per 20-50 words) and far below menus "
+        "(several links per word); not tuned on the benchmarks",
+        lo=0.0, hi=1000.0)
+    filters_chars_per_word: float = _opt(
+        5.0, "the paper's average characters per word, turning non-linked characters into "
+        "non-linked words for the link/text ratio", lo=1.0, hi=100.0)
+    filters_link_list_tags: frozenset = _opt(
+        frozenset({"td", "th"}), "elements the link list remover inspects: the paper's "
+        "'table cells'. Modern pages build menus from ul/div, which the paper's filter "
+        "does not touch; add them here to extend it")
+    filters_empty_tables: bool = _opt(
+        True, "the paper's empty table remover: tables left without substance after the "
+        "other filters are removed")
+    filters_table_min_chars: int = _opt(
+        1, "characters a table needs to be substantive; the paper leaves the number to the "
+        "user. 1 removes exactly the tables with no text left (emptied by the other "
+        "filters, or spacer tables), never a small data table",
+        lo=0, hi=1_000_000)
+    filters_table_substance: frozenset = _opt(
+        frozenset({"img", "picture", "video", "audio", "canvas", "svg", "math", "object",
+                   "embed", "iframe"}),
+        "elements that make a table substantive without text (the paper's user-chosen "
+        "'tags considered to be substance'): media and formulas")
+    filters_retain_links: bool = _opt(
+        False, "the paper's removed links retainer: list the text links the filters removed "
+        "at the end of the output; off as in the paper's Figure 2 ('Append Links to Bottom "
+        "of Page' unticked)")
+    filters_article_chars: int = _opt(
+        500, "the paper's threshold: the article is the first subtree whose paragraph text "
+        "reaches this many characters ('a good threshold value is 500')",
+        lo=1, hi=10_000_000)
+    filters_paragraph_tags: frozenset = _opt(
+        frozenset({"p", "div"}), "the paper's paragraph forms '<div> text' and '<p> text'; "
+        "the third, 'text <br> text', is any block with a br child")
+    filters_image_relevance: bool = _opt(
+        True, "the paper's NLP step: an image in the article stays only if it has a "
+        "caption whose entity vector is cosine-similar to the article text")
+    filters_image_similarity: float = _opt(
+        0.1, "cosine threshold of the image relevance test; the paper gives no number. At "
+        "0.1 a caption must share an entity the article mentions repeatedly: one shared "
+        "entity named once among ~20 scores about 0.05, the article's main name about 0.3",
+        lo=0.0, hi=1.0)
+
+    # --- CLG, learning and grouping (Wu, Liu, Fan) -----------------------------------
+    clg_mode: str = _opt(
+        "clg", "clg = the paper's method; lr = its baseline LR (threshold + compaction, no "
+        "grouping); lr_a = its baseline LR_A (the single best-scored node) (§7.2)",
+        choices=("clg", "lr", "lr_a"))
+    clg_threshold: float = _opt(
+        0.55, "logistic-regression score above which a node is a candidate: the paper's "
+        "value (§7.1), chosen there for precision/recall balance and shown insensitive "
+        "above 0.4 (Figure 13)", lo=0.0, hi=1.0)
+    clg_overlap: float = _opt(
+        0.7, "projection overlap ratio T above which two candidates are aligned and "
+        "stay in one group: the paper's value (§7.1, Figure 15)", lo=0.0, hi=1.0)
+    clg_theta1: float = _opt(
+        0.05, "Algorithm 1: a selection under this share of the page grows to its "
+        "ancestors; about 1% of the paper's truths are smaller than 5% of the page (§7.1)",
+        lo=0.0, hi=1.0)
+    clg_theta2: float = _opt(
+        0.2, "Algorithm 1: growing stops at this share of the page, where the paper's "
+        "truth sizes become dense (20–40%, §7.1)", lo=0.0, hi=1.0)
+    clg_theta3: float = _opt(
+        0.4, "Algorithm 1: a common ancestor at most this share of the page is returned "
+        "whole (upper end of the dense 20–40% range, §7.1)", lo=0.0, hi=1.0)
+    clg_theta4: float = _opt(
+        0.9, "Algorithm 1: a common ancestor at least this share of the page is drilled "
+        "into; under 2% of the paper's truths are larger than 90% of the page (§7.1)",
+        lo=0.0, hi=1.0)
+    clg_depth: int = _opt(
+        3, "Algorithm 1's d: a common ancestor below the top d levels (html = level 1) is "
+        "returned whole; main content is 'usually not the top 3 levels' (§7.1)",
+        lo=0, hi=1000)
+    clg_title: bool = _opt(
+        True, "add a missing H1–H6 title at the top of the selection (§6.3)")
+    clg_title_gap: float = _opt(
+        250.0, "largest gap in CSS px between a heading and the top of the selection for "
+        "it to be 'the title at the top' (the paper gives no number): a headline, byline "
+        "and share bar fit, a site banner above a hero image does not", lo=0.0, hi=1e6)
+    clg_title_gap_chars: int = _opt(
+        200, "the same gap without layout, in visible characters read between the heading "
+        "and the selection: a byline and a date fit, a navigation menu does not",
+        lo=0, hi=1_000_000)
 
     # --- every method ----------------------------------------------------------------
     skip_hidden: bool = _opt(

@@ -11,6 +11,7 @@ stdio loop `host.py`'s.
 from __future__ import annotations
 
 import logging
+import os
 import time
 from collections import OrderedDict
 from typing import Any, Callable, NamedTuple
@@ -123,6 +124,7 @@ def do_hello(params: dict, session: Session) -> dict:
         "limits": {"max_in": framing.MAX_IN, "max_out": framing.MAX_OUT,
                    "cache": session.cache_size},
         "algorithms": list(ALGORITHMS),
+        "pid": os.getpid(),
     }
 
 

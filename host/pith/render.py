@@ -40,8 +40,8 @@ _SPACES = re.compile(r"\s+")
 
 
 def output(sel: "Selection", fmt: str) -> str:
-    """The selection's content in `fmt` (text, markdown or html): its roots in document
-    order, without the rows the method dropped, then the method's appendix lines."""
+    """The selection's content in `fmt` (text, markdown or html): the method's preface
+    lines, its roots in document order without the rows it dropped, its appendix lines."""
     choice, snap, feats = sel.result, sel.snap, sel.feats
     roots, drop = choice.roots, choice.drop
     if fmt == "markdown":
@@ -52,6 +52,8 @@ def output(sel: "Selection", fmt: str) -> str:
         body = to_text(snap, feats, roots, drop)
     if choice.appendix and fmt != "html":
         body = body + "\n\n" + "\n".join(choice.appendix)
+    if choice.preface and fmt != "html":
+        body = "\n\n".join(choice.preface) + "\n\n" + body
     return body
 
 

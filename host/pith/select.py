@@ -7,6 +7,7 @@ Stages of `select`:
      leaves no text at all, score again with nothing hidden (`hidden_ignored`): the page
      is then in a state no reader sees as final (an anti-flicker `opacity:0` on the body,
      content that scripts never revealed), and its text is still the best evidence;
+     with `lqf_clean`, the link lists inside the choice are then dropped (lqf.clean);
   4. describe the choice: node, path, score, runner-up candidates, stage timings.
 
 `grow` and `shrink` move a choice afterwards: grow = parent; shrink = the child with
@@ -25,6 +26,7 @@ import numpy as np
 
 from . import features as features_mod
 from . import snapshot as snapshot_mod
+from .algorithms import lqf
 from .algorithms.base import Choice
 from .errors import BadNode, NoContent
 from .options import Options
@@ -97,6 +99,8 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
         feats = features_mod.compute(snap, skip_hidden=False)
         result = run(snap, feats, opts)
         hidden_ignored = True
+    if opts.lqf_clean:
+        result = lqf.clean(snap, feats, opts, result)
     t3 = time.perf_counter()
     timings = {"validate_ms": (t1 - t0) * 1e3, "features_ms": (t2 - t1) * 1e3,
                "score_ms": (t3 - t2) * 1e3, "total_ms": (t3 - t0) * 1e3}

@@ -23,6 +23,7 @@ class Choice:
     parts: np.ndarray | None = None    # rows whose subtrees make the content, document order
     drop: np.ndarray | None = None     # bool per row: leave the row's subtree out of the output
     appendix: tuple[str, ...] = field(default=())   # lines appended to the output (e.g. retained links)
+    preface: tuple[str, ...] = field(default=())    # lines put before the output (e.g. a headline outside the parts)
 
     @property
     def roots(self) -> np.ndarray:

@@ -1,0 +1,313 @@
+/* Pith actions: extract, grow, shrink, close and open the reader for one tab, with their timings.
+ *
+ * extract: hide an old overlay → inject highlight.js + capture.js (snapshot JSON string)
+ *          → host `select` → save the selection → outline it (highlight.js).
+ * grow / shrink: host `grow` / `shrink` on the saved selection → save → outline.
+ *
+ * The selection {doc, node, path, trail, trailPaths, tag, session} lives in state.js, so a
+ * restarted service worker carries on. `doc` belongs to one host process (`session`): when
+ * the host has restarted since (it was killed, or the worker stopped and took the port
+ * along), the page is captured again and the selection found by its `path`, so grow and
+ * shrink still work. Commands for one tab run one after the other. Every command answers
+ * {ok: true, node, path, tag, doc, timings} or {ok: false, error: {code, name, message}};
+ * an error is also shown in the page when it can be, and in the badge and title.
+ *
+ * Messages (runtime.onMessage; the overlay's buttons and keys, the options page, tests):
+ *   {type: "pith:command", command: "extract"|"grow"|"shrink"|"close"|"reader", tabId?}
+ *        → the command's answer (tabId defaults to the sender's tab)
+ *   {type: "pith:state", tabId}  → {ok: true, ...selection}, node null when none
+ *   {type: "pith:hello"}         → {ok, hello | error, storage}: the host's hello
+ *   {type: "pith:last", tabId}   → {ok: true, seq, reply}: the last command's answer (a
+ *        toolbar click answers no one; tests and tests/bench_extension.py read it here)
+ * Timings (ms, performance.now() in the worker): capture = the prepare and capture.js
+ * injections (walk_ms: capture.js's own time inside the page), transfer = the select
+ * round trip minus host_ms (JSON.parse here, native messaging both ways, the host's frame
+ * decoding), host = the host pipeline, highlight = drawing the outline, total = all.
+ */
+import * as badge from './badge.js';
+import { PithError, toWire } from './errors.js';
+import { host } from './native-host.js';
+import * as page from './page.js';
+import * as state from './state.js';
+
+const api = globalThis.browser ?? globalThis.chrome;
+
+/** Manifest command name → action; tests/test_manifest.py checks every command has one. */
+export const COMMAND_ACTIONS = Object.freeze({
+  extract: 'extract', grow: 'grow', shrink: 'shrink', 'open-reader': 'reader',
+});
+
+const queues = new Map();        // tabId → promise of the command running there
+const last = new Map();          // tabId → {seq, reply} of its last command (tests, benchmarks)
+let seq = 0;
+
+const now = () => performance.now();
+const ms = (t) => Math.round(t * 100) / 100;
+
+function unknownCommand(name) {
+  return new PithError('bad_request',
+    `unknown command ${JSON.stringify(name)}; known: ${Object.keys(ACTIONS).join(', ')}`);
+}
+
+/** Run command `name` on tab `tabId`; resolves (never rejects) with the reply. */
+export function command(name, tabId) {
+  const previous = queues.get(tabId) || Promise.resolve();
+  const run = previous.then(() => execute(name, tabId));
+  queues.set(tabId, run);
+  run.finally(() => { if (queues.get(tabId) === run) queues.delete(tabId); });
+  return run;
+}
+
+async function execute(name, tabId) {
+  let reply;
+  try {
+    if (!Number.isInteger(tabId)) throw new PithError('bad_request', 'no tab given (tabId)');
+    const key = Object.hasOwn(COMMAND_ACTIONS, name) ? COMMAND_ACTIONS[name] : name;
+    if (!Object.hasOwn(ACTIONS, key)) throw unknownCommand(name);
+    const action = ACTIONS[key];
+    reply = { ok: true, ...(await action(tabId)) };
+  } catch (err) {
+    reply = { ok: false, error: toWire(err) };
+    if (Number.isInteger(tabId)) await report(tabId, reply.error);
+  }
+  last.set(tabId, { seq: ++seq, reply });
+  return reply;
+}
+
+/** {seq, reply} of the last command on `tabId` (seq counts every command), or null. */
+export function lastReply(tabId) {
+  return last.get(tabId) ?? null;
+}
+
+async function report(tabId, error) {
+  // A block that cannot grow or shrink further is still selected: say so in the page only.
+  if (error.name !== 'bad_node') await badge.failed(tabId, error);
+  if (error.name !== 'page_forbidden' && error.name !== 'bad_request') {
+    await page.toast(tabId, error.message);
+  }
+}
+
+// --- extract -----------------------------------------------------------------------------
+
+/** Capture the page and let the host choose: {snapshot, result, timings}. */
+async function captureAndSelect(tabId) {
+  const t0 = now();
+  const ready = await page.prepare(tabId);
+  if (ready === 'loading') {
+    throw new PithError('page_loading',
+      'The page is still loading. Click Pith again (or press Alt+Shift+P) when it has finished.');
+  }
+  const text = await page.capture(tabId);
+  const t1 = now();
+  const snapshot = JSON.parse(text);
+  const result = await retryOnce(() => host.request('select', { snapshot }));
+  const t2 = now();
+  const hostMs = (result.timings && result.timings.total_ms) || 0;
+  return {
+    snapshot, result,
+    timings: {
+      capture_ms: ms(t1 - t0), walk_ms: snapshot.capture_ms, snapshot_bytes: text.length, n: snapshot.n,
+      transfer_ms: ms(t2 - t1 - hostMs), host_ms: ms(hostMs),
+    },
+  };
+}
+
+/** `fn()`, again once when the host died under it (it restarts on the second call). */
+async function retryOnce(fn) {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err.name !== 'host_exited') throw err;
+    return fn();
+  }
+}
+
+async function extract(tabId) {
+  const t0 = now();
+  badge.busy(tabId);
+  const { snapshot, result, timings } = await captureAndSelect(tabId);
+  const sel = {
+    doc: result.doc, node: result.node, path: result.path, tag: result.tag,
+    trail: [], trailPaths: [], session: host.session,
+    url: snapshot.url, title: snapshot.title,
+  };
+  const t1 = now();
+  await outline(tabId, sel);
+  const t2 = now();
+  timings.highlight_ms = ms(t2 - t1);
+  timings.total_ms = ms(t2 - t0);
+  return { ...describe(sel), score: result.score, chars: result.chars, timings };
+}
+
+function describe(sel) {
+  return { node: sel.node, path: sel.path, tag: sel.tag, doc: sel.doc };
+}
+
+async function outline(tabId, sel) {
+  await Promise.all([state.saveSelection(tabId, sel), page.show(tabId, sel)]);
+  badge.selected(tabId, sel.tag);
+}
+
+// --- grow and shrink ---------------------------------------------------------------------
+
+async function requireSelection(tabId) {
+  const sel = await state.selection(tabId);
+  if (sel === null) {
+    throw new PithError('no_selection',
+      'Nothing is selected on this page yet: click Pith (or press Alt+Shift+P) first.');
+  }
+  return sel;
+}
+
+/** Row of the element at `path` in a snapshot's parent column, or -1. */
+export function nodeAt(parent, path) {
+  const n = parent.length;
+  if (n === 0) return -1;
+  const seen = new Int32Array(n);                 // children seen so far, per row
+  let cur = 0;
+  let depth = 0;
+  for (let r = 1; r < n && depth < path.length; r++) {
+    const p = parent[r];
+    const index = seen[p]++;
+    if (p === cur && index === path[depth]) {
+      cur = r;
+      depth++;
+    }
+  }
+  return depth === path.length ? cur : -1;
+}
+
+/** The selection re-found in a new capture, for a host that no longer holds its doc. */
+async function reselect(tabId, sel) {
+  const { snapshot, result } = await captureAndSelect(tabId);
+  const parent = snapshot.nodes.parent;
+  const node = nodeAt(parent, sel.path);
+  const trail = sel.trailPaths.map((p) => nodeAt(parent, p));
+  if (node < 0 || trail.includes(-1) || snapshot.nodes.tag[node] !== sel.tag) {
+    throw new PithError('page_changed',
+      'The page changed since the selection was made. Press Alt+Shift+P to select again.');
+  }
+  return { ...sel, doc: result.doc, node, trail, session: host.session };
+}
+
+function isStale(err) {
+  return err.name === 'host_exited'
+    || (err.name === 'bad_request' && !!err.detail && 'doc' in err.detail);
+}
+
+/** Host action `action` on the tab's selection, re-selecting once when the host lost it. */
+async function move(tabId, action, extra) {
+  const t0 = now();
+  let sel = await requireSelection(tabId);
+  if (sel.session !== host.session) sel = await reselect(tabId, sel);
+  let res;
+  try {
+    res = await host.request(action, { doc: sel.doc, node: sel.node, ...extra(sel) });
+  } catch (err) {
+    if (!isStale(err)) throw err;
+    sel = await reselect(tabId, sel);
+    res = await host.request(action, { doc: sel.doc, node: sel.node, ...extra(sel) });
+  }
+  const t1 = now();
+  return { sel, res, t0, t1 };
+}
+
+async function finish(tabId, next, t0, t1) {
+  await outline(tabId, next);
+  const t2 = now();
+  return { ...describe(next), timings: { host_ms: ms(t1 - t0), highlight_ms: ms(t2 - t1), total_ms: ms(t2 - t0) } };
+}
+
+async function grow(tabId) {
+  const { sel, res, t0, t1 } = await move(tabId, 'grow', () => ({}));
+  const next = {
+    ...sel, node: res.node, path: res.path, tag: res.tag,
+    trail: [...sel.trail, sel.node], trailPaths: [...sel.trailPaths, sel.path],
+  };
+  return finish(tabId, next, t0, t1);
+}
+
+async function shrink(tabId) {
+  const { sel, res, t0, t1 } = await move(tabId, 'shrink', (s) => ({ trail: s.trail }));
+  const back = sel.trail.length > 0 && sel.trail[sel.trail.length - 1] === res.node;
+  const next = {
+    ...sel, node: res.node, path: res.path, tag: res.tag,
+    trail: back ? sel.trail.slice(0, -1) : sel.trail,
+    trailPaths: back ? sel.trailPaths.slice(0, -1) : sel.trailPaths,
+  };
+  return finish(tabId, next, t0, t1);
+}
+
+// --- close and reader --------------------------------------------------------------------
+
+async function close(tabId) {
+  const sel = await state.selection(tabId);
+  await Promise.all([page.close(tabId), state.forget(tabId), badge.clear(tabId)]);
+  return { closed: true, ...(sel ? describe(sel) : {}) };
+}
+
+async function reader(tabId) {
+  const sel = await requireSelection(tabId);
+  const content = await page.selected(tabId, sel);
+  await state.saveReader(tabId, {
+    title: content.title, url: content.url, text: content.text, tag: sel.tag, path: sel.path,
+  });
+  const url = `${api.runtime.getURL('ui/reader.html')}?tab=${tabId}`;
+  const tab = await api.tabs.create({ url, openerTabId: tabId });
+  return { ...describe(sel), readerTabId: tab.id };
+}
+
+const ACTIONS = Object.freeze({ extract, grow, shrink, close, reader });
+
+// --- entry points used by background.js ----------------------------------------------------
+
+/** A manifest command (keyboard shortcut) on `tab`. */
+export async function onCommand(name, tab) {
+  const action = COMMAND_ACTIONS[name];
+  let tabId = tab && tab.id;
+  if (!Number.isInteger(tabId)) {
+    const [active] = await api.tabs.query({ active: true, lastFocusedWindow: true });
+    tabId = active && active.id;
+  }
+  return command(action ?? name, tabId);
+}
+
+/** Forget a tab's selection (it navigated, or closed when `removed`). */
+export async function forget(tabId, removed = false) {
+  queues.delete(tabId);
+  last.delete(tabId);
+  await Promise.all([state.forget(tabId, { removed }), removed ? null : badge.clear(tabId)]);
+}
+
+/** runtime.onMessage: a Promise of the answer, or undefined for messages that are not Pith's. */
+export function onMessage(msg, sender) {
+  if (!msg || typeof msg !== 'object') return undefined;
+  const tabId = Number.isInteger(msg.tabId) ? msg.tabId : sender && sender.tab && sender.tab.id;
+  switch (msg.type) {
+    case 'pith:command':
+      return command(msg.command, tabId);
+    case 'pith:state':
+      return selectionOf(tabId);
+    case 'pith:hello':
+      return hello();
+    case 'pith:last':       // a toolbar click answers no one: tests and benchmarks read it here
+      return Promise.resolve({ ok: true, ...(lastReply(tabId) ?? { seq: 0, reply: null }) });
+    default:
+      return undefined;
+  }
+}
+
+/** {ok: true, ...selection} of `tabId`; `node` is null when nothing is selected there. */
+export async function selectionOf(tabId) {
+  const sel = Number.isInteger(tabId) ? await state.selection(tabId) : null;
+  return { ok: true, ...(sel ?? { node: null }) };
+}
+
+/** {ok, hello, storage} of the running host (started if needed), for the options page. */
+export async function hello() {
+  try {
+    return { ok: true, hello: await host.info(), storage: state.backend };
+  } catch (err) {
+    return { ok: false, error: toWire(err), storage: state.backend };
+  }
+}

@@ -1,0 +1,145 @@
+/* Pith page calls: run inject/*.js and small functions in a tab's isolated world; browser refusals become PithErrors.
+ *
+ * Every call targets the tab's top frame in the extension's isolated world, which
+ * scripting.executeScript shares between calls (files and functions alike) for as long as
+ * the document lives: capture.js leaves globalThis.__pith.nodes there (node id → element)
+ * and highlight.js its overlay API, and later calls use both.
+ */
+import { PithError } from './errors.js';
+
+const api = globalThis.browser ?? globalThis.chrome;
+
+// highlight.js first (defines the overlay API; its own completion value is dropped), then
+// capture.js, whose completion value — the snapshot JSON string — is the injection's result.
+const CAPTURE_FILES = ['inject/highlight.js', 'inject/capture.js'];
+const HIGHLIGHT_FILES = ['inject/highlight.js'];
+
+// What the browsers say when they refuse to script a page.
+const NEEDS_GRANT = /must request permission|missing host permission|cannot access contents of the page/i;
+const FORBIDDEN = /cannot access|cannot be scripted|extensions gallery|chrome:\/\/|about:|showing error page|restricted|not allowed|permission/i;
+const TAB_GONE = /no tab with id|invalid tab id|tab was closed/i;
+
+/** The PithError for an executeScript rejection. */
+export function pageError(err) {
+  const why = String((err && err.message) || err);
+  if (TAB_GONE.test(why)) {
+    return new PithError('page_changed', `The tab is gone. (${why})`, { detail: { browser: why } });
+  }
+  if (NEEDS_GRANT.test(why)) {
+    return new PithError('page_forbidden',
+      'Pith may not read this page: the browser allows it only after you click the Pith button ' +
+      '(or press Alt+Shift+P) on the page itself, and never on browser pages (chrome://, about:), ' +
+      `the extension stores or the PDF viewer. Browser said: ${why}`, { detail: { browser: why } });
+  }
+  if (FORBIDDEN.test(why)) {
+    return new PithError('page_forbidden',
+      'The browser does not let extensions read this page (browser pages such as chrome:// or ' +
+      'about:, the extension stores, the PDF viewer, error pages). Pith works on ordinary web ' +
+      `pages. Browser said: ${why}`, { detail: { browser: why } });
+  }
+  return new PithError('internal', `Pith could not run its script in the page: ${why}`);
+}
+
+async function execute(tabId, injection) {
+  let results;
+  try {
+    // injectImmediately: by default the browser holds an injection until the document is
+    // idle, so a click on a page still loading would hang instead of saying so.
+    results = await api.scripting.executeScript({ target: { tabId }, injectImmediately: true, ...injection });
+  } catch (err) {
+    throw pageError(err);
+  }
+  const first = results && results[0];
+  if (first && first.error !== undefined) {                 // Firefox reports script errors here
+    throw new PithError('internal', `Pith's page script failed: ${first.error && first.error.message || first.error}`);
+  }
+  return first ? first.result : undefined;
+}
+
+// --- the functions below run in the page; they must not use anything from this module ---
+
+function pagePrepare() {
+  const p = globalThis.__pith;
+  if (p && p.overlay) p.overlay.close({ notify: false });   // the next capture must not see it
+  return document.readyState;
+}
+
+function pageShow(sel) {
+  const p = globalThis.__pith;
+  if (!p || !p.overlay) return { ok: false, reason: 'Pith is not loaded in this page any more' };
+  return p.overlay.show(sel);
+}
+
+function pageToast(message) {
+  const p = globalThis.__pith;
+  if (!p || !p.overlay) return false;
+  p.overlay.toast(message);
+  return true;
+}
+
+function pageClose() {
+  const p = globalThis.__pith;
+  if (p && p.overlay) p.overlay.close({ notify: false });
+  return true;
+}
+
+function pageSelected(sel) {
+  const p = globalThis.__pith;
+  if (!p || !p.overlay) return { ok: false, reason: 'Pith is not loaded in this page any more' };
+  return p.overlay.selected(sel);
+}
+
+// --- calls -----------------------------------------------------------------------------
+
+/** Hide an earlier overlay; the document's readyState. */
+export function prepare(tabId) {
+  return execute(tabId, { func: pagePrepare });
+}
+
+/** The snapshot JSON string of the page (host/SNAPSHOT.md); also (re)installs highlight.js. */
+export async function capture(tabId) {
+  const text = await execute(tabId, { files: CAPTURE_FILES });
+  if (typeof text !== 'string') {
+    throw new PithError('internal', `capture.js returned ${typeof text}, not the snapshot string`);
+  }
+  return text;
+}
+
+function changed(reason) {
+  return new PithError('page_changed',
+    `The selected block is no longer in the page (${reason}). Press Alt+Shift+P to select again.`);
+}
+
+/** Outline `sel` ({node, path, tag}); {ok, rect} or a page_changed error. */
+export async function show(tabId, sel) {
+  const out = await execute(tabId, { func: pageShow, args: [sel] });
+  if (!out || !out.ok) throw changed((out && out.reason) || 'no answer from the page');
+  return out;
+}
+
+/** {text, title, url} of the selected element. */
+export async function selected(tabId, sel) {
+  const out = await execute(tabId, { func: pageSelected, args: [sel] });
+  if (!out || !out.ok) throw changed((out && out.reason) || 'no answer from the page');
+  return out;
+}
+
+/** Show `message` inside the page; false when the page cannot show it. */
+export async function toast(tabId, message) {
+  try {
+    if (await execute(tabId, { func: pageToast, args: [message] })) return true;
+    await execute(tabId, { files: HIGHLIGHT_FILES });
+    return !!(await execute(tabId, { func: pageToast, args: [message] }));
+  } catch (e) {
+    return false;
+  }
+}
+
+/** Remove the overlay, if the page still has one. */
+export async function close(tabId) {
+  try {
+    await execute(tabId, { func: pageClose });
+  } catch (e) {
+    // a page we cannot script has no overlay to remove
+  }
+}

@@ -1,0 +1,121 @@
+"""`make run`: the extension and the host on the bundled article, in Chromium — headed with a display, else headless with screenshots.
+
+    python -m pith.demo [--headless] [--profile DIR] [--out DIR]
+
+Both ways the host is registered in a dedicated Chromium profile (`.cache/profile`, as
+`pith install-host --browser chromium --user-data-dir .cache/profile` does) and
+host/examples/article.html is served on 127.0.0.1.
+
+- With $DISPLAY (and no --headless): Chromium opens the page with the extension loaded;
+  click the Pith button (or press Alt+Shift+P), then +, −, R, Esc. Ends when the browser
+  window closes.
+- Without a display: the same extension and host run in headless Chromium. The toolbar
+  button is clicked (Extensions.triggerAction), the selection is printed (tag, path, the
+  first lines of its text, timings), then grown once; screenshots of both states go to
+  `.cache/run/extract.png` and `.cache/run/grow.png`.
+"""
+from __future__ import annotations
+
+import argparse
+import functools
+import http.server
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+from . import install
+from .browser import CHROMIUM_FLAGS, find_chromium
+from .errors import PithError
+from .extension import EXTENSION_DIR, ExtensionBrowser, ExtensionError
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "host" / "examples"
+PAGE = "article.html"
+PROFILE = ROOT / ".cache" / "profile"
+OUT = ROOT / ".cache" / "run"
+TEXT_LINES = 6              # lines of the selection's text printed
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def serve(folder: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
+    httpd = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(_Quiet, directory=str(folder)))
+    httpd.daemon_threads = True
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return httpd, f"http://127.0.0.1:{httpd.server_address[1]}"
+
+
+def headed(url: str, profile: Path) -> int:
+    install.install(["chromium"], profile)
+    args = [find_chromium(), f"--user-data-dir={profile}", *CHROMIUM_FLAGS,
+            f"--disable-extensions-except={EXTENSION_DIR}", f"--load-extension={EXTENSION_DIR}",
+            url]
+    print(f"Chromium opens {url} with the Pith extension (profile {profile}).\n"
+          "Click the Pith button (under the puzzle-piece menu; pin it) or press Alt+Shift+P;\n"
+          "then + grows, − shrinks, R opens the reader, Esc closes. Close the window to end.")
+    return subprocess.run(args).returncode
+
+
+def headless(url: str, profile: Path, out: Path) -> int:
+    from playwright.sync_api import sync_playwright
+    out.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as pw, ExtensionBrowser(pw, profile) as xb:
+        xb.page.goto(url, wait_until="load")
+        reply = xb.click()
+        if not reply.get("ok"):
+            err = reply["error"]
+            print(f"pith demo: {err['name']} ({err['code']}): {err['message']}", file=sys.stderr)
+            return 1
+        shots = [out / "extract.png", out / "grow.png"]
+        xb.page.screenshot(path=str(shots[0]))
+        text = xb.element_text(reply["path"]) or ""
+        lines = [line for line in text.splitlines() if line.strip()]
+        t = reply["timings"]
+        print(f"selected <{reply['tag']}> at path {reply['path']} (node {reply['node']}) on {url}")
+        print(f"click to highlight {t['total_ms']:.0f} ms (the host's first start included): "
+              f"capture {t['capture_ms']:.0f}, transfer {t['transfer_ms']:.0f}, "
+              f"host {t['host_ms']:.0f}, highlight {t['highlight_ms']:.0f}")
+        for line in lines[:TEXT_LINES]:
+            print(f"  | {line[:100]}")
+        if len(lines) > TEXT_LINES:
+            print(f"  | … ({len(lines) - TEXT_LINES} more lines)")
+        grown = xb.command("grow")
+        if grown.get("ok"):
+            print(f"grow → <{grown['tag']}> at path {grown['path']} "
+                  f"({grown['timings']['total_ms']:.0f} ms)")
+        else:
+            print(f"grow: {grown['error']['message']}")
+        xb.page.screenshot(path=str(shots[1]))
+        for shot in shots:
+            print(f"screenshot: {shot}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m pith.demo", description=__doc__.splitlines()[0])
+    parser.add_argument("--headless", action="store_true", help="even when $DISPLAY is set")
+    parser.add_argument("--profile", type=Path, default=PROFILE, help=f"default {PROFILE}")
+    parser.add_argument("--out", type=Path, default=OUT, help=f"screenshots (default {OUT})")
+    args = parser.parse_args(argv)
+    httpd, base = serve(EXAMPLES)
+    url = f"{base}/{PAGE}"
+    try:
+        if os.environ.get("DISPLAY") and not args.headless:
+            return headed(url, args.profile)
+        return headless(url, args.profile, args.out)
+    except (PithError, ExtensionError, install.InstallError) as exc:
+        print(f"pith demo: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

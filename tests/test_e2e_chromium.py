@@ -1,0 +1,392 @@
+"""The extension end to end in headless Debian Chromium (Playwright): toolbar click, native host, overlay, failures.
+
+One persistent Chromium for the module (DESIGN.md §5) with the unpacked extension and the
+real host registered in its profile by `pith install-host --browser chromium
+--user-data-dir DIR`; pages come from a throwaway http.server on 127.0.0.1. A click on
+the toolbar button is `Extensions.triggerAction` (pith.extension.ExtensionBrowser.click):
+it runs the extension's own action.onClicked listener and grants activeTab as a real click
+does; later commands go through the test hook, {type: "pith:command"} sent from the
+extension's options page. The expected selection is what the host pipeline picks on the
+page's recorded snapshot (tests/fixtures/pages/*/snapshot.json).
+"""
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import PAGES, ROOT, chromium_or_skip
+from pith.extension import ExtensionBrowser
+from pith.select import grow as host_grow
+from pith.select import select as host_select
+from pith.select import shrink as host_shrink
+
+pytestmark = pytest.mark.browser
+
+# The server stops itself after this long even if the module hangs.
+SERVER_LIFETIME_S = 300.0
+# Sub-pixel rounding between the box and the element's client rect.
+RECT_TOLERANCE_PX = 1.0
+# How long the page may take to reflect a command sent by a key or a button.
+OVERLAY_WAIT_S = 5.0
+POLL_S = 0.02
+# Generous ceilings for one warm grow/shrink as the background measures it (the budget is
+# 50 ms; tests/bench_extension.py reports the real figures), so a loaded CI stays green.
+PRESS_CEILING_MS = 500.0
+# A page whose server stalls mid-document, to catch the page while it still parses.
+STALL_S = 3.0
+FIXTURE_PAGES = ("article", "boilerplate", "hidden", "shadow")
+ROOT_EXT = ROOT / "extension"
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        if self.path.startswith("/stalled"):
+            # Half a document, then silence: document.readyState stays "loading".
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.end_headers()
+            self.wfile.write(b"<!DOCTYPE html><html><head><title>stalled</title></head><body>"
+                             b"<p>The first paragraph arrived; the rest is late." + b" " * 4096)
+            self.wfile.flush()
+            time.sleep(STALL_S)
+            return
+        super().do_GET()
+
+
+@pytest.fixture(scope="module")
+def server():
+    handler = functools.partial(_Handler, directory=str(PAGES))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd.daemon_threads = True
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    deadline = threading.Timer(SERVER_LIFETIME_S, httpd.shutdown)
+    deadline.daemon = True
+    deadline.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    finally:
+        deadline.cancel()
+        httpd.shutdown()
+        httpd.server_close()
+
+
+@pytest.fixture(scope="session")
+def xb(playwright, tmp_path_factory):
+    """Chromium with the extension; the host registered by the real `pith install-host`."""
+    chromium_or_skip()
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    done = subprocess.run([sys.executable, "-m", "pith", "install-host", "--browser", "chromium",
+                           "--user-data-dir", str(profile)], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert (profile / "NativeMessagingHosts" / "dev.pith.host.json").is_file()
+    with ExtensionBrowser(playwright, profile) as browser:
+        yield browser
+
+
+@functools.cache
+def expected(page: str):
+    """The host's Selection on the page's recorded snapshot."""
+    snap = json.loads((PAGES / page / "snapshot.json").read_text(encoding="utf-8"))
+    return host_select(snap)
+
+
+def load(xb: ExtensionBrowser, url: str) -> None:
+    xb.page.goto(url, wait_until="load")
+
+
+def ok(reply: dict, what: str) -> dict:
+    assert reply.get("ok") is True, f"{what}: {reply}"
+    return reply
+
+
+def wait_overlay(xb: ExtensionBrowser, predicate, what: str):
+    deadline = time.monotonic() + OVERLAY_WAIT_S
+    while True:
+        ov = xb.overlay()
+        if predicate(ov):
+            return ov
+        if time.monotonic() > deadline:
+            pytest.fail(f"{what}: not within {OVERLAY_WAIT_S} s; overlay is {ov}")
+        time.sleep(POLL_S)
+
+
+def assert_outlines(ov: dict | None, reply: dict) -> None:
+    """The overlay marks the element of `reply`: attributes, box on its rect, outline."""
+    assert ov is not None, "no #pith-overlay in the page"
+    assert ov["under_root"] and ov["open_shadow"], ov
+    assert ov["node"] == reply["node"] and ov["path"] == reply["path"]
+    assert ov["tag"] == reply["tag"] == ov["target_tag"], ov
+    assert ov["box_position"] == "fixed" and ov["outline"] not in (None, "none"), ov
+    box, target = ov["box"], ov["target"]
+    assert target is not None and box[2] > 0 and box[3] > 0, ov
+    assert all(abs(a - b) <= RECT_TOLERANCE_PX for a, b in zip(box, target)), (box, target)
+
+
+# --- extract ------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", FIXTURE_PAGES)
+def test_click_outlines_the_block_the_host_picks(xb, server, name):
+    load(xb, f"{server}/{name}/source.html")
+    reply = ok(xb.click(), f"click on {name}")
+    want = expected(name).to_wire()
+    assert (reply["path"], reply["tag"]) == (want["path"], want["tag"])
+    ov = xb.overlay()
+    assert_outlines(ov, reply)
+    assert set(ov["buttons"]) == {"grow", "shrink", "reader", "close"}
+    assert all(ov["buttons"].values()), ov["buttons"]          # every button has an aria-label
+    state = ok(xb.state(), "state")
+    assert (state["node"], state["path"], state["doc"]) == (reply["node"], reply["path"], reply["doc"])
+    assert xb.badge()["text"] in (reply["tag"], "✓")
+    t = reply["timings"]
+    assert {"capture_ms", "transfer_ms", "host_ms", "highlight_ms", "total_ms"} <= set(t)
+
+
+def test_box_follows_resizing_and_scrolling(xb, server):
+    load(xb, f"{server}/article/source.html")
+    reply = ok(xb.click(), "click")
+    size = xb.page.viewport_size
+    x0 = xb.overlay()["target"][0]
+    xb.page.set_viewport_size({"width": 900, "height": 400})    # the centred article moves
+    try:
+        ov = wait_overlay(xb, lambda o: o and o["target"][0] != x0
+                          and abs(o["box"][0] - o["target"][0]) <= RECT_TOLERANCE_PX,
+                          "the box after resizing")
+        assert_outlines(ov, reply)
+        xb.page.evaluate("window.scrollBy(0, 150)")
+        ov = wait_overlay(xb, lambda o: o and o["target"][1] < 0
+                          and abs(o["box"][1] - o["target"][1]) <= RECT_TOLERANCE_PX,
+                          "the box after scrolling")
+        assert_outlines(ov, reply)
+    finally:
+        xb.page.set_viewport_size(size)
+
+
+# --- grow, shrink, keys, buttons ---------------------------------------------------------
+def test_grow_selects_the_parent_and_shrink_comes_back(xb, server):
+    load(xb, f"{server}/article/source.html")
+    first = ok(xb.click(), "click")
+    sel = expected("article")
+    grown = ok(xb.command("grow"), "grow")
+    assert grown["path"] == first["path"][:-1] == host_grow(sel, sel.node)["path"]
+    assert_outlines(xb.overlay(), grown)
+    assert ok(xb.state(), "state")["trail"] == [first["node"]]
+    back = ok(xb.command("shrink"), "shrink")
+    assert (back["node"], back["path"]) == (first["node"], first["path"])
+    assert_outlines(xb.overlay(), back)
+    best = ok(xb.command("shrink"), "shrink without trail")
+    assert best["path"] == host_shrink(sel, sel.node)["path"]
+    for reply in (grown, back, best):
+        assert reply["timings"]["total_ms"] < PRESS_CEILING_MS, reply["timings"]
+
+
+def test_keys_in_the_page(xb, server):
+    load(xb, f"{server}/article/source.html")
+    first = ok(xb.click(), "click")
+    xb.page.keyboard.press("+")
+    wait_overlay(xb, lambda o: o and o["path"] == first["path"][:-1], "grow by '+'")
+    xb.page.keyboard.press("-")
+    ov = wait_overlay(xb, lambda o: o and o["path"] == first["path"], "shrink by '-'")
+    assert_outlines(ov, first)
+    xb.page.keyboard.press("Escape")
+    wait_overlay(xb, lambda o: o is None, "no overlay after Escape")
+    deadline = time.monotonic() + OVERLAY_WAIT_S
+    while xb.state()["node"] is not None:
+        assert time.monotonic() < deadline, "the selection outlived Escape"
+        time.sleep(POLL_S)
+    assert xb.badge()["text"] == ""
+
+
+def test_bar_buttons(xb, server):
+    load(xb, f"{server}/boilerplate/source.html")
+    first = ok(xb.click(), "click")
+    xb.page.locator("#pith-overlay").locator('[part="grow"]').click()
+    wait_overlay(xb, lambda o: o and o["path"] == first["path"][:-1], "grow button")
+    xb.page.locator("#pith-overlay").locator('[part="close"]').click()
+    wait_overlay(xb, lambda o: o is None, "close button")
+
+
+def test_reader_shows_the_selected_text(xb, server):
+    load(xb, f"{server}/article/source.html")
+    first = ok(xb.click(), "click")
+    with xb.context.expect_page() as opened:
+        reply = ok(xb.command("reader"), "reader")
+    reader = opened.value
+    try:
+        reader.wait_for_load_state()
+        reader.wait_for_function("document.getElementById('text').textContent.length > 0")
+        shown = reader.locator("#text").text_content()
+        assert shown.strip() == xb.element_text(first["path"]).strip()
+        assert reply["path"] == first["path"]
+    finally:
+        reader.close()
+
+
+def test_extract_again_gives_one_overlay_and_the_same_block(xb, server):
+    load(xb, f"{server}/article/source.html")
+    first = ok(xb.click(), "click")
+    again = ok(xb.command("extract"), "extract again")
+    assert (again["node"], again["path"]) == (first["node"], first["path"])
+    assert xb.page.evaluate("document.querySelectorAll('pith-overlay').length") == 1
+
+
+# --- failures and recovery ---------------------------------------------------------------
+def test_nothing_selected(xb, server):
+    load(xb, f"{server}/article/source.html")
+    ok(xb.click(), "click")
+    ok(xb.command("close"), "close")
+    reply = xb.command("grow")
+    assert reply["ok"] is False and reply["error"]["name"] == "no_selection"
+    assert reply["error"]["code"] == 66
+
+
+def _wait_gone(pid: int) -> None:
+    deadline = time.monotonic() + OVERLAY_WAIT_S
+    while Path(f"/proc/{pid}").exists():
+        status = Path(f"/proc/{pid}/status").read_text() if Path(f"/proc/{pid}/status").exists() else ""
+        if "State:\tZ" in status:
+            return                   # a zombie until Chromium reaps it: dead all the same
+        assert time.monotonic() < deadline, f"host {pid} still alive"
+        time.sleep(POLL_S)
+
+
+def test_killed_host_restarts_on_the_next_command(xb, server):
+    load(xb, f"{server}/article/source.html")
+    first = ok(xb.click(), "click")
+    pid = ok(xb.hello(), "hello")["hello"]["pid"]
+    os.kill(pid, signal.SIGKILL)
+    _wait_gone(pid)
+    grown = ok(xb.command("grow"), "grow after the host was killed")
+    assert grown["path"] == first["path"][:-1]
+    assert_outlines(xb.overlay(), grown)
+    assert ok(xb.hello(), "hello")["hello"]["pid"] != pid
+    again = ok(xb.command("extract"), "extract after the host was killed")
+    assert again["path"] == first["path"]
+
+
+def test_stopped_service_worker_keeps_the_selection(xb, server):
+    load(xb, f"{server}/article/source.html")
+    first = ok(xb.click(), "click")
+    grown = ok(xb.command("grow"), "grow")
+    session = xb.context.new_cdp_session(xb.page)
+    try:
+        session.send("ServiceWorker.enable")
+        session.send("ServiceWorker.stopAllWorkers")
+    finally:
+        session.detach()
+    state = ok(xb.state(), "state after the worker stopped")     # wakes a new worker
+    assert (state["path"], state["trail"]) == (grown["path"], [first["node"]])
+    back = ok(xb.command("shrink"), "shrink in the new worker")
+    assert back["path"] == first["path"]
+    assert_outlines(xb.overlay(), back)
+
+
+def test_browser_pages_are_refused_in_words(xb):
+    xb.page.goto("chrome://version")
+    reply = xb.command("extract")
+    assert reply["ok"] is False, reply
+    err = reply["error"]
+    assert (err["code"], err["name"]) == (64, "page_forbidden")
+    assert "chrome://" in err["message"]
+    badge = xb.badge()
+    assert badge["text"] == "!" and err["message"] in badge["title"]
+
+
+def test_page_without_a_click_is_refused_in_words(xb, server):
+    load(xb, f"{server}/article/source.html")
+    reply = xb.command("extract")                 # no toolbar click: no activeTab grant
+    assert reply["ok"] is False and reply["error"]["name"] == "page_forbidden"
+    assert "click" in reply["error"]["message"]
+
+
+def test_page_still_loading(xb, server):
+    xb.page.goto(f"{server}/stalled", wait_until="commit")
+    xb.page.wait_for_function("document.body !== null")
+    reply = xb.click()
+    assert reply["ok"] is False and reply["error"]["name"] == "page_loading", reply
+    assert "loading" in reply["error"]["message"]
+
+
+def test_host_not_installed(xb, server):
+    manifest = xb.profile_dir / "NativeMessagingHosts" / "dev.pith.host.json"
+    hidden = manifest.with_name("dev.pith.host.json.away")
+    load(xb, f"{server}/article/source.html")
+    pid = ok(xb.hello(), "hello")["hello"]["pid"]
+    manifest.rename(hidden)
+    try:
+        os.kill(pid, signal.SIGKILL)
+        _wait_gone(pid)
+        reply = xb.click()
+        assert reply["ok"] is False, reply
+        err = reply["error"]
+        assert (err["code"], err["name"]) == (60, "host_not_installed")
+        assert "pith install-host" in err["message"]
+        toast = xb.page.evaluate("""() => {
+            const t = document.querySelector('pith-toast, pith-overlay');
+            const el = t && t.shadowRoot.querySelector('[part="toast"]');
+            return el ? el.textContent : null; }""")
+        assert toast is not None and "pith install-host" in toast
+    finally:
+        hidden.rename(manifest)
+    ok(xb.click(), "click once the host is back")
+
+
+def test_host_that_dies_at_start_is_reported_then_recovers(xb, server):
+    launcher = xb.profile_dir / "NativeMessagingHosts" / "pith-host"
+    good = launcher.read_text(encoding="utf-8")
+    load(xb, f"{server}/article/source.html")
+    pid = ok(xb.hello(), "hello")["hello"]["pid"]
+    launcher.write_text("#!/bin/sh\necho 'pith-host: broken on purpose' >&2\nexit 3\n")
+    try:
+        os.kill(pid, signal.SIGKILL)
+        _wait_gone(pid)
+        reply = xb.click()
+        assert reply["ok"] is False, reply
+        err = reply["error"]
+        assert (err["code"], err["name"]) == (61, "host_exited")
+        assert "again" in err["message"] and "pith doctor" in err["message"]
+        assert xb.badge()["text"] == "!"
+    finally:
+        launcher.write_text(good, encoding="utf-8")
+    ok(xb.click(), "the next click starts a working host")
+
+
+def test_options_page_shows_the_host(xb):
+    xb.ext.reload()
+    xb.ext.wait_for_function("document.getElementById('host-status').className.includes('ok')")
+    assert xb.ext.locator("#host-pid").text_content().startswith("pid ")
+
+
+def test_a_copy_in_another_world_takes_the_overlay_over(xb, server):
+    """An extension reloaded while the page stays open injects into a new isolated world;
+    the old copy's overlay must go rather than stack (here the other world is the page's)."""
+    load(xb, f"{server}/article/source.html")
+    first = ok(xb.click(), "click")
+    inject = ROOT_EXT / "inject"
+    xb.page.evaluate((inject / "capture.js").read_text(encoding="utf-8"))
+    xb.page.evaluate((inject / "highlight.js").read_text(encoding="utf-8"))
+    shown = xb.page.evaluate("(sel) => globalThis.__pith.overlay.show(sel)",
+                             {"node": first["node"], "path": first["path"], "tag": first["tag"]})
+    assert shown["ok"] is True
+    assert xb.page.evaluate("document.querySelectorAll('pith-overlay').length") == 1
+    xb.page.evaluate("globalThis.__pith.overlay.close()")
+    assert xb.page.evaluate("document.querySelectorAll('pith-overlay').length") == 0
+
+
+@pytest.mark.parametrize("name", ["explode", "constructor", "__proto__"])
+def test_unknown_commands_are_refused(xb, name):
+    reply = xb.command(name)
+    assert reply["ok"] is False and (reply["error"]["code"], reply["error"]["name"]) == (23, "bad_request")
