@@ -3,9 +3,11 @@
 For every page of a dataset (layout: ../shared/datasets/README.md) the snapshot is
 captured once — rendered snapshots are cached, keyed by capture.js's content — then each
 algorithm runs on it; the predictions are scored with the shared scorer
-(../shared/tools/score.py, imported, not copied). trafilatura runs on the same decoded
-HTML in the same run as an anchor. Host time = decoding the snapshot JSON + `select`,
-which is what the native host does per request; capture time is reported apart.
+(../shared/tools/score.py, imported, not copied). The anchors (anchors.py: trafilatura,
+readability-lxml, Readability.js) run on the same decoded HTML in the same run. Host time
+= decoding the snapshot JSON + `select`, which is what the native host does per request;
+capture time is reported apart. "One click" is the mean page F1 of the best of the
+selection, its parent and its best child: what a reader gets with one grow or shrink.
 """
 from __future__ import annotations
 
@@ -18,11 +20,12 @@ import sys
 import tempfile
 import time
 from argparse import Namespace
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from . import render, static
+from . import anchors, render, static
 from .errors import PithError
 from .options import ALGORITHMS, Options
 from .pages import Capturer
@@ -77,9 +80,42 @@ class SnapshotCache:
         tmp.replace(path)
 
 
+@dataclass
+class Track:
+    """What one method (algorithm or anchor) produced on one dataset."""
+
+    name: str
+    anchor: bool
+    host_ms: list[float] = field(default_factory=list)
+    failures: dict[str, int] = field(default_factory=dict)
+    page_f1: dict[str, float] = field(default_factory=dict)     # selection, per page
+    click_f1: dict[str, float] = field(default_factory=dict)    # best of selection/grow/shrink
+
+    def fail(self, exc: PithError) -> None:
+        self.failures[exc.name] = self.failures.get(exc.name, 0) + 1
+
+
+def one_click_texts(sel) -> list[str]:
+    """What a reader gets with at most one press: the selection, its parent, its best child.
+
+    The same two moves the extension offers (select.grow / select.shrink, no trail),
+    not a search of the tree.
+    """
+    from .select import grow, shrink
+    texts = [render.output(sel, "text")]
+    for move in (grow, shrink):
+        try:
+            node = move(sel, sel.node)["node"]
+        except PithError:
+            continue
+        texts.append(render.to_text(sel.snap, sel.feats, [node]))
+    return texts
+
+
 def run_dataset(dataset: Path, args: Namespace, capturer: Capturer, cache: SnapshotCache | None,
-                algorithms: list[str], scorer: ModuleType, pred_root: Path) -> list[dict]:
-    """All algorithms (and the anchor) on one dataset; one result row each."""
+                algorithms: list[str], anchor_objs: list, scorer: ModuleType,
+                pred_root: Path) -> list[dict]:
+    """All algorithms and anchors on one dataset; one result row each (and per page type)."""
     from tqdm import tqdm
     entries = scorer.load_index(str(dataset))
     if getattr(args, "split", None):   # the CLG training split (models/clg-split.json)
@@ -91,70 +127,112 @@ def run_dataset(dataset: Path, args: Namespace, capturer: Capturer, cache: Snaps
     overrides = getattr(args, "overrides", None) or {}
     name = entries[0].get("dataset", dataset.name) if entries else dataset.name
     capture_ms: list[float] = []
-    host_ms: dict[str, list[float]] = {a: [] for a in algorithms}
-    failures: dict[str, dict[str, int]] = {a: {} for a in algorithms}   # per algorithm
-    anchor = None if args.no_anchors else _anchor()
-    anchor_ms: list[float] = []
-    for algo in algorithms + (["trafilatura"] if anchor else []):
-        (pred_root / algo / name).mkdir(parents=True, exist_ok=True)
+    tracks = [Track(a, False) for a in algorithms] + [Track(a.name, True) for a in anchor_objs]
+    for track in tracks:
+        (pred_root / track.name / name).mkdir(parents=True, exist_ok=True)
     bar = tqdm(entries, desc=name, unit="page", file=sys.stderr, disable=args.quiet,
                dynamic_ncols=True)
     for entry in bar:
         pid, html_path = entry["id"], dataset / entry["html"]
+        truth = (dataset / entry.get("truth", f"truth/{pid}.txt")).read_text(
+            encoding="utf-8", errors="replace")
         try:
             data, ms = _snapshot_json(capturer, cache, name, pid, html_path)
         except PithError as exc:
-            for counts in failures.values():   # no snapshot: every algorithm fails
-                counts[exc.name] = counts.get(exc.name, 0) + 1
+            for track in tracks[:len(algorithms)]:   # no snapshot: every algorithm fails
+                track.fail(exc)
             bar.write(f"pith bench: {name}/{pid}: {exc}", file=sys.stderr)
             data = None
         else:
             if ms is not None:
                 capture_ms.append(ms)
-        for algo in algorithms:
-            text = ""
+        for track in tracks[:len(algorithms)]:
+            texts = [""]
             if data is not None:
                 try:
                     t0 = time.perf_counter()
                     sel = select(json.loads(data), Options.from_overrides(
-                        {**overrides, "algorithm": algo}))
-                    host_ms[algo].append((time.perf_counter() - t0) * 1e3)
-                    text = render.output(sel, "text")
+                        {**overrides, "algorithm": track.name}))
+                    track.host_ms.append((time.perf_counter() - t0) * 1e3)
+                    texts = one_click_texts(sel)
                 except PithError as exc:
-                    failures[algo][exc.name] = failures[algo].get(exc.name, 0) + 1
-            (pred_root / algo / name / f"{pid}.txt").write_text(text, encoding="utf-8")
-        if anchor:
-            text = ""
+                    track.fail(exc)
+            f1s = [scorer.score_pair(t, truth)[2] for t in texts]
+            track.page_f1[pid], track.click_f1[pid] = f1s[0], max(f1s)
+            (pred_root / track.name / name / f"{pid}.txt").write_text(texts[0], encoding="utf-8")
+        anchor_tracks = tracks[len(algorithms):]
+        if anchor_tracks:
             try:
                 html, _ = static.decode_html(html_path.read_bytes(), None, BENCH_ENCODING_ERRORS)
             except PithError as exc:
-                bar.write(f"pith bench: {name}/{pid}: trafilatura not run: {exc}", file=sys.stderr)
-            else:
-                t0 = time.perf_counter()
-                text = anchor(html) or ""
-                anchor_ms.append((time.perf_counter() - t0) * 1e3)
-            (pred_root / "trafilatura" / name / f"{pid}.txt").write_text(text, encoding="utf-8")
+                html = None
+                bar.write(f"pith bench: {name}/{pid}: anchors not run: {exc}", file=sys.stderr)
+            for track, anchor in zip(anchor_tracks, anchor_objs):
+                text = ""
+                if html is not None:
+                    text, ms = anchors.timed(anchor, html, entry.get("url") or "")
+                    track.host_ms.append(ms)
+                track.page_f1[pid] = scorer.score_pair(text, truth)[2]
+                (pred_root / track.name / name / f"{pid}.txt").write_text(text, encoding="utf-8")
+    groups = [(name, entries)]
+    if getattr(args, "by_type", False):
+        types = sorted({e["page_type"] for e in entries if e.get("page_type")})
+        groups += [(f"{name}:{t}", [e for e in entries if e.get("page_type") == t]) for t in types]
     rows = []
-    for algo in algorithms + (["trafilatura"] if anchor else []):
-        scores = scorer.score_dataset(str(dataset), str(pred_root / algo / name)) \
-            if args.limit is None and not getattr(args, "split", None) else _score_subset(scorer, dataset, entries, pred_root / algo / name)
-        is_anchor = algo == "trafilatura"
-        times = anchor_ms if is_anchor else host_ms[algo]
-        rows.append({
-            "dataset": name, "algorithm": algo, "mode": "static" if args.static else "rendered",
-            "pages": len(entries),
-            "f1": scores["shingle"]["f1"], "precision": scores["shingle"]["precision"],
-            "recall": scores["shingle"]["recall"],
-            "word_f1": (scores.get("words") or {}).get("f1"),
-            "snippet_f1": (scores.get("snippets") or {}).get("f1"),
-            "capture_ms_median": None if is_anchor else statistics.median(capture_ms) if capture_ms else None,
-            "capture_ms_p95": None if is_anchor else percentile(capture_ms, 0.95) if capture_ms else None,
-            "host_ms_median": statistics.median(times) if times else None,
-            "host_ms_p95": percentile(times, 0.95) if times else None,
-            "failures": {} if is_anchor else failures[algo],
-            "options": {} if is_anchor else overrides,
-        })
+    for group, subset in groups:
+        for track in tracks:
+            scores = (scorer.score_dataset(str(dataset), str(pred_root / track.name / name))
+                      if subset is entries and len(entries) == _index_size(dataset)
+                      else _score_subset(scorer, dataset, subset, pred_root / track.name / name))
+            ids = [e["id"] for e in subset]
+            rows.append({
+                "dataset": group, "algorithm": track.name,
+                "mode": "static" if args.static else "rendered", "pages": len(subset),
+                "f1": scores["shingle"]["f1"], "precision": scores["shingle"]["precision"],
+                "recall": scores["shingle"]["recall"],
+                "word_f1": (scores.get("words") or {}).get("f1"),
+                "snippet_f1": (scores.get("snippets") or {}).get("f1"),
+                "mean_page_f1": _mean(track.page_f1, ids),
+                "one_click_f1": None if track.anchor else _mean(track.click_f1, ids),
+                "capture_ms_median": None if track.anchor or not capture_ms
+                else statistics.median(capture_ms),
+                "capture_ms_p95": None if track.anchor or not capture_ms
+                else percentile(capture_ms, 0.95),
+                "host_ms_median": statistics.median(track.host_ms) if track.host_ms else None,
+                "host_ms_p95": percentile(track.host_ms, 0.95) if track.host_ms else None,
+                "failures": track.failures if group == name else {},
+                "options": {} if track.anchor else overrides,
+            })
     return rows
+
+
+def _mean(values: dict[str, float], ids: list[str]) -> float | None:
+    picked = [values[i] for i in ids if i in values]
+    return sum(picked) / len(picked) if picked else None
+
+
+def _index_size(dataset: Path) -> int:
+    with open(dataset / "index.jsonl", encoding="utf-8") as f:
+        return sum(1 for line in f if line.strip())
+
+
+def mean_rows(rows: list[dict]) -> list[dict]:
+    """Per method, the unweighted mean over the whole datasets (not per-type rows)."""
+    out = []
+    whole = [r for r in rows if ":" not in r["dataset"]]
+    for method in dict.fromkeys(r["algorithm"] for r in whole):
+        mine = [r for r in whole if r["algorithm"] == method]
+        if len(mine) < 2:
+            continue
+        row = {"dataset": "MEAN", "algorithm": method, "mode": mine[0]["mode"],
+               "pages": sum(r["pages"] for r in mine), "failures": {}, "options": mine[0]["options"],
+               "capture_ms_median": None, "capture_ms_p95": None, "host_ms_median": None,
+               "host_ms_p95": None, "snippet_f1": None}
+        for key in ("f1", "precision", "recall", "word_f1", "mean_page_f1", "one_click_f1"):
+            vals = [r[key] for r in mine if r[key] is not None]
+            row[key] = sum(vals) / len(vals) if len(vals) == len(mine) else None
+        out.append(row)
+    return out
 
 
 def _score_subset(scorer: ModuleType, dataset: Path, entries: list[dict], pred_dir: Path) -> dict:
@@ -163,7 +241,7 @@ def _score_subset(scorer: ModuleType, dataset: Path, entries: list[dict], pred_d
         tmp_path = Path(tmp)
         (tmp_path / "index.jsonl").write_text(
             "".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
-        (tmp_path / "truth").symlink_to(dataset / "truth")
+        (tmp_path / "truth").symlink_to((dataset / "truth").resolve())
         return scorer.score_dataset(str(tmp_path), str(pred_dir))
 
 
@@ -182,21 +260,10 @@ def _snapshot_json(capturer: Capturer, cache: SnapshotCache | None, dataset: str
     return data, captured.capture_ms
 
 
-def _anchor():
-    """trafilatura's extract with library defaults, or None when it is not installed."""
-    try:
-        import trafilatura
-    except ImportError:
-        print("pith bench: trafilatura is not installed (pip install -e '.[bench]'); "
-              "no anchor", file=sys.stderr)
-        return None
-    return lambda html: trafilatura.extract(html)
-
-
 def format_rows(rows: list[dict]) -> str:
-    head = (f"{'dataset':<12} {'algorithm':<12} {'mode':<8} {'pages':>5}  {'F1':>5} {'P':>5} "
-            f"{'R':>5}  {'wordF1':>6} {'snipF1':>6}  {'capture ms med/p95':>18}  "
-            f"{'host ms med/p95':>16}  failures")
+    head = (f"{'dataset':<22} {'algorithm':<16} {'mode':<8} {'pages':>5}  {'F1':>5} {'P':>5} "
+            f"{'R':>5}  {'wordF1':>6} {'snipF1':>6} {'click':>5}  {'capture ms med/p95':>18}  "
+            f"{'ms/page med/p95':>16}  failures")
     lines = [head, "-" * len(head)]
 
     def num(v, fmt):
@@ -205,10 +272,13 @@ def format_rows(rows: list[dict]) -> str:
         cap = f"{num(r['capture_ms_median'], '.1f')}/{num(r['capture_ms_p95'], '.1f')}"
         host = f"{num(r['host_ms_median'], '.2f')}/{num(r['host_ms_p95'], '.2f')}"
         fails = ", ".join(f"{k} {v}" for k, v in sorted(r["failures"].items())) or "0"
-        lines.append(f"{r['dataset']:<12} {r['algorithm']:<12} {r['mode']:<8} {r['pages']:>5}  "
+        lines.append(f"{r['dataset']:<22} {r['algorithm']:<16} {r['mode']:<8} {r['pages']:>5}  "
                      f"{r['f1']:.3f} {r['precision']:.3f} {r['recall']:.3f}  "
-                     f"{num(r['word_f1'], '6.3f'):>6} {num(r['snippet_f1'], '6.3f'):>6}  "
-                     f"{cap:>18}  {host:>16}  {fails}")
+                     f"{num(r['word_f1'], '6.3f'):>6} {num(r['snippet_f1'], '6.3f'):>6} "
+                     f"{num(r['one_click_f1'], '5.3f'):>5}  {cap:>18}  {host:>16}  {fails}")
+    lines.append("F1/P/R: shingle metric of ../shared/tools/score.py; click: mean page F1 of the "
+                 "best of selection, grow, shrink (one press); ms/page: host pipeline for our "
+                 "methods (snapshot JSON decode + select), the whole extract call for anchors.")
     return "\n".join(lines)
 
 
@@ -226,13 +296,26 @@ def main(args: Namespace) -> int:
     mode = "static" if args.static else ("nojs" if args.no_js else "rendered")
     cache_root = args.cache or Path(os.environ.get("PITH_CACHE", REPO / ".cache" / "snapshots"))
     cache = None if args.static else SnapshotCache(cache_root, mode)
+    anchor_objs = []
+    for anchor_name in ([] if args.no_anchors else (args.anchor or list(anchors.ANCHORS))):
+        try:
+            anchor_objs.append(anchors.make(anchor_name))
+        except anchors.AnchorMissing as exc:
+            print(f"pith bench: anchor {anchor_name} left out: {exc}", file=sys.stderr)
     rows: list[dict] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        pred_root = args.save_predictions or Path(tmp)
-        with Capturer(static_mode=args.static, js=not args.no_js, timeout_s=args.timeout,
-                      encoding=args.encoding, encoding_errors=BENCH_ENCODING_ERRORS) as capturer:
-            for d in datasets:
-                rows.extend(run_dataset(d, args, capturer, cache, algorithms, scorer, pred_root))
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            pred_root = args.save_predictions or Path(tmp)
+            with Capturer(static_mode=args.static, js=not args.no_js, timeout_s=args.timeout,
+                          encoding=args.encoding,
+                          encoding_errors=BENCH_ENCODING_ERRORS) as capturer:
+                for d in datasets:
+                    rows.extend(run_dataset(d, args, capturer, cache, algorithms, anchor_objs,
+                                            scorer, pred_root))
+    finally:
+        for anchor in anchor_objs:
+            anchor.close()
+    rows += mean_rows(rows)
     print(json.dumps(rows, indent=1) if args.json else format_rows(rows))
     if getattr(args, "overrides", None) and not args.json:
         print("options: " + ", ".join(f"{k}={json.dumps(v)}" for k, v in args.overrides.items()))

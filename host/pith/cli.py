@@ -15,6 +15,7 @@ from typing import Any
 
 from . import __version__, render
 from .errors import BadOptions, PithError
+from .anchors import ANCHORS
 from .options import ALGORITHMS, Options
 from .pages import DEFAULT_TIMEOUT_S, Capturer, output_stem
 from .select import select
@@ -67,8 +68,13 @@ def build_parser() -> argparse.ArgumentParser:
     be.add_argument("--split", choices=("train", "validation"),
                     help="only the pages of this side of CLG's train/validation split "
                          "(by web site; host/pith/models/clg-split.json, written by `pith train`)")
+    be.add_argument("--anchor", action="append", choices=ANCHORS,
+                    help="other extractor to run on the same pages (repeatable; default: all "
+                         "installed)")
     be.add_argument("--no-anchors", action="store_true",
-                    help="do not run trafilatura on the same pages")
+                    help="run no other extractor")
+    be.add_argument("--by-type", action="store_true",
+                    help="also a row per page type (the index's page_type, e.g. wcxb_dev)")
     be.add_argument("--scale", action="store_true",
                     help="instead of datasets, time synthetic pages of 1k..200k elements")
     be.add_argument("--json", action="store_true", help="print results as JSON")
