@@ -27,3 +27,11 @@ def test_anchor_extracts_the_article(name):
 def test_unknown_anchor_is_refused():
     with pytest.raises(ValueError, match="unknown anchor"):
         anchors.make("magic")
+
+
+def test_an_anchor_that_raises_gives_an_empty_answer(capsys):
+    def broken(html, url):
+        raise ValueError("All strings must be XML compatible")
+    text, ms = anchors.timed(anchors.Anchor("broken", broken), "<p>x</p>", "http://a/")
+    assert text == "" and ms >= 0
+    assert "broken failed on http://a/: ValueError" in capsys.readouterr().err

@@ -122,7 +122,13 @@ def _readline(proc: subprocess.Popen, timeout_s: float) -> str | None:
 
 
 def timed(anchor: Anchor, html: str, url: str) -> tuple[str, float]:
-    """(text, ms) of one page."""
+    """(text, ms) of one page; an anchor that raises on a page gives "" for it (reported
+    on stderr), as the benchmark must go on and an empty answer is what a user would get."""
     t0 = time.perf_counter()
-    text = anchor.extract(html, url)
+    try:
+        text = anchor.extract(html, url)
+    except Exception as exc:   # third-party code: any failure is that extractor's miss
+        print(f"pith bench: {anchor.name} failed on {url or 'a page'}: "
+              f"{type(exc).__name__}: {str(exc)[:200]}", file=sys.stderr)
+        text = ""
     return text, (time.perf_counter() - t0) * 1e3
