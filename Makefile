@@ -18,7 +18,8 @@ help:
 	@echo "             open the bundled article in Chromium with the extension (headless without"
 	@echo "             \$$DISPLAY: prints the selection, screenshots in .cache/run/)"
 	@echo "make test    set up and run the whole test suite"
-	@echo "make bench   pith bench on ../shared/datasets (rendered, then static, then --scale)"
+	@echo "make bench   pith bench: every method and anchor on ../shared/datasets (rendered, then"
+	@echo "             static), then --scale"
 	@echo "make lint    syntax checks of the host and the extension, web-ext lint"
 	@echo "make package web-ext build: the Chrome zip and the Firefox xpi in $(DIST)/"
 	@echo "make bench-extension  click-to-highlight latency of the extension in headless Chromium"
@@ -30,9 +31,9 @@ run: system venv
 test: system venv npm
 	$(BIN)/pytest
 
-bench: system venv
-	$(BIN)/pith bench --algorithm cnr
-	$(BIN)/pith bench --algorithm cnr --static
+bench: system venv npm
+	$(BIN)/pith bench --by-type
+	$(BIN)/pith bench --static --by-type
 	$(BIN)/pith bench --scale
 
 # CLG's logistic regressions: reads the rendered snapshots `make bench` caches (no browser).
