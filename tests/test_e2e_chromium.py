@@ -227,7 +227,7 @@ def test_reader_shows_the_selected_text(xb, server):
     reader = opened.value
     try:
         reader.wait_for_load_state()
-        reader.wait_for_function("document.getElementById('text').textContent.length > 0")
+        reader.locator("#text:not(:empty)").wait_for(timeout=OVERLAY_WAIT_S * 1000)
         shown = reader.locator("#text").text_content()
         assert shown.strip() == xb.element_text(first["path"]).strip()
         assert reply["path"] == first["path"]
@@ -256,7 +256,10 @@ def test_nothing_selected(xb, server):
 def _wait_gone(pid: int) -> None:
     deadline = time.monotonic() + OVERLAY_WAIT_S
     while Path(f"/proc/{pid}").exists():
-        status = Path(f"/proc/{pid}/status").read_text() if Path(f"/proc/{pid}/status").exists() else ""
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except FileNotFoundError:    # gone between the two looks
+            return
         if "State:\tZ" in status:
             return                   # a zombie until Chromium reaps it: dead all the same
         assert time.monotonic() < deadline, f"host {pid} still alive"
@@ -366,7 +369,8 @@ def test_host_that_dies_at_start_is_reported_then_recovers(xb, server):
 
 def test_options_page_shows_the_host(xb):
     xb.ext.reload()
-    xb.ext.wait_for_function("document.getElementById('host-status').className.includes('ok')")
+    # a locator, not wait_for_function: extension pages' CSP forbids the eval it polls with
+    xb.ext.locator("#host-status.ok").wait_for(timeout=OVERLAY_WAIT_S * 1000)
     assert xb.ext.locator("#host-pid").text_content().startswith("pid ")
 
 

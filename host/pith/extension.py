@@ -30,6 +30,8 @@ OPTIONS_PAGE = "ui/options.html"
 # A click's whole round trip (capture, host, drawing); the first one also starts the host.
 COMMAND_TIMEOUT_S = 30.0
 POLL_S = 0.02
+# After a click refused for a tab that was not active yet, wait this long before clicking again.
+FOCUS_SETTLE_S = 0.3
 
 # Runs in the page's main world: the element at a snapshot path, walking the same flat tree
 # as capture.js (open shadow roots, slots' assigned nodes, same-origin frames, no svg kids).
@@ -203,7 +205,19 @@ class ExtensionBrowser:
         return tabs[0]["targetId"]
 
     def click(self, timeout_s: float = COMMAND_TIMEOUT_S) -> dict:
-        """Click the toolbar button on the page under test; the reply of the extract it runs."""
+        """Click the toolbar button on the page under test; the reply of the extract it runs.
+
+        The click grants activeTab to the window's active tab. Headless Chromium may not
+        have made the page active yet right after bring_to_front; the page then answers
+        page_forbidden, and the click is made once more, as a person would click again.
+        """
+        reply = self._click_once(timeout_s)
+        if not reply.get("ok") and (reply.get("error") or {}).get("name") == "page_forbidden":
+            time.sleep(FOCUS_SETTLE_S)
+            reply = self._click_once(timeout_s)
+        return reply
+
+    def _click_once(self, timeout_s: float) -> dict:
         before, _ = self.last()
         self.page.bring_to_front()           # the action acts on the window's active tab
         self.cdp.send("Extensions.triggerAction", {"id": self.id, "targetId": self._tab_target()})

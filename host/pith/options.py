@@ -13,7 +13,7 @@ from typing import Any
 from .errors import BadOptions
 
 # Each name is a module of pith/algorithms/ with `run(snap, feats, opts) -> Choice`.
-ALGORITHMS = ("cnr", "lqf", "sst", "filters", "clg")
+ALGORITHMS = ("cnr", "lqf", "sst", "filters", "clg", "auto")
 
 # Tags Algorithm 1 of the CNR paper treats as "nonContentNode": weight 1, no characters,
 # subtree not counted. The paper names img, nav, a, script, video and svg "for
@@ -249,6 +249,14 @@ class Options:
         "and the selection: a byline and a date fit, a navigation menu does not",
         lo=0, hi=1_000_000)
 
+    # --- auto: the methods combined ---------------------------------------------------
+    auto_members: tuple = _opt(
+        ("cnr", "lqf", "sst", "clg"),
+        "the methods whose proposals vote (algorithms/auto.py); filters is left out: its "
+        "'first subtree with 500 characters' rule proposes partial blocks by design")
+    auto_clean: bool = _opt(
+        True, "drop link lists inside the winning block with the LQF cleaner")
+
     # --- every method ----------------------------------------------------------------
     skip_hidden: bool = _opt(
         True, "hidden elements (display:none, visibility:hidden, aria-hidden, zero size) "
@@ -309,6 +317,13 @@ def _check(f: dataclasses.Field, value: Any) -> Any:
     elif isinstance(default, str):
         if not isinstance(value, str):
             raise BadOptions(f"option {key!r} must be a string", key=key)
+    elif isinstance(default, tuple):   # an ordered list of method names
+        members = [a for a in ALGORITHMS if a != "auto"]
+        if not isinstance(value, (list, tuple)) or not value or not all(
+                v in members for v in value):
+            raise BadOptions(f"option {key!r} must be a non-empty list of: "
+                             f"{', '.join(members)}", key=key)
+        return tuple(value)
     elif isinstance(default, frozenset):
         if not isinstance(value, (list, tuple, set, frozenset)) or not all(
                 isinstance(v, str) for v in value):
