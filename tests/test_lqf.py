@@ -126,8 +126,8 @@ def test_cleaner_removes_related_links_inside_an_article_and_keeps_its_paragraph
       <div id="related"><h3>Related</h3><ul>{related}</ul></div>
       <p>{PROSE}Read <a href="/minutes">the minutes</a>.</p></article></body></html>"""
     capture = static.snapshot_from_html(html, "http://example.org/")
-    plain = select(capture, Options())
-    cleaned = select(capture, Options.from_overrides({"lqf_clean": True}))
+    plain = select(capture, Options.from_overrides({"algorithm": "cnr"}))
+    cleaned = select(capture, Options.from_overrides({"algorithm": "cnr", "lqf_clean": True}))
     assert plain.node == cleaned.node and plain.snap.id[plain.node] == "story"
     before, after = render.output(plain, "text"), render.output(cleaned, "text")
     assert "Another story" in before and "Another story" not in after

@@ -29,7 +29,7 @@ def page():
 
 
 def test_select_reply_describes_the_choice():
-    sel = select(page(), Options())
+    sel = select(page(), Options.from_overrides({"algorithm": "cnr"}))
     wire = sel.to_wire()
     assert wire["node"] == 5 and wire["tag"] == "article" and wire["id"] == "story"
     assert wire["path"] == [0, 1, 0]

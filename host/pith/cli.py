@@ -37,7 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "http(s) URLs. By default each page is rendered in headless Chromium "
                     "and captured by the extension's own capture script.")
     ex.add_argument("inputs", nargs="+", metavar="PATH_OR_URL")
-    ex.add_argument("--algorithm", "-a", choices=ALGORITHMS, default="cnr")
+    ex.add_argument("--algorithm", "-a", choices=ALGORITHMS, default=Options().algorithm,
+                    help=f"scoring method (default {Options().algorithm}; see README)")
     ex.add_argument("--format", "-f", choices=render.FORMATS, default="text")
     ex.add_argument("--out", "-o", metavar="DIR", type=Path,
                     help="write DIR/X.txt (.md/.html/.json) for each input X.html or URL")

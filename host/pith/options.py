@@ -54,7 +54,9 @@ class Options:
     """Every tunable of the host pipeline. Read the `why` of a field before changing it."""
 
     algorithm: str = _opt(
-        "cnr", "the scoring method: one seed paper each (README, 'The methods')",
+        "auto", "the scoring method: one seed paper each, or auto, their vote (README, 'The "
+        "methods'); auto is the default because on the validation sites it scored above every "
+        "single method on all three shared datasets (issue notes, `pith bench --split validation`)",
         choices=ALGORITHMS)
 
     # --- CNR (López, Silva, Insa) ---------------------------------------------------
