@@ -1,13 +1,12 @@
 """pith.browser in headless Chromium: targets (path, file://, http), failures, --no-js, big pages."""
 from __future__ import annotations
 
-import functools
-import http.server
 import json
-import threading
 import time
 
 import pytest
+
+from serving import serve
 
 from conftest import PAGES, TEST_TIMEOUT_S, chromium_or_skip
 from pith import browser as browser_mod
@@ -19,35 +18,17 @@ pytestmark = pytest.mark.browser
 
 ARTICLE = PAGES / "article" / "source.html"
 # The throwaway server shuts itself down after this long even if a test hangs.
-SERVER_LIFETIME_S = 300.0
 
 
 def recorded(name: str) -> dict:
     return json.loads((PAGES / name / "snapshot.json").read_text(encoding="utf-8"))
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):       # keep pytest output clean
-        pass
-
-
 @pytest.fixture(scope="module")
 def server():
     """http://127.0.0.1:<free port> serving tests/fixtures/pages, stopped after the module."""
-    handler = functools.partial(_QuietHandler, directory=str(PAGES))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    deadline = threading.Timer(SERVER_LIFETIME_S, httpd.shutdown)
-    deadline.daemon = True
-    deadline.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    finally:
-        deadline.cancel()
-        httpd.shutdown()
-        httpd.server_close()
-        thread.join(5)
+    with serve(PAGES) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -1,15 +1,14 @@
 """The `pith` command: extract in both modes, output naming, JSON, failures and bad input."""
-import functools
-import http.server
 import json
 import os
 import re
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
+
+from serving import serve
 
 from pith import static
 
@@ -43,12 +42,8 @@ def server(tmp_path_factory):
     """A throwaway http.server on 127.0.0.1 serving a folder with the example page."""
     root = tmp_path_factory.mktemp("site")
     (root / "article.html").write_bytes(EXAMPLE.read_bytes())
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(root))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
+    with serve(root) as url:
+        yield url
 
 
 def test_help_lists_the_commands_and_options():

@@ -12,17 +12,17 @@ page's recorded snapshot (tests/fixtures/pages/*/snapshot.json).
 from __future__ import annotations
 
 import functools
-import http.server
 import json
 import os
 import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 import pytest
+
+from serving import QuietHandler, serve
 
 from conftest import PAGES, ROOT, chromium_or_skip
 from pith.extension import ExtensionBrowser
@@ -33,7 +33,6 @@ from pith.select import shrink as host_shrink
 pytestmark = pytest.mark.browser
 
 # The server stops itself after this long even if the module hangs.
-SERVER_LIFETIME_S = 300.0
 # Sub-pixel rounding between the box and the element's client rect.
 RECT_TOLERANCE_PX = 1.0
 # How long the page may take to reflect a command sent by a key or a button.
@@ -48,10 +47,7 @@ FIXTURE_PAGES = ("article", "boilerplate", "hidden", "shadow")
 ROOT_EXT = ROOT / "extension"
 
 
-class _Handler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
+class _Handler(QuietHandler):
     def do_GET(self):
         if self.path.startswith("/stalled"):
             # Half a document, then silence: document.readyState stays "loading".
@@ -68,20 +64,8 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def server():
-    handler = functools.partial(_Handler, directory=str(PAGES))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    httpd.daemon_threads = True
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    deadline = threading.Timer(SERVER_LIFETIME_S, httpd.shutdown)
-    deadline.daemon = True
-    deadline.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    finally:
-        deadline.cancel()
-        httpd.shutdown()
-        httpd.server_close()
+    with serve(PAGES, _Handler) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -34,17 +34,17 @@ How the browser is set up (the fixtures below):
 from __future__ import annotations
 
 import functools
-import http.server
 import json
 import os
 import subprocess
 import sys
-import threading
 import time
 import uuid
 from pathlib import Path
 
 import pytest
+
+from serving import serve
 
 pytest.importorskip("websockets", reason="tests/bidi.py needs websockets (extra `test`)")
 
@@ -68,7 +68,6 @@ COMMAND_TIMEOUT_S = 20.0
 OVERLAY_WAIT_S = 5.0
 POLL_S = 0.05
 # The throwaway server stops itself after this long even if the module hangs.
-SERVER_LIFETIME_S = 300.0
 # Tolerance when comparing the box with the element's client rect (sub-pixel rounding).
 RECT_TOLERANCE_PX = 1.0
 # WebDriver key value of Escape.
@@ -104,28 +103,11 @@ def firefox_home(tmp_path_factory):
     return home
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture(scope="module")
 def pages_url():
     """http://127.0.0.1:<free port> serving tests/fixtures/pages, stopped after the module."""
-    handler = functools.partial(_QuietHandler, directory=str(PAGES))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    deadline = threading.Timer(SERVER_LIFETIME_S, httpd.shutdown)
-    deadline.daemon = True
-    deadline.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    finally:
-        deadline.cancel()
-        httpd.shutdown()
-        httpd.server_close()
-        thread.join(5)
+    with serve(PAGES) as url:
+        yield url
 
 
 def start_firefox(home: Path, extension: Path) -> tuple[Firefox, str]:
