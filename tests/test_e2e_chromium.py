@@ -307,18 +307,28 @@ def test_page_still_loading(xb, server):
     assert "loading" in reply["error"]["message"]
 
 
+def _running_host(xb: ExtensionBrowser, server: str) -> int:
+    """Load the article and return the pid of the host answering the extension."""
+    load(xb, f"{server}/article/source.html")
+    return ok(xb.hello(), "hello")["hello"]["pid"]
+
+
+def _click_after_killing(xb: ExtensionBrowser, pid: int) -> dict:
+    """Kill the host, click, and return the error the click must answer with."""
+    os.kill(pid, signal.SIGKILL)
+    _wait_gone(pid)
+    reply = xb.click()
+    assert reply["ok"] is False, reply
+    return reply["error"]
+
+
 def test_host_not_installed(xb, server):
     manifest = xb.profile_dir / "NativeMessagingHosts" / "dev.pith.host.json"
     hidden = manifest.with_name("dev.pith.host.json.away")
-    load(xb, f"{server}/article/source.html")
-    pid = ok(xb.hello(), "hello")["hello"]["pid"]
+    pid = _running_host(xb, server)
     manifest.rename(hidden)
     try:
-        os.kill(pid, signal.SIGKILL)
-        _wait_gone(pid)
-        reply = xb.click()
-        assert reply["ok"] is False, reply
-        err = reply["error"]
+        err = _click_after_killing(xb, pid)
         assert (err["code"], err["name"]) == (60, "host_not_installed")
         assert "pith install-host" in err["message"]
         toast = xb.page.evaluate("""() => {
@@ -334,15 +344,10 @@ def test_host_not_installed(xb, server):
 def test_host_that_dies_at_start_is_reported_then_recovers(xb, server):
     launcher = xb.profile_dir / "NativeMessagingHosts" / "pith-host"
     good = launcher.read_text(encoding="utf-8")
-    load(xb, f"{server}/article/source.html")
-    pid = ok(xb.hello(), "hello")["hello"]["pid"]
+    pid = _running_host(xb, server)
     launcher.write_text("#!/bin/sh\necho 'pith-host: broken on purpose' >&2\nexit 3\n")
     try:
-        os.kill(pid, signal.SIGKILL)
-        _wait_gone(pid)
-        reply = xb.click()
-        assert reply["ok"] is False, reply
-        err = reply["error"]
+        err = _click_after_killing(xb, pid)
         assert (err["code"], err["name"]) == (61, "host_exited")
         assert "again" in err["message"] and "pith doctor" in err["message"]
         assert xb.badge()["text"] == "!"

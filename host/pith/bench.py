@@ -23,7 +23,6 @@ from argparse import Namespace
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 from . import anchors, render, static
 from .errors import PithError

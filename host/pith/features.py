@@ -67,10 +67,8 @@ class Features:
     in_link: np.ndarray       # the row is a link or inside one
     chars: np.ndarray         # visible non-space chars in the subtree
     linked_chars: np.ndarray  # of those, chars inside links
-    texts: np.ndarray         # visible non-blank text nodes in the subtree
     tags: np.ndarray          # visible elements in the subtree, itself included
     links: np.ndarray         # visible links in the subtree
-    area: np.ndarray          # box area in CSS px² (0 without layout)
 
 
 def compute(snap: Snapshot, skip_hidden: bool = True) -> Features:
@@ -101,8 +99,6 @@ def compute(snap: Snapshot, skip_hidden: bool = True) -> Features:
         in_link=in_link,
         chars=snap.subtree_sum(vis_chars),
         linked_chars=snap.subtree_sum(np.where(in_link, vis_chars, 0)),
-        texts=snap.subtree_sum(np.where(live, own_texts, 0)),
         tags=snap.subtree_sum(live.astype(np.int64)),
         links=snap.subtree_sum((snap.link & live).astype(np.int64)),
-        area=snap.w * snap.h,
     )
