@@ -1,4 +1,5 @@
 """Protocol: envelope checks, dispatch, replies and the documented error table."""
+import dataclasses
 import io
 import json
 import logging
@@ -13,7 +14,7 @@ import pytest
 import pith
 from pith import framing, protocol
 from pith.errors import BadNode, all_errors
-from pith.options import ALGORITHMS
+from pith.options import ALGORITHMS, Options
 
 PROTOCOL_MD = Path(__file__).resolve().parents[1] / "host" / "PROTOCOL.md"
 
@@ -124,11 +125,19 @@ def test_hello_fields():
     assert result["version"] == pith.__version__
     assert result["protocol"] == pith.PROTOCOL_VERSION == 1
     assert result["snapshot"] == pith.SNAPSHOT_VERSION
-    assert result["actions"] == ["hello", "echo", "select", "grow", "shrink"]
+    assert result["actions"] == ["hello", "echo", "select", "grow", "shrink", "clean"]
     assert result["limits"] == {"max_in": framing.MAX_IN, "max_out": framing.MAX_OUT,
                                 "cache": protocol.CACHE_SIZE}
     assert result["algorithms"] == list(ALGORITHMS)
     assert result["pid"] == os.getpid()
+    options = {o["name"]: o for o in result["options"]}
+    assert list(options) == [f.name for f in dataclasses.fields(Options)]
+    assert options["algorithm"]["value"] == Options().algorithm
+    assert options["algorithm"]["choices"] == list(ALGORITHMS)
+    assert options["candidates"]["kind"] == "int" and options["candidates"]["lo"] == 0
+    assert options["skip_hidden"]["kind"] == "bool"
+    assert all(o["why"] for o in options.values())
+    json.dumps(result)                      # all of it goes over the wire
 
 
 @pytest.mark.parametrize("data", ["héllo 😀", 42, None, [1, {"a": [True, None]}],
@@ -174,7 +183,7 @@ def fake_select(monkeypatch):
     calls = []
     module = types.ModuleType("pith.select")
 
-    def select(snapshot, options):
+    def select(snapshot, options, pin=None):
         calls.append(("select", snapshot, options))
         if snapshot.get("explode"):
             raise RuntimeError("boom " + "y" * 1000)
@@ -378,6 +387,36 @@ def test_real_select_grow_shrink_round_trip():
     assert back["result"]["node"] == node
 
 
+def test_real_select_with_a_pin_chooses_that_row():
+    session = protocol.Session()
+    snap = tiny_snapshot()
+    p = snap["nodes"]["tag"].index("p")
+    result = call(req("select", snapshot=snap, pin=p), session)["result"]
+    assert result["node"] == p and result["pinned"] is True
+    unpinned = call(req("select", snapshot=snap, pin=None), session)["result"]
+    assert unpinned["pinned"] is False and unpinned["node"] != p
+    err = error_of(call(req("select", snapshot=snap, pin=len(snap["nodes"]["tag"]))))
+    assert err["code"] == 41
+    err = error_of(call(req("select", snapshot=snap, pin="3")))
+    assert err["code"] == 23 and err["detail"] == {"param": "pin"}
+
+
+def test_real_clean_drops_the_menu_of_a_grown_block():
+    session = protocol.Session()
+    snap = tiny_snapshot()
+    body = snap["nodes"]["tag"].index("body")
+    nav = snap["nodes"]["tag"].index("nav")
+    call(req("select", snapshot=snap), session)
+    reply = call(req("clean", doc="d1", node=body), session)
+    assert reply["ok"] is True, reply
+    result = reply["result"]
+    assert result["node"] == body and result["doc"] == "d1"
+    assert nav in result["drop"] and body not in result["drop"]
+    assert {"text": "Home", "href": "https://example.org/"} in result["links"]
+    assert error_of(call(req("clean", doc="d9", node=body), session))["code"] == 23
+    assert error_of(call(req("clean", doc="d1", node=999), session))["code"] == 41
+
+
 def test_real_select_refuses_a_broken_snapshot():
     snap = tiny_snapshot()
     snap["nodes"]["parent"][5] = 9  # not preorder
@@ -427,4 +466,7 @@ def test_documented_hello_reply_is_what_the_host_says():
     actual = call(req("hello", id=documented["id"]))
     documented["result"]["version"] = actual["result"]["version"]  # changes each release
     documented["result"]["pid"] = actual["result"]["pid"]          # changes each start
+    shown = documented["result"].pop("options")                   # the first of them
+    options = actual["result"].pop("options")
+    assert shown == options[:len(shown)] and len(options) > len(shown)
     assert documented == actual

@@ -298,8 +298,25 @@ class Options:
             value = getattr(self, f.name)
             if isinstance(value, frozenset):
                 value = sorted(value)
-            out.append({"name": f.name, "value": value, "why": f.metadata["why"]})
+            elif isinstance(value, tuple):
+                value = list(value)
+            item = {"name": f.name, "value": value, "kind": _kind(f.default),
+                    "why": f.metadata["why"]}
+            item.update({k: list(v) if k == "choices" else v
+                         for k, v in f.metadata.items() if k in ("choices", "lo", "hi")})
+            out.append(item)
         return out
+
+
+def _kind(default: Any) -> str:
+    """The JSON kind of an option, for forms that edit it (the options page)."""
+    if isinstance(default, bool):
+        return "bool"
+    if isinstance(default, (int, float)):
+        return "int" if isinstance(default, int) else "float"
+    if isinstance(default, str):
+        return "str"
+    return "list"
 
 
 def _check(f: dataclasses.Field, value: Any) -> Any:

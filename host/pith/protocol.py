@@ -124,6 +124,7 @@ def do_hello(params: dict, session: Session) -> dict:
         "limits": {"max_in": framing.MAX_IN, "max_out": framing.MAX_OUT,
                    "cache": session.cache_size},
         "algorithms": list(ALGORITHMS),
+        "options": Options().describe(),
         "pid": os.getpid(),
     }
 
@@ -140,8 +141,9 @@ def do_select(params: dict, session: Session) -> dict:
         raise BadRequest("parameter 'snapshot' must be an object (host/SNAPSHOT.md)",
                          param="snapshot")
     options = Options.from_overrides(params.get("options"))
+    pin = _node(params, "pin") if params.get("pin") is not None else None
     from .select import select  # lazily: the pipeline is heavy and hello must be fast
-    selection = select(snapshot, options)
+    selection = select(snapshot, options, pin)
     return {**selection.to_wire(), "doc": session.remember(selection)}
 
 
@@ -161,6 +163,14 @@ def do_shrink(params: dict, session: Session) -> dict:
     return {**shrink(selection, node, trail), "doc": token}
 
 
+def do_clean(params: dict, session: Session) -> dict:
+    """What the reader view leaves out of `node`: link lists, ads, forms, hidden rows."""
+    token, node = _doc(params), _node(params)
+    selection = session.recall(token)
+    from .reader import clean
+    return {**clean(selection, node), "doc": token}
+
+
 class Action(NamedTuple):
     """One entry of the dispatch table: what runs and which parameters it accepts."""
     run: Callable[[dict, Session], dict]
@@ -170,9 +180,10 @@ class Action(NamedTuple):
 ACTIONS: dict[str, Action] = {
     "hello": Action(do_hello, ()),
     "echo": Action(do_echo, ("data",)),
-    "select": Action(do_select, ("snapshot", "options")),
+    "select": Action(do_select, ("snapshot", "options", "pin")),
     "grow": Action(do_grow, ("doc", "node")),
     "shrink": Action(do_shrink, ("doc", "node", "trail")),
+    "clean": Action(do_clean, ("doc", "node")),
 }
 
 

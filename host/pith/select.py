@@ -8,6 +8,8 @@ Stages of `select`:
      is then in a state no reader sees as final (an anti-flicker `opacity:0` on the body,
      content that scripts never revealed), and its text is still the best evidence;
      with `lqf_clean`, the link lists inside the choice are then dropped (lqf.clean);
+     a `pin` (the element a reader's per-site rule names) replaces the choice's node,
+     keeping the method's scores for shrink and its blocks as runners-up;
   4. describe the choice: node, path, score, runner-up candidates, stage timings.
 
 `grow` and `shrink` move a choice afterwards: grow = parent; shrink = the child with
@@ -46,6 +48,7 @@ class Selection:
     options: Options
     timings: dict[str, float] = field(default_factory=dict)
     hidden_ignored: bool = False   # stage 3 fell back to scoring hidden text
+    pinned: bool = False           # the node is the caller's pin, not the method's choice
 
     @property
     def node(self) -> int:
@@ -69,6 +72,7 @@ class Selection:
         out["title"] = self.snap.meta["title"]
         out["url"] = self.snap.meta["url"]
         out["hidden_ignored"] = self.hidden_ignored
+        out["pinned"] = self.pinned
         if self.result.parts is not None:
             out["parts"] = [self.snap.path(int(p)) for p in self.result.parts]
         out["candidates"] = [self.describe(int(b))
@@ -77,8 +81,10 @@ class Selection:
         return out
 
 
-def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None) -> Selection:
-    """Run stages 1–4 on a decoded capture (or an already validated Snapshot)."""
+def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None,
+           pin: int | None = None) -> Selection:
+    """Run stages 1–4 on a decoded capture (or an already validated Snapshot); `pin`,
+    a row of that capture, is then the chosen node (BadNode when it is not a row)."""
     opts = options or Options()
     t0 = time.perf_counter()
     if isinstance(capture, snapshot_mod.Snapshot):
@@ -99,13 +105,22 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
         feats = features_mod.compute(snap, skip_hidden=False)
         result = run(snap, feats, opts)
         hidden_ignored = True
+    if pin is not None:
+        result = pin_choice(result, snap.check_node(pin))
     if opts.lqf_clean:
         result = lqf.clean(snap, feats, opts, result)
     t3 = time.perf_counter()
     timings = {"validate_ms": (t1 - t0) * 1e3, "features_ms": (t2 - t1) * 1e3,
                "score_ms": (t3 - t2) * 1e3, "total_ms": (t3 - t0) * 1e3}
     return Selection(snap=snap, feats=feats, result=result, options=opts, timings=timings,
-                     hidden_ignored=hidden_ignored)
+                     hidden_ignored=hidden_ignored, pinned=pin is not None)
+
+
+def pin_choice(result: Choice, node: int) -> Choice:
+    """`result` with `node` as the choice: one subtree, the method's blocks after it."""
+    blocks = np.concatenate(([node], result.blocks[result.blocks != node]))
+    return dataclasses.replace(result, node=node, blocks=blocks, parts=None, drop=None,
+                               appendix=(), preface=())
 
 
 def grow(sel: Selection, node: int) -> dict[str, Any]:

@@ -441,23 +441,29 @@ def irrelevant_images(snap: Snapshot, tags: Tags, owner: np.ndarray, alive: np.n
 
 
 # ======================================================================= removed links
-def retained_links(snap: Snapshot, feats: Features, removed: np.ndarray,
-                   ads: np.ndarray) -> tuple[str, ...]:
-    """'text <url>' of each text link the filters removed (not ad links), once per URL."""
+def removed_links(snap: Snapshot, feats: Features, removed: np.ndarray,
+                  ads: np.ndarray) -> list[tuple[str, str]]:
+    """(text, url) of each visible text link among `removed` rows, except links to ad
+    servers (removing those is the point), once per URL, in document order."""
     ad_links = ads | snap.below(ads)
     rows = np.flatnonzero(removed & snap.link & ~feats.gone & ~ad_links & (feats.chars > 0)
                           & (snap.url != ""))
     seen: set[str] = set()
-    lines = []
+    out = []
     visible = ~feats.gone
     for row in rows.tolist():
         url = str(snap.url[row])
         if url in seen:
             continue
         seen.add(url)
-        label = _SPACES.sub(" ", subtree_text(snap, visible, row)).strip()
-        lines.append(f"{label} <{url}>")
-    return tuple(lines)
+        out.append((_SPACES.sub(" ", subtree_text(snap, visible, row)).strip(), url))
+    return out
+
+
+def retained_links(snap: Snapshot, feats: Features, removed: np.ndarray,
+                   ads: np.ndarray) -> tuple[str, ...]:
+    """'text <url>' of each text link the filters removed (not ad links), once per URL."""
+    return tuple(f"{text} <{url}>" for text, url in removed_links(snap, feats, removed, ads))
 
 
 # ======================================================================= the method

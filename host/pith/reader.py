@@ -1,0 +1,99 @@
+"""What the reader view leaves out of a selected block: link lists, ads, forms, widgets, hidden rows.
+
+The reader view shows one element of the page (the selection, after any grow or shrink)
+without the clutter inside it. The extension asks the host's `clean` action which rows
+of that element to leave out, and the in-page collector (extension/inject/collect.js)
+skips their subtrees. The rows come from the seed methods, each for what it is good at:
+
+  1. the link-quota filter (Mantratzis et al.): sections scoring 2 points are link lists —
+     navigation, share bars, tag clouds, "related" lists — (algorithms/lqf.py);
+  2. the DOM filters of Agarwal et al.: their first set (iframes, embeds, scripts and
+     whatever else the filters_ignore_* options switch on; form widgets always; forms
+     holding under half the block's text, see FORM_MAX_SHARE; not image
+     links, which are how articles link figures to their full size), the
+     advertisement remover (rows pointing at ad servers), the link-list remover (table
+     cells with more links than words allow) and the empty-table remover
+     (algorithms/filters.py);
+  3. rows hidden in the page (display:none, visibility:hidden, aria-hidden…), unless the
+     selection was made with hidden text counted (`hidden_ignored`: on such a page
+     everything is hidden and nothing would be left);
+  4. for a method that answered with several parts (satisfiable sub-trees, CLG groups),
+     while the selection is still that answer: the rows of the block that belong to no
+     part and hold none.
+Only the topmost rows are listed (a dropped row's subtree goes with it). The chosen
+element itself is never dropped. The DOM-filters paper's "removed links retainer" gives
+`links`: the text links of the dropped rows, for the reader's optional list at the end.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .algorithms import filters, lqf
+
+if TYPE_CHECKING:
+    from .select import Selection
+
+# Form widgets never belong in a reader; their labels and hints are UI, not content.
+WIDGET_TAGS = frozenset({"input", "textarea", "button", "select"})
+
+# A form inside the block goes when it holds less than this share of the block's text (a
+# search box, a comment or newsletter form). Some sites (ASP.NET) wrap the whole page in
+# one form; grown to such a form's parent, the block must not lose everything.
+FORM_MAX_SHARE = 0.5
+
+# A reader wants the links of a share bar or a "see also" list, not the thousand entries of
+# a mega-menu: past this many the list stops (the reply must also stay under 1 MB).
+MAX_LINKS = 200
+
+
+def _part_outsiders(sel: "Selection", node: int, within: np.ndarray) -> np.ndarray:
+    """Rows inside `node` that neither lie in a part's subtree nor hold a part (stage 4)."""
+    snap, parts = sel.snap, sel.result.parts
+    if parts is None or node != sel.node:
+        return np.zeros(snap.n, np.bool_)
+    in_part = np.zeros(snap.n, np.bool_)
+    in_part[parts] = True
+    in_part |= snap.below(in_part)
+    holds = snap.subtree_sum(in_part.astype(np.int64)) > 0
+    return within & ~in_part & ~holds
+
+
+def clean(sel: "Selection", node: int) -> dict[str, Any]:
+    """{drop: topmost row ids to leave out of `node`, links: [{text, href}], counts}."""
+    snap, feats, opts = sel.snap, sel.feats, sel.options
+    node = snap.check_node(node)
+    within = lqf.inside(snap, np.array([node]))
+
+    link_lists = lqf.link_quota(snap, feats, opts).link_list                      # 1
+    tags = filters.Tags(snap)                                                      # 2
+    # image links stay: an article's figures are often links to the full-size image
+    widgets = filters.ignored(snap, feats, tags,
+                              dataclasses.replace(opts, filters_ignore_image_links=False))
+    ads = filters.ad_rows(snap, opts) if opts.filters_ads else np.zeros(snap.n, np.bool_)
+    drop = link_lists | widgets | ads | tags.mask(WIDGET_TAGS)
+    forms = tags.mask({"form"})
+    drop |= forms & (feats.chars < FORM_MAX_SHARE * max(int(feats.chars[node]), 1))
+    if opts.filters_link_lists:
+        drop |= filters.link_lists(snap, feats, tags, ~filters.dead_rows(snap, feats, drop),
+                                   opts)
+    if opts.filters_empty_tables:
+        drop |= filters.empty_tables(snap, feats, tags, ~filters.dead_rows(snap, feats, drop),
+                                     opts)
+    if not sel.hidden_ignored:                                                     # 3
+        drop |= feats.hidden
+    if sel.result.drop is not None and node == sel.node:
+        drop |= sel.result.drop
+    drop = (drop | _part_outsiders(sel, node, within)) & within                    # 4
+
+    removed = drop | snap.below(drop)
+    links = filters.removed_links(snap, feats, removed & ~feats.hidden, ads)
+    top = np.flatnonzero(drop & ~snap.below(drop))
+    return {
+        "node": node,
+        "drop": top.tolist(),
+        "links": [{"text": t, "href": u} for t, u in links[:MAX_LINKS]],
+        "dropped_chars": int(feats.chars[top].sum()),
+    }

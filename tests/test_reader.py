@@ -1,0 +1,107 @@
+"""pith.reader: what the reader view leaves out of a selected block."""
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import numpy as np
+import pytest
+
+from builders import make_snapshot
+from conftest import PAGES
+from pith import reader
+from pith.errors import BadNode
+from pith.select import select
+
+PARAGRAPH = ("A paragraph of the story with enough plain words in it to be content for "
+             "every method, and then some more words so that it is clearly the text.")
+
+
+@pytest.fixture(scope="module")
+def page():
+    snap = json.loads((PAGES / "reader" / "snapshot.json").read_text(encoding="utf-8"))
+    return select(snap)
+
+
+def rows_of(sel, result):
+    return {(str(sel.snap.tag[r]), str(sel.snap.cls[r])) for r in result["drop"]}
+
+
+def test_the_article_loses_its_share_bar_form_script_frame_and_hidden_text(page):
+    assert page.snap.tag[page.node] == "article"
+    result = reader.clean(page, page.node)
+    assert rows_of(page, result) == {("ul", "share"), ("form", ""), ("script", ""),
+                                     ("iframe", ""), ("p", "gone")}
+    assert page.node not in result["drop"]
+    assert [l["text"] for l in result["links"]] == ["Share on X", "Facebook", "Email"]
+    assert result["links"][0]["href"] == "https://twitter.example/share?u=lichens"
+    assert result["dropped_chars"] > 0
+
+
+def test_drop_lists_only_topmost_rows_inside_the_node(page):
+    result = reader.clean(page, page.node)
+    drop = np.array(result["drop"])
+    start, end = page.node, page.snap.end[page.node]
+    assert ((drop > start) & (drop < end)).all()
+    marked = np.zeros(page.snap.n, np.bool_)
+    marked[drop] = True
+    assert not (marked & page.snap.below(marked)).any()
+    assert result["drop"] == sorted(result["drop"])
+
+
+def test_grown_to_body_the_menus_and_footer_go_too(page):
+    body = int(page.snap.parent[page.snap.parent[page.node]])
+    assert page.snap.tag[body] == "body"
+    tags = {t for t, _ in rows_of(page, reader.clean(page, body))}
+    assert {"header", "aside", "footer"} <= tags and "main" not in tags
+
+
+def test_a_form_holding_the_page_is_not_dropped():
+    snap = make_snapshot([
+        ("html", -1), ("body", 0), ("form", 1), ("div", 2),
+        ("p", 3, {"text": PARAGRAPH}), ("p", 3, {"text": PARAGRAPH}),
+        ("form", 3), ("input", 6), ("button", 6, {"text": "Search"}),
+    ])
+    sel = select(snap)
+    result = reader.clean(sel, 1)
+    assert 2 not in result["drop"]                 # the ASP.NET-style page form stays
+    assert 6 in result["drop"]                     # the small search form goes
+
+
+def test_hidden_rows_stay_when_the_selection_counted_hidden_text(page):
+    shown = dataclasses.replace(page, hidden_ignored=True)
+    assert ("p", "gone") not in rows_of(shown, reader.clean(shown, page.node))
+
+
+def test_rows_outside_the_parts_go_while_the_answer_is_unchanged():
+    snap = make_snapshot([
+        ("html", -1), ("body", 0), ("div", 1),
+        ("p", 2, {"text": PARAGRAPH}), ("div", 2, {"text": "Unrelated box"}),
+        ("p", 2, {"text": PARAGRAPH}),
+    ])
+    sel = select(snap)
+    parts = dataclasses.replace(sel.result, node=2, parts=np.array([3, 5]))
+    sel = dataclasses.replace(sel, result=parts)
+    assert reader.clean(sel, 2)["drop"] == [4]
+    assert 4 not in reader.clean(sel, 1)["drop"]   # grown: the parts no longer apply
+
+
+def test_image_links_stay():
+    snap = make_snapshot([
+        ("html", -1), ("body", 0), ("article", 1), ("p", 2, {"text": PARAGRAPH}),
+        ("a", 2, {"link": 1, "url": "https://example.org/big.jpg", "host": "example.org"}),
+        ("img", 4, {"url": "https://example.org/small.jpg", "host": "example.org"}),
+        ("p", 2, {"text": PARAGRAPH}),
+    ])
+    sel = select(snap)
+    assert 4 not in reader.clean(sel, 2)["drop"]
+
+
+def test_links_are_capped(page, monkeypatch):
+    monkeypatch.setattr(reader, "MAX_LINKS", 2)
+    assert len(reader.clean(page, page.node)["links"]) == 2
+
+
+def test_a_node_outside_the_snapshot_is_bad_node(page):
+    with pytest.raises(BadNode):
+        reader.clean(page, page.snap.n)
