@@ -14,10 +14,13 @@
      host       the host pipeline (select's timings.total_ms)
      highlight  executeScript of the overlay's show() (and saving the selection)
      total      from the click listener to the outline on screen
-2. Presses: on the first pages, `+` then `-` typed into the page, timed in the page itself
+2. Reader: on every page clicked, the reader command, timed from sending it (Date.now()
+   in the extension page) to the reader tab's content shown (its pithReader.shownAt):
+   the host's `clean`, the collector in the page, storage, opening the tab, rendering.
+3. Presses: on the first pages, `+` then `-` typed into the page, timed in the page itself
    from the keydown to the overlay's attribute change (main world: keydown listener and a
    MutationObserver on #pith-overlay).
-3. Capture on pith.scale.synthetic_page(5000) and (50000), three clicks each.
+4. Capture on pith.scale.synthetic_page(5000) and (50000), three clicks each.
 
 Figures go to stdout and, raw, to --json. Skips cleanly (exit 0, a message) without
 Chromium or the datasets.
@@ -41,7 +44,7 @@ sys.path.insert(0, str(ROOT / "host"))
 
 from pith.errors import BrowserMissing  # noqa: E402
 from pith.browser import find_chromium  # noqa: E402
-from pith.extension import ExtensionBrowser  # noqa: E402
+from pith.extension import ExtensionBrowser, ExtensionError  # noqa: E402
 from pith.scale import synthetic_page  # noqa: E402
 
 DATASETS = ROOT.parent / "shared" / "datasets"
@@ -159,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     for size in SYNTHETIC_SIZES:
         (synth_dir / f"synthetic-{size}.html").write_text(synthetic_page(size), encoding="utf-8")
     synth = Server(synth_dir)
-    clicks, presses, synthetic, failures = [], [], [], []
+    clicks, presses, synthetic, failures, readers = [], [], [], [], []
     try:
         with sync_playwright() as pw, ExtensionBrowser(pw, Path(tempfile.mkdtemp(prefix="pith-profile-"))) as xb:
             xb.context.route(OFFLINE, lambda route: route.abort())
@@ -178,6 +181,12 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {name:45} n={t['n']:>6} capture={t['capture_ms']:6.1f} "
                       f"transfer={t['transfer_ms']:6.1f} host={t['host_ms']:6.1f} "
                       f"highlight={t['highlight_ms']:5.1f} total={t['total_ms']:6.1f} ms  <{reply['tag']}>")
+                try:
+                    tab, _, shown_ms = xb.open_reader()
+                    readers.append({"page": name, "shown_ms": shown_ms})
+                    tab.close()
+                except ExtensionError as exc:
+                    failures.append({"page": name, "error": f"reader: {exc}"})
                 if k < PRESS_PAGES:
                     presses += time_presses(xb)
             for size in SYNTHETIC_SIZES:
@@ -196,6 +205,7 @@ def main(argv: list[str] | None = None) -> int:
                "snapshot_kb": stats([c["snapshot_bytes"] / 1024 for c in clicks]),
                "elements": stats([c["n"] for c in clicks]),
                "press_ms": stats(presses),
+               "reader_ms": stats([r["shown_ms"] for r in readers]),
                "synthetic": {size: {p: stats([s[p] for s in synthetic if s["size"] == size])
                                     for p in PARTS}
                              for size in SYNTHETIC_SIZES},
@@ -207,6 +217,9 @@ def main(argv: list[str] | None = None) -> int:
     for part in PARTS:
         s = summary["clicks"][part]
         print(f"  {part[:-3]:12} {s.get('median', '-'):>8} {s.get('p95', '-'):>8} {s.get('max', '-'):>8}")
+    s = summary["reader_ms"]
+    print(f"click to reader view shown, {s['n']} pages: median {s.get('median')} ms, "
+          f"p95 {s.get('p95')} ms, max {s.get('max')} ms")
     s = summary["press_ms"]
     print(f"grow/shrink press in the page (keydown → outline moved), {s['n']} presses: "
           f"median {s.get('median')} ms, p95 {s.get('p95')} ms")
@@ -222,6 +235,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{summary['press_ms'].get('median')} ms (≤ {PRESS_BUDGET_MS:g})")
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps({"summary": summary, "clicks": clicks, "presses": presses,
+                                     "readers": readers,
                                      "synthetic": synthetic}, indent=1), encoding="utf-8")
     print(f"raw figures: {args.json}")
     return 0

@@ -459,3 +459,62 @@ def test_hello_reports_host_and_session_storage(fx):
     hello = assert_ok(fx.message({"type": "pith:hello"}), "hello")
     assert hello["hello"]["host"] == "pith"
     assert hello["storage"] == "storage.session"
+
+
+# --- the reader view ---------------------------------------------------------------------------
+READER_WAIT_S = 15.0
+
+
+def reader_context(fx, before: set[str]) -> str:
+    """The browsing context of the reader tab opened since `before`, once it has rendered."""
+    deadline = time.monotonic() + READER_WAIT_S
+    while True:
+        fresh = [c for c in fx.ff.contexts()
+                 if c["context"] not in before and "/ui/reader.html" in c["url"]]
+        if fresh:
+            ctx = fresh[0]["context"]
+            try:
+                if fx.ff.evaluate(ctx, "!!(window.pithReader && window.pithReader.shownAt)"):
+                    return ctx
+            except Exception:       # the page is still loading its modules
+                pass
+        if time.monotonic() > deadline:
+            pytest.fail(f"no rendered reader tab within {READER_WAIT_S} s")
+        time.sleep(0.05)
+
+
+def test_reader_view_in_firefox(fx, pages_url):
+    """extract, then the reader: host clean, collect.js in Firefox's content-script
+    sandbox, storage.session, the reader tab — content kept, clutter and scripts not."""
+    fx.load(f"{pages_url}/reader/source.html")
+    assert assert_ok(fx.command("extract"), "extract")["tag"] == "article"
+    before = {c["context"] for c in fx.ff.contexts()}
+    assert_ok(fx.command("reader"), "reader")
+    ctx = reader_context(fx, before)
+    try:
+        st = fx.ff.call(ctx, """() => {
+            const art = document.querySelector('article');
+            return {
+              text: art.innerText,
+              headers: [...art.querySelectorAll('th')].map(th => th.textContent.trim()),
+              code: (art.querySelector('pre code') || {}).textContent || null,
+              img: (art.querySelector('figure img') || {}).src || null,
+              caption: (art.querySelector('figcaption') || {}).textContent || null,
+              forbidden: art.querySelectorAll('script, iframe, form, input, button, style').length,
+              handlers: [...document.querySelectorAll('*')].flatMap(e => [...e.attributes])
+                         .filter(a => /^on/i.test(a.name)).length,
+              title: document.title,
+              violations: window.pithReader.violations,
+            };
+        }""")
+        assert "Lichens are not plants but partnerships" in st["text"]
+        assert st["headers"] == ["Month", "Area (mm²)", "Notes"]
+        assert st["code"].startswith("def schedule(days):\n    for day in range(days):\n")
+        assert st["img"] == f"{pages_url}/reader/images/lichen.png"
+        assert st["caption"].strip() == "Xanthoria parietina after six months on the pane."
+        for absent in ("About us", "Share on X", "Subscribe", "HIDDEN TEXT"):
+            assert absent not in st["text"], absent
+        assert st["forbidden"] == 0 and st["handlers"] == 0 and st["violations"] == 0
+        assert "PWNED" not in st["title"]
+    finally:
+        fx.ff.send("browsingContext.close", {"context": ctx})

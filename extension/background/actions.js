@@ -1,8 +1,14 @@
 /* Pith actions: extract, grow, shrink, close and open the reader for one tab, with their timings.
  *
- * extract: hide an old overlay → inject highlight.js + capture.js (snapshot JSON string)
- *          → host `select` → save the selection → outline it (highlight.js).
- * grow / shrink: host `grow` / `shrink` on the saved selection → save → outline.
+ * extract: hide an old overlay → inject highlight.js + locate.js + capture.js (snapshot
+ *          JSON string) → a per-site rule's selector resolved in the page (rules.js) →
+ *          host `select` (the user's option overrides, the rule's row as `pin`) → save the
+ *          selection → outline it (highlight.js).
+ * grow / shrink: host `grow` / `shrink` on the saved selection → save → outline, with the
+ *          offer to remember the corrected block for the site.
+ * remember: a selector for the selected element (locate.js) saved as the site's rule.
+ * reader: host `clean` (what to leave out) → inject/collect.js builds the sanitised
+ *          content payload (extension/READER.md) → storage.session → ui/reader.html.
  *
  * The selection {doc, node, path, trail, trailPaths, tag, session} lives in state.js, so a
  * restarted service worker carries on. `doc` belongs to one host process (`session`): when
@@ -13,7 +19,7 @@
  * an error is also shown in the page when it can be, and in the badge and title.
  *
  * Messages (runtime.onMessage; the overlay's buttons and keys, the options page, tests):
- *   {type: "pith:command", command: "extract"|"grow"|"shrink"|"close"|"reader", tabId?}
+ *   {type: "pith:command", command: "extract"|"grow"|"shrink"|"remember"|"close"|"reader", tabId?}
  *        → the command's answer (tabId defaults to the sender's tab)
  *   {type: "pith:state", tabId}  → {ok: true, ...selection}, node null when none
  *   {type: "pith:hello"}         → {ok, hello | error, storage}: the host's hello
@@ -28,6 +34,8 @@ import * as badge from './badge.js';
 import { PithError, toWire } from './errors.js';
 import { host } from './native-host.js';
 import * as page from './page.js';
+import * as rules from './rules.js';
+import * as settings from './settings.js';
 import * as state from './state.js';
 
 const api = globalThis.browser ?? globalThis.chrome;
@@ -89,8 +97,19 @@ async function report(tabId, error) {
 
 // --- extract -----------------------------------------------------------------------------
 
-/** Capture the page and let the host choose: {snapshot, result, timings}. */
-async function captureAndSelect(tabId) {
+/** The row a saved rule of the page's site names in the capture just made:
+ * {pin: row or null, rule: 'applied' | 'stale' | null, site}. */
+async function ruleFor(tabId, url) {
+  const site = rules.siteOf(url);
+  const rule = await rules.get(site);
+  if (!rule) return { pin: null, rule: null, site };
+  const row = await page.resolveRule(tabId, rule.selector, rules.MIN_CHARS);
+  return row >= 0 ? { pin: row, rule: 'applied', site } : { pin: null, rule: 'stale', site };
+}
+
+/** Capture the page and let the host choose: {snapshot, result, rule, site, timings};
+ * `useRules` false ignores the site's rule (re-finding a selection the user moved). */
+async function captureAndSelect(tabId, { useRules = true } = {}) {
   const t0 = now();
   const ready = await page.prepare(tabId);
   if (ready === 'loading') {
@@ -100,11 +119,13 @@ async function captureAndSelect(tabId) {
   const text = await page.capture(tabId);
   const t1 = now();
   const snapshot = JSON.parse(text);
-  const result = await retryOnce(() => host.request('select', { snapshot }));
+  const found = useRules ? await ruleFor(tabId, snapshot.url) : { pin: null, rule: null, site: null };
+  const options = await settings.hostOptions();
+  const result = await retryOnce(() => host.request('select', { snapshot, options, pin: found.pin }));
   const t2 = now();
   const hostMs = (result.timings && result.timings.total_ms) || 0;
   return {
-    snapshot, result,
+    snapshot, result, rule: found.rule, site: found.site,
     timings: {
       capture_ms: ms(t1 - t0), walk_ms: snapshot.capture_ms, snapshot_bytes: text.length, n: snapshot.n,
       transfer_ms: ms(t2 - t1 - hostMs), host_ms: ms(hostMs),
@@ -125,18 +146,23 @@ async function retryOnce(fn) {
 async function extract(tabId) {
   const t0 = now();
   badge.busy(tabId);
-  const { snapshot, result, timings } = await captureAndSelect(tabId);
+  const { snapshot, result, rule, site, timings } = await captureAndSelect(tabId);
   const sel = {
     doc: result.doc, node: result.node, path: result.path, tag: result.tag,
     trail: [], trailPaths: [], session: host.session,
-    url: snapshot.url, title: snapshot.title,
+    url: snapshot.url, title: snapshot.title, site, rule, offerRemember: false,
   };
   const t1 = now();
   await outline(tabId, sel);
   const t2 = now();
   timings.highlight_ms = ms(t2 - t1);
   timings.total_ms = ms(t2 - t0);
-  return { ...describe(sel), score: result.score, chars: result.chars, timings };
+  if (rule === 'applied') {
+    page.toast(tabId, `Pith chose the block you saved for ${site}. (Pith's settings list and delete saved blocks.)`, 'info');
+  } else if (rule === 'stale') {
+    page.toast(tabId, `The block you saved for ${site} is not on this page any more; Pith chose one itself.`, 'info');
+  }
+  return { ...describe(sel), score: result.score, chars: result.chars, algorithm: result.algorithm, rule, timings };
 }
 
 function describe(sel) {
@@ -179,7 +205,7 @@ export function nodeAt(parent, path) {
 
 /** The selection re-found in a new capture, for a host that no longer holds its doc. */
 async function reselect(tabId, sel) {
-  const { snapshot, result } = await captureAndSelect(tabId);
+  const { snapshot, result } = await captureAndSelect(tabId, { useRules: false });
   const parent = snapshot.nodes.parent;
   const node = nodeAt(parent, sel.path);
   const trail = sel.trailPaths.map((p) => nodeAt(parent, p));
@@ -223,6 +249,7 @@ async function grow(tabId) {
   const next = {
     ...sel, node: res.node, path: res.path, tag: res.tag,
     trail: [...sel.trail, sel.node], trailPaths: [...sel.trailPaths, sel.path],
+    offerRemember: !!sel.site,
   };
   return finish(tabId, next, t0, t1);
 }
@@ -234,6 +261,7 @@ async function shrink(tabId) {
     ...sel, node: res.node, path: res.path, tag: res.tag,
     trail: back ? sel.trail.slice(0, -1) : sel.trail,
     trailPaths: back ? sel.trailPaths.slice(0, -1) : sel.trailPaths,
+    offerRemember: !!sel.site,
   };
   return finish(tabId, next, t0, t1);
 }
@@ -246,18 +274,56 @@ async function close(tabId) {
   return { closed: true, ...(sel ? describe(sel) : {}) };
 }
 
+// storage.session holds 10 MB in Chrome; a payload near that is a block no one reads in one
+// sitting (the collector's caps make it rare), and it would crowd out the selections.
+const READER_MAX_CHARS = 8 * 1024 * 1024;
+
 async function reader(tabId) {
-  const sel = await requireSelection(tabId);
-  const content = await page.selected(tabId, sel);
-  await state.saveReader(tabId, {
-    title: content.title, url: content.url, text: content.text, tag: sel.tag, path: sel.path,
-  });
+  const t0 = now();
+  const { sel, res } = await move(tabId, 'clean', () => ({}));
+  await state.saveSelection(tabId, sel);           // move may have re-found it in a new capture
+  const t1 = now();
+  const payload = await page.collect(tabId, { node: sel.node, drop: res.drop, links: res.links });
+  const size = JSON.stringify(payload).length;
+  if (size > READER_MAX_CHARS) {
+    throw new PithError('bad_request',
+      `The selected block is too large for the reader view (${(size / 1048576).toFixed(1)} MB of ` +
+      'content). Shrink the selection (\u2212) and open the reader again.');
+  }
+  await state.saveReader(tabId, payload);
+  const t2 = now();
+  const source = await api.tabs.get(tabId);
   const url = `${api.runtime.getURL('ui/reader.html')}?tab=${tabId}`;
-  const tab = await api.tabs.create({ url, openerTabId: tabId });
-  return { ...describe(sel), readerTabId: tab.id };
+  const tab = await api.tabs.create({ url, openerTabId: tabId, index: source.index + 1 });
+  return {
+    ...describe(sel), readerTabId: tab.id,
+    timings: { host_ms: ms(t1 - t0), collect_ms: ms(t2 - t1), total_ms: ms(now() - t0) },
+  };
 }
 
-const ACTIONS = Object.freeze({ extract, grow, shrink, close, reader });
+async function remember(tabId) {
+  const sel = await requireSelection(tabId);
+  const site = sel.site || rules.siteOf(sel.url);
+  if (!site) {
+    throw new PithError('bad_request', 'Pith remembers blocks only for web sites (http and https pages).');
+  }
+  const found = await page.selectorFor(tabId, sel.node);
+  if (!found) {
+    throw new PithError('page_changed',
+      'Pith cannot name this block so that it finds it again (it is the whole page, or the ' +
+      'page changed). Grow or shrink to another block and try again.');
+  }
+  await rules.save(site, {
+    selector: found.selector, tag: found.tag, chars: found.chars, path: sel.path,
+    title: sel.title || '', saved: new Date().toISOString(),
+  });
+  const next = { ...sel, site, offerRemember: false, rule: 'saved' };
+  await outline(tabId, next);
+  page.toast(tabId, `Saved: on ${site} Pith will choose this block from now on. Pith's settings list and delete saved blocks.`, 'info');
+  return { ...describe(next), site, selector: found.selector };
+}
+
+const ACTIONS = Object.freeze({ extract, grow, shrink, remember, close, reader });
 
 // --- entry points used by background.js ----------------------------------------------------
 

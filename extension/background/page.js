@@ -2,17 +2,19 @@
  *
  * Every call targets the tab's top frame in the extension's isolated world, which
  * scripting.executeScript shares between calls (files and functions alike) for as long as
- * the document lives: capture.js leaves globalThis.__pith.nodes there (node id → element)
- * and highlight.js its overlay API, and later calls use both.
+ * the document lives: capture.js leaves globalThis.__pith.nodes there (node id → element),
+ * highlight.js its overlay API, locate.js the per-site rule selectors and collect.js the
+ * reader's collector; later calls use them.
  */
 import { PithError } from './errors.js';
 
 const api = globalThis.browser ?? globalThis.chrome;
 
-// highlight.js first (defines the overlay API; its own completion value is dropped), then
-// capture.js, whose completion value — the snapshot JSON string — is the injection's result.
-const CAPTURE_FILES = ['inject/highlight.js', 'inject/capture.js'];
+// highlight.js and locate.js first (they define APIs; their completion values are dropped),
+// then capture.js, whose completion value — the snapshot JSON string — is the result.
+const CAPTURE_FILES = ['inject/highlight.js', 'inject/locate.js', 'inject/capture.js'];
 const HIGHLIGHT_FILES = ['inject/highlight.js'];
+const COLLECT_FILES = ['inject/collect.js'];
 
 // What the browsers say when they refuse to script a page.
 const NEEDS_GRANT = /must request permission|missing host permission|cannot access contents of the page/i;
@@ -70,10 +72,10 @@ function pageShow(sel) {
   return p.overlay.show(sel);
 }
 
-function pageToast(message) {
+function pageToast(message, kind) {
   const p = globalThis.__pith;
   if (!p || !p.overlay) return false;
-  p.overlay.toast(message);
+  p.overlay.toast(message, kind);
   return true;
 }
 
@@ -83,10 +85,20 @@ function pageClose() {
   return true;
 }
 
-function pageSelected(sel) {
+function pageCollect(spec) {
   const p = globalThis.__pith;
-  if (!p || !p.overlay) return { ok: false, reason: 'Pith is not loaded in this page any more' };
-  return p.overlay.selected(sel);
+  if (!p || !p.collect || !p.nodes) return { ok: false, reason: 'Pith is not loaded in this page any more' };
+  return p.collect(spec);
+}
+
+function pageResolve(selector, minChars) {
+  const p = globalThis.__pith;
+  return p && p.locate ? p.locate.resolve(selector, minChars) : -1;
+}
+
+function pageSelectorFor(row) {
+  const p = globalThis.__pith;
+  return p && p.locate && p.nodes ? p.locate.selectorFor(row) : null;
 }
 
 // --- calls -----------------------------------------------------------------------------
@@ -117,19 +129,31 @@ export async function show(tabId, sel) {
   return out;
 }
 
-/** {text, title, url} of the selected element. */
-export async function selected(tabId, sel) {
-  const out = await execute(tabId, { func: pageSelected, args: [sel] });
+/** The reader's content payload (extension/READER.md) of `spec` = {node, drop, links}. */
+export async function collect(tabId, spec) {
+  await execute(tabId, { files: COLLECT_FILES });
+  const out = await execute(tabId, { func: pageCollect, args: [spec] });
   if (!out || !out.ok) throw changed((out && out.reason) || 'no answer from the page');
-  return out;
+  return out.payload;
 }
 
-/** Show `message` inside the page; false when the page cannot show it. */
-export async function toast(tabId, message) {
+/** Row of the last capture that `selector` names (a per-site rule), or -1. */
+export async function resolveRule(tabId, selector, minChars) {
+  const row = await execute(tabId, { func: pageResolve, args: [selector, minChars] });
+  return Number.isInteger(row) ? row : -1;
+}
+
+/** {selector, tag, chars} naming row `row` of the last capture, or null when none can. */
+export function selectorFor(tabId, row) {
+  return execute(tabId, { func: pageSelectorFor, args: [row] });
+}
+
+/** Show `message` inside the page ('error' red, 'info' neutral); false when it cannot. */
+export async function toast(tabId, message, kind = 'error') {
   try {
-    if (await execute(tabId, { func: pageToast, args: [message] })) return true;
+    if (await execute(tabId, { func: pageToast, args: [message, kind] })) return true;
     await execute(tabId, { files: HIGHLIGHT_FILES });
-    return !!(await execute(tabId, { func: pageToast, args: [message] }));
+    return !!(await execute(tabId, { func: pageToast, args: [message, kind] }));
   } catch (e) {
     return false;
   }

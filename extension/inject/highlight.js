@@ -9,11 +9,13 @@
  *   <pith-overlay id="pith-overlay" data-pith-node="7" data-pith-path="[1,1]" data-pith-tag="article">
  *     #shadow-root (open)
  *       <div part="box">            fixed, follows the element's getBoundingClientRect()
- *       <div part="bar">            <span part="label"> and buttons part="grow|shrink|reader|close"
+ *       <div part="bar">            <span part="label"> and buttons part="grow|shrink|remember|reader|close"
  *       <div part="toast">          messages, e.g. errors the background reports
  *
  * appended to document.documentElement. Keys while it is up: + or = grow, - shrink,
- * r reader, Escape closes (removes the overlay and every listener it added). Buttons and
+ * r reader, s remember (only while the Remember button shows: after a grow or shrink, the
+ * background passes offerRemember), Escape closes (removes the overlay and every listener
+ * it added). Buttons and
  * keys send {type: "pith:command", command} to the background, which asks the host and
  * calls show() again. Styles are set through the CSSOM (never markup, so a page's CSP
  * cannot block them) and with !important on the host element; text is set with
@@ -34,11 +36,16 @@
   var OUTLINE = '3px solid ' + ACCENT;
   var GAP = 6;                           // px between the bar and the box / the viewport edge
   var TOAST_MS = 9000;                   // long enough to read two sentences
+  var TOAST_COLORS = { error: '#7f1d1d', info: '#1f2a37' };   // red for failures, the bar's slate otherwise
   var FONT = '13px/1.3 system-ui, -apple-system, "Segoe UI", sans-serif';
-  var KEYS = { '+': 'grow', '=': 'grow', '-': 'shrink', r: 'reader', R: 'reader', Escape: 'close' };
+  var KEYS = {
+    '+': 'grow', '=': 'grow', '-': 'shrink', r: 'reader', R: 'reader', s: 'remember', S: 'remember',
+    Escape: 'close'
+  };
   var BUTTONS = [
     ['grow', '+', 'Grow the selection to its parent block (+)'],
     ['shrink', '\u2212', 'Shrink the selection to its best child block (\u2212)'],
+    ['remember', 'Remember', 'Always choose this block on this site (S)'],
     ['reader', 'Reader', 'Open the selection in the reader view (R)'],
     ['close', '\u00d7', 'Close Pith (Esc)']
   ];
@@ -128,7 +135,12 @@
     // Keep the page's own handlers from seeing Pith's pointer events as theirs.
     root.addEventListener('mousedown', stop);
     root.addEventListener('pointerdown', stop);
-    return { host: host, root: root, box: box, bar: bar, label: label, toast: toast, el: null, raf: 0, timer: 0 };
+    var remember = bar.querySelector('[part="remember"]');
+    remember.style.setProperty('display', 'none', 'important');
+    return {
+      host: host, root: root, box: box, bar: bar, label: label, toast: toast, remember: remember,
+      el: null, raf: 0, timer: 0
+    };
   }
 
   function stop(e) {
@@ -159,6 +171,7 @@
     if (!cur || e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
     if (!Object.prototype.hasOwnProperty.call(KEYS, e.key)) return;
     var command = KEYS[e.key];
+    if (command === 'remember' && cur.remember.style.getPropertyValue('display') === 'none') return;
     var path = typeof e.composedPath === 'function' ? e.composedPath() : [];
     if (editable(path.length ? path[0] : e.target)) return;
     e.preventDefault();
@@ -236,6 +249,7 @@
     cur.host.setAttribute('data-pith-path', JSON.stringify(sel.path));
     cur.host.setAttribute('data-pith-tag', sel.tag);
     cur.label.textContent = '<' + sel.tag + '>';
+    cur.remember.style.setProperty('display', sel.offerRemember ? 'inline-block' : 'none', 'important');
     if (cur.host.parentNode !== document.documentElement) document.documentElement.appendChild(cur.host);
     var r = el.getBoundingClientRect();
     if (r.bottom < 0 || r.top > window.innerHeight) {
@@ -268,8 +282,9 @@
     }
   }
 
-  /** Show `message` (plain text) for a few seconds, in the overlay or on its own. */
-  function toast(message) {
+  /** Show `message` (plain text) for a few seconds, in the overlay or on its own;
+   * `kind` 'error' (the default) or 'info' sets its colour. */
+  function toast(message, kind) {
     var holder = cur;
     if (!holder) {
       if (!loose) {
@@ -284,18 +299,10 @@
       if (holder.host.parentNode !== document.documentElement) document.documentElement.appendChild(holder.host);
     }
     holder.toast.textContent = String(message);
+    holder.toast.style.setProperty('background', TOAST_COLORS[kind] || TOAST_COLORS.error, 'important');
     holder.toast.style.setProperty('display', 'block', 'important');
     clearTimeout(holder.timer);
     holder.timer = setTimeout(function () { hideToast(holder); }, TOAST_MS);
-  }
-
-  /** Text, title and URL of the selected element, for the reader view. */
-  function selected(sel) {
-    var found = lookup(sel);
-    if (found.error) return { ok: false, reason: found.error };
-    var text = found.el.innerText;
-    if (typeof text !== 'string') text = found.el.textContent || '';
-    return { ok: true, text: text, title: document.title, url: location.href };
   }
 
   document.addEventListener(REPLACED_EVENT, function () {
@@ -304,5 +311,5 @@
     if (loose) hideToast(loose);
   });
 
-  g.__pith.overlay = { show: show, close: close, toast: toast, selected: selected };
+  g.__pith.overlay = { show: show, close: close, toast: toast };
 })();

@@ -1,24 +1,360 @@
-/* Pith reader placeholder logic: read the selection of ?tab=ID from storage and show it as plain text. */
+/* Pith reader page: render the content payload of ?tab=ID (storage "reader:<ID>"), apply the reader preferences, export.
+ *
+ * The payload (READER.md "Content payload") comes from storage.session, or storage.local
+ * where storage.session is missing (background/state.js falls back the same way). Its
+ * tree is rendered by content-dom.js (allow-list checked again, DOM built without parsing
+ * HTML); the Markdown by markdown.js; the saved HTML file by export.js; the preferences
+ * by prefs.js, followed live when the options page (or another reader) changes them.
+ *
+ * Keys (ignored while typing in a field or with Ctrl/Alt/Meta held): t cycles the theme,
+ * + (or =) and - change the text size, Escape leaves a toolbar control so the keys work
+ * again. There is nothing to close: the reader is a normal tab.
+ *
+ * Test hooks: globalThis.pithReader = {payload, markdown(), html(), prefs(), violations,
+ * shownAt} where html() resolves to the saved file's text, violations counts the page's
+ * securitypolicyviolation events (tests expect 0) and shownAt is Date.now() when the
+ * content was first shown (tests/bench_extension.py times click → reader with it). <html data-state> is "loading", then
+ * "ready", "empty" (nothing to show) or "error".
+ */
+import { renderTree, safeHref, safePageUrl } from './content-dom.js';
+import { downloadText, exportHtml } from './export.js';
+import { fileName, readerContent, toMarkdown } from './markdown.js';
+import * as prefsStore from './prefs.js';
+
 const api = globalThis.browser ?? globalThis.chrome;
 
-async function main() {
-  const tabId = new URLSearchParams(location.search).get('tab');
-  const area = api.storage.session ?? api.storage.local;    // state.js falls back the same way
-  const key = `reader:${tabId}`;
-  const item = (await area.get(key))[key];
-  const title = document.getElementById('title');
-  if (!item) {
-    title.textContent = 'Nothing to show';
-    document.getElementById('text').textContent =
-      'Select a block first: click Pith (or press Alt+Shift+P) on a page, then R.';
+let violations = 0;
+document.addEventListener('securitypolicyviolation', () => { violations += 1; });
+
+// READER.md: reading time is words / 238 per minute, rounded up (its example: 1234 words, 6 min), at least 1.
+const WORDS_PER_MINUTE = 238;
+const LANG = /^[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*$/;
+const RFC_2822 = /^(?:[A-Z][a-z]{2}, )?\d{1,2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}\b/;
+const HELP = [
+  'Nothing to read yet.',
+  'Select a block first: on a web page, click the Pith button in the toolbar (or press Alt+Shift+P), '
+    + 'then press R (or Alt+Shift+R) to open the selection here.',
+];
+
+const $ = (id) => document.getElementById(id);
+const root = document.documentElement;
+const state = { payload: null, prefs: { ...prefsStore.DEFAULTS }, key: null, saving: 0, shownAt: 0 };
+
+globalThis.pithReader = Object.freeze({
+  get payload() { return state.payload; },
+  markdown: () => (state.payload ? toMarkdown(state.payload, { removedLinks: state.prefs.removedLinks }) : ''),
+  html: async () => (state.payload ? (await buildHtml()).html : ''),
+  prefs: () => ({ ...state.prefs }),
+  get violations() { return violations; },
+  get shownAt() { return state.shownAt; },
+});
+
+// --- status line ---------------------------------------------------------------------------
+function say(message, { error = false } = {}) {
+  const status = $('status');
+  status.classList.toggle('error', error);
+  status.textContent = message;
+}
+
+// --- the payload ---------------------------------------------------------------------------
+function storageArea() {
+  return api.storage.session ?? api.storage.local;      // state.js falls back the same way
+}
+
+function isPayload(value) {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    && (value.v === undefined || value.v === 1) && Array.isArray(value.tree);
+}
+
+async function loadPayload() {
+  const tab = new URLSearchParams(location.search).get('tab');
+  if (!/^\d{1,12}$/.test(tab || '')) return null;
+  state.key = `reader:${tab}`;
+  const item = (await storageArea().get(state.key))[state.key];
+  return isPayload(item) ? item : null;
+}
+
+const str = (v) => (typeof v === 'string' ? v.replace(/\s+/g, ' ').trim() : '');
+
+function readingMinutes(payload) {
+  if (Number.isInteger(payload.minutes) && payload.minutes > 0) return payload.minutes;
+  const words = Number.isFinite(payload.words) && payload.words > 0 ? payload.words : 0;
+  return Math.max(1, Math.ceil(words / WORDS_PER_MINUTE));
+}
+
+/**
+ * The published date in the page's language; the raw string when it does not parse.
+ * Parsed: ISO 8601 (YYYY-MM-DD, with or without a time: shown as that day, no time-zone
+ * shift) and RFC 2822 ("Fri, 01 Mar 2024 10:00:00 GMT"). Anything else is shown as given:
+ * Date.parse alone would turn "Spring 2023" into January 1, 2023.
+ */
+function formatDate(raw, lang) {
+  const format = (date, timeZone) => {
+    const opts = { dateStyle: 'long', ...(timeZone ? { timeZone } : {}) };
+    try {
+      return new Intl.DateTimeFormat(lang || undefined, opts).format(date);
+    } catch {
+      return new Intl.DateTimeFormat(undefined, opts).format(date);
+    }
+  };
+  const day = /^(\d{4})-(\d{2})-(\d{2})(?:$|[T ])/.exec(raw);
+  if (day) {
+    // The day the page states, whatever the time zone of the reader's machine.
+    const date = new Date(Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3])));
+    if (date.getUTCDate() === Number(day[3])) return format(date, 'UTC');
+  }
+  const ms = RFC_2822.test(raw) ? Date.parse(raw) : Number.NaN;
+  return Number.isNaN(ms) ? raw : format(new Date(ms));
+}
+
+function metaItems(payload, lang) {
+  const items = [];
+  const byline = str(payload.byline);
+  if (byline) {
+    const span = document.createElement('span');
+    span.className = 'byline';
+    span.textContent = byline;
+    items.push(span);
+  }
+  const url = safePageUrl(payload.url);
+  const site = str(payload.site) || (url ? new URL(url).hostname : '');
+  if (site) {
+    const el = document.createElement(url ? 'a' : 'span');
+    el.className = 'site';
+    el.textContent = site;
+    if (url) {
+      el.href = url;
+      el.rel = 'noopener noreferrer';
+      el.target = '_blank';
+    }
+    items.push(el);
+  }
+  const published = str(payload.published);
+  if (published) {
+    const time = document.createElement('time');
+    time.className = 'published';
+    time.dateTime = published;
+    time.textContent = formatDate(published, lang);
+    items.push(time);
+  }
+  const minutes = document.createElement('span');
+  minutes.className = 'reading-time';
+  minutes.textContent = `${readingMinutes(payload)} min read`;
+  minutes.lang = 'en';
+  items.push(minutes);
+  return items;
+}
+
+function renderRemovedLinks() {
+  const links = (state.payload && Array.isArray(state.payload.links) ? state.payload.links : [])
+    .map((l) => ({ href: l && safeHref(l.href), text: l && str(l.text) }))
+    .filter((l) => l.href);
+  const list = $('removed-links-list');
+  list.replaceChildren(...links.map(({ href, text }) => {
+    const a = document.createElement('a');
+    a.href = href;
+    a.rel = 'noopener noreferrer';
+    a.target = '_blank';
+    a.textContent = text || href;
+    const li = document.createElement('li');
+    li.append(a);
+    return li;
+  }));
+  $('links-toggle').hidden = links.length === 0;
+  $('removed-links').hidden = links.length === 0 || !state.prefs.removedLinks;
+}
+
+function renderEmpty() {
+  state.payload = null;
+  root.dataset.state = 'empty';
+  for (const el of [root, $('reader'), $('content')]) {
+    el.lang = 'en';
+    el.dir = 'ltr';
+  }
+  document.title = 'Pith reader';
+  $('title').textContent = HELP[0];
+  $('meta').replaceChildren();
+  const p = document.createElement('p');
+  p.className = 'help';
+  p.id = 'help';
+  p.textContent = HELP[1];
+  $('content').replaceChildren(p);
+  renderRemovedLinks();
+  for (const id of ['copy-md', 'save-md', 'save-html', 'print']) $(id).disabled = true;
+}
+
+function render(payload) {
+  state.payload = payload;
+  const lang = LANG.test(payload.lang || '') ? payload.lang : '';
+  const dir = payload.dir === 'rtl' || payload.dir === 'ltr' ? payload.dir : 'auto';
+  const { title, tree } = readerContent(payload);
+  for (const el of [root, $('reader'), $('content')]) {
+    if (lang) el.lang = lang; else el.removeAttribute('lang');
+    el.dir = dir;
+  }
+  document.title = `${title} – Pith reader`;
+  $('title').textContent = title;
+  const items = metaItems(payload, lang);
+  $('meta').replaceChildren(...items.flatMap((item, i) => {
+    if (!i) return [item];
+    const sep = document.createElement('span');
+    sep.className = 'sep';
+    sep.setAttribute('aria-hidden', 'true');
+    sep.textContent = '·';
+    return [sep, item];
+  }));
+  const content = renderTree(tree);
+  if (!content.childNodes.length) {
+    const p = document.createElement('p');
+    p.className = 'help';
+    p.lang = 'en';
+    p.textContent = 'The selected block has no text or images to show.';
+    content.append(p);
+  }
+  $('content').replaceChildren(content);
+  renderRemovedLinks();
+  for (const id of ['copy-md', 'save-md', 'save-html', 'print']) $(id).disabled = false;
+  root.dataset.state = 'ready';
+  if (!state.shownAt) state.shownAt = Date.now();
+}
+
+// --- preferences ---------------------------------------------------------------------------
+function applyPrefs(prefs) {
+  state.prefs = prefs;
+  root.dataset.theme = prefs.theme;
+  root.dataset.font = prefs.font;
+  root.style.setProperty('--reader-size', `${prefs.size}px`);
+  root.style.setProperty('--reader-width', `${prefs.width}em`);
+  root.style.setProperty('--reader-line-height', String(prefs.lineHeight));
+  for (const button of document.querySelectorAll('button.theme')) {
+    button.setAttribute('aria-pressed', String(button.dataset.choice === prefs.theme));
+  }
+  $('font').value = prefs.font;
+  $('width').value = String(prefs.width);
+  $('line-height').value = String(prefs.lineHeight);
+  $('smaller').disabled = prefs.size <= prefsStore.RANGES.size.min;
+  $('larger').disabled = prefs.size >= prefsStore.RANGES.size.max;
+  $('removed-links-pref').checked = prefs.removedLinks;
+  renderRemovedLinks();
+}
+
+async function change(changes) {
+  applyPrefs(prefsStore.validate({ ...state.prefs, ...changes }));
+  state.saving += 1;
+  try {
+    await prefsStore.save(changes);
+  } catch (err) {
+    say(`Could not save the setting: ${err && err.message ? err.message : err}`, { error: true });
+  } finally {
+    state.saving -= 1;
+  }
+}
+
+/** A change from storage (the options page, another reader, or our own save coming back). */
+function onSavedPrefs(prefs) {
+  // While our own saves are under way their echoes would step the page back through older
+  // values (A+ pressed three times: 21, 22, 23); the page already shows the newest.
+  if (state.saving === 0) applyPrefs(prefs);
+}
+
+const larger = () => change({ size: prefsStore.nudge(state.prefs, 'size', 1).size });
+const smaller = () => change({ size: prefsStore.nudge(state.prefs, 'size', -1).size });
+const cycleTheme = () => change({ theme: prefsStore.nextTheme(state.prefs.theme) });
+
+// --- export --------------------------------------------------------------------------------
+function buildHtml() {
+  return exportHtml({ content: $('reader'), title: $('title').textContent, root });
+}
+
+async function copyMarkdown() {
+  try {
+    await navigator.clipboard.writeText(globalThis.pithReader.markdown());
+    say('Markdown copied to the clipboard.');
+  } catch (err) {
+    const why = err && err.message ? err.message : String(err);
+    say(`Could not copy to the clipboard (${why}). Save Markdown works instead.`, { error: true });
+  }
+}
+
+function saveMarkdown() {
+  const name = fileName(state.payload, 'md');
+  downloadText(globalThis.pithReader.markdown(), name, 'text/markdown;charset=utf-8');
+  say(`Saved ${name}.`);
+}
+
+async function saveHtml() {
+  const button = $('save-html');
+  button.disabled = true;
+  say('Preparing the HTML file…');
+  try {
+    const { html, images } = await buildHtml();
+    const name = fileName(state.payload, 'html');
+    downloadText(html, name, 'text/html;charset=utf-8');
+    const total = images.inlined + images.kept;
+    say(total ? `Saved ${name} (${images.inlined} of ${total} images inside the file).` : `Saved ${name}.`);
+  } catch (err) {
+    say(`Could not save the HTML file: ${err && err.message ? err.message : err}`, { error: true });
+  } finally {
+    button.disabled = !state.payload;
+  }
+}
+
+// --- wiring --------------------------------------------------------------------------------
+function onKey(event) {
+  if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
+  const field = event.target instanceof Element && event.target.closest('input, select, textarea, [contenteditable]');
+  if (event.key === 'Escape') {
+    if (document.activeElement && document.activeElement.closest('.toolbar')) document.activeElement.blur();
     return;
   }
-  document.title = `${item.title || 'Untitled'} – Pith reader`;
-  title.textContent = item.title || 'Untitled';
-  const source = document.getElementById('source');
-  source.textContent = item.url;
-  if (/^https?:/i.test(item.url)) source.href = item.url;   // never a javascript: URL
-  document.getElementById('text').textContent = item.text;
+  if (field) return;
+  const actions = { t: cycleTheme, T: cycleTheme, '+': larger, '=': larger, '-': smaller, '_': smaller };
+  const action = Object.prototype.hasOwnProperty.call(actions, event.key) ? actions[event.key] : null;
+  if (!action) return;
+  event.preventDefault();
+  action();
+}
+
+function wire() {
+  $('font').addEventListener('change', (e) => change({ font: e.target.value }));
+  $('smaller').addEventListener('click', smaller);
+  $('larger').addEventListener('click', larger);
+  $('width').addEventListener('input', (e) => change({ width: Number(e.target.value) }));
+  $('line-height').addEventListener('input', (e) => change({ lineHeight: Number(e.target.value) }));
+  for (const button of document.querySelectorAll('button.theme')) {
+    button.addEventListener('click', () => change({ theme: button.dataset.choice }));
+  }
+  $('removed-links-pref').addEventListener('change', (e) => change({ removedLinks: e.target.checked }));
+  $('copy-md').addEventListener('click', copyMarkdown);
+  $('save-md').addEventListener('click', saveMarkdown);
+  $('save-html').addEventListener('click', saveHtml);
+  $('print').addEventListener('click', () => window.print());
+  document.addEventListener('keydown', onKey);
+  prefsStore.watch(onSavedPrefs);
+  // A new selection opened in the reader of the same tab replaces what this page shows.
+  // A removal (the page's tab closed: state.js forgets it) leaves the text on screen.
+  api.storage.onChanged.addListener((changes, area) => {
+    const expected = api.storage.session ? 'session' : 'local';
+    if (area !== expected || !state.key || !Object.prototype.hasOwnProperty.call(changes, state.key)) return;
+    const value = changes[state.key].newValue;
+    if (isPayload(value)) render(value);
+  });
+}
+
+async function main() {
+  root.dataset.state = 'loading';
+  wire();
+  applyPrefs(await prefsStore.load());
+  let payload = null;
+  try {
+    payload = await loadPayload();
+  } catch (err) {
+    renderEmpty();
+    root.dataset.state = 'error';
+    say(`Could not read the selection: ${err && err.message ? err.message : err}`, { error: true });
+    return;
+  }
+  if (payload) render(payload); else renderEmpty();
 }
 
 main();

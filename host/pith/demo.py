@@ -11,8 +11,9 @@ host/examples/article.html is served on 127.0.0.1.
   window closes.
 - Without a display: the same extension and host run in headless Chromium. The toolbar
   button is clicked (Extensions.triggerAction), the selection is printed (tag, path, the
-  first lines of its text, timings), then grown once; screenshots of both states go to
-  `.cache/run/extract.png` and `.cache/run/grow.png`.
+  first lines of its text, timings), then grown once and shrunk back, and the reader view
+  opened; screenshots go to `.cache/run/extract.png` (the highlight), `grow.png`,
+  `reader-light.png` and `reader-dark.png` (the reader view in both themes).
 """
 from __future__ import annotations
 
@@ -92,9 +93,26 @@ def headless(url: str, profile: Path, out: Path) -> int:
         else:
             print(f"grow: {grown['error']['message']}")
         xb.page.screenshot(path=str(shots[1]))
+        xb.command("shrink")
+        shots += reader_shots(xb, out)
         for shot in shots:
             print(f"screenshot: {shot}")
     return 0
+
+
+def reader_shots(xb: ExtensionBrowser, out: Path) -> list[Path]:
+    """Open the reader on the selection; screenshots of it in the light and dark themes."""
+    xb.ext_eval("() => chrome.storage.local.remove('readerPrefs')")
+    page, _, shown_ms = xb.open_reader()
+    print(f"reader view shown {shown_ms:.0f} ms after the command")
+    page.wait_for_load_state("load")
+    shots = [out / "reader-light.png", out / "reader-dark.png"]
+    page.screenshot(path=str(shots[0]))
+    page.keyboard.press("t")                     # the reader's theme key: light → dark
+    page.wait_for_function("() => document.documentElement.dataset.theme === 'dark'")
+    page.screenshot(path=str(shots[1]))
+    xb.ext_eval("() => chrome.storage.local.remove('readerPrefs')")   # the next run starts light
+    return shots
 
 
 def main(argv: list[str] | None = None) -> int:

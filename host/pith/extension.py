@@ -27,6 +27,7 @@ from .browser import CHROMIUM_FLAGS, VIEWPORT, find_chromium
 
 EXTENSION_DIR = Path(__file__).resolve().parents[2] / "extension"
 OPTIONS_PAGE = "ui/options.html"
+READER_PAGE = "ui/reader.html"
 # A click's whole round trip (capture, host, drawing); the first one also starts the host.
 COMMAND_TIMEOUT_S = 30.0
 POLL_S = 0.02
@@ -229,6 +230,26 @@ class ExtensionBrowser:
             if time.monotonic() > deadline:
                 raise ExtensionError(f"no reply to the click within {timeout_s:g} s")
             time.sleep(POLL_S)
+
+    def open_reader(self, timeout_s: float = COMMAND_TIMEOUT_S) -> tuple[Any, dict, float]:
+        """Run the reader command on the page under test: (the reader tab once it has
+        rendered, the command's reply, ms from sending the command to the reader shown).
+
+        The time is wall clock in the browser: Date.now() in the extension page before the
+        message, and the reader's own `pithReader.shownAt` (Date.now() after rendering)."""
+        with self.context.expect_page(timeout=timeout_s * 1000) as opened:
+            sent, reply = self.ext.evaluate(
+                """async (tabId) => { const t = Date.now();
+                     return [t, await chrome.runtime.sendMessage({type: 'pith:command', command: 'reader', tabId})]; }""",
+                self.tab_id)
+            if not reply.get("ok"):
+                raise ExtensionError(f"reader: {reply.get('error')}")
+        page = opened.value
+        page.wait_for_function("() => window.pithReader && window.pithReader.shownAt",
+                               timeout=timeout_s * 1000)
+        if READER_PAGE not in page.url:
+            raise ExtensionError(f"the tab opened is {page.url}, not the reader")
+        return page, reply, float(page.evaluate("() => window.pithReader.shownAt") - sent)
 
     def overlay(self) -> dict | None:
         """What #pith-overlay shows, with the rectangle of the element its path names."""

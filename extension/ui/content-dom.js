@@ -1,0 +1,266 @@
+/* Pith reader content: the payload tree checked again against READER.md's allow-list, then built into DOM nodes.
+ *
+ * Defence in depth: the collector already sanitises, but the reader renders whatever is in
+ * storage, so every tag and attribute is checked here again, by the same rules
+ * (READER.md "Allowed tags" / "Allowed attributes"):
+ *
+ * - a tag on the never-kept list goes with its subtree; a layout container or a custom
+ *   element becomes `div`; any other unknown tag is unwrapped (its children kept);
+ * - only the allowed attributes of a tag are read (the allow-list is iterated, never the
+ *   payload's keys), each through a validator; a value that fails is left out;
+ * - `a` without a usable absolute http:/https:/mailto: href is unwrapped; `img` without a
+ *   usable src (absolute http:/https:, or data:image/png|gif|jpeg|webp|avif) is dropped;
+ * - anything that is neither a string nor a {t} object is ignored; nesting deeper than
+ *   MAX_DEPTH is cut.
+ *
+ * `sanitizeTree` is pure (no DOM), so markdown.js converts exactly what the page shows.
+ * `renderTree` builds nodes with createElement / createTextNode / setAttribute only (no
+ * HTML parsing of strings anywhere) and adds the reader's own attributes: links open in a
+ * new tab without referrer, images load lazily without referrer, wide tables scroll in a
+ * wrapper.
+ */
+
+// Deeper than any real article; keeps a hostile payload from exhausting the stack.
+export const MAX_DEPTH = 200;
+
+export const BLOCK_TAGS = new Set([
+  'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'div', 'blockquote', 'pre', 'hr', 'ul', 'ol', 'li',
+  'dl', 'dt', 'dd', 'figure', 'figcaption', 'table', 'caption', 'thead', 'tbody', 'tfoot', 'tr',
+  'th', 'td', 'details', 'summary',
+]);
+export const INLINE_TAGS = new Set([
+  'a', 'em', 'strong', 'b', 'i', 'u', 's', 'del', 'ins', 'mark', 'small', 'sub', 'sup', 'code',
+  'kbd', 'samp', 'var', 'abbr', 'cite', 'q', 'time', 'br', 'img', 'span',
+]);
+const NEVER_KEPT = new Set([
+  'script', 'style', 'noscript', 'template', 'iframe', 'frame', 'frameset', 'object', 'embed',
+  'applet', 'form', 'input', 'button', 'select', 'textarea', 'option', 'svg', 'math', 'canvas',
+  'video', 'audio', 'source', 'track', 'map', 'area', 'nav', 'dialog', 'link', 'meta', 'base',
+  'head', 'title',
+]);
+const LAYOUT = new Set(['section', 'article', 'main', 'header', 'footer', 'aside']);
+const VOID = new Set(['br', 'hr', 'img']);
+
+const URL_SCHEMES = new Set(['http:', 'https:']);
+const LINK_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
+const DATA_IMAGE = /^data:image\/(?:png|gif|jpeg|webp|avif)[;,]/i;
+const LANG = /^[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*$/;
+const INTEGER = /^-?\d{1,9}$/;
+const SIZE = /^\d{1,5}$/;
+const SPAN = /^\d{1,4}$/;
+const CODE_CLASS = /^(?:language|lang)-([\w+#.-]{1,40})$/;
+const MAX_SPAN = 1000;
+
+/** `value` as an absolute URL string when its scheme is in `schemes`, else null. */
+function absoluteUrl(value, schemes) {
+  if (typeof value !== 'string') return null;
+  let url;
+  try {
+    url = new URL(value);          // no base: a relative URL throws
+  } catch {
+    return null;
+  }
+  return schemes.has(url.protocol) ? url.href : null;
+}
+
+/** An http(s) or mailto URL for a link, or null (the link is then unwrapped). */
+export function safeHref(value) {
+  return absoluteUrl(value, LINK_SCHEMES);
+}
+
+/** An http(s) URL or a raster data: image for an img, or null (the image is then dropped). */
+export function safeImageSrc(value) {
+  if (typeof value !== 'string') return null;
+  const trimmed = value.trim();
+  if (DATA_IMAGE.test(trimmed)) return trimmed;
+  return absoluteUrl(trimmed, URL_SCHEMES);
+}
+
+/** An http(s) URL (the page URL in the header), or null. */
+export function safePageUrl(value) {
+  return absoluteUrl(value, URL_SCHEMES);
+}
+
+const str = (v) => (typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : null);
+const matching = (re) => (v) => { const s = str(v); return s !== null && re.test(s) ? s : null; };
+const oneOf = (...words) => (v) => (words.includes(v) ? v : null);
+const anyText = (v) => str(v);
+const flag = (v) => (v === true || v === '' || typeof v === 'string' ? '' : null);
+const span = (v) => {
+  const s = str(v);
+  return s !== null && SPAN.test(s) && Number(s) >= 1 && Number(s) <= MAX_SPAN ? String(Number(s)) : null;
+};
+const codeClass = (v) => {
+  const s = str(v);
+  if (s === null) return null;
+  const tokens = s.split(/\s+/).map((tok) => CODE_CLASS.exec(tok)).filter(Boolean)
+    .map((m) => `language-${m[1]}`);
+  return tokens.length ? [...new Set(tokens)].join(' ') : null;
+};
+
+const GLOBAL_ATTRS = [['lang', matching(LANG)], ['dir', oneOf('ltr', 'rtl', 'auto')]];
+const TAG_ATTRS = new Map([
+  ['a', [['href', safeHref], ['title', anyText]]],
+  ['img', [['src', safeImageSrc], ['alt', anyText], ['title', anyText],
+    ['width', matching(SIZE)], ['height', matching(SIZE)]]],
+  ['th', [['colspan', span], ['rowspan', span], ['scope', oneOf('row', 'col', 'rowgroup', 'colgroup')]]],
+  ['td', [['colspan', span], ['rowspan', span]]],
+  ['ol', [['start', matching(INTEGER)], ['reversed', flag], ['type', oneOf('1', 'a', 'A', 'i', 'I')]]],
+  ['li', [['value', matching(INTEGER)]]],
+  ['pre', [['class', codeClass]]],
+  ['code', [['class', codeClass]]],
+  ['time', [['datetime', anyText]]],
+  ['abbr', [['title', anyText]]],
+  ['details', [['open', flag]]],
+]);
+
+function cleanAttrs(tag, raw) {
+  const out = {};
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return out;
+  for (const [name, check] of [...GLOBAL_ATTRS, ...(TAG_ATTRS.get(tag) || [])]) {
+    if (!Object.prototype.hasOwnProperty.call(raw, name)) continue;
+    const value = check(raw[name]);
+    if (value !== null) out[name] = value;
+  }
+  return out;
+}
+
+/** What happens to a payload tag: 'keep' (as `tag`), 'drop' (with its subtree) or 'unwrap'. */
+function classify(rawTag) {
+  if (typeof rawTag !== 'string') return ['drop'];
+  const tag = rawTag.toLowerCase();
+  if (BLOCK_TAGS.has(tag) || INLINE_TAGS.has(tag)) return ['keep', tag];
+  if (NEVER_KEPT.has(tag)) return ['drop'];
+  if (LAYOUT.has(tag) || /^[a-z][a-z0-9._]*-[a-z0-9._-]*$/.test(tag)) return ['keep', 'div'];
+  return ['unwrap'];
+}
+
+function sanitizeInto(nodes, out, depth) {
+  if (!Array.isArray(nodes) || depth > MAX_DEPTH) return;
+  for (const node of nodes) {
+    if (typeof node === 'string') {
+      if (node) out.push(node);
+      continue;
+    }
+    if (node === null || typeof node !== 'object' || Array.isArray(node)) continue;
+    const [what, tag] = classify(node.t);
+    if (what === 'drop') continue;
+    if (what === 'unwrap') {
+      sanitizeInto(node.c, out, depth + 1);
+      continue;
+    }
+    const a = cleanAttrs(tag, node.a);
+    const c = [];
+    if (!VOID.has(tag)) sanitizeInto(node.c, c, depth + 1);
+    if (tag === 'a' && !a.href) {                  // not a usable link: keep its text
+      out.push(...c);
+      continue;
+    }
+    if (tag === 'img' && !a.src) continue;          // no usable source: no image
+    out.push({ t: tag, a, c });
+  }
+}
+
+/** A new tree holding only allowed tags and attributes ({t, a, c} with a and c always present). */
+export function sanitizeTree(tree) {
+  const out = [];
+  sanitizeInto(tree, out, 0);
+  return out;
+}
+
+/** The text of a (clean) node or list, whitespace collapsed and trimmed. */
+export function textOf(node) {
+  const parts = [];
+  const walk = (n) => {
+    if (typeof n === 'string') parts.push(n);
+    else if (Array.isArray(n)) n.forEach(walk);
+    else if (n && n.t === 'img') parts.push(n.a.alt || '');
+    else if (n && n.t === 'br') parts.push(' ');
+    else if (n && Array.isArray(n.c)) n.c.forEach(walk);
+  };
+  walk(node);
+  return parts.join('').replace(/[ \t\n\r\f]+/g, ' ').trim();
+}
+
+const sameText = (a, b) => a.normalize('NFKC').toLowerCase() === b.normalize('NFKC').toLowerCase();
+
+/** Index path of the first h1/h2 (document order) that `accept(text)` accepts, or null. */
+function findHeading(tree, accept) {
+  const walk = (nodes, path) => {
+    for (let i = 0; i < nodes.length; i += 1) {
+      const n = nodes[i];
+      if (typeof n === 'string') continue;
+      if ((n.t === 'h1' || n.t === 'h2') && accept(textOf(n))) return [...path, i];
+      const found = walk(n.c, [...path, i]);
+      if (found) return found;
+    }
+    return null;
+  };
+  return walk(tree, []);
+}
+
+function withoutPath(nodes, path) {
+  const [i, ...rest] = path;
+  if (!rest.length) return nodes.filter((_, k) => k !== i);
+  return nodes.map((n, k) => (k === i ? { ...n, c: withoutPath(n.c, rest) } : n));
+}
+
+/**
+ * The title to show and the tree without the heading that repeats it.
+ * `title` is the payload's title; when it is empty, the first h1/h2 with text gives it.
+ * The first h1/h2 whose text equals the title (whitespace collapsed, case and Unicode
+ * compatibility forms ignored) is left out of the tree, since the header shows it.
+ */
+export function splitTitle(title, cleanTree) {
+  let shown = typeof title === 'string' ? title.replace(/\s+/g, ' ').trim() : '';
+  const path = shown
+    ? findHeading(cleanTree, (text) => sameText(text, shown))
+    : findHeading(cleanTree, (text) => text !== '');
+  if (!path) return { title: shown, tree: cleanTree };
+  if (!shown) {
+    let node = { c: cleanTree };
+    for (const i of path) node = node.c[i];
+    shown = textOf(node);
+  }
+  return { title: shown, tree: withoutPath(cleanTree, path) };
+}
+
+function element(doc, node) {
+  const el = doc.createElement(node.t);
+  for (const [name, value] of Object.entries(node.a)) el.setAttribute(name, value);
+  switch (node.t) {
+    case 'a':
+      el.setAttribute('rel', 'noopener noreferrer');
+      el.setAttribute('target', '_blank');
+      break;
+    case 'img':
+      el.setAttribute('loading', 'lazy');
+      el.setAttribute('decoding', 'async');
+      el.setAttribute('referrerpolicy', 'no-referrer');
+      break;
+    default:
+      break;
+  }
+  for (const child of node.c) el.append(build(doc, child));
+  if (node.t !== 'table') return el;
+  // A table wider than the column scrolls inside this focusable region, not the page.
+  const wrap = doc.createElement('div');
+  wrap.className = 'table-scroll';
+  wrap.setAttribute('role', 'region');
+  wrap.setAttribute('tabindex', '0');
+  const caption = node.c.find((n) => typeof n !== 'string' && n.t === 'caption');
+  wrap.setAttribute('aria-label', (caption && textOf(caption)) || 'Table');
+  wrap.append(el);
+  return wrap;
+}
+
+function build(doc, node) {
+  return typeof node === 'string' ? doc.createTextNode(node) : element(doc, node);
+}
+
+/** A DocumentFragment of `tree`, sanitised here whatever its origin (sanitising is idempotent). */
+export function renderTree(tree, doc = globalThis.document) {
+  const frag = doc.createDocumentFragment();
+  for (const node of sanitizeTree(tree)) frag.append(build(doc, node));
+  return frag;
+}
