@@ -106,6 +106,19 @@ def test_manifest_shape():
     assert MANIFEST["version"] == pith.__version__
 
 
+def test_extension_pages_run_only_their_own_scripts_and_load_only_images():
+    """The reader shows content from pages: its CSP (the manifest's, for every extension
+    page) must keep anything from running or loading but images."""
+    policy = dict(
+        (d.split()[0], d.split()[1:])
+        for d in MANIFEST["content_security_policy"]["extension_pages"].split(";") if d.strip())
+    assert policy["default-src"] == ["'none'"]
+    assert policy["script-src"] == ["'self'"] and policy["style-src"] == ["'self'"]
+    assert policy["base-uri"] == ["'none'"] and policy["form-action"] == ["'none'"]
+    assert "'unsafe-inline'" not in str(policy) and "'unsafe-eval'" not in str(policy)
+    assert not {"frame-src", "child-src", "object-src", "media-src"} & set(policy)  # default 'none'
+
+
 def test_commands_follow_chromes_shortcut_rules():
     commands = MANIFEST["commands"]
     assert set(commands) == {"extract", "grow", "shrink", "open-reader"}

@@ -29,7 +29,7 @@ from pathlib import Path
 from . import install
 from .browser import CHROMIUM_FLAGS, find_chromium
 from .errors import PithError
-from .extension import EXTENSION_DIR, ExtensionBrowser, ExtensionError
+from .extension import EXTENSION_DIR, ExtensionBrowser, ExtensionError, drop_cached_worker
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "host" / "examples"
@@ -53,6 +53,7 @@ def serve(folder: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
 
 
 def headed(url: str, profile: Path) -> int:
+    drop_cached_worker(profile)
     install.install(["chromium"], profile)
     args = [find_chromium(), f"--user-data-dir={profile}", *CHROMIUM_FLAGS,
             f"--disable-extensions-except={EXTENSION_DIR}", f"--load-extension={EXTENSION_DIR}",

@@ -18,6 +18,7 @@ stopped service worker. The first tab, `page`, is the page under test.
 from __future__ import annotations
 
 import json
+import shutil
 import time
 from pathlib import Path
 from typing import Any
@@ -86,6 +87,16 @@ OVERLAY_JS = """
 """
 
 
+def drop_cached_worker(profile_dir: Path) -> None:
+    """Forget the service worker scripts a Chromium profile cached.
+
+    Chromium keeps an unpacked extension's service worker (and the modules it imports)
+    across launches for as long as the manifest's version is unchanged, so a profile used
+    before a `git pull` would run the old background code against new page scripts. The
+    cache is rebuilt from extension/ at the next start; nothing else is lost."""
+    shutil.rmtree(Path(profile_dir) / "Default" / "Service Worker", ignore_errors=True)
+
+
 def extension_id(extension_dir: Path = EXTENSION_DIR) -> str:
     """The Chrome extension id pinned by the `key` of the extension's manifest."""
     manifest = json.loads((extension_dir / "manifest.json").read_text(encoding="utf-8"))
@@ -128,6 +139,7 @@ class ExtensionBrowser:
 
     def start(self) -> None:
         self.profile_dir.mkdir(parents=True, exist_ok=True)
+        drop_cached_worker(self.profile_dir)
         install.install(["chromium"], self.profile_dir)
         self.context = self.pw.chromium.launch_persistent_context(
             str(self.profile_dir), executable_path=find_chromium(), headless=self.headless,
