@@ -1,6 +1,7 @@
 """Shared pytest fixtures: one headless Chromium for the whole session, and the page fixtures' folder."""
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
 
@@ -10,7 +11,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT / "host") not in sys.path:       # `pytest` without PYTHONPATH=host works too
     sys.path.insert(0, str(ROOT / "host"))
 
-from pith.browser import Browser, find_chromium  # noqa: E402
+from pith.browser import CHROMIUM_FLAGS, Browser, find_chromium  # noqa: E402
 from pith.errors import BrowserMissing  # noqa: E402
 
 PAGES = ROOT / "tests" / "fixtures" / "pages"
@@ -35,3 +36,24 @@ def pith_browser():
     chromium_or_skip()
     with Browser(js=True, timeout_s=TEST_TIMEOUT_S) as browser:
         yield browser
+
+
+@pytest.fixture(scope="session")
+def chromium(playwright):
+    """Plain headless Debian Chromium through Playwright (no extension), for page scripts."""
+    chromium_or_skip()
+    browser = playwright.chromium.launch(executable_path=find_chromium(), args=list(CHROMIUM_FLAGS))
+    yield browser
+    browser.close()
+
+
+def registered_profile(tmp_path_factory, name: str) -> Path:
+    """A new Chromium profile folder with the host registered by the real
+    `pith install-host --browser chromium --user-data-dir DIR`."""
+    profile = tmp_path_factory.mktemp(name)
+    done = subprocess.run([sys.executable, "-m", "pith", "install-host", "--browser", "chromium",
+                           "--user-data-dir", str(profile)], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert (profile / "NativeMessagingHosts" / "dev.pith.host.json").is_file()
+    return profile

@@ -15,8 +15,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from conftest import PAGES, ROOT, chromium_or_skip
-from pith.browser import CHROMIUM_FLAGS, find_chromium
+from conftest import PAGES, ROOT
 from serving import serve
 
 pytestmark = pytest.mark.browser
@@ -101,14 +100,6 @@ def tagged(tree, tag: str) -> list[dict]:
 
 
 # --- fixtures ----------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def chromium(playwright):
-    chromium_or_skip()
-    browser = playwright.chromium.launch(executable_path=find_chromium(), args=list(CHROMIUM_FLAGS))
-    yield browser
-    browser.close()
-
-
 @pytest.fixture(scope="module")
 def server():
     with serve(PAGES) as url:

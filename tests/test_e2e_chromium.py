@@ -15,8 +15,6 @@ import functools
 import json
 import os
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -24,7 +22,7 @@ import pytest
 
 from serving import QuietHandler, serve
 
-from conftest import PAGES, ROOT, chromium_or_skip
+from conftest import PAGES, ROOT, chromium_or_skip, registered_profile
 from pith.extension import ELEMENT_AT_PATH_JS, ExtensionBrowser
 from pith.select import grow as host_grow
 from pith.select import select as host_select
@@ -72,12 +70,7 @@ def server():
 def xb(playwright, tmp_path_factory):
     """Chromium with the extension; the host registered by the real `pith install-host`."""
     chromium_or_skip()
-    profile = tmp_path_factory.mktemp("chromium-profile")
-    done = subprocess.run([sys.executable, "-m", "pith", "install-host", "--browser", "chromium",
-                           "--user-data-dir", str(profile)], capture_output=True, text=True,
-                          timeout=60)
-    assert done.returncode == 0, done.stderr
-    assert (profile / "NativeMessagingHosts" / "dev.pith.host.json").is_file()
+    profile = registered_profile(tmp_path_factory, "chromium-profile")
     with ExtensionBrowser(playwright, profile) as browser:
         yield browser
 

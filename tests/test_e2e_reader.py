@@ -10,16 +10,13 @@ extension is the real one: toolbar click (Extensions.triggerAction), host `selec
 """
 from __future__ import annotations
 
-import re
-import subprocess
-import sys
 import time
 
 import pytest
 
 from serving import serve
 
-from conftest import PAGES, chromium_or_skip
+from conftest import PAGES, chromium_or_skip, registered_profile
 from pith.extension import ExtensionBrowser
 
 pytestmark = pytest.mark.browser
@@ -66,11 +63,7 @@ def server():
 def xb(playwright, tmp_path_factory):
     """Chromium with the extension; the host registered by the real `pith install-host`."""
     chromium_or_skip()
-    profile = tmp_path_factory.mktemp("chromium-reader-profile")
-    done = subprocess.run([sys.executable, "-m", "pith", "install-host", "--browser", "chromium",
-                           "--user-data-dir", str(profile)], capture_output=True, text=True,
-                          timeout=60)
-    assert done.returncode == 0, done.stderr
+    profile = registered_profile(tmp_path_factory, "chromium-reader-profile")
     with ExtensionBrowser(playwright, profile) as browser:
         yield browser
 

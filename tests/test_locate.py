@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import ROOT, chromium_or_skip
-from pith.browser import CHROMIUM_FLAGS, find_chromium
+from conftest import ROOT
 
 pytestmark = pytest.mark.browser
 
@@ -40,14 +39,6 @@ PAGE = f"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Rul
 GENERATED_IDS = ["post-123456", "a1b2c3d4", "9lives", "x" * 41, "css-1dbjc4n", "ember42",
                  "Header_title__3xYz2", "kVXzLG", "user:7", "react-select-2-input"]
 HANDWRITTEN_IDS = ["content-area", "article_body", "story", "sidebar2", "Comments"]
-
-
-@pytest.fixture(scope="module")
-def chromium(playwright):
-    chromium_or_skip()
-    browser = playwright.chromium.launch(executable_path=find_chromium(), args=list(CHROMIUM_FLAGS))
-    yield browser
-    browser.close()
 
 
 @pytest.fixture
