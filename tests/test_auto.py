@@ -58,3 +58,71 @@ def test_no_text_is_no_content():
 def test_members_must_be_known_methods(members):
     with pytest.raises(BadOptions, match="auto_members"):
         Options.from_overrides({"auto_members": members})
+
+
+def test_the_ballot_adds_wide_clg_and_lets_filters_vote_only():
+    opts = Options()
+    assert auto.ballot(opts) == [("cnr", {}, True), ("lqf", {}, True), ("sst", {}, True),
+                                 ("clg", {}, True), ("clg", {"clg_depth": 0}, True),
+                                 ("filters", {}, False)]
+    plain = Options.from_overrides({"auto_clg_wide": False, "auto_filters_vote": False})
+    assert auto.ballot(plain) == [(m, {}, True) for m in plain.auto_members]
+    voting = Options.from_overrides({"auto_members": ["cnr", "filters"]})
+    assert auto.ballot(voting) == [("cnr", {}, True), ("filters", {}, True)]
+
+
+def test_a_method_that_only_votes_never_wins(monkeypatch):
+    """filters' block overlaps both others most (the medoid) but may only vote: of the two
+    proposers, the one it agrees with more wins."""
+    from pith.algorithms import cnr, filters, lqf
+    rows = [("html", -1), ("body", 0)] + [("p", 1, {"text": "w" * 10 * (k + 1)}) for k in range(3)]
+    snap = from_json(make_snapshot(rows), 100)
+
+    def proposing(parts):
+        return lambda *a: Choice(node=1, score=np.zeros(snap.n), blocks=np.array([1]),
+                                 parts=np.array(parts))
+    monkeypatch.setattr(cnr, "run", proposing([2, 3]))        # 10 + 20 characters
+    monkeypatch.setattr(lqf, "run", proposing([3, 4]))        # 20 + 30
+    monkeypatch.setattr(filters, "run", proposing([2, 3, 4]))
+    opts = Options.from_overrides({"algorithm": "auto", "auto_members": ["cnr", "lqf"],
+                                   "auto_clean": False})
+    assert auto.run(snap, compute(snap), opts).parts.tolist() == [3, 4]
+    everyone = Options.from_overrides({"algorithm": "auto", "auto_clean": False,
+                                       "auto_members": ["cnr", "lqf", "filters"]})
+    assert auto.run(snap, compute(snap), everyone).parts.tolist() == [2, 3, 4]
+
+
+def listing_page(items: int, prose: int) -> tuple:
+    rows = [("html", -1), ("body", 0), ("main", 1), ("p", 2, {"text": "intro words " * prose}),
+            ("ul", 2)]
+    for k in range(items):
+        rows += [("li", 4), ("a", len(rows), {"text": f"Item number {k} of the shop", "link": 1})]
+    snap = from_json(make_snapshot(rows), 1000)
+    feats = compute(snap)
+    link_list = np.zeros(snap.n, bool)
+    link_list[4] = True
+    choice = Choice(node=2, score=np.zeros(snap.n), blocks=np.array([2]))
+    return snap, feats, choice, link_list
+
+
+def test_link_lists_are_dropped_unless_they_are_most_of_the_block():
+    opts = Options()
+    snap, feats, choice, lists = listing_page(items=3, prose=40)     # an article and a menu
+    assert auto.clean(snap, feats, opts, choice, lists).drop[4]
+    snap, feats, choice, lists = listing_page(items=30, prose=3)     # a listing
+    assert auto.clean(snap, feats, opts, choice, lists).drop is None
+    always = Options.from_overrides({"auto_clean_max": 1.0})
+    assert auto.clean(snap, feats, always, choice, lists).drop[4]
+
+
+def test_the_score_is_the_share_of_text_outside_link_lists():
+    html = ("<html><body><nav><ul>" + "".join(f"<li><a href=/{k}>Section {k}</a></li>"
+                                              for k in range(12)) + "</ul></nav><main><p>"
+            + "A sentence of real content in the article body. " * 8 + "</p></main></body></html>")
+    sel = select(static.snapshot_from_html(html, "http://example.org/"),
+                 Options.from_overrides({"algorithm": "auto"}))
+    tags = list(sel.snap.tag)
+    score = sel.result.score
+    assert score[tags.index("main")] == pytest.approx(1.0)
+    assert score[tags.index("nav")] == 0.0
+    assert score[tags.index("body")] == pytest.approx(1.0)

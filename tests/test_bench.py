@@ -57,3 +57,21 @@ def test_synthetic_pages_have_the_requested_size():
     for size in (1_000, 10_000):
         snap = from_json(snapshot_from_html(scale.synthetic_page(size)), 10**6)
         assert 0.8 * size <= snap.n <= 1.2 * size
+
+
+@needs_shared
+@pytest.mark.parametrize("side", ["train", "validation"])
+def test_split_keeps_only_that_side_of_the_site_split(tmp_path, side):
+    """`--split train` is where the default is tuned, `--split validation` what is reported:
+    each run must see its own side's pages and none of the other's."""
+    from pith.train import load_split
+    sides = load_split()["pages"]["readability"]
+    env = {**os.environ, "PYTHONPATH": str(REPO / "host")}
+    result = subprocess.run(
+        [sys.executable, "-m", "pith", "bench", str(DATASET), "--static", "--limit", "4",
+         "-a", "cnr", "--no-anchors", "--split", side, "--json", "--quiet",
+         "--save-predictions", str(tmp_path)],
+        capture_output=True, text=True, timeout=300, env=env)
+    assert result.returncode == 0, result.stderr
+    ids = [p.stem for p in (tmp_path / "cnr" / "readability").glob("*.txt")]
+    assert len(ids) == 4 and all(sides[i] == side for i in ids)

@@ -153,12 +153,20 @@ def test_box_follows_resizing_and_scrolling(xb, server):
 
 
 # --- grow, shrink, keys, buttons ---------------------------------------------------------
-def test_grow_selects_the_parent_and_shrink_comes_back(xb, server):
-    load(xb, f"{server}/article/source.html")
+def grown_path(page: str) -> list[int]:
+    """Where the host's grow goes from its choice on the page's recorded snapshot (the
+    reader fixture: the article, grown past the same-text <main> to the page body)."""
+    sel = expected(page)
+    return host_grow(sel, sel.node)["path"]
+
+
+def test_grow_selects_the_next_block_and_shrink_comes_back(xb, server):
+    load(xb, f"{server}/reader/source.html")
     first = ok(xb.click(), "click")
-    sel = expected("article")
+    sel = expected("reader")
     grown = ok(xb.command("grow"), "grow")
-    assert grown["path"] == first["path"][:-1] == host_grow(sel, sel.node)["path"]
+    assert grown["path"] == grown_path("reader") and grown["path"] != first["path"]
+    assert grown["path"] == first["path"][:len(grown["path"])]          # an ancestor
     assert_outlines(xb.overlay(), grown)
     assert ok(xb.state(), "state")["trail"] == [first["node"]]
     back = ok(xb.command("shrink"), "shrink")
@@ -171,10 +179,10 @@ def test_grow_selects_the_parent_and_shrink_comes_back(xb, server):
 
 
 def test_keys_in_the_page(xb, server):
-    load(xb, f"{server}/article/source.html")
+    load(xb, f"{server}/reader/source.html")
     first = ok(xb.click(), "click")
     xb.page.keyboard.press("+")
-    wait_overlay(xb, lambda o: o and o["path"] == first["path"][:-1], "grow by '+'")
+    wait_overlay(xb, lambda o: o and o["path"] == grown_path("reader"), "grow by '+'")
     xb.page.keyboard.press("-")
     ov = wait_overlay(xb, lambda o: o and o["path"] == first["path"], "shrink by '-'")
     assert_outlines(ov, first)
@@ -189,9 +197,9 @@ def test_keys_in_the_page(xb, server):
 
 def test_bar_buttons(xb, server):
     load(xb, f"{server}/boilerplate/source.html")
-    first = ok(xb.click(), "click")
+    ok(xb.click(), "click")
     xb.page.locator("#pith-overlay").locator('[part="grow"]').click()
-    wait_overlay(xb, lambda o: o and o["path"] == first["path"][:-1], "grow button")
+    wait_overlay(xb, lambda o: o and o["path"] == grown_path("boilerplate"), "grow button")
     xb.page.locator("#pith-overlay").locator('[part="close"]').click()
     wait_overlay(xb, lambda o: o is None, "close button")
 
@@ -245,13 +253,13 @@ def _wait_gone(pid: int) -> None:
 
 
 def test_killed_host_restarts_on_the_next_command(xb, server):
-    load(xb, f"{server}/article/source.html")
+    load(xb, f"{server}/reader/source.html")
     first = ok(xb.click(), "click")
     pid = ok(xb.hello(), "hello")["hello"]["pid"]
     os.kill(pid, signal.SIGKILL)
     _wait_gone(pid)
     grown = ok(xb.command("grow"), "grow after the host was killed")
-    assert grown["path"] == first["path"][:-1]
+    assert grown["path"] == grown_path("reader")
     assert_outlines(xb.overlay(), grown)
     assert ok(xb.hello(), "hello")["hello"]["pid"] != pid
     again = ok(xb.command("extract"), "extract after the host was killed")
@@ -259,7 +267,7 @@ def test_killed_host_restarts_on_the_next_command(xb, server):
 
 
 def test_stopped_service_worker_keeps_the_selection(xb, server):
-    load(xb, f"{server}/article/source.html")
+    load(xb, f"{server}/reader/source.html")
     first = ok(xb.click(), "click")
     grown = ok(xb.command("grow"), "grow")
     session = xb.context.new_cdp_session(xb.page)

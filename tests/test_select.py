@@ -1,14 +1,18 @@
-"""The pipeline's reply, and grow/shrink (parent; best child; back down the grow trail)."""
+"""The pipeline's reply, and grow/shrink (the nearest block that shows more or less text; back down the grow trail)."""
 import json
 from pathlib import Path
 
 import pytest
 
+import numpy as np
+
 from builders import make_snapshot
-from pith import render
+from pith import features, render
+from pith.algorithms.base import Choice
 from pith.errors import BadNode
 from pith.options import Options
-from pith.select import grow, select, shrink
+from pith.select import Selection, grow, select, shown_chars, shrink
+from pith.snapshot import from_json
 
 LONG = "words that make a real paragraph of content " * 4
 
@@ -39,22 +43,59 @@ def test_select_reply_describes_the_choice():
     assert len(wire["candidates"]) <= Options().candidates
 
 
-def test_grow_is_the_parent_and_stops_at_the_root():
+def wrapped():
+    """The article sits in two wrappers (main > div) that add no text of their own."""
+    return make_snapshot([
+        ("html", -1),                               # 0
+        ("body", 0),                                # 1
+        ("nav", 1),                                 # 2
+        ("a", 2, {"text": "Home", "link": 1}),      # 3
+        ("main", 1),                                # 4
+        ("div", 4, {"cls": "wrap"}),                # 5
+        ("article", 5, {"id": "story"}),            # 6
+        ("p", 6, {"text": LONG}),                   # 7
+        ("p", 6, {"text": LONG}),                   # 8
+        ("p", 6, {"text": "short"}),                # 9
+        ("footer", 1, {"text": "© nobody"}),        # 10
+    ])
+
+
+def test_grow_is_the_parent_when_the_parent_adds_text_and_stops_at_the_root():
     sel = select(page())
-    assert grow(sel, 5)["node"] == 4
-    assert grow(sel, 1)["node"] == 0
-    with pytest.raises(BadNode, match="whole page"):
-        grow(sel, 0)
+    assert grow(sel, 6)["node"] == 5          # the article adds the other paragraphs
+    assert grow(sel, 5)["node"] == 1          # main only wraps the article: body adds the rest
+    for top in (1, 0):                        # html shows what body shows
+        with pytest.raises(BadNode, match="whole page"):
+            grow(sel, top)
     with pytest.raises(BadNode):
         grow(sel, 99)
 
 
+def test_grow_passes_over_wrappers_that_show_the_same_text():
+    sel = select(wrapped())
+    assert grow(sel, 7)["node"] == 6          # the article adds the other paragraphs
+    assert grow(sel, 6)["node"] == 1          # div and main show the article's text only
+    assert grow(sel, 5)["node"] == 1
+    with pytest.raises(BadNode, match="whole page"):
+        grow(sel, 1)                          # html shows exactly what body shows
+
+
 def test_shrink_takes_the_child_with_the_highest_cnr():
-    sel = select(page())
+    sel = select(page(), Options.from_overrides({"algorithm": "cnr"}))
     assert shrink(sel, 5)["node"] == 6        # the first of the two dense paragraphs
     assert shrink(sel, 1)["node"] == 4        # main, not the link-only nav
     with pytest.raises(BadNode, match="cannot shrink"):
         shrink(sel, 6)
+
+
+def test_shrink_passes_through_wrappers_to_the_first_block_that_differs():
+    sel = select(wrapped(), Options.from_overrides({"algorithm": "cnr"}))
+    assert shrink(sel, 1)["node"] == 4        # main: less text than body
+    assert shrink(sel, 4)["node"] == 7        # not div or article: they show main's text
+    snap = make_snapshot([("html", -1), ("body", 0), ("div", 1), ("p", 2, {"text": LONG})])
+    sel = select(snap, Options.from_overrides({"algorithm": "cnr"}))
+    with pytest.raises(BadNode, match="cannot shrink"):
+        shrink(sel, 1)                        # div and p show body's text: nothing smaller
 
 
 def test_shrink_after_grow_goes_back_down_the_same_path():
@@ -64,6 +105,31 @@ def test_shrink_after_grow_goes_back_down_the_same_path():
     assert shrink(sel, up, trail=[7])["node"] == 7      # not 6, the best child
     assert shrink(sel, up, trail=[])["node"] == 6
     assert shrink(sel, up, trail=[2])["node"] == 6      # a trail from elsewhere is ignored
+
+
+def test_shrink_after_a_grow_over_wrappers_returns_to_where_it_came_from():
+    sel = select(wrapped(), Options.from_overrides({"algorithm": "cnr"}))
+    first = grow(sel, 8)["node"]
+    second = grow(sel, first)["node"]
+    assert (first, second) == (6, 1)
+    back = shrink(sel, second, trail=[8, first])["node"]
+    assert back == 6                          # three levels down, not main (the best child)
+    assert shrink(sel, back, trail=[8])["node"] == 8
+    assert shrink(sel, 4, trail=[3])["node"] == 7       # a trail outside the node is ignored
+
+
+def test_a_selection_of_parts_grows_to_the_whole_block_around_them():
+    """A method answering with parts (SST, CLG) shows only them; the element that holds
+    them shows more, so it is a step even when it is a wrapper of their common ancestor."""
+    obj = wrapped()
+    snap = from_json(obj, 100)
+    feats = features.compute(snap)
+    parts = Choice(node=6, score=np.zeros(snap.n), blocks=np.array([6]), parts=np.array([7, 8]))
+    sel = Selection(snap=snap, feats=feats, result=parts, options=Options())
+    assert shown_chars(sel, 6) == 2 * len("".join(LONG.split()))
+    assert grow(sel, 6)["node"] == 5          # the article's whole text, "short" too
+    assert grow(sel, 5)["node"] == 1          # from a plain node, wrappers are passed over
+    assert shown_chars(sel, 5) == feats.chars[6]
 
 
 FIXTURES = sorted((Path(__file__).parent / "fixtures" / "pages").iterdir())

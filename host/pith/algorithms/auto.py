@@ -1,15 +1,27 @@
 """The combined method: several seed methods propose a block, the proposal the others agree with most wins.
 
-Each member (option `auto_members`) runs on the same features. Two proposals agree in
-proportion to the visible text they share: the characters of the rows both cover over the
-characters either covers (a weighted Jaccard over rows; a proposal covers the subtrees
-of its roots minus the rows it dropped). The winner is the medoid — the proposal with the
-largest summed agreement with the others — so a method that wanders off alone (a
-sidebar, a single paragraph) is outvoted, while a block most methods land on or around
-wins. Ties go to the earlier member. Link lists inside the winner are then dropped with
-the LQF cleaner (`auto_clean`). Nothing here is fitted to a dataset: the members and the
-cleaner were chosen on the training side of the site split (host/pith/models/clg-split.json)
-and the validation side is what the README reports.
+Each member (option `auto_members`) runs on the same features and proposes its block;
+with `auto_clg_wide`, CLG proposes a second time with `clg_depth` 0, so that a common
+ancestor high in the tree — a listing's or a collection's repeated items as one block —
+is returned whole instead of being drilled into. With `auto_filters_vote`, the DOM
+filters method (Agarwal et al.) votes without proposing: its "first subtree with 500
+characters of paragraph text" is a partial block by design, but where it lands says
+where the paragraphs are. Two proposals agree in proportion to the visible text they
+share: the characters of the rows both cover over the characters either covers (a
+weighted Jaccard over rows; a proposal covers the subtrees of its roots minus the rows it
+dropped). The winner is the medoid — the proposal with the largest summed agreement with
+the others — so a method that wanders off alone (a sidebar, a single paragraph) is
+outvoted, while a block most methods land on or around wins. Ties go to the earlier
+member. Link lists inside the winner are then dropped with the LQF cleaner
+(`auto_clean`), unless they are most of its text (`auto_clean_max`): the block is then
+itself a list, a listing's items, and the reader wants them.
+
+The per-row score (the reply's `score`, shrink's ranking) is LQF's: the row's share of
+the page's text outside link lists, one scale whichever member won.
+
+Nothing here is fitted to a single page or site: the members, the voters and the
+threshold were chosen on the training side of the site split
+(host/pith/models/clg-split.json), and the validation side is what the README reports.
 """
 from __future__ import annotations
 
@@ -50,17 +62,53 @@ def agreement(masks: list[np.ndarray], weight: np.ndarray) -> np.ndarray:
     return jac.sum(axis=1)
 
 
+def ballot(opts: Options) -> list[tuple[str, dict, bool]]:
+    """(method, option overrides, proposes) for every member and voter, in tie order."""
+    out = [(m, {}, True) for m in opts.auto_members]
+    if opts.auto_clg_wide and "clg" in opts.auto_members:
+        out.append(("clg", {"clg_depth": 0}, True))
+    if opts.auto_filters_vote and "filters" not in opts.auto_members:
+        out.append(("filters", {}, False))
+    return out
+
+
+def clean(snap: Snapshot, feats: Features, opts: Options, choice: Choice,
+          link_list: np.ndarray) -> Choice:
+    """`choice` without the link lists inside it, unless they hold more than
+    `auto_clean_max` of its visible text (then the list is the content)."""
+    inside = lqf.inside(snap, choice.roots) & link_list
+    if not inside.any():
+        return choice
+    shown = covered(snap, choice)
+    weight = np.where(feats.gone, 0, feats.own_chars)
+    total = int(weight[shown].sum())
+    lists = int(weight[shown & (inside | snap.below(inside))].sum())
+    if total and lists > opts.auto_clean_max * total:
+        return choice
+    drop = inside if choice.drop is None else inside | choice.drop
+    return dataclasses.replace(choice, drop=drop)
+
+
 def run(snap: Snapshot, feats: Features, opts: Options) -> Choice:
     proposals: list[Choice] = []
-    for member in opts.auto_members:
-        module = importlib.import_module(f"{__package__}.{member}")
+    proposes: list[bool] = []
+    for method, overrides, proposer in ballot(opts):
+        module = importlib.import_module(f"{__package__}.{method}")
         try:
-            proposals.append(module.run(snap, feats, dataclasses.replace(opts, algorithm=member)))
+            proposals.append(module.run(snap, feats, dataclasses.replace(
+                opts, algorithm=method, **overrides)))
         except NoContent:
             continue
-    if not proposals:
+        proposes.append(proposer)
+    if not any(proposes):
         raise NoContent("the page has no visible text to choose from")
     weight = np.where(feats.gone, 0, feats.own_chars).astype(np.float64)
     votes = agreement([covered(snap, p) for p in proposals], weight)
+    votes[~np.array(proposes)] = -np.inf
     best = proposals[int(np.argmax(votes))]
-    return lqf.clean(snap, feats, opts, best) if opts.auto_clean else best
+
+    lq = lqf.link_quota(snap, feats, opts)
+    dropped = lq.link_list | snap.below(lq.link_list)
+    kept = snap.subtree_sum(np.where(dropped | feats.gone, 0, feats.own_chars))
+    best = dataclasses.replace(best, score=kept / max(int(kept[0]), 1))
+    return clean(snap, feats, opts, best, lq.link_list) if opts.auto_clean else best
