@@ -160,3 +160,17 @@ def test_hidden_text_is_not_chosen_when_visible_text_exists():
     sel = select(obj)
     assert not sel.hidden_ignored
     assert sel.snap.tag[sel.node] != "article" and sel.node not in (6, 7, 8)
+
+
+def test_a_page_with_little_visible_text_is_scored_as_if_visible():
+    """Sections a scroll animation has not revealed yet (`opacity: 0`) leave only a sliver
+    of the page visible: below options.hidden_min_visible it is scored with them."""
+    obj = page()
+    obj["nodes"]["hidden"][5] = 4          # the article: opacity 0
+    snap = from_json(obj, 100)
+    feats = features.compute(snap)
+    share = feats.chars[0] / features.compute(snap, skip_hidden=False).chars[0]
+    below = select(obj, Options(hidden_min_visible=min(1.0, share + 0.01)))
+    assert below.hidden_ignored and below.snap.tag[below.node] == "article"
+    above = select(obj, Options(hidden_min_visible=share / 2))
+    assert not above.hidden_ignored and above.snap.tag[above.node] != "article"

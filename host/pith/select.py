@@ -4,9 +4,11 @@ Stages of `select`:
   1. validate the capture into a read-only Snapshot (snapshot.from_json);
   2. compute per-node features (features.compute);
   3. score and choose with the selected algorithm (algorithms.<name>.run); when hiding
-     leaves no text at all, score again with nothing hidden (`hidden_ignored`): the page
-     is then in a state no reader sees as final (an anti-flicker `opacity:0` on the body,
-     content that scripts never revealed), and its text is still the best evidence;
+     leaves no text, or less than options.hidden_min_visible of the page's text (text
+     hidden on purpose, by display:none or aria-hidden, not counted), score with nothing
+     hidden (`hidden_ignored`): the page is then in a state no reader sees as final (an anti-flicker `opacity:0` on the body, sections a scroll animation has
+     not revealed yet, content scripts never revealed offline), and its text is still the
+     best evidence;
      with `lqf_clean`, the link lists inside the choice are then dropped (lqf.clean);
      a `pin` (the element a reader's per-site rule names) replaces the choice's node,
      keeping the method's scores for shrink and its blocks as runners-up;
@@ -115,6 +117,8 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
     run = runner(opts.algorithm)
     hidden_ignored = False
     try:
+        if mostly_hidden(snap, feats, opts):
+            raise NoContent("too little visible text")
         result = run(snap, feats, opts)
     except NoContent:
         if not opts.skip_hidden or not feats.hidden.any():
@@ -132,6 +136,23 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
                "score_ms": (t3 - t2) * 1e3, "total_ms": (t3 - t0) * 1e3}
     return Selection(snap=snap, feats=feats, result=result, options=opts, timings=timings,
                      hidden_ignored=hidden_ignored, pinned=pin is not None)
+
+
+# Hidden on purpose (display:none, aria-hidden): menus, closed tabs and dialogs. Text hidden
+# so is never "not revealed yet" and does not count towards mostly_hidden's total.
+HIDDEN_ON_PURPOSE = 1 | 16
+
+
+def mostly_hidden(snap: snapshot_mod.Snapshot, feats: features_mod.Features,
+                  opts: Options) -> bool:
+    """Whether less than opts.hidden_min_visible of the page's text is visible, counting
+    only text that waits to be revealed (opacity:0, visibility:hidden) as hidden; code and
+    text hidden on purpose (HIDDEN_ON_PURPOSE) do not count."""
+    if not opts.skip_hidden or not feats.hidden.any():
+        return False
+    out = features_mod.tag_in(snap, features_mod.CODE_TAGS) | ((snap.hidden & HIDDEN_ON_PURPOSE) > 0)
+    total = int(feats.own_chars[~(out | snap.below(out))].sum())
+    return int(feats.chars[0]) < opts.hidden_min_visible * total
 
 
 def pin_choice(result: Choice, node: int) -> Choice:
