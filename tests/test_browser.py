@@ -1,6 +1,7 @@
 """pith.browser in headless Chromium: targets (path, file://, http), failures, --no-js, big pages."""
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 
@@ -205,3 +206,18 @@ def test_big_pages_capture(pith_browser, tmp_path, copies):
           f"(walk + stringify + transfer) {t['eval_ms']} ms, json.loads {t['parse_ms']} ms, "
           f"load {t['load_ms']} ms, total {t['total_ms']} ms")
     assert snap["n"] == 4 + 3 * copies
+
+
+def test_browser_works_where_an_event_loop_already_runs(tmp_path):
+    """A notebook, or Playwright's sync API in the same process, runs a loop in the calling
+    thread; the private loop runs in its own thread, so the synchronous calls still work."""
+    chromium_or_skip()
+    page = tmp_path / "loop.html"
+    page.write_text("<!DOCTYPE html><title>t</title><p>hello from inside a loop</p>", encoding="utf-8")
+
+    async def inside_a_loop():
+        with Browser() as browser:
+            return browser.capture(page)
+
+    snap = asyncio.run(inside_a_loop())
+    assert "hello from inside a loop" in snap["nodes"]["text"]

@@ -51,3 +51,16 @@ def test_hidden_text_counts_when_skip_hidden_is_off():
     f = compute(page(), skip_hidden=False)
     assert f.chars[1] == 28
     assert f.hidden[5]
+
+
+def test_a_noscript_is_code_unless_the_parser_built_elements_in_it():
+    """With scripts on, a noscript holds its markup as one raw text node (code); elements
+    inside one mean scripting was off, and such a browser shows them (Discourse's posts)."""
+    snap = from_json(make_snapshot([
+        ("html", -1), ("body", 0),
+        ("noscript", 1, {"text": "<p>markup as text</p>"}),
+        ("noscript", 1), ("p", 3, {"text": "A post for crawlers"}),
+    ]), 100)
+    feats = compute(snap)
+    assert feats.gone[2] and not feats.gone[3] and not feats.gone[4]
+    assert feats.chars[1] == len("Apostforcrawlers")

@@ -27,7 +27,7 @@ from types import ModuleType
 from . import anchors, render, static
 from .errors import PithError
 from .options import ALGORITHMS, Options
-from .pages import Capturer
+from .pages import Capturer, has_text
 from .select import select
 
 REPO = Path(__file__).resolve().parents[2]
@@ -250,7 +250,13 @@ def _snapshot_json(capturer: Capturer, cache: SnapshotCache | None, dataset: str
     if cache is not None:
         cached = cache.get(dataset, pid)
         if cached is not None:
-            return cached, json.loads(cached).get("capture_ms_total")
+            snap = json.loads(cached)
+            if not capturer.static_mode and not has_text(snap):   # cached before the fallback
+                snap = capturer.static_fallback(str(html_path))
+                snap["capture_ms_total"] = None
+                cached = json.dumps(snap, ensure_ascii=False)
+                cache.put(dataset, pid, cached)
+            return cached, snap.get("capture_ms_total")
     captured = capturer.capture(str(html_path))
     captured.snapshot["capture_ms_total"] = round(captured.capture_ms, 3)
     data = json.dumps(captured.snapshot, ensure_ascii=False)

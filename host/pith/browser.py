@@ -17,6 +17,8 @@ from the same folder and every other request is aborted, so pages render offline
 
 Playwright's sync API cannot time out `page.evaluate`; a private asyncio loop drives the
 async API instead, so a page that hangs its renderer ends in `Timeout`, not a hung CLI.
+The loop runs in a thread of its own, so `Browser` also works where the calling thread
+already runs an event loop (a notebook, Playwright's sync API in the same test session).
 """
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ import json
 import mimetypes
 import os
 import re
+import threading
 import time
 from pathlib import Path
 from urllib.parse import quote, unquote, urlsplit
@@ -137,6 +140,7 @@ class Browser:
         # tests (crash a page, slow it down). Not part of the public API.
         self.on_page = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
         self._pw = None
         self._browser = None
         self._source: str | None = None
@@ -159,6 +163,9 @@ class Browser:
         except OSError as exc:
             raise CaptureFailed(f"cannot read {CAPTURE_JS}: {exc}") from None
         self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="pith-browser",
+                                        daemon=True)
+        self._thread.start()
         try:
             self._run(self._launch(exe))
         except BaseException:
@@ -172,6 +179,8 @@ class Browser:
         try:
             self._run(self._shutdown())
         finally:
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join()
             self._loop.close()
             self._loop = None
 
@@ -203,13 +212,7 @@ class Browser:
         if self._loop is None:
             coro.close()
             raise BrowserFailed("the browser is not started (use `with Browser() as b:`)")
-        try:
-            return self._loop.run_until_complete(coro)
-        except RuntimeError as exc:
-            if "another loop is running" in str(exc) or "already running" in str(exc):
-                raise BrowserFailed("Browser is synchronous: call it outside a running "
-                                    "asyncio event loop") from None
-            raise
+        return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
 
     async def _launch(self, exe: str) -> None:
         from playwright.async_api import Error, async_playwright

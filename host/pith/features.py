@@ -14,7 +14,8 @@ import numpy as np
 from .snapshot import Snapshot
 
 # Elements whose content is never readable text, whatever the method: code, metadata and
-# templates. Their text does not count anywhere (the paper's "irrelevant nodes").
+# templates. Their text does not count anywhere (the paper's "irrelevant nodes"). A
+# noscript is code only as a browser with scripting on sees it: see shown_noscript.
 CODE_TAGS = frozenset({"script", "style", "noscript", "template", "head", "title", "meta",
                        "link", "base"})
 # Bits of the snapshot's `hidden` column that hide an element and everything inside it:
@@ -54,6 +55,25 @@ def tag_in(snap: Snapshot, tags: frozenset[str]) -> np.ndarray:
     return np.fromiter(map(tags.__contains__, snap.tag), np.bool_, snap.n)
 
 
+def shown_noscript(snap: Snapshot) -> np.ndarray:
+    """noscript rows with element children. The HTML parser builds elements inside a
+    noscript only when scripting is off (with scripts on its content is one raw text
+    node), and a browser without scripting shows them: --static and --no-js snapshots, and
+    sites (Discourse forums) that put the whole page there for crawlers."""
+    rows = np.flatnonzero(snap.tag == "noscript")
+    out = np.zeros(snap.n, np.bool_)
+    if len(rows):
+        has_kids = np.zeros(snap.n, np.bool_)
+        has_kids[snap.parent[1:]] = True
+        out[rows[has_kids[rows]]] = True
+    return out
+
+
+def code_rows(snap: Snapshot) -> np.ndarray:
+    """Rows whose tag is code (CODE_TAGS), less the noscripts a browser shows."""
+    return tag_in(snap, CODE_TAGS) & ~shown_noscript(snap)
+
+
 @dataclass(frozen=True, eq=False)
 class Features:
     """Per-row arrays. `own_*` count direct text; the others aggregate the whole subtree."""
@@ -83,7 +103,7 @@ def compute(snap: Snapshot, skip_hidden: bool = True) -> Features:
 
     own_hidden = (snap.hidden & HIDING_BITS) > 0
     hidden = own_hidden | snap.below(own_hidden)
-    dead = tag_in(snap, CODE_TAGS) | (own_hidden if skip_hidden else False)
+    dead = code_rows(snap) | (own_hidden if skip_hidden else False)
     gone = dead | snap.below(dead)
     in_link = snap.link | snap.below(snap.link)
 

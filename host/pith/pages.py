@@ -3,6 +3,11 @@
 `Capturer` hides the two modes behind one call, times the capture, and names each
 input's output file (`X.html` → `X`, a URL → its last path segment or host), which is a
 contract outside evaluation scripts rely on.
+
+A rendered page that shows no text at all (an app whose scripts cannot load: saved pages
+render offline; a forum that keeps its posts in <noscript> for crawlers) is captured
+again as a browser without scripting shows it, the --static snapshot of the same HTML;
+the snapshot then says `"fallback": "static"` and carries a `rendered_no_text` warning.
 """
 from __future__ import annotations
 
@@ -94,9 +99,21 @@ class Capturer:
             path = local_path(target)
             if path is not None:
                 _to_file_urls(snap, path.resolve().parent.as_uri() + "/")
+            if not has_text(snap):
+                snap = self.static_fallback(target)
         else:
             snap = self._static(target)
         return Captured(target, snap, (time.perf_counter() - t0) * 1e3)
+
+    def static_fallback(self, target: str) -> dict[str, Any]:
+        """The --static snapshot of a rendered page that showed no text, marked so."""
+        snap = self._static(target)
+        snap["fallback"] = "static"
+        snap.setdefault("warnings", []).append(
+            {"code": "rendered_no_text",
+             "message": "the rendered page showed no text; captured as a browser without "
+                        "scripting shows it"})
+        return snap
 
     def _static(self, target: str) -> dict[str, Any]:
         path = local_path(target)
@@ -110,6 +127,20 @@ class Capturer:
                                             self.encoding_errors)
         static.check_html(text, target)
         return static.snapshot_from_html(text, url)
+
+
+def has_text(snap: dict[str, Any]) -> bool:
+    """Whether a snapshot holds any text outside code (hidden text counts: the pipeline
+    scores it when nothing else is there); an invalid snapshot says yes, so that select
+    reports what is wrong with it."""
+    from . import features, snapshot
+    from .errors import PithError
+    from .options import Options
+    try:
+        snap_ = snapshot.from_json(snap, Options().max_nodes)
+    except PithError:
+        return True
+    return snap_.n > 0 and int(features.compute(snap_, skip_hidden=False).chars[0]) > 0
 
 
 def _to_file_urls(snap: dict[str, Any], folder_uri: str) -> None:

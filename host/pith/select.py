@@ -150,7 +150,7 @@ def mostly_hidden(snap: snapshot_mod.Snapshot, feats: features_mod.Features,
     text hidden on purpose (HIDDEN_ON_PURPOSE) do not count."""
     if not opts.skip_hidden or not feats.hidden.any():
         return False
-    out = features_mod.tag_in(snap, features_mod.CODE_TAGS) | ((snap.hidden & HIDDEN_ON_PURPOSE) > 0)
+    out = features_mod.code_rows(snap) | ((snap.hidden & HIDDEN_ON_PURPOSE) > 0)
     total = int(feats.own_chars[~(out | snap.below(out))].sum())
     return int(feats.chars[0]) < opts.hidden_min_visible * total
 

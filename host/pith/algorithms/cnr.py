@@ -29,7 +29,7 @@ import numpy as np
 
 from ..errors import NoContent
 from .base import Choice
-from ..features import Features, tag_in
+from ..features import Features, shown_noscript, tag_in
 from ..options import Options
 from ..snapshot import Snapshot
 
@@ -46,7 +46,7 @@ class CnrScores:
 
 def compute_cnr(snap: Snapshot, feats: Features, opts: Options) -> CnrScores:
     """Algorithm 1 for every row at once."""
-    non_content = tag_in(snap, opts.cnr_non_content) | feats.gone
+    non_content = (tag_in(snap, opts.cnr_non_content) & ~shown_noscript(snap)) | feats.gone
     counted = ~snap.below(non_content)
     content = counted & ~non_content
     weight = snap.subtree_sum(counted.astype(np.int64) + np.where(content, feats.own_texts, 0))

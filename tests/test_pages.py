@@ -1,0 +1,44 @@
+"""pith.pages: inputs of the CLI, and the static fallback for rendered pages without text."""
+from __future__ import annotations
+
+import pytest
+
+from builders import make_snapshot
+from conftest import chromium_or_skip
+from pith import pages
+
+APP_SHELL = """<!DOCTYPE html><html><head><title>Forum</title>
+<script>document.documentElement.dataset.app = 'loading';</script></head>
+<body><div id="app"></div>
+<noscript><div class="post"><p>The first post of the thread, kept here for crawlers and for
+readers without scripts, with enough words to be the content of the page.</p></div></noscript>
+</body></html>"""
+
+
+def test_has_text_ignores_code_and_counts_hidden_text():
+    code_only = make_snapshot([("html", -1), ("body", 0), ("script", 1, {"text": "var a = 1;"}),
+                               ("noscript", 1, {"text": "<p>raw</p>"})])
+    hidden = make_snapshot([("html", -1), ("body", 0), ("p", 1, {"text": "later", "hidden": 4})])
+    assert not pages.has_text(code_only)
+    assert pages.has_text(hidden)
+    assert pages.has_text({"v": 1, "nodes": "broken"})     # select says what is wrong
+
+
+def test_a_rendered_page_without_text_falls_back_to_the_static_snapshot(tmp_path):
+    chromium_or_skip()
+    page = tmp_path / "shell.html"
+    page.write_text(APP_SHELL, encoding="utf-8")
+    with pages.Capturer() as capturer:
+        snap = capturer.capture(str(page)).snapshot
+    assert snap["fallback"] == "static" and snap["layout"] is False
+    assert "rendered_no_text" in [w["code"] for w in snap["warnings"]]
+    assert any("first post of the thread" in t for t in snap["nodes"]["text"])
+
+
+def test_a_rendered_page_with_text_is_kept(tmp_path):
+    chromium_or_skip()
+    page = tmp_path / "plain.html"
+    page.write_text("<!DOCTYPE html><title>t</title><p>Plain visible text.</p>", encoding="utf-8")
+    with pages.Capturer() as capturer:
+        snap = capturer.capture(str(page)).snapshot
+    assert "fallback" not in snap and snap["layout"] is True
