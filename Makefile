@@ -42,10 +42,9 @@ train: venv
 
 lint: venv npm
 	$(BIN)/python -m compileall -q host/pith
-	node --check extension/inject/capture.js
 	for f in extension/background.js extension/background/*.js extension/ui/*.js; do \
 	  node --input-type=module --check < $$f || { echo "syntax error in $$f"; exit 1; }; done
-	node --check extension/inject/highlight.js
+	for f in extension/inject/*.js; do node --check $$f || exit 1; done
 	$(WEB_EXT) lint --source-dir extension
 
 # The Chrome zip (load unpacked or upload) and the Firefox xpi, from the same folder.
