@@ -126,3 +126,69 @@ def test_the_score_is_the_share_of_text_outside_link_lists():
     assert score[tags.index("main")] == pytest.approx(1.0)
     assert score[tags.index("nav")] == 0.0
     assert score[tags.index("body")] == pytest.approx(1.0)
+
+
+def test_lowest_common_ancestor_of_rows():
+    # html(0) > body(1) > [div(2) > p(3), p(4)], div(5) > p(6)
+    rows = [("html", -1), ("body", 0), ("div", 1), ("p", 2), ("p", 2), ("div", 1), ("p", 5)]
+    snap = from_json(make_snapshot(rows), 100)
+    assert auto.lowest_common_ancestor(snap, np.array([3, 4])) == 2
+    assert auto.lowest_common_ancestor(snap, np.array([3, 6])) == 1
+    assert auto.lowest_common_ancestor(snap, np.array([4])) == 4
+
+
+def spread_page(monkeypatch, second):
+    """cnr and lqf both find paragraphs 2-3; sst alone finds paragraph 4, apart from them;
+    filters (a voter) finds `second`."""
+    from pith.algorithms import cnr, filters, lqf, sst
+    rows = [("html", -1), ("body", 0)] + [("p", 1, {"text": "w" * 10 * (k + 1)}) for k in range(3)]
+    snap = from_json(make_snapshot(rows), 100)
+
+    def proposing(parts):
+        return lambda *a: Choice(node=1, score=np.zeros(snap.n), blocks=np.array([1]),
+                                 parts=np.array(parts))
+    monkeypatch.setattr(cnr, "run", proposing([2, 3]))
+    monkeypatch.setattr(lqf, "run", proposing([2, 3]))
+    monkeypatch.setattr(sst, "run", proposing([4]))
+    monkeypatch.setattr(filters, "run", proposing(second))
+    return snap
+
+
+def test_a_separate_block_another_entry_agrees_with_joins_the_winner(monkeypatch):
+    snap = spread_page(monkeypatch, [4])
+    opts = Options.from_overrides({"algorithm": "auto", "auto_members": ["cnr", "lqf", "sst"],
+                                   "auto_clean": False, "auto_union": True})
+    got = auto.run(snap, compute(snap), opts)
+    assert got.parts.tolist() == [2, 3, 4] and got.node == 1
+    off = Options.from_overrides({"algorithm": "auto", "auto_members": ["cnr", "lqf", "sst"],
+                                  "auto_clean": False, "auto_union": False})
+    assert auto.run(snap, compute(snap), off).parts.tolist() == [2, 3]
+
+
+def test_a_separate_block_no_other_entry_finds_stays_out(monkeypatch):
+    snap = spread_page(monkeypatch, [2])           # the voter sides with the winner
+    opts = Options.from_overrides({"algorithm": "auto", "auto_members": ["cnr", "lqf", "sst"],
+                                   "auto_clean": False, "auto_union": True})
+    assert auto.run(snap, compute(snap), opts).parts.tolist() == [2, 3]
+
+
+def test_union_takes_only_blocks_apart_from_what_is_shown_and_needs_enough_agreement():
+    rows = [("html", -1), ("body", 0), ("div", 1), ("p", 2), ("p", 2), ("p", 1)]
+    snap = from_json(make_snapshot(rows), 100)
+    w = np.array([0, 0, 0, 10, 10, 10], float)
+
+    def choice(parts):
+        return Choice(node=1, score=np.zeros(6), blocks=np.array([1]), parts=np.array(parts))
+    props = [choice([3]), choice([3]), choice([2]), choice([5]), choice([5])]
+    masks = [auto.covered(snap, p) for p in props]
+    jac = auto.jaccard(masks, w)
+    votes = jac.sum(axis=1)
+    proposes = np.ones(len(props), bool)
+    got = auto.union(snap, props, masks, jac, votes, proposes, 0, 0.3)
+    assert got.parts.tolist() == [3, 5]        # [2] overlaps the winner's row 3
+    assert got.node == 1
+    assert auto.union(snap, props, masks, jac, votes, proposes, 0, 1.0).parts.tolist() == [3, 5]
+    lone = props[:3] + [choice([5])]
+    m2 = masks[:4]
+    j2 = auto.jaccard(m2, w)
+    assert auto.union(snap, lone, m2, j2, j2.sum(axis=1), np.ones(4, bool), 0, 0.3) is lone[0]

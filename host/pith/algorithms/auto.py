@@ -51,15 +51,60 @@ def covered(snap: Snapshot, choice: Choice) -> np.ndarray:
     return mask
 
 
-def agreement(masks: list[np.ndarray], weight: np.ndarray) -> np.ndarray:
-    """Summed weighted-Jaccard agreement of each proposal with all the others."""
+def jaccard(masks: list[np.ndarray], weight: np.ndarray) -> np.ndarray:
+    """Weighted Jaccard of every pair of proposals (zero diagonal)."""
     m = np.array(masks, dtype=np.float64) * weight          # proposals × rows
     both = m @ np.array(masks, dtype=np.float64).T           # shared weight
     sizes = m.sum(axis=1)
     either = sizes[:, None] + sizes[None, :] - both
     jac = np.divide(both, either, out=np.zeros_like(both), where=either > 0)
     np.fill_diagonal(jac, 0.0)
-    return jac.sum(axis=1)
+    return jac
+
+
+def agreement(masks: list[np.ndarray], weight: np.ndarray) -> np.ndarray:
+    """Summed weighted-Jaccard agreement of each proposal with all the others."""
+    return jaccard(masks, weight).sum(axis=1)
+
+
+def lowest_common_ancestor(snap: Snapshot, rows: np.ndarray) -> int:
+    """The deepest row whose subtree holds every row of `rows` (document order)."""
+    first, last = int(rows.min()), int(rows.max())
+    node = first
+    while node > 0 and snap.end[node] <= last:
+        node = int(snap.parent[node])
+    return max(node, 0)
+
+
+def union(snap: Snapshot, proposals: list[Choice], masks: list[np.ndarray],
+          jac: np.ndarray, votes: np.ndarray, proposes: np.ndarray, win: int,
+          agree: float) -> Choice:
+    """The winner plus every other proposal that shows none of the rows shown so far and
+    that another ballot entry agrees with (weighted Jaccard >= `agree`), best voted first.
+
+    The medoid vote keeps one block; on a page whose content is spread (a listing's
+    items beside a featured one, a product's description beside its specifications)
+    a second block that two entries of the ballot find, apart from the winner, is
+    content by two methods' tests, as SST keeps every satisfiable subtree, not one."""
+    shown = masks[win].copy()
+    added = []
+    for i in np.argsort(-votes, kind="stable"):
+        i = int(i)
+        if i == win or not proposes[i] or (masks[i] & shown).any():
+            continue
+        if jac[i].max(initial=0.0) >= agree:
+            added.append(i)
+            shown |= masks[i]
+    if not added:
+        return proposals[win]
+    chosen = [proposals[win]] + [proposals[i] for i in added]
+    parts = np.unique(np.concatenate([c.roots for c in chosen]).astype(np.int64))
+    drops = [c.drop for c in chosen if c.drop is not None]
+    drop = np.logical_or.reduce(drops) if drops else None
+    best = proposals[win]
+    node = lowest_common_ancestor(snap, parts)
+    blocks = np.concatenate(([node], best.blocks[best.blocks != node]))
+    return dataclasses.replace(best, node=node, parts=parts, drop=drop, blocks=blocks)
 
 
 def ballot(opts: Options) -> list[tuple[str, dict, bool]]:
@@ -103,9 +148,15 @@ def run(snap: Snapshot, feats: Features, opts: Options) -> Choice:
     if not any(proposes):
         raise NoContent("the page has no visible text to choose from")
     weight = np.where(feats.gone, 0, feats.own_chars).astype(np.float64)
-    votes = agreement([covered(snap, p) for p in proposals], weight)
+    masks = [covered(snap, p) for p in proposals]
+    jac = jaccard(masks, weight)
+    votes = jac.sum(axis=1)
     votes[~np.array(proposes)] = -np.inf
-    best = proposals[int(np.argmax(votes))]
+    win = int(np.argmax(votes))
+    best = proposals[win]
+    if opts.auto_union:
+        best = union(snap, proposals, masks, jac, votes, np.array(proposes), win,
+                     opts.auto_union_agree)
 
     lq = lqf.link_quota(snap, feats, opts)
     dropped = lq.link_list | snap.below(lq.link_list)
