@@ -266,6 +266,22 @@ def test_killed_host_restarts_on_the_next_command(xb, server):
     assert again["path"] == first["path"]
 
 
+def test_reader_opens_after_the_host_was_killed(xb, server):
+    """The host's `clean` finds its document gone with the old process: the page is
+    captured again, the selection re-found by its path, and the reader opens."""
+    load(xb, f"{server}/reader/source.html")
+    first = ok(xb.click(), "click")
+    pid = ok(xb.hello(), "hello")["hello"]["pid"]
+    os.kill(pid, signal.SIGKILL)
+    _wait_gone(pid)
+    reader, reply, _ = xb.open_reader()
+    try:
+        assert reply["path"] == first["path"]
+        assert "Lichens are not plants" in reader.evaluate("() => document.querySelector('article').innerText")
+    finally:
+        reader.close()
+
+
 def test_stopped_service_worker_keeps_the_selection(xb, server):
     load(xb, f"{server}/reader/source.html")
     first = ok(xb.click(), "click")
