@@ -201,6 +201,19 @@ def test_a_remembered_block_is_chosen_on_reload_and_falls_back_when_gone(xb, ser
         xb.ext_eval("() => chrome.storage.local.remove('siteRules')")
 
 
+def test_the_whole_page_cannot_be_remembered_and_says_so(xb, server):
+    xb.page.goto(f"{server}/reader/source.html", wait_until="load")
+    ok(xb.click(), "click")
+    grown = ok(xb.command("grow"), "grow")
+    assert grown["tag"] == "body"              # grow passes over <main>, which adds no text
+    reply = xb.command("remember")
+    assert reply["ok"] is False and reply["error"]["name"] == "cannot_remember"
+    assert reply["error"]["code"] == 69
+    toast = xb.overlay()["toast"]
+    assert toast and "cannot name this block" in toast
+    assert xb.ext_eval("async () => (await chrome.storage.local.get('siteRules')).siteRules ?? null") in (None, {})
+
+
 def test_options_page_lists_and_deletes_saved_blocks(xb):
     xb.ext_eval("""() => chrome.storage.local.set({siteRules: {'example.org': {
         selector: '#content', tag: 'div', chars: 900, path: [1, 2], title: 't', saved: '2026-01-02T03:04:05Z'}}})""")

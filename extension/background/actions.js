@@ -286,7 +286,7 @@ async function reader(tabId) {
   const payload = await page.collect(tabId, { node: sel.node, drop: res.drop, links: res.links });
   const size = JSON.stringify(payload).length;
   if (size > READER_MAX_CHARS) {
-    throw new PithError('bad_request',
+    throw new PithError('block_too_large',
       `The selected block is too large for the reader view (${(size / 1048576).toFixed(1)} MB of ` +
       'content). Shrink the selection (\u2212) and open the reader again.');
   }
@@ -305,11 +305,11 @@ async function remember(tabId) {
   const sel = await requireSelection(tabId);
   const site = sel.site || rules.siteOf(sel.url);
   if (!site) {
-    throw new PithError('bad_request', 'Pith remembers blocks only for web sites (http and https pages).');
+    throw new PithError('cannot_remember', 'Pith remembers blocks only for web sites (http and https pages).');
   }
   const found = await page.selectorFor(tabId, sel.node);
   if (!found) {
-    throw new PithError('page_changed',
+    throw new PithError('cannot_remember',
       'Pith cannot name this block so that it finds it again (it is the whole page, or the ' +
       'page changed). Grow or shrink to another block and try again.');
   }

@@ -183,6 +183,16 @@ class PageChanged(PithError):
     code, name = 67, "page_changed"
 
 
+class BlockTooLarge(PithError):
+    """The selected block is too large for the reader view's storage."""
+    code, name = 68, "block_too_large"
+
+
+class CannotRemember(PithError):
+    """The selected block cannot be saved as a per-site rule (not a web page, no selector)."""
+    code, name = 69, "cannot_remember"
+
+
 def all_errors() -> list[type[PithError]]:
     """Every error class, for the code-table test and PROTOCOL.md."""
     seen, todo = [], [PithError]
