@@ -519,3 +519,21 @@ def test_reader_view_in_firefox(fx, pages_url):
         assert "PWNED" not in st["title"]
     finally:
         fx.ff.send("browsingContext.close", {"context": ctx})
+
+
+def test_a_remembered_block_is_chosen_again_in_firefox(fx, pages_url):
+    """locate.js in Firefox's content-script sandbox: the selector saved after a shrink
+    names the same element on the next visit, and the host pins it."""
+    url = f"{pages_url}/reader/source.html"
+    try:
+        fx.load(url)
+        first = assert_ok(fx.command("extract"), "extract")
+        moved = assert_ok(fx.command("shrink"), "shrink")
+        assert moved["path"] != first["path"]
+        saved = assert_ok(fx.command("remember"), "remember")
+        assert saved["site"] == "127.0.0.1" and saved["selector"]
+        fx.load(url)
+        again = assert_ok(fx.command("extract"), "extract on the next visit")
+        assert again["rule"] == "applied" and again["path"] == moved["path"]
+    finally:
+        fx.ff.call(fx.ext, "() => browser.storage.local.remove('siteRules')")
