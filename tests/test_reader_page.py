@@ -598,3 +598,11 @@ def test_keys_are_left_alone_while_a_field_has_focus(open_reader):
     page.keyboard.press("Escape")
     page.keyboard.press("t")
     assert page.locator("html").get_attribute("data-theme") == "dark"
+
+
+def test_a_truncated_block_says_so(open_reader):
+    data = fixture("lichens")
+    assert open_reader(data).locator("#status").text_content() == ""
+    data["stats"] = {**data.get("stats", {}), "truncated": True}
+    status = open_reader(data).locator("#status").text_content()
+    assert "longer or deeper than the reader view keeps" in status

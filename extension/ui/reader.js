@@ -36,6 +36,10 @@ const HELP = [
     + 'then press R (or Alt+Shift+R) to open the selection here.',
 ];
 
+// Said in the status line when the collector hit one of its limits (READER.md, "Limits").
+const TRUNCATED = 'This block is longer or deeper than the reader view keeps: the end of it, or its ' +
+  'deepest parts, are only on the page. Shrink the selection to read a part in full.';
+
 const $ = (id) => document.getElementById(id);
 const root = document.documentElement;
 const state = { payload: null, prefs: { ...prefsStore.DEFAULTS }, key: null, saving: 0, shownAt: 0 };
@@ -214,6 +218,7 @@ function render(payload) {
   $('content').replaceChildren(content);
   renderRemovedLinks();
   for (const id of ['copy-md', 'save-md', 'save-html', 'print']) $(id).disabled = false;
+  say(payload.stats && payload.stats.truncated === true ? TRUNCATED : '');
   root.dataset.state = 'ready';
   if (!state.shownAt) state.shownAt = Date.now();
 }
