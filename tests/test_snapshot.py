@@ -126,3 +126,11 @@ def test_ten_thousand_levels_deep_validates():
     assert snap.depth[-1] == 9_999
     assert snap.end[0] == 10_000
     assert len(snap.path(9_999)) == 9_999
+
+
+def test_subtrees_holds_the_rows_and_everything_below():
+    snap = from_json(make_snapshot([("html", -1), ("body", 0), ("div", 1), ("p", 2),
+                                    ("p", 1), ("span", 4)]), 100)
+    assert np.flatnonzero(snap.subtrees([2])).tolist() == [2, 3]
+    assert np.flatnonzero(snap.subtrees(np.array([2, 4]))).tolist() == [2, 3, 4, 5]
+    assert not snap.subtrees([]).any()

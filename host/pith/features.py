@@ -24,6 +24,9 @@ CODE_TAGS = frozenset({"script", "style", "noscript", "template", "head", "title
 # text are still content. A descendant that sets visibility:visible again is rare enough
 # that visibility is treated as hiding the whole subtree too.
 HIDING_BITS = 1 | 2 | 4 | 16
+# Of those, the bits that hide on purpose (display:none, aria-hidden: menus, closed tabs,
+# dialogs), as opposed to text waiting to be revealed (opacity, visibility).
+HIDDEN_ON_PURPOSE = 1 | 16
 
 
 @lru_cache(maxsize=1)

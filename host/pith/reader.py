@@ -54,9 +54,7 @@ def _part_outsiders(sel: "Selection", node: int, within: np.ndarray) -> np.ndarr
     snap, parts = sel.snap, sel.result.parts
     if parts is None or node != sel.node:
         return np.zeros(snap.n, np.bool_)
-    in_part = np.zeros(snap.n, np.bool_)
-    in_part[parts] = True
-    in_part |= snap.below(in_part)
+    in_part = snap.subtrees(parts)
     holds = snap.subtree_sum(in_part.astype(np.int64)) > 0
     return within & ~in_part & ~holds
 

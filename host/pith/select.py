@@ -138,19 +138,14 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
                      hidden_ignored=hidden_ignored, pinned=pin is not None)
 
 
-# Hidden on purpose (display:none, aria-hidden): menus, closed tabs and dialogs. Text hidden
-# so is never "not revealed yet" and does not count towards mostly_hidden's total.
-HIDDEN_ON_PURPOSE = 1 | 16
-
-
 def mostly_hidden(snap: snapshot_mod.Snapshot, feats: features_mod.Features,
                   opts: Options) -> bool:
     """Whether less than opts.hidden_min_visible of the page's text is visible, counting
     only text that waits to be revealed (opacity:0, visibility:hidden) as hidden; code and
-    text hidden on purpose (HIDDEN_ON_PURPOSE) do not count."""
+    text hidden on purpose (features.HIDDEN_ON_PURPOSE) do not count."""
     if not opts.skip_hidden or not feats.hidden.any():
         return False
-    out = features_mod.code_rows(snap) | ((snap.hidden & HIDDEN_ON_PURPOSE) > 0)
+    out = features_mod.code_rows(snap) | ((snap.hidden & features_mod.HIDDEN_ON_PURPOSE) > 0)
     total = int(feats.own_chars[~(out | snap.below(out))].sum())
     return int(feats.chars[0]) < opts.hidden_min_visible * total
 
@@ -168,9 +163,7 @@ def shown_chars(sel: Selection, node: int) -> int:
     parts = sel.result.parts
     if node != sel.node or parts is None:
         return int(sel.feats.chars[node])
-    inside = np.zeros(sel.snap.n, np.bool_)
-    inside[parts] = True
-    inside |= sel.snap.below(inside)
+    inside = sel.snap.subtrees(parts)
     return int(np.where(inside & ~sel.feats.gone, sel.feats.own_chars, 0).sum())
 
 

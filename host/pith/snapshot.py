@@ -62,6 +62,12 @@ class Snapshot:
         np.add.at(diff, self.end[idx], -1)
         return np.cumsum(diff[:-1]) > 0
 
+    def subtrees(self, rows) -> np.ndarray:
+        """Rows in the subtree of one of `rows` (the rows themselves included)."""
+        mask = np.zeros(self.n, np.bool_)
+        mask[rows] = True
+        return mask | self.below(mask)
+
     def children(self, node: int) -> np.ndarray:
         """Element children of `node`, in document order."""
         self.check_node(node)
