@@ -192,3 +192,53 @@ def test_union_takes_only_blocks_apart_from_what_is_shown_and_needs_enough_agree
     m2 = masks[:4]
     j2 = auto.jaccard(m2, w)
     assert auto.union(snap, lone, m2, j2, j2.sum(axis=1), np.ones(4, bool), 0, 0.3) is lone[0]
+
+
+def furniture_page(footer_words: int) -> tuple:
+    """body > [main > p, footer > div > p]: the main paragraph is short, the footer's long."""
+    rows = [("html", -1), ("body", 0), ("main", 1, {"text": "Main story words " * 10}),
+            ("footer", 1), ("div", 3, {"text": "Privacy policy text " * footer_words})]
+    return from_json(make_snapshot(rows), 100)
+
+
+def test_a_proposal_inside_page_furniture_cannot_win_while_one_outside_can(monkeypatch):
+    from pith.algorithms import cnr, lqf
+    snap = furniture_page(footer_words=40)
+
+    def proposing(node):
+        return lambda *a: Choice(node=node, score=np.zeros(snap.n), blocks=np.array([node]))
+    monkeypatch.setattr(cnr, "run", proposing(4))     # inside the footer, voted first
+    monkeypatch.setattr(lqf, "run", proposing(2))     # main
+    opts = Options.from_overrides({"algorithm": "auto", "auto_members": ["cnr", "lqf"],
+                                   "auto_clean": False})
+    assert auto.run(snap, compute(snap), opts).node == 2
+    off = Options.from_overrides({"algorithm": "auto", "auto_members": ["cnr", "lqf"],
+                                  "auto_clean": False, "auto_furniture": False})
+    assert auto.run(snap, compute(snap), off).node == 4
+    monkeypatch.setattr(lqf, "run", proposing(3))     # every proposal is furniture
+    assert auto.run(snap, compute(snap), opts).node == 4
+
+
+@pytest.mark.parametrize("role", [None, "contentinfo", "Navigation", "complementary"])
+def test_furniture_inside_the_winner_is_dropped(role):
+    tag = "div" if role else "aside"
+    attrs = {"text": "Share this and follow us " * 3}
+    if role:
+        attrs["role"] = role
+    rows = [("html", -1), ("body", 0), ("article", 1, {"text": "Story words here " * 20}),
+            (tag, 2, attrs)]
+    snap = from_json(make_snapshot(rows), 100)
+    choice = Choice(node=2, score=np.zeros(snap.n), blocks=np.array([2]))
+    out = auto.drop_furniture(snap, compute(snap), Options(), choice, auto.furniture(snap))
+    assert out.drop.tolist() == [False, False, False, True]
+
+
+def test_furniture_holding_nearly_all_of_the_winner_stays():
+    rows = [("html", -1), ("body", 0), ("div", 1, {"text": "x"}),
+            ("aside", 2, {"text": "The whole story sits in an aside " * 20})]
+    snap = from_json(make_snapshot(rows), 100)
+    choice = Choice(node=2, score=np.zeros(snap.n), blocks=np.array([2]))
+    feats = compute(snap)
+    assert auto.drop_furniture(snap, feats, Options(), choice, auto.furniture(snap)).drop is None
+    strict = Options.from_overrides({"auto_furniture_max": 1.0})
+    assert auto.drop_furniture(snap, feats, strict, choice, auto.furniture(snap)).drop[3]

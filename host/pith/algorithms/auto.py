@@ -12,9 +12,14 @@ weighted Jaccard over rows; a proposal covers the subtrees of its roots minus th
 dropped). The winner is the medoid — the proposal with the largest summed agreement with
 the others — so a method that wanders off alone (a sidebar, a single paragraph) is
 outvoted, while a block most methods land on or around wins. Ties go to the earlier
-member. Link lists inside the winner are then dropped with the LQF cleaner
-(`auto_clean`), unless they are most of its text (`auto_clean_max`): the block is then
-itself a list, a listing's items, and the reader wants them.
+member. With `auto_furniture`, a proposal wholly inside page furniture — the landmarks a
+page itself declares as not its main content: footer, nav, aside and their ARIA roles —
+cannot win while another proposal lies outside it (an unstyled offline render shows a
+footer's privacy-policy modal as the page's longest text), and inside the winner such
+landmarks are dropped unless they hold nearly all of it (`auto_furniture_max`). Link
+lists inside the winner are then dropped with the LQF cleaner (`auto_clean`), unless
+they are most of its text (`auto_clean_max`): the block is then itself a list, a
+listing's items, and the reader wants them.
 
 The per-row score (the reply's `score`, shrink's ranking) is LQF's: the row's share of
 the page's text outside link lists, one scale whichever member won.
@@ -134,6 +139,30 @@ def clean(snap: Snapshot, feats: Features, opts: Options, choice: Choice,
     return dataclasses.replace(choice, drop=drop)
 
 
+# Landmarks a page declares as furniture (HTML5 sectioning tags and their ARIA roles).
+# `header`/`banner` are not here: an article's own header holds its headline.
+FURNITURE_TAGS = ("footer", "nav", "aside")
+FURNITURE_ROLES = ("contentinfo", "navigation", "complementary")
+
+
+def furniture(snap: Snapshot) -> np.ndarray:
+    """Rows that are a furniture landmark themselves (not their descendants)."""
+    roles = np.char.lower(snap.role.astype(str))
+    return np.isin(snap.tag, FURNITURE_TAGS) | np.isin(roles, FURNITURE_ROLES)
+
+
+def drop_furniture(snap: Snapshot, feats: Features, opts: Options, choice: Choice,
+                   landmarks: np.ndarray) -> Choice:
+    """`choice` without the furniture landmarks it shows, except one holding at least
+    `auto_furniture_max` of its visible text."""
+    limit = opts.auto_furniture_max * max(int(feats.chars[choice.node]), 1)
+    inner = landmarks & covered(snap, choice) & (feats.chars < limit)
+    if not inner.any():
+        return choice
+    drop = inner if choice.drop is None else inner | choice.drop
+    return dataclasses.replace(choice, drop=drop)
+
+
 def run(snap: Snapshot, feats: Features, opts: Options) -> Choice:
     proposals: list[Choice] = []
     proposes: list[bool] = []
@@ -152,11 +181,19 @@ def run(snap: Snapshot, feats: Features, opts: Options) -> Choice:
     jac = jaccard(masks, weight)
     votes = jac.sum(axis=1)
     votes[~np.array(proposes)] = -np.inf
+    if opts.auto_furniture:
+        landmarks = furniture(snap)
+        aside = landmarks | snap.below(landmarks)
+        inside = np.array([bool(aside[p.roots].all()) for p in proposals])
+        if (np.array(proposes) & ~inside).any():
+            votes[inside] = -np.inf
     win = int(np.argmax(votes))
     best = proposals[win]
     if opts.auto_union:
         best = union(snap, proposals, masks, jac, votes, np.array(proposes), win,
                      opts.auto_union_agree)
+    if opts.auto_furniture:
+        best = drop_furniture(snap, feats, opts, best, landmarks)
 
     lq = lqf.link_quota(snap, feats, opts)
     dropped = lq.link_list | snap.below(lq.link_list)
