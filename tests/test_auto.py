@@ -219,7 +219,8 @@ def test_a_proposal_inside_page_furniture_cannot_win_while_one_outside_can(monke
     assert auto.run(snap, compute(snap), opts).node == 4
 
 
-@pytest.mark.parametrize("role", [None, "contentinfo", "Navigation", "complementary"])
+@pytest.mark.parametrize("role", [None, "contentinfo", "Navigation", "complementary", "dialog",
+                                  "alertdialog"])
 def test_furniture_inside_the_winner_is_dropped(role):
     tag = "div" if role else "aside"
     attrs = {"text": "Share this and follow us " * 3}
@@ -242,3 +243,23 @@ def test_furniture_holding_nearly_all_of_the_winner_stays():
     assert auto.drop_furniture(snap, feats, Options(), choice, auto.furniture(snap)).drop is None
     strict = Options.from_overrides({"auto_furniture_max": 1.0})
     assert auto.drop_furniture(snap, feats, strict, choice, auto.furniture(snap)).drop[3]
+
+
+def test_agreement_is_counted_outside_furniture(monkeypatch):
+    """Two proposals that share only a long footer do not agree on content: without that
+    rule the body (main + footer) is the medoid; with it, main and the body tie and the
+    earlier member's main wins."""
+    from pith.algorithms import cnr, lqf, sst
+    rows = [("html", -1), ("body", 0), ("main", 1, {"text": "Story " * 20}),
+            ("footer", 1), ("p", 3, {"text": "Policy " * 200})]
+    snap = from_json(make_snapshot(rows), 100)
+
+    def proposing(node):
+        return lambda *a: Choice(node=node, score=np.zeros(snap.n), blocks=np.array([node]))
+    monkeypatch.setattr(cnr, "run", proposing(2))     # main
+    monkeypatch.setattr(lqf, "run", proposing(1))     # body: main and the footer
+    monkeypatch.setattr(sst, "run", proposing(4))     # the footer's paragraph
+    base = {"algorithm": "auto", "auto_members": ["cnr", "lqf", "sst"], "auto_clean": False}
+    assert auto.run(snap, compute(snap), Options.from_overrides(base)).node == 2
+    off = Options.from_overrides({**base, "auto_furniture": False})
+    assert auto.run(snap, compute(snap), off).node == 1

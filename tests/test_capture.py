@@ -164,6 +164,15 @@ def test_article_columns(captured):
         "in degrees Celsius." in cols["text"]
 
 
+def test_aria_modal_without_a_role_is_a_dialog(captured):
+    """aria-modal is defined only on dialogs: a page that forgets role="dialog" still
+    declares one; an explicit role stays, aria-modal="false" declares nothing."""
+    snap = captured["boilerplate"]
+    rows = rows_by_id(snap)
+    roles = {k: snap["nodes"]["role"][rows[k]] for k in ("cookie-modal", "alert-modal", "not-modal")}
+    assert roles == {"cookie-modal": "dialog", "alert-modal": "alertdialog", "not-modal": ""}
+
+
 def test_text_keeps_non_ascii_exactly(captured):
     cols = captured["unicode"]["nodes"]
     assert cols["text"][cols["tag"].index("h1")] == "Übersicht: Straße, Größe, Maß"

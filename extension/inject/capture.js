@@ -130,7 +130,10 @@
       tail.push('');
       ids.push(getAttr.call(el, 'id') || '');
       cls.push(getAttr.call(el, 'class') || '');
-      role.push(getAttr.call(el, 'role') || '');
+      // aria-modal is defined only on dialogs; a page that forgets role="dialog" still
+      // declares one (SNAPSHOT.md, `role`)
+      role.push(getAttr.call(el, 'role') ||
+                ((getAttr.call(el, 'aria-modal') || '').trim().toLowerCase() === 'true' ? 'dialog' : ''));
 
       var isLink = 0, url = '', host = '', raw;
       if ((name === 'a' || name === 'area') && (raw = getAttr.call(el, 'href')) !== null) {

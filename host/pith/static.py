@@ -416,7 +416,8 @@ def snapshot_from_root(root, url: str = "", t0: float | None = None) -> dict:
         tail_c.append(tail)
         id_c.append(attrib.get("id", ""))
         cls_c.append(attrib.get("class", ""))
-        role_c.append(attrib.get("role", ""))
+        modal = attrib.get("aria-modal", "").strip().lower() == "true"
+        role_c.append(attrib.get("role", "") or ("dialog" if modal else ""))
 
         link, u, host = 0, "", ""
         if tag in ("a", "area") and "href" in attrib:

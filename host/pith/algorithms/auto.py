@@ -12,11 +12,13 @@ weighted Jaccard over rows; a proposal covers the subtrees of its roots minus th
 dropped). The winner is the medoid — the proposal with the largest summed agreement with
 the others — so a method that wanders off alone (a sidebar, a single paragraph) is
 outvoted, while a block most methods land on or around wins. Ties go to the earlier
-member. With `auto_furniture`, a proposal wholly inside page furniture — the landmarks a
-page itself declares as not its main content: footer, nav, aside and their ARIA roles —
-cannot win while another proposal lies outside it (an unstyled offline render shows a
-footer's privacy-policy modal as the page's longest text), and inside the winner such
-landmarks are dropped unless they hold nearly all of it (`auto_furniture_max`). Link
+member. With `auto_furniture`, page furniture — the landmarks a page itself declares as
+not its main content: footer, nav, aside, dialogs and their ARIA roles — does not count
+in the agreement (two methods that both reach into the footer do not agree on content),
+a proposal wholly inside it cannot win while another proposal lies outside it (a page
+without its style sheet, or a static snapshot, shows a closed privacy-policy modal as
+the page's longest text), and inside the winner it is dropped unless it holds nearly
+all of it (`auto_furniture_max`). Link
 lists inside the winner are then dropped with the LQF cleaner (`auto_clean`), unless
 they are most of its text (`auto_clean_max`): the block is then itself a list, a
 listing's items, and the reader wants them.
@@ -141,8 +143,8 @@ def clean(snap: Snapshot, feats: Features, opts: Options, choice: Choice,
 
 # Landmarks a page declares as furniture (HTML5 sectioning tags and their ARIA roles).
 # `header`/`banner` are not here: an article's own header holds its headline.
-FURNITURE_TAGS = ("footer", "nav", "aside")
-FURNITURE_ROLES = ("contentinfo", "navigation", "complementary")
+FURNITURE_TAGS = ("footer", "nav", "aside", "dialog")
+FURNITURE_ROLES = ("contentinfo", "navigation", "complementary", "dialog", "alertdialog")
 
 
 def furniture(snap: Snapshot) -> np.ndarray:
@@ -177,13 +179,15 @@ def run(snap: Snapshot, feats: Features, opts: Options) -> Choice:
     if not any(proposes):
         raise NoContent("the page has no visible text to choose from")
     weight = np.where(feats.gone, 0, feats.own_chars).astype(np.float64)
+    if opts.auto_furniture:
+        landmarks = furniture(snap)
+        aside = landmarks | snap.below(landmarks)
+        weight[aside] = 0.0          # agreeing on a footer is not agreeing on the content
     masks = [covered(snap, p) for p in proposals]
     jac = jaccard(masks, weight)
     votes = jac.sum(axis=1)
     votes[~np.array(proposes)] = -np.inf
     if opts.auto_furniture:
-        landmarks = furniture(snap)
-        aside = landmarks | snap.below(landmarks)
         inside = np.array([bool(aside[p.roots].all()) for p in proposals])
         if (np.array(proposes) & ~inside).any():
             votes[inside] = -np.inf
