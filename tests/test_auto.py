@@ -263,3 +263,16 @@ def test_agreement_is_counted_outside_furniture(monkeypatch):
     assert auto.run(snap, compute(snap), Options.from_overrides(base)).node == 2
     off = Options.from_overrides({**base, "auto_furniture": False})
     assert auto.run(snap, compute(snap), off).node == 1
+
+
+def test_a_part_inside_a_dropped_dialog_goes_with_it():
+    """SST answers with parts; one lying deep inside a cookie dialog is not shown."""
+    rows = [("html", -1), ("body", 0), ("p", 1, {"text": "Story words here " * 20}),
+            ("div", 1, {"role": "dialog"}), ("div", 3), ("p", 4, {"text": "We use cookies " * 5})]
+    snap = from_json(make_snapshot(rows), 100)
+    choice = Choice(node=1, score=np.zeros(snap.n), blocks=np.array([1]), parts=np.array([2, 5]))
+    out = auto.drop_furniture(snap, compute(snap), Options(), choice, auto.furniture(snap))
+    assert out.parts.tolist() == [2] and out.drop[3]
+    alone = Choice(node=1, score=np.zeros(snap.n), blocks=np.array([1]), parts=np.array([5]))
+    assert auto.drop_furniture(snap, compute(snap), Options(), alone,
+                               auto.furniture(snap)).parts.tolist() == [5]

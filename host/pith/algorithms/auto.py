@@ -155,14 +155,21 @@ def furniture(snap: Snapshot) -> np.ndarray:
 
 def drop_furniture(snap: Snapshot, feats: Features, opts: Options, choice: Choice,
                    landmarks: np.ndarray) -> Choice:
-    """`choice` without the furniture landmarks it shows, except one holding at least
-    `auto_furniture_max` of its visible text."""
-    limit = opts.auto_furniture_max * max(int(feats.chars[choice.node]), 1)
-    inner = landmarks & covered(snap, choice) & (feats.chars < limit)
+    """`choice` without the furniture landmarks whose text it shows (a part of SST's answer
+    may lie deep inside a dialog), except one showing at least `auto_furniture_max` of it."""
+    shown = np.where(covered(snap, choice) & ~feats.gone, feats.own_chars, 0)
+    in_row = snap.subtree_sum(shown)
+    total = int(shown.sum())
+    inner = landmarks & (in_row > 0) & (in_row < opts.auto_furniture_max * max(total, 1))
     if not inner.any():
         return choice
     drop = inner if choice.drop is None else inner | choice.drop
-    return dataclasses.replace(choice, drop=drop)
+    parts = choice.parts
+    if parts is not None:            # a part inside dropped furniture goes with it
+        parts = parts[~(drop | snap.below(drop))[parts]]
+        if not len(parts):           # every part was furniture: nothing else to show
+            return choice
+    return dataclasses.replace(choice, drop=drop, parts=parts)
 
 
 def run(snap: Snapshot, feats: Features, opts: Options) -> Choice:
