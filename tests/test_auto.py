@@ -276,3 +276,19 @@ def test_a_part_inside_a_dropped_dialog_goes_with_it():
     alone = Choice(node=1, score=np.zeros(snap.n), blocks=np.array([1]), parts=np.array([5]))
     assert auto.drop_furniture(snap, compute(snap), Options(), alone,
                                auto.furniture(snap)).parts.tolist() == [5]
+
+
+def test_a_block_wrapping_only_a_dialog_cannot_win(monkeypatch):
+    """A consent SDK's container is no landmark itself, but all it shows is its dialog."""
+    from pith.algorithms import cnr, lqf
+    rows = [("html", -1), ("body", 0), ("main", 1, {"text": "Main story words " * 10}),
+            ("div", 1), ("div", 3, {"role": "dialog", "text": "We use cookies " * 40})]
+    snap = from_json(make_snapshot(rows), 100)
+
+    def proposing(node):
+        return lambda *a: Choice(node=node, score=np.zeros(snap.n), blocks=np.array([node]))
+    monkeypatch.setattr(cnr, "run", proposing(3))     # the wrapper, voted first
+    monkeypatch.setattr(lqf, "run", proposing(2))
+    opts = Options.from_overrides({"algorithm": "auto", "auto_members": ["cnr", "lqf"],
+                                   "auto_clean": False})
+    assert auto.run(snap, compute(snap), opts).node == 2

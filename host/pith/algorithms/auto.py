@@ -195,7 +195,8 @@ def run(snap: Snapshot, feats: Features, opts: Options) -> Choice:
     votes = jac.sum(axis=1)
     votes[~np.array(proposes)] = -np.inf
     if opts.auto_furniture:
-        inside = np.array([bool(aside[p.roots].all()) for p in proposals])
+        # no text outside furniture: a footer, or a block wrapping only a cookie dialog
+        inside = np.array([not weight[m].any() for m in masks])
         if (np.array(proposes) & ~inside).any():
             votes[inside] = -np.inf
     win = int(np.argmax(votes))
