@@ -105,3 +105,27 @@ def test_links_are_capped(page, monkeypatch):
 def test_a_node_outside_the_snapshot_is_bad_node(page):
     with pytest.raises(BadNode):
         reader.clean(page, page.snap.n)
+
+
+def test_page_furniture_leaves_a_grown_block_unless_it_is_the_block():
+    """Grown to the whole page, the reader still drops menus, sidebars, footer and dialog;
+    a block that is nearly all one aside keeps it."""
+    from pith import static
+    from pith.options import Options
+    html = ("<html><body><nav><a href=/a>Home</a> <a href=/b>Blog</a></nav>"
+            f"<main><article><p>{PARAGRAPH}</p><p>{PARAGRAPH}</p></article></main>"
+            "<div id=wrap><aside><p>Side notes that are words and more words here.</p></aside>"
+            "</div><footer><p>Copyright and addresses and so on.</p></footer>"
+            "<div aria-modal=true><p>We use cookies to improve the site for you.</p></div>"
+            "</body></html>")
+    sel = select(static.snapshot_from_html(html, "http://example.org/"))
+    tags = list(sel.snap.tag)
+    body = tags.index("body")
+    dropped = {str(sel.snap.tag[r]) for r in reader.clean(sel, body)["drop"]}
+    assert {"nav", "aside", "footer"} <= dropped
+    assert any(sel.snap.role[r] == "dialog" for r in reader.clean(sel, body)["drop"])
+    assert "article" not in dropped and "main" not in dropped
+    wrap = list(sel.snap.id).index("wrap")
+    assert reader.clean(sel, wrap)["drop"] == []
+    off = dataclasses.replace(sel, options=Options.from_overrides({"auto_furniture": False}))
+    assert not {"aside", "footer"} & {str(off.snap.tag[r]) for r in reader.clean(off, body)["drop"]}

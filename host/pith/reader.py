@@ -19,7 +19,11 @@ skips their subtrees. The rows come from the seed methods, each for what it is g
      everything is hidden and nothing would be left);
   4. for a method that answered with several parts (satisfiable sub-trees, CLG groups),
      while the selection is still that answer: the rows of the block that belong to no
-     part and hold none.
+     part and hold none;
+  5. page furniture — footer, nav, aside, dialogs and their ARIA roles (auto.furniture) —
+     unless it holds nearly all of the block (`auto_furniture_max`): a reader who grew
+     the selection to the whole page still reads the article, not its menus and cookie
+     banner (option `auto_furniture`, whichever method chose the block).
 Only the topmost rows are listed (a dropped row's subtree goes with it). The chosen
 element itself is never dropped. The DOM-filters paper's "removed links retainer" gives
 `links`: the text links of the dropped rows, for the reader's optional list at the end.
@@ -31,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .algorithms import filters, lqf
+from .algorithms import auto, filters, lqf
 
 if TYPE_CHECKING:
     from .select import Selection
@@ -85,6 +89,11 @@ def clean(sel: "Selection", node: int) -> dict[str, Any]:
     if sel.result.drop is not None and node == sel.node:
         drop |= sel.result.drop
     drop = (drop | _part_outsiders(sel, node, within)) & within                    # 4
+    if opts.auto_furniture:                                                        # 5
+        block = within.copy()
+        block[node] = True
+        drop |= auto.furniture_inside(snap, feats, block, auto.furniture(snap),
+                                      opts.auto_furniture_max) & within
 
     removed = drop | snap.below(drop)
     links = filters.removed_links(snap, feats, removed & ~feats.hidden, ads)

@@ -153,14 +153,21 @@ def furniture(snap: Snapshot) -> np.ndarray:
     return np.isin(snap.tag, FURNITURE_TAGS) | np.isin(roles, FURNITURE_ROLES)
 
 
+def furniture_inside(snap: Snapshot, feats: Features, shown: np.ndarray, landmarks: np.ndarray,
+                     max_share: float) -> np.ndarray:
+    """The furniture landmarks whose subtree shows some of the `shown` rows' visible text,
+    but less than `max_share` of it (one holding nearly all of it is the block itself)."""
+    chars = np.where(shown & ~feats.gone, feats.own_chars, 0)
+    in_row = snap.subtree_sum(chars)
+    return landmarks & (in_row > 0) & (in_row < max_share * max(int(chars.sum()), 1))
+
+
 def drop_furniture(snap: Snapshot, feats: Features, opts: Options, choice: Choice,
                    landmarks: np.ndarray) -> Choice:
     """`choice` without the furniture landmarks whose text it shows (a part of SST's answer
     may lie deep inside a dialog), except one showing at least `auto_furniture_max` of it."""
-    shown = np.where(covered(snap, choice) & ~feats.gone, feats.own_chars, 0)
-    in_row = snap.subtree_sum(shown)
-    total = int(shown.sum())
-    inner = landmarks & (in_row > 0) & (in_row < opts.auto_furniture_max * max(total, 1))
+    inner = furniture_inside(snap, feats, covered(snap, choice), landmarks,
+                             opts.auto_furniture_max)
     if not inner.any():
         return choice
     drop = inner if choice.drop is None else inner | choice.drop
