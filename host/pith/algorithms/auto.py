@@ -149,8 +149,10 @@ FURNITURE_ROLES = ("contentinfo", "navigation", "complementary", "dialog", "aler
 
 def furniture(snap: Snapshot) -> np.ndarray:
     """Rows that are a furniture landmark themselves (not their descendants)."""
-    roles = np.char.lower(snap.role.astype(str))
-    return np.isin(snap.tag, FURNITURE_TAGS) | np.isin(roles, FURNITURE_ROLES)
+    out = np.isin(snap.tag, FURNITURE_TAGS)
+    has = np.flatnonzero(snap.role != "")          # few rows have a role: lower only those
+    out[has] |= np.isin(np.char.lower(snap.role[has].astype(str)), FURNITURE_ROLES)
+    return out
 
 
 def furniture_inside(snap: Snapshot, feats: Features, shown: np.ndarray, landmarks: np.ndarray,
