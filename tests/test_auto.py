@@ -105,7 +105,7 @@ def listing_page(items: int, prose: int) -> tuple:
     return snap, feats, choice, link_list
 
 
-def test_link_lists_are_dropped_unless_they_are_most_of_the_block():
+def test_link_lists_are_dropped_unless_they_are_a_large_share_of_the_block():
     opts = Options()
     snap, feats, choice, lists = listing_page(items=3, prose=40)     # an article and a menu
     assert auto.clean(snap, feats, opts, choice, lists).drop[4]

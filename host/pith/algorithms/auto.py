@@ -18,10 +18,10 @@ in the agreement (two methods that both reach into the footer do not agree on co
 a proposal wholly inside it cannot win while another proposal lies outside it (a page
 without its style sheet, or a static snapshot, shows a closed privacy-policy modal as
 the page's longest text), and inside the winner it is dropped unless it holds nearly
-all of it (`auto_furniture_max`). Link
-lists inside the winner are then dropped with the LQF cleaner (`auto_clean`), unless
-they are most of its text (`auto_clean_max`): the block is then itself a list, a
-listing's items, and the reader wants them.
+all of it (`auto_furniture_max`). Link lists inside the winner are then dropped with the
+LQF cleaner (`auto_clean`), unless they are a large share of its text (`auto_clean_max`,
+a quarter): the block is then itself a list, a listing's items, and the reader wants
+them.
 
 The per-row score (the reply's `score`, shrink's ranking) is LQF's: the row's share of
 the page's text outside link lists, one scale whichever member won.
