@@ -90,9 +90,7 @@ def clean(sel: "Selection", node: int) -> dict[str, Any]:
         drop |= sel.result.drop
     drop = (drop | _part_outsiders(sel, node, within)) & within                    # 4
     if opts.auto_furniture:                                                        # 5
-        block = within.copy()
-        block[node] = True
-        drop |= auto.furniture_inside(snap, feats, block, auto.furniture(snap),
+        drop |= auto.furniture_inside(snap, feats, snap.subtrees([node]), auto.furniture(snap),
                                       opts.auto_furniture_max) & within
 
     removed = drop | snap.below(drop)

@@ -197,8 +197,7 @@ def run(snap: Snapshot, feats: Features, opts: Options) -> Choice:
     weight = np.where(feats.gone, 0, feats.own_chars).astype(np.float64)
     if opts.auto_furniture:
         landmarks = furniture(snap)
-        aside = landmarks | snap.below(landmarks)
-        weight[aside] = 0.0          # agreeing on a footer is not agreeing on the content
+        weight[landmarks | snap.below(landmarks)] = 0.0   # sharing a footer is no agreement
     masks = [covered(snap, p) for p in proposals]
     jac = jaccard(masks, weight)
     votes = jac.sum(axis=1)
