@@ -292,3 +292,22 @@ def test_a_block_wrapping_only_a_dialog_cannot_win(monkeypatch):
     opts = Options.from_overrides({"algorithm": "auto", "auto_members": ["cnr", "lqf"],
                                    "auto_clean": False})
     assert auto.run(snap, compute(snap), opts).node == 2
+
+
+def test_a_page_that_is_all_furniture_still_votes_on_its_text(monkeypatch):
+    """Everything sits in an aside: the vote falls back to all visible text, so the
+    proposal the others agree with wins, not merely the first."""
+    from pith.algorithms import cnr, lqf, sst
+    rows = [("html", -1), ("body", 0), ("aside", 1), ("p", 2, {"text": "One " * 30}),
+            ("p", 2, {"text": "Two " * 30}), ("p", 2, {"text": "Three " * 30})]
+    snap = from_json(make_snapshot(rows), 100)
+
+    def proposing(parts):
+        return lambda *a: Choice(node=2, score=np.zeros(snap.n), blocks=np.array([2]),
+                                 parts=np.array(parts))
+    monkeypatch.setattr(cnr, "run", proposing([3]))
+    monkeypatch.setattr(lqf, "run", proposing([3, 4, 5]))
+    monkeypatch.setattr(sst, "run", proposing([4, 5]))
+    opts = Options.from_overrides({"algorithm": "auto", "auto_members": ["cnr", "lqf", "sst"],
+                                   "auto_clean": False})
+    assert auto.run(snap, compute(snap), opts).parts.tolist() == [3, 4, 5]

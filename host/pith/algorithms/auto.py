@@ -197,7 +197,9 @@ def run(snap: Snapshot, feats: Features, opts: Options) -> Choice:
     weight = np.where(feats.gone, 0, feats.own_chars).astype(np.float64)
     if opts.auto_furniture:
         landmarks = furniture(snap)
-        weight[landmarks | snap.below(landmarks)] = 0.0   # sharing a footer is no agreement
+        outside = np.where(landmarks | snap.below(landmarks), 0.0, weight)
+        if outside.any():            # sharing a footer is no agreement (unless all is footer)
+            weight = outside
     masks = [covered(snap, p) for p in proposals]
     jac = jaccard(masks, weight)
     votes = jac.sum(axis=1)
