@@ -8,6 +8,8 @@ readability-lxml, Readability.js) run on the same decoded HTML in the same run. 
 = decoding the snapshot JSON + `select`, which is what the native host does per request;
 capture time is reported apart. "One click" is the mean page F1 of the best of the
 selection, its parent and its best child: what a reader gets with one grow or shrink.
+`--ceiling` adds the row `ceiling`: per page the best single element, read off the truth
+(ceiling.py), the most that choosing one element can score.
 """
 from __future__ import annotations
 
@@ -28,13 +30,15 @@ from . import anchors, render, static
 from .errors import PithError
 from .options import ALGORITHMS, Options
 from .pages import Capturer, has_text
-from .select import select
+from .select import mostly_hidden, select
 
 REPO = Path(__file__).resolve().parents[2]
 CAPTURE_JS = Path(__file__).with_name("capture.js")
 # Bench decodes leniently: a page with a few bad bytes still gets scored (the extract
 # command is strict by default and says why).
 BENCH_ENCODING_ERRORS = "replace"
+# The row of `--ceiling`: the best single element's text per page, read off the truth.
+CEILING = "ceiling"
 
 
 def shared_dir() -> Path:
@@ -126,7 +130,10 @@ def run_dataset(dataset: Path, args: Namespace, capturer: Capturer, cache: Snaps
     overrides = getattr(args, "overrides", None) or {}
     name = entries[0].get("dataset", dataset.name) if entries else dataset.name
     capture_ms: list[float] = []
-    tracks = [Track(a, False) for a in algorithms] + [Track(a.name, True) for a in anchor_objs]
+    algo_tracks = [Track(a, False) for a in algorithms]
+    anchor_tracks = [Track(a.name, True) for a in anchor_objs]
+    ceiling_track = Track(CEILING, True) if getattr(args, "ceiling", False) else None
+    tracks = algo_tracks + anchor_tracks + ([ceiling_track] if ceiling_track else [])
     for track in tracks:
         (pred_root / track.name / name).mkdir(parents=True, exist_ok=True)
     bar = tqdm(entries, desc=name, unit="page", file=sys.stderr, disable=args.quiet,
@@ -138,14 +145,14 @@ def run_dataset(dataset: Path, args: Namespace, capturer: Capturer, cache: Snaps
         try:
             data, ms = _snapshot_json(capturer, cache, name, pid, html_path)
         except PithError as exc:
-            for track in tracks[:len(algorithms)]:   # no snapshot: every algorithm fails
+            for track in algo_tracks:   # no snapshot: every algorithm fails
                 track.fail(exc)
             bar.write(f"pith bench: {name}/{pid}: {exc}", file=sys.stderr)
             data = None
         else:
             if ms is not None:
                 capture_ms.append(ms)
-        for track in tracks[:len(algorithms)]:
+        for track in algo_tracks:
             texts = [""]
             if data is not None:
                 try:
@@ -159,7 +166,10 @@ def run_dataset(dataset: Path, args: Namespace, capturer: Capturer, cache: Snaps
             f1s = [scorer.score_pair(t, truth)[2] for t in texts]
             track.page_f1[pid], track.click_f1[pid] = f1s[0], max(f1s)
             (pred_root / track.name / name / f"{pid}.txt").write_text(texts[0], encoding="utf-8")
-        anchor_tracks = tracks[len(algorithms):]
+        if ceiling_track is not None:
+            text = _ceiling_text(data, truth, scorer)
+            ceiling_track.page_f1[pid] = scorer.score_pair(text, truth)[2]
+            (pred_root / CEILING / name / f"{pid}.txt").write_text(text, encoding="utf-8")
         if anchor_tracks:
             try:
                 html, _ = static.decode_html(html_path.read_bytes(), None, BENCH_ENCODING_ERRORS)
@@ -203,6 +213,22 @@ def run_dataset(dataset: Path, args: Namespace, capturer: Capturer, cache: Snaps
                 "options": {} if track.anchor else overrides,
             })
     return rows
+
+
+def _ceiling_text(data: str | None, truth: str, scorer: ModuleType) -> str:
+    """The text of the page's best single element (ceiling.py), "" without a snapshot."""
+    if data is None:
+        return ""
+    from . import ceiling, features, snapshot
+    opts = Options()
+    try:
+        snap = snapshot.from_json(json.loads(data), opts.max_nodes)
+    except PithError:   # the algorithms' rows already count this page as failed
+        return ""
+    feats = features.compute(snap, skip_hidden=opts.skip_hidden)
+    if mostly_hidden(snap, feats, opts):   # what select then scores, so the methods see it too
+        feats = features.compute(snap, skip_hidden=False)
+    return ceiling.best(snap, feats, truth, scorer.score_pair)[1]
 
 
 def _mean(values: dict[str, float], ids: list[str]) -> float | None:
@@ -284,6 +310,8 @@ def format_rows(rows: list[dict]) -> str:
                      f"{cap:>18}  {host:>16}  {fails}")
     lines.append("F1/P/R: shingle metric of ../shared/tools/score.py; pageF1: mean of per-page "
                  "F1; click: the same mean for the best of selection, grow, shrink (one press); "
+                 "ceiling (with --ceiling): the best single element of each page, chosen by "
+                 "reading the truth (an oracle: the most any one-element answer can score); "
                  "ms/page: host pipeline for our "
                  "methods (snapshot JSON decode + select), the whole extract call for anchors.")
     return "\n".join(lines)

@@ -76,6 +76,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help="run no other extractor")
     be.add_argument("--by-type", action="store_true",
                     help="also a row per page type (the index's page_type, e.g. wcxb_dev)")
+    be.add_argument("--ceiling", action="store_true",
+                    help="also score each page's best single element, picked by reading the "
+                         "truth: the most any one-element answer (selection, grow, shrink) "
+                         "can score")
     be.add_argument("--scale", action="store_true",
                     help="instead of datasets, time synthetic pages of 1k..200k elements")
     be.add_argument("--json", action="store_true", help="print results as JSON")
