@@ -129,3 +129,21 @@ def test_page_furniture_leaves_a_grown_block_unless_it_is_the_block():
     assert reader.clean(sel, wrap)["drop"] == []
     off = dataclasses.replace(sel, options=Options.from_overrides({"auto_furniture": False}))
     assert not {"aside", "footer"} & {str(off.snap.tag[r]) for r in reader.clean(off, body)["drop"]}
+
+
+def test_link_lists_that_are_most_of_the_block_stay():
+    """A listing's items are link lists to LQF; when they are most of the block the reader
+    keeps them (an article's share bar still goes: the first test)."""
+    rows = [("html", -1), ("body", 0), ("main", 1), ("ul", 2)]
+    for k in range(8):
+        li = len(rows)
+        rows += [("li", 3), ("a", li, {"text": f"Listing entry number {k} with a title",
+                                       "link": 1, "url": f"https://example.org/{k}"})]
+    rows.append(("p", 2, {"text": "Eight entries."}))
+    sel = select(make_snapshot(rows))
+    main = list(sel.snap.tag).index("main")
+    assert reader.list_share(sel.snap, sel.feats, main,
+                             np.isin(np.arange(sel.snap.n), [3])) > 0.9
+    assert reader.clean(sel, main)["drop"] == []
+    loose = dataclasses.replace(sel, options=dataclasses.replace(sel.options, auto_clean_max=1.0))
+    assert 3 in reader.clean(loose, main)["drop"]

@@ -280,7 +280,9 @@ class Options:
         "rendered: 0.5 0.922/0.931/0.789, 0.35 0.922/0.931/0.793, 0.25 0.922/0.930/0.795, "
         "0.1 0.921/0.930/0.796, 0.0 (never clean) 0.918/0.935/0.793; static: 0.5 "
         "0.927/0.903/0.796, 0.25 0.928/0.901/0.799, 0.1 0.925/0.902/0.801. 0.25 sits in "
-        "the wcxb_dev plateau (0.1-0.3) with cleaneval unchanged; readability loses 0.0015",
+        "the wcxb_dev plateau (0.1-0.3) with cleaneval unchanged; readability loses 0.0015. "
+        "The reader view's cleaner (reader.py) keeps link lists by the same rule, whichever "
+        "method chose the block",
         lo=0.0, hi=1.0)
     auto_furniture: bool = _opt(
         True, "page furniture (footer, nav, aside, dialog and the contentinfo, navigation, "
