@@ -85,7 +85,8 @@ class SnapshotCache:
 
 @dataclass
 class Track:
-    """What one method (algorithm or anchor) produced on one dataset."""
+    """What one method (algorithm or anchor) produced on one dataset; the ceiling's row is
+    kept as an anchor's is (one text per page, no grow or shrink)."""
 
     name: str
     anchor: bool

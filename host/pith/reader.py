@@ -9,8 +9,8 @@ skips their subtrees. The rows come from the seed methods, each for what it is g
      navigation, share bars, tag clouds, "related" lists — (algorithms/lqf.py), unless
      together they hold more than `auto_clean_max` of the block's visible text: the block
      is then itself a list (a listing's or a collection's items), the same rule as the
-     default pipeline's cleaner (algorithms/auto.py), so the reader view keeps what
-     `pith extract` keeps. Training sites, rendered, mean page F1 of the reader view of
+     default pipeline's cleaner (algorithms/auto.py), so on a listing the reader view
+     keeps the items `pith extract` keeps. Training sites, rendered, mean page F1 of the reader view of
      auto's selection, cleaneval/readability/wcxb_dev: every list dropped
      0.911/0.920/0.741, this rule 0.909/0.918/0.758; of the selection grown once
      0.911/0.887/0.749 and 0.910/0.879/0.758;
