@@ -30,7 +30,7 @@ from . import anchors, render, static
 from .errors import PithError
 from .options import ALGORITHMS, Options
 from .pages import Capturer, has_text
-from .select import mostly_hidden, select
+from .select import select
 
 REPO = Path(__file__).resolve().parents[2]
 CAPTURE_JS = Path(__file__).with_name("capture.js")
@@ -220,16 +220,12 @@ def _ceiling_text(data: str | None, truth: str, scorer: ModuleType) -> str:
     """The text of the page's best single element (ceiling.py), "" without a snapshot."""
     if data is None:
         return ""
-    from . import ceiling, features, snapshot
-    opts = Options()
-    try:
-        snap = snapshot.from_json(json.loads(data), opts.max_nodes)
+    from . import ceiling
+    try:   # select's snapshot and features: hidden text counted as the methods count it
+        sel = select(json.loads(data), Options())
     except PithError:   # the algorithms' rows already count this page as failed
         return ""
-    feats = features.compute(snap, skip_hidden=opts.skip_hidden)
-    if mostly_hidden(snap, feats, opts):   # what select then scores, so the methods see it too
-        feats = features.compute(snap, skip_hidden=False)
-    return ceiling.best(snap, feats, truth, scorer.score_pair)[1]
+    return ceiling.best(sel.snap, sel.feats, truth, scorer.score_pair)[1]
 
 
 def _mean(values: dict[str, float], ids: list[str]) -> float | None:

@@ -45,8 +45,6 @@ import numpy as np
 from .algorithms import auto, filters, lqf
 
 if TYPE_CHECKING:
-    from .features import Features
-    from .snapshot import Snapshot
     from .select import Selection
 
 # Form widgets never belong in a reader; their labels and hints are UI, not content.
@@ -72,12 +70,6 @@ def _part_outsiders(sel: "Selection", node: int, within: np.ndarray) -> np.ndarr
     return within & ~in_part & ~holds
 
 
-def list_share(snap: "Snapshot", feats: "Features", node: int, lists: np.ndarray) -> float:
-    """Share of `node`'s visible characters inside the rows `lists` (nested rows once)."""
-    top = lists & ~snap.below(lists)
-    return float(feats.chars[top].sum()) / max(int(feats.chars[node]), 1)
-
-
 def clean(sel: "Selection", node: int) -> dict[str, Any]:
     """{drop: topmost row ids to leave out of `node`, links: [{text, href}], counts}."""
     snap, feats, opts = sel.snap, sel.feats, sel.options
@@ -85,7 +77,8 @@ def clean(sel: "Selection", node: int) -> dict[str, Any]:
     within = lqf.inside(snap, np.array([node]))
 
     link_lists = lqf.link_quota(snap, feats, opts).link_list & within              # 1
-    if list_share(snap, feats, node, link_lists) > opts.auto_clean_max:
+    block = snap.subtrees([node])
+    if auto.lists_are_content(snap, feats, block, link_lists, opts):
         link_lists = np.zeros(snap.n, np.bool_)
     tags = filters.Tags(snap)                                                      # 2
     # image links stay: an article's figures are often links to the full-size image
@@ -107,7 +100,7 @@ def clean(sel: "Selection", node: int) -> dict[str, Any]:
         drop |= sel.result.drop
     drop = (drop | _part_outsiders(sel, node, within)) & within                    # 4
     if opts.auto_furniture:                                                        # 5
-        drop |= auto.furniture_inside(snap, feats, snap.subtrees([node]), auto.furniture(snap),
+        drop |= auto.furniture_inside(snap, feats, block, auto.furniture(snap),
                                       opts.auto_furniture_max) & within
 
     removed = drop | snap.below(drop)

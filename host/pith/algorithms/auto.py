@@ -129,16 +129,21 @@ def clean(snap: Snapshot, feats: Features, opts: Options, choice: Choice,
     """`choice` without the link lists inside it, unless they hold more than
     `auto_clean_max` of its visible text (then the list is the content)."""
     inside = lqf.inside(snap, choice.roots) & link_list
-    if not inside.any():
-        return choice
-    shown = covered(snap, choice)
-    weight = np.where(feats.gone, 0, feats.own_chars)
-    total = int(weight[shown].sum())
-    lists = int(weight[shown & (inside | snap.below(inside))].sum())
-    if total and lists > opts.auto_clean_max * total:
+    if not inside.any() or lists_are_content(snap, feats, covered(snap, choice), inside, opts):
         return choice
     drop = inside if choice.drop is None else inside | choice.drop
     return dataclasses.replace(choice, drop=drop)
+
+
+def lists_are_content(snap: Snapshot, feats: Features, shown: np.ndarray, lists: np.ndarray,
+                      opts: Options) -> bool:
+    """Whether the link lists `lists` (with their subtrees) hold more than `auto_clean_max`
+    of the visible text of the rows `shown`: the block is then itself a list. The reader
+    view's cleaner (reader.py) asks the same of any block."""
+    weight = np.where(feats.gone, 0, feats.own_chars)
+    total = int(weight[shown].sum())
+    held = int(weight[shown & (lists | snap.below(lists))].sum())
+    return bool(total) and held > opts.auto_clean_max * total
 
 
 # Landmarks a page declares as furniture (HTML5 sectioning tags and their ARIA roles).
