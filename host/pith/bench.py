@@ -173,7 +173,7 @@ def run_dataset(dataset: Path, args: Namespace, capturer: Capturer, cache: Snaps
             (pred_root / CEILING / name / f"{pid}.txt").write_text(text, encoding="utf-8")
         if anchor_tracks:
             try:
-                html, _ = static.decode_html(html_path.read_bytes(), None, BENCH_ENCODING_ERRORS)
+                html, _ = static.decode_html(static.read_page(html_path), None, BENCH_ENCODING_ERRORS)
             except PithError as exc:
                 html = None
                 bar.write(f"pith bench: {name}/{pid}: anchors not run: {exc}", file=sys.stderr)

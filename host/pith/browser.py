@@ -35,7 +35,7 @@ from urllib.request import url2pathname
 
 from .errors import (BrowserFailed, BrowserMissing, CaptureFailed, FetchFailed,
                      InputNotFound, Timeout)
-from .static import check_html, decode_html
+from .static import check_html, decode_html, read_page
 
 CAPTURE_JS = Path(__file__).with_name("capture.js")
 CHROMIUM_ENV = "PITH_CHROMIUM"           # explicit path to a Chromium binary, checked first
@@ -94,7 +94,7 @@ class _Local:
         if path.is_dir():
             raise InputNotFound(f"{path} is a directory, not an HTML file")
         try:
-            data = path.read_bytes()
+            data = read_page(path)
         except OSError as exc:
             raise InputNotFound(f"{path}: {exc.strerror or exc}") from None
         self.text, self.charset = decode_html(data, encoding, errors)

@@ -46,10 +46,12 @@ def local_path(target: str) -> Path | None:
 
 
 def output_stem(target: str) -> str:
-    """`dir/X.html` → `X`; `https://host/a/b.html` → `b`; `https://host/` → `host`."""
+    """`dir/X.html` (or `X.html.gz`) → `X`; `https://host/a/b.html` → `b`; `https://host/` → `host`."""
     path = local_path(target)
     if path is not None:
-        stem = path.stem if path.suffix.lower() in (".html", ".htm", ".xhtml") else path.name
+        name = path.name[:-3] if path.name.lower().endswith(".gz") else path.name
+        base, dot, ext = name.rpartition(".")
+        stem = base if dot and ext.lower() in ("html", "htm", "xhtml") else name
     else:
         parts = urllib.parse.urlparse(target)
         segment = parts.path.rstrip("/").rsplit("/", 1)[-1]
@@ -120,7 +122,7 @@ class Capturer:
         if path is not None:
             if not path.is_file():
                 raise InputNotFound(f"no such file: {path}")
-            data, header_charset, url = path.read_bytes(), None, path.resolve().as_uri()
+            data, header_charset, url = static.read_page(path), None, path.resolve().as_uri()
         else:
             data, header_charset, url = fetch(target, self.timeout_s)
         text, _charset = static.decode_html(data, self.encoding or header_charset,

@@ -18,6 +18,8 @@ would drop everything after `</html>`), `template`, `svg` and frame children are
 from __future__ import annotations
 
 import codecs
+import gzip
+import io
 import json
 import re
 import time
@@ -133,6 +135,29 @@ def declared_charset(data: bytes) -> tuple[str, str] | None:
     if m:
         return m.group(1).decode("ascii"), "declared in <?xml?>"
     return None
+
+
+# The two bytes every gzip member starts with (RFC 1952): a saved page may be compressed.
+GZIP_MAGIC = b"\x1f\x8b"
+# Largest page a gzip file may expand to: a browser would not be useful beyond it either.
+MAX_GUNZIPPED_BYTES = 256 * 1024 * 1024
+
+
+def read_page(path) -> bytes:
+    """The bytes of a saved page; a gzip file (`page.html.gz`, as crawls and the WCXB
+    split store pages) is decompressed, up to MAX_GUNZIPPED_BYTES."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if not data.startswith(GZIP_MAGIC):
+        return data
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(data)) as z:
+            out = z.read(MAX_GUNZIPPED_BYTES + 1)
+    except (OSError, EOFError) as exc:
+        raise InputDecode(f"{path}: not a readable gzip file ({exc})") from None
+    if len(out) > MAX_GUNZIPPED_BYTES:
+        raise InputDecode(f"{path}: expands to more than {MAX_GUNZIPPED_BYTES >> 20} MB")
+    return out
 
 
 def decode_html(data: bytes, encoding: str | None = None,

@@ -393,7 +393,7 @@ def collect(datasets: list[Path], split: dict, cache_dir: Path, quiet: bool = Fa
             else:
                 corpus.add(side, "rendered", None, "not in the snapshot cache")
             try:
-                html, _ = static.decode_html((d / e["html"]).read_bytes(), None, "replace")
+                html, _ = static.decode_html(static.read_page(d / e["html"]), None, "replace")
                 snap = from_json(static.snapshot_from_html(html, e.get("url") or ""), MAX_NODES)
             except PithError:
                 corpus.add(side, "static", None, "static capture failed")
