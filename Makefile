@@ -11,7 +11,7 @@ WEB_EXT := tests/node_modules/.bin/web-ext
 DIST := .cache/dist
 VERSION = $(shell $(BIN)/python -c 'import json; print(json.load(open("extension/manifest.json"))["version"])')
 
-.PHONY: run test bench bench-static bench-scale bench-extension lint package system venv npm clean help train
+.PHONY: run test bench bench-static bench-scale bench-extension lint package system venv npm clean help train train-blocks
 
 help:
 	@echo "make run     set up (system packages, venv, host registration in .cache/profile) and"
@@ -24,6 +24,7 @@ help:
 	@echo "make package web-ext build: the Chrome zip and the Firefox xpi in $(DIST)/"
 	@echo "make bench-extension  click-to-highlight latency of the extension in headless Chromium"
 	@echo "make train   retrain CLG's model (host/pith/models/) from the snapshot cache of make bench"
+	@echo "make train-blocks  retrain the block model (host/pith/models/blocks.json) the same way"
 
 run: system venv
 	$(BIN)/python -m pith.demo
@@ -39,6 +40,10 @@ bench: system venv npm
 # CLG's logistic regressions: reads the rendered snapshots `make bench` caches (no browser).
 train: venv
 	$(BIN)/pith train
+
+# The block model (models/blocks.json): the same cache, the training sites only.
+train-blocks: venv
+	$(BIN)/pith train-blocks
 
 lint: venv npm
 	$(BIN)/python -m compileall -q host/pith
@@ -75,7 +80,7 @@ venv: $(STAMP)
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[test,bench]'
+	$(BIN)/pip install -q -e '.[test,bench,train]'
 	touch $@
 
 npm: $(NPM_STAMP)

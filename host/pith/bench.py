@@ -13,6 +13,7 @@ selection, its parent and its best child: what a reader gets with one grow or sh
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import importlib.util
 import json
@@ -37,8 +38,12 @@ CAPTURE_JS = Path(__file__).with_name("capture.js")
 # Bench decodes leniently: a page with a few bad bytes still gets scored (the extract
 # command is strict by default and says why).
 BENCH_ENCODING_ERRORS = "replace"
-# The row of `--ceiling`: the best single element's text per page, read off the truth.
+# The rows of `--ceiling`: the best single element's text per page, read off the truth,
+# and the page's blocks the truth labels content.
 CEILING = "ceiling"
+CEILING_BLOCKS = "ceiling-blocks"
+# Suffix of an algorithm's row with the block stage off (`--blocks both` or `off`).
+ELEMENT_SUFFIX = ":element"
 
 
 def shared_dir() -> Path:
@@ -105,14 +110,18 @@ def one_click_texts(sel) -> list[str]:
     The same two moves the extension offers (select.grow / select.shrink, no trail),
     not a search of the tree.
     """
-    from .select import grow, shrink
+    from .select import block_choice, grow, shrink
     texts = [render.output(sel, "text")]
     for move in (grow, shrink):
         try:
             node = move(sel, sel.node)["node"]
         except PithError:
             continue
-        texts.append(render.to_text(sel.snap, sel.feats, [node]))
+        choice = block_choice(sel, node)
+        if choice is None:
+            texts.append(render.to_text(sel.snap, sel.feats, [node]))
+        else:
+            texts.append(render.output(dataclasses.replace(sel, result=choice), "text"))
     return texts
 
 
@@ -131,10 +140,12 @@ def run_dataset(dataset: Path, args: Namespace, capturer: Capturer, cache: Snaps
     overrides = getattr(args, "overrides", None) or {}
     name = entries[0].get("dataset", dataset.name) if entries else dataset.name
     capture_ms: list[float] = []
-    algo_tracks = [Track(a, False) for a in algorithms]
+    configs = tracks_of(algorithms, getattr(args, "blocks", "on") or "on")
+    algo_tracks = [Track(a, False) for a, _ in configs]
     anchor_tracks = [Track(a.name, True) for a in anchor_objs]
-    ceiling_track = Track(CEILING, True) if getattr(args, "ceiling", False) else None
-    tracks = algo_tracks + anchor_tracks + ([ceiling_track] if ceiling_track else [])
+    ceiling_tracks = ([Track(CEILING, True), Track(CEILING_BLOCKS, True)]
+                      if getattr(args, "ceiling", False) else [])
+    tracks = algo_tracks + anchor_tracks + ceiling_tracks
     for track in tracks:
         (pred_root / track.name / name).mkdir(parents=True, exist_ok=True)
     bar = tqdm(entries, desc=name, unit="page", file=sys.stderr, disable=args.quiet,
@@ -153,13 +164,13 @@ def run_dataset(dataset: Path, args: Namespace, capturer: Capturer, cache: Snaps
         else:
             if ms is not None:
                 capture_ms.append(ms)
-        for track in algo_tracks:
+        for track, (_, config) in zip(algo_tracks, configs):
             texts = [""]
             if data is not None:
                 try:
                     t0 = time.perf_counter()
                     sel = select(json.loads(data), Options.from_overrides(
-                        {**overrides, "algorithm": track.name}))
+                        {**overrides, **config}))
                     track.host_ms.append((time.perf_counter() - t0) * 1e3)
                     texts = one_click_texts(sel)
                 except PithError as exc:
@@ -167,10 +178,10 @@ def run_dataset(dataset: Path, args: Namespace, capturer: Capturer, cache: Snaps
             f1s = [scorer.score_pair(t, truth)[2] for t in texts]
             track.page_f1[pid], track.click_f1[pid] = f1s[0], max(f1s)
             (pred_root / track.name / name / f"{pid}.txt").write_text(texts[0], encoding="utf-8")
-        if ceiling_track is not None:
-            text = _ceiling_text(data, truth, scorer)
-            ceiling_track.page_f1[pid] = scorer.score_pair(text, truth)[2]
-            (pred_root / CEILING / name / f"{pid}.txt").write_text(text, encoding="utf-8")
+        if ceiling_tracks:
+            for track, text in zip(ceiling_tracks, _ceiling_texts(data, truth, scorer)):
+                track.page_f1[pid] = scorer.score_pair(text, truth)[2]
+                (pred_root / track.name / name / f"{pid}.txt").write_text(text, encoding="utf-8")
         if anchor_tracks:
             try:
                 html, _ = static.decode_html(static.read_page(html_path), None, BENCH_ENCODING_ERRORS)
@@ -216,16 +227,30 @@ def run_dataset(dataset: Path, args: Namespace, capturer: Capturer, cache: Snaps
     return rows
 
 
-def _ceiling_text(data: str | None, truth: str, scorer: ModuleType) -> str:
-    """The text of the page's best single element (ceiling.py), "" without a snapshot."""
+def _ceiling_texts(data: str | None, truth: str, scorer: ModuleType) -> tuple[str, str]:
+    """The texts of the page's best single element and of its content blocks
+    (ceiling.py), "" without a snapshot."""
     if data is None:
-        return ""
+        return "", ""
     from . import ceiling
     try:   # select's snapshot and features: hidden text counted as the methods count it
-        sel = select(json.loads(data), Options())
+        sel = select(json.loads(data), Options.from_overrides({"blocks": False}))
     except PithError:   # the algorithms' rows already count this page as failed
-        return ""
-    return ceiling.best(sel.snap, sel.feats, truth, scorer.score_pair)[1]
+        return "", ""
+    return (ceiling.best(sel.snap, sel.feats, truth, scorer.score_pair)[1],
+            ceiling.best_blocks(sel.snap, sel.feats, truth))
+
+
+def tracks_of(algorithms: list[str], blocks: str) -> list[tuple[str, dict]]:
+    """(row name, option overrides) per algorithm: with the block stage (the name alone),
+    without it (name + ELEMENT_SUFFIX), or both."""
+    out = []
+    for a in algorithms:
+        if blocks in ("on", "both"):
+            out.append((a, {"algorithm": a, "blocks": True}))
+        if blocks in ("off", "both"):
+            out.append((a + ELEMENT_SUFFIX, {"algorithm": a, "blocks": False}))
+    return out
 
 
 def _mean(values: dict[str, float], ids: list[str]) -> float | None:

@@ -1,6 +1,8 @@
 """The best F1 any single element of a page reaches, taken whole: how far choosing one element can go.
 
-`pith bench --ceiling` reports it beside the methods. It reads the truth, so it is an
+`pith bench --ceiling` reports it beside the methods, with the block-level ceiling
+(`best_blocks`): the page's blocks (blocks.py) that the truth labels content, kept
+wherever they are on the page — what an answer made of blocks could reach. It reads the truth, so it is an
 oracle, not a method: a grow or a shrink shows one element's text, and so does any
 selection that drops nothing inside its element, so no choice of element, however clever,
 scores above this on a page. What a method scores above it comes from cleaning inside the element
@@ -18,6 +20,7 @@ from typing import Callable
 
 import numpy as np
 
+from . import blocks as blocks_mod
 from . import render
 from .features import Features
 from .snapshot import Snapshot
@@ -52,3 +55,18 @@ def best(snap: Snapshot, feats: Features, truth: str,
         if f1 > top[2]:
             top = (int(row), text, f1)
     return top
+
+
+def best_blocks(snap: Snapshot, feats: Features, truth: str) -> str:
+    """The text of every block of the page labelled content by the truth (train_blocks:
+    at least half of its characters in truth-covered text nodes), in document order;
+    "" when none is."""
+    from .train_blocks import block_labels
+    blocks = blocks_mod.compute(snap, feats)
+    if not blocks.count:
+        return ""
+    keep = block_labels(snap, blocks, np.arange(blocks.count), truth) == 1
+    if not keep.any():
+        return ""
+    drop, quiet = blocks_mod.render_masks(snap, blocks, keep, 0)
+    return render.to_text(snap, feats, [0], drop, quiet)

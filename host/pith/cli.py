@@ -40,6 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--algorithm", "-a", choices=ALGORITHMS, default=Options().algorithm,
                     help=f"scoring method (default {Options().algorithm}; see README)")
     ex.add_argument("--format", "-f", choices=render.FORMATS, default="text")
+    ex.add_argument("--blocks", choices=("on", "off"), default=None,
+                    help="the block stage: output only the chosen element's blocks the block "
+                         "model keeps (on, the default), or the element's whole text (off)")
     ex.add_argument("--out", "-o", metavar="DIR", type=Path,
                     help="write DIR/X.txt (.md/.html/.json) for each input X.html or URL")
     _capture_args(ex)
@@ -78,8 +81,12 @@ def build_parser() -> argparse.ArgumentParser:
                     help="also a row per page type (the index's page_type, e.g. wcxb_dev)")
     be.add_argument("--ceiling", action="store_true",
                     help="also score each page's best single element, picked by reading the "
-                         "truth: the most any one-element answer (selection, grow, shrink) "
-                         "can score")
+                         "truth (row ceiling: the most any one-element answer can score), "
+                         "and the page's blocks the truth labels content (row "
+                         "ceiling-blocks: what an answer made of blocks can reach)")
+    be.add_argument("--blocks", choices=("on", "off", "both"), default="both",
+                    help="score each algorithm with the block stage (row ALG), without it "
+                         "(row ALG:element), or both (default)")
     be.add_argument("--scale", action="store_true",
                     help="instead of datasets, time synthetic pages of 1k..200k elements")
     be.add_argument("--json", action="store_true", help="print results as JSON")
@@ -100,6 +107,24 @@ def build_parser() -> argparse.ArgumentParser:
                          "package's models/ folder)")
     tr.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     tr.set_defaults(run=cmd_train)
+
+    tb = sub.add_parser(
+        "train-blocks", help="train the block model on the shared datasets' training sites",
+        description="Label the blocks of the default element on every training page from the "
+                    "truth texts, pick the learner and threshold by site-grouped "
+                    "cross-validation, and write host/pith/models/blocks.json and BLOCKS.md "
+                    "(rendered snapshots from the bench cache, static ones from the HTML).")
+    tb.add_argument("datasets", nargs="*", type=Path, metavar="DATASET_DIR")
+    tb.add_argument("--cache", type=Path, metavar="DIR",
+                    help="snapshot cache filled by `pith bench` (default: .cache/snapshots "
+                         "in the repo, or $PITH_CACHE)")
+    tb.add_argument("--out", type=Path, metavar="DIR", default=None,
+                    help="where blocks.json and BLOCKS.md go (default: the package's models/)")
+    tb.add_argument("--corpus", type=Path, metavar="FILE", default=None,
+                    help="keep the labelled blocks in FILE and read them from there next "
+                         "time (to iterate on the learner without re-collecting)")
+    tb.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    tb.set_defaults(run=cmd_train_blocks)
 
     op = sub.add_parser("options", help="list the pipeline options with defaults and reasons")
     op.set_defaults(run=cmd_options)
@@ -166,6 +191,8 @@ def extract_one(capturer: Capturer, target: str, opts: Options, fmt: str) -> tup
     body = render.output(sel, fmt) if fmt in ("markdown", "html") else text
     render_ms = (time.perf_counter() - t0) * 1e3
     record = {"input": target, **sel.to_wire(), "text": text}
+    if sel.result.kept is not None:   # the kept blocks as portable paths (SNAPSHOT.md)
+        record["block_paths"] = [sel.snap.path(int(r)) for r in sel.result.kept]
     record["timings"] = {"capture_ms": round(captured.capture_ms, 3),
                          **record["timings"], "render_ms": round(render_ms, 3)}
     if fmt == "json":
@@ -175,7 +202,10 @@ def extract_one(capturer: Capturer, target: str, opts: Options, fmt: str) -> tup
 
 def cmd_extract(args: argparse.Namespace) -> int:
     from tqdm import tqdm
-    opts = Options.from_overrides({"algorithm": args.algorithm, **parse_overrides(args.option)})
+    overrides = {"algorithm": args.algorithm, **parse_overrides(args.option)}
+    if args.blocks is not None:
+        overrides["blocks"] = args.blocks == "on"
+    opts = Options.from_overrides(overrides)
     many = len(args.inputs) > 1
     if many and args.out is None and args.format != "json":
         raise UsageError("several inputs need --out DIR, or --format json (one JSON object "
@@ -226,6 +256,13 @@ def cmd_train(args: argparse.Namespace) -> int:
     if args.out is None:
         args.out = train.MODELS_DIR
     return train.main(args)
+
+
+def cmd_train_blocks(args: argparse.Namespace) -> int:
+    from . import train_blocks
+    if args.out is None:
+        args.out = train_blocks.MODELS_DIR
+    return train_blocks.main(args)
 
 
 def cmd_options(args: argparse.Namespace) -> int:

@@ -321,6 +321,20 @@ class Options:
         "from a different method (not CLG's wide pass) gave wcxb_dev 0.773 at 0.3",
         lo=0.0, hi=1.0)
 
+    # --- the block stage (keep.py) ---------------------------------------------------
+    blocks: bool = _opt(
+        True, "answer below the element: inside the chosen element, keep the blocks the "
+        "block model (models/blocks.json, BLOCKS.md) judges content and leave the rest "
+        "out of what is read, exported and shown in the reader; the element stays what "
+        "grow and shrink move. Off: the element's whole text, as before")
+    blocks_grow: int = _opt(
+        2, "with the block stage, the element outlined and judged block by block is the "
+        "method's choice grown this many times (the grow button's rule): the method's "
+        "element often misses a headline or the first paragraph just outside it, and the "
+        "block model, which knows which blocks lie in the method's element, prunes what "
+        "the wider element adds (see models/BLOCKS.md for the measured choice)",
+        lo=0, hi=5)
+
     # --- every method ----------------------------------------------------------------
     skip_hidden: bool = _opt(
         True, "hidden elements (display:none, visibility:hidden, aria-hidden, zero size) "

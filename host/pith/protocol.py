@@ -103,13 +103,18 @@ def _doc(params: dict) -> str:
     return value
 
 
+def _rows(params: dict, key: str) -> list[int]:
+    """An optional list of node ids (default empty)."""
+    value = params.get(key, [])
+    if not isinstance(value, list) or not all(_is_int(v) and v >= 0 for v in value):
+        raise BadRequest(f"parameter {key!r} must be a list of non-negative integers",
+                         param=key)
+    return value
+
+
 def _trail(params: dict) -> list[int]:
     """The optional `trail` of `shrink`: node ids grown from, most recent last."""
-    value = params.get("trail", [])
-    if not isinstance(value, list) or not all(_is_int(v) and v >= 0 for v in value):
-        raise BadRequest("parameter 'trail' must be a list of non-negative integers",
-                         param="trail")
-    return value
+    return _rows(params, "trail")
 
 
 # --- actions -------------------------------------------------------------------------
@@ -164,11 +169,13 @@ def do_shrink(params: dict, session: Session) -> dict:
 
 
 def do_clean(params: dict, session: Session) -> dict:
-    """What the reader view leaves out of `node`: link lists, ads, forms, hidden rows."""
+    """What the reader view leaves out of `node`: the blocks the block stage drops (with
+    the reader's own `include` / `exclude` rows), link lists, ads, forms, hidden rows."""
     token, node = _doc(params), _node(params)
+    include, exclude = _rows(params, "include"), _rows(params, "exclude")
     selection = session.recall(token)
     from .reader import clean
-    return {**clean(selection, node), "doc": token}
+    return {**clean(selection, node, include, exclude), "doc": token}
 
 
 class Action(NamedTuple):
@@ -183,7 +190,7 @@ ACTIONS: dict[str, Action] = {
     "select": Action(do_select, ("snapshot", "options", "pin")),
     "grow": Action(do_grow, ("doc", "node")),
     "shrink": Action(do_shrink, ("doc", "node", "trail")),
-    "clean": Action(do_clean, ("doc", "node")),
+    "clean": Action(do_clean, ("doc", "node", "include", "exclude")),
 }
 
 

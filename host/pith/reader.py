@@ -3,8 +3,15 @@
 The reader view shows one element of the page (the selection, after any grow or shrink)
 without the clutter inside it. The extension asks the host's `clean` action which rows
 of that element to leave out, and the in-page collector (extension/inject/collect.js)
-skips their subtrees. The rows come from the seed methods, each for what it is good at:
+skips their subtrees. The rows come from the block stage and the seed methods:
 
+  0. the block stage (keep.py, option `blocks`): the blocks of the element the block
+     model leaves out, with the reader's own `include` / `exclude` rows over the model
+     (a click on a dimmed or a kept block in the page); rows whose own text belongs to
+     a dropped block while a kept block lies inside them are `quiet`: the collector
+     leaves out their own text nodes and keeps their children. With the stage on, the
+     method's own `drop` (step 4's multi-part rows, auto's cleaners) is the model's to
+     judge and is not added again;
   1. the link-quota filter (Mantratzis et al.): sections scoring 2 points are link lists —
      navigation, share bars, tag clouds, "related" lists — (algorithms/lqf.py), unless
      together they hold more than `auto_clean_max` of the block's visible text: the block
@@ -70,10 +77,15 @@ def _part_outsiders(sel: "Selection", node: int, within: np.ndarray) -> np.ndarr
     return within & ~in_part & ~holds
 
 
-def clean(sel: "Selection", node: int) -> dict[str, Any]:
-    """{drop: topmost row ids to leave out of `node`, links: [{text, href}], counts}."""
+def clean(sel: "Selection", node: int, include: list[int] | None = None,
+          exclude: list[int] | None = None) -> dict[str, Any]:
+    """{drop: topmost row ids to leave out of `node`, quiet: rows whose own text is left
+    out, links: [{text, href}], counts}; `include` / `exclude` are the reader's own
+    block decisions (rows), over the block model's."""
+    from .select import block_choice
     snap, feats, opts = sel.snap, sel.feats, sel.options
     node = snap.check_node(node)
+    blocks = block_choice(sel, node, include, exclude)
     within = lqf.inside(snap, np.array([node]))
 
     link_lists = lqf.link_quota(snap, feats, opts).link_list & within              # 1
@@ -96,7 +108,10 @@ def clean(sel: "Selection", node: int) -> dict[str, Any]:
                                      opts)
     if not sel.hidden_ignored:                                                     # 3
         drop |= feats.hidden
-    if sel.result.drop is not None and node == sel.node:
+    if blocks is not None:                                                         # 0
+        if blocks.drop is not None:
+            drop |= blocks.drop
+    elif sel.result.drop is not None and node == sel.node:
         drop |= sel.result.drop
     drop = (drop | _part_outsiders(sel, node, within)) & within                    # 4
     if opts.auto_furniture:                                                        # 5
@@ -109,6 +124,8 @@ def clean(sel: "Selection", node: int) -> dict[str, Any]:
     return {
         "node": node,
         "drop": top.tolist(),
+        "quiet": ([] if blocks is None or blocks.quiet is None
+                  else np.flatnonzero(blocks.quiet & ~removed).tolist()),
         "links": [{"text": t, "href": u} for t, u in links[:MAX_LINKS]],
         "dropped_chars": int(feats.chars[top].sum()),
     }

@@ -41,15 +41,17 @@ _SPACES = re.compile(r"\s+")
 
 def output(sel: "Selection", fmt: str) -> str:
     """The selection's content in `fmt` (text, markdown or html): the method's preface
-    lines, its roots in document order without the rows it dropped, its appendix lines."""
+    lines, its roots in document order without the rows it dropped (and without the own
+    text of rows it quieted: the block stage's dropped blocks around kept ones), its
+    appendix lines."""
     choice, snap, feats = sel.result, sel.snap, sel.feats
-    roots, drop = choice.roots, choice.drop
+    roots, drop, quiet = choice.roots, choice.drop, choice.quiet
     if fmt == "markdown":
-        body = to_markdown(snap, feats, roots, drop)
+        body = to_markdown(snap, feats, roots, drop, quiet)
     elif fmt == "html":
-        body = to_html(snap, feats, roots, drop, title=snap.meta["title"])
+        body = to_html(snap, feats, roots, drop, title=snap.meta["title"], quiet=quiet)
     else:
-        body = to_text(snap, feats, roots, drop)
+        body = to_text(snap, feats, roots, drop, quiet)
     if choice.appendix and fmt != "html":
         body = body + "\n\n" + "\n".join(choice.appendix)
     if choice.preface and fmt != "html":
@@ -89,6 +91,15 @@ def _subtree_events(snap: Snapshot, feats: Features, root: int,
         yield "close", stack.pop()
 
 
+def shown_text(snap: Snapshot, quiet: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """(text, tail) columns with the own text of `quiet` rows blanked: their `text` and
+    their children's `tail` (a tail belongs to the parent's text)."""
+    if quiet is None or not quiet.any():
+        return snap.text, snap.tail
+    parent_quiet = np.concatenate(([False], quiet[snap.parent[1:]]))
+    return np.where(quiet, "", snap.text), np.where(parent_quiet, "", snap.tail)
+
+
 # --------------------------------------------------------------------------- plain text
 class _TextSink:
     """Collects runs of inline text and joins blocks with the strongest pending break."""
@@ -120,10 +131,11 @@ class _TextSink:
 
 
 def to_text(snap: Snapshot, feats: Features, roots: Sequence[int],
-            drop: np.ndarray | None = None) -> str:
+            drop: np.ndarray | None = None, quiet: np.ndarray | None = None) -> str:
     """Visible text of the subtrees, blocks separated by blank lines, lines kept."""
     sink = _TextSink()
-    tag, text, tail = snap.tag, snap.text, snap.tail
+    tag = snap.tag
+    text, tail = shown_text(snap, quiet)
     is_root = set(map(int, roots)).__contains__
     for kind, i in events(snap, feats, roots, drop):
         if kind == "open" and is_root(i):
@@ -169,7 +181,7 @@ def _md_inline(s: str) -> str:
 
 
 def to_markdown(snap: Snapshot, feats: Features, roots: Sequence[int],
-                drop: np.ndarray | None = None) -> str:
+                drop: np.ndarray | None = None, quiet: np.ndarray | None = None) -> str:
     """Markdown of the subtree: headings, paragraphs, lists, quotes, code, tables, links, images."""
     out: list[str] = []       # finished lines
     line: list[str] = []      # current inline run
@@ -178,7 +190,8 @@ def to_markdown(snap: Snapshot, feats: Features, roots: Sequence[int],
     pre = 0
     table_rows: list[list[str]] = []
     cell: list[str] | None = None
-    tag, text, tail, url, alt = snap.tag, snap.text, snap.tail, snap.url, snap.alt
+    tag, url, alt = snap.tag, snap.url, snap.alt
+    text, tail = shown_text(snap, quiet)
     is_root = set(map(int, roots)).__contains__
 
     def flush(blank: bool = True) -> None:
@@ -317,11 +330,13 @@ _SAFE_URL = re.compile(r"^(https?:|mailto:|data:image/|/|#|\.)", re.I)
 
 
 def to_html(snap: Snapshot, feats: Features, roots: Sequence[int],
-            drop: np.ndarray | None = None, title: str = "") -> str:
+            drop: np.ndarray | None = None, title: str = "",
+            quiet: np.ndarray | None = None) -> str:
     """A self-contained HTML document of the subtrees with a safe subset of tags."""
     esc = html_mod.escape
     parts: list[str] = []
-    tag, text, tail, url, alt = snap.tag, snap.text, snap.tail, snap.url, snap.alt
+    tag, url, alt = snap.tag, snap.url, snap.alt
+    text, tail = shown_text(snap, quiet)
     is_root = set(map(int, roots)).__contains__
     for kind, i in events(snap, feats, roots, drop):
         t = tag[i]

@@ -12,7 +12,13 @@ Stages of `select`:
      with `lqf_clean`, the link lists inside the choice are then dropped (lqf.clean);
      a `pin` (the element a reader's per-site rule names) replaces the choice's node,
      keeping the method's scores for shrink and its blocks as runners-up;
-  4. describe the choice: node, path, score, runner-up candidates, stage timings.
+  4. with `blocks` (on by default), the block stage (keep.py): inside the chosen node
+     grown `blocks_grow` times, the blocks the block model keeps are the answer
+     (`Choice.kept`), the rest is left out of what is read; the node becomes the kept
+     blocks' lowest common ancestor, the element the outline and grow/shrink use (a
+     pinned node is judged as it is: no widening, no tightening);
+  5. describe the choice: node, path, score, runner-up candidates, kept blocks, stage
+     timings.
 
 `grow` and `shrink` move a choice afterwards, and every press changes the text the reader
 sees (a press that only moves the outline to a wrapper with the same text looks broken,
@@ -47,6 +53,7 @@ from typing import Any
 import numpy as np
 
 from . import features as features_mod
+from . import keep
 from . import snapshot as snapshot_mod
 from .algorithms import lqf
 from .algorithms.base import Choice
@@ -69,6 +76,7 @@ class Selection:
     timings: dict[str, float] = field(default_factory=dict)
     hidden_ignored: bool = False   # stage 3 fell back to scoring hidden text
     pinned: bool = False           # the node is the caller's pin, not the method's choice
+    element: Choice | None = None  # the choice before the block stage (None: stage off)
 
     @property
     def node(self) -> int:
@@ -86,6 +94,15 @@ class Selection:
             "chars": int(self.feats.chars[node]),
         }
 
+    def blocks_wire(self, node: int, include=None, exclude=None) -> dict[str, Any] | None:
+        """The block stage's answer inside `node` as row lists of this capture: `kept`
+        block rows, `drop` (topmost rows left out), `quiet` (rows whose own text is left
+        out); None with the stage off."""
+        choice = block_choice(self, node, include, exclude)
+        if choice is None:
+            return None
+        return blocks_reply(choice)
+
     def to_wire(self) -> dict[str, Any]:
         out = self.describe(self.node)
         out["algorithm"] = self.options.algorithm
@@ -97,13 +114,44 @@ class Selection:
             out["parts"] = [self.snap.path(int(p)) for p in self.result.parts]
         out["candidates"] = [self.describe(int(b))
                              for b in self.result.blocks[1:1 + self.options.candidates]]
+        if self.result.kept is not None:
+            out["blocks"] = blocks_reply(self.result)
         out["timings"] = {k: round(v, 3) for k, v in self.timings.items()}
         return out
 
 
+# Most rows one list of a `blocks` reply carries (a reply stays far under the 1 MB cap).
+MAX_BLOCK_ROWS = 20_000
+
+
+def blocks_reply(choice: Choice) -> dict[str, Any]:
+    """{kept, drop, quiet, truncated} of a block-stage choice (rows of the capture)."""
+    lists = {
+        "kept": choice.kept.tolist() if choice.kept is not None else [],
+        "drop": np.flatnonzero(choice.drop).tolist() if choice.drop is not None else [],
+        "quiet": np.flatnonzero(choice.quiet).tolist() if choice.quiet is not None else [],
+    }
+    truncated = any(len(v) > MAX_BLOCK_ROWS for v in lists.values())
+    return {**{k: v[:MAX_BLOCK_ROWS] for k, v in lists.items()}, "truncated": truncated}
+
+
+def block_choice(sel: "Selection", node: int, include=None, exclude=None) -> Choice | None:
+    """The block stage's choice for `node` (the selection's own when it is the chosen
+    node and the reader changed nothing), None with the stage off."""
+    if not sel.options.blocks:
+        return None
+    node = sel.snap.check_node(node)
+    if node == sel.node and not include and not exclude and sel.result.kept is not None:
+        return sel.result
+    inc = np.array([sel.snap.check_node(r) for r in include or []], np.int64)
+    exc = np.array([sel.snap.check_node(r) for r in exclude or []], np.int64)
+    return keep.apply(sel.snap, sel.feats, sel.options, node, sel.element or sel.result,
+                      inc, exc)
+
+
 def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None,
            pin: int | None = None) -> Selection:
-    """Run stages 1–4 on a decoded capture (or an already validated Snapshot); `pin`,
+    """Run stages 1–5 on a decoded capture (or an already validated Snapshot); `pin`,
     a row of that capture, is then the chosen node (BadNode when it is not a row)."""
     opts = options or Options()
     t0 = time.perf_counter()
@@ -132,10 +180,18 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
     if opts.lqf_clean:
         result = lqf.clean(snap, feats, opts, result)
     t3 = time.perf_counter()
+    element = result
+    if opts.blocks:
+        mine = pin is None             # a reader's pinned element is judged as it is
+        scope = keep.widen(snap, feats, result.node, opts.blocks_grow if mine else 0)
+        result = keep.apply(snap, feats, opts, scope, result, tighten=mine)
+    t4 = time.perf_counter()
     timings = {"validate_ms": (t1 - t0) * 1e3, "features_ms": (t2 - t1) * 1e3,
-               "score_ms": (t3 - t2) * 1e3, "total_ms": (t3 - t0) * 1e3}
+               "score_ms": (t3 - t2) * 1e3, "blocks_ms": (t4 - t3) * 1e3,
+               "total_ms": (t4 - t0) * 1e3}
     return Selection(snap=snap, feats=feats, result=result, options=opts, timings=timings,
-                     hidden_ignored=hidden_ignored, pinned=pin is not None)
+                     hidden_ignored=hidden_ignored, pinned=pin is not None,
+                     element=element if opts.blocks else None)
 
 
 def mostly_hidden(snap: snapshot_mod.Snapshot, feats: features_mod.Features,
@@ -152,9 +208,7 @@ def mostly_hidden(snap: snapshot_mod.Snapshot, feats: features_mod.Features,
 
 def pin_choice(result: Choice, node: int) -> Choice:
     """`result` with `node` as the choice: one subtree, the method's blocks after it."""
-    blocks = np.concatenate(([node], result.blocks[result.blocks != node]))
-    return dataclasses.replace(result, node=node, blocks=blocks, parts=None, drop=None,
-                               appendix=(), preface=())
+    return keep.pin(result, node)
 
 
 def shown_chars(sel: Selection, node: int) -> int:
@@ -167,6 +221,15 @@ def shown_chars(sel: Selection, node: int) -> int:
     return int(np.where(inside & ~sel.feats.gone, sel.feats.own_chars, 0).sum())
 
 
+def moved(sel: Selection, node: int) -> dict[str, Any]:
+    """The wire form of the node a grow or shrink moved to, with its blocks."""
+    out = sel.describe(node)
+    wire = sel.blocks_wire(node)
+    if wire is not None:
+        out["blocks"] = wire
+    return out
+
+
 def grow(sel: Selection, node: int) -> dict[str, Any]:
     """The nearest ancestor of `node` that shows more text; BadNode when none does."""
     node = sel.snap.check_node(node)
@@ -177,7 +240,7 @@ def grow(sel: Selection, node: int) -> dict[str, Any]:
         up = int(parent[up])
     if up < 0:
         raise BadNode("the selection already shows the whole page; it cannot grow", node=node)
-    return sel.describe(up)
+    return moved(sel, up)
 
 
 def shrink(sel: Selection, node: int, trail: list[int] | None = None) -> dict[str, Any]:
@@ -189,7 +252,7 @@ def shrink(sel: Selection, node: int, trail: list[int] | None = None) -> dict[st
     if trail:
         last = snap.check_node(trail[-1])
         if node < last < snap.end[node]:
-            return sel.describe(last)
+            return moved(sel, last)
     chars, score = sel.feats.chars, sel.result.score
     shown = shown_chars(sel, node)
     at = node
@@ -201,5 +264,5 @@ def shrink(sel: Selection, node: int, trail: list[int] | None = None) -> dict[st
                           node=node)
         best = int(kids[np.lexsort((-chars[kids], -score[kids]))[0]])
         if chars[best] != shown:
-            return sel.describe(best)
+            return moved(sel, best)
         at = best

@@ -1,0 +1,276 @@
+"""Per-block features for the block classifier: what the five methods say of a block, its
+neighbours, its place in the chosen element, its names and its text, as one matrix.
+
+Every column is a named, documented signal (`NAMES`, `LAYOUT_NAMES`), computed with numpy
+over the whole page at once; the block classifier (keep.py) reads the rows of the blocks
+inside the chosen element. The signals, grouped:
+
+- the block itself: characters (log), link density, links, images, text nodes, the tag
+  group of its row (one column each, `TAG_GROUPS`);
+- the seed methods, at the block's row and its container: CNR relative to the page's
+  (López et al.), LQF's points and link-list membership (Mantratzis et al.), inside a
+  satisfiable sub-tree (Qi & Sun), inside an ad-server link or a link-list cell of the
+  DOM filters (Agarwal et al.), CLG's node probability (Wu et al.);
+- where it sits: inside furniture landmarks (footer, nav, aside, dialogs), header, form,
+  list, table, a link; inside rows the chosen method dropped, or outside its parts;
+  position and share of text before it in the element, depth below the element; inside
+  the method's own element when the stage looks wider (keep.py, `blocks_grow`), and the
+  share of the scope's text that element holds;
+- names: class and id of the row and its ancestors matched against word families that
+  extractors and page authors use alike (`FAMILIES`: comment, share, related, author,
+  subscribe, ad, nav, footer, sidebar, meta, caption, content) — generic words, no site;
+- text statistics: digits, capitals, sentence punctuation, commas, word length, an end
+  with a full stop; furniture words ("share", "comments", "subscribe", "related",
+  "posted by", …) per word, a date, a copyright sign, a "By " byline start;
+- the sequence: the previous and next block's size, link density and names, and the
+  mean link density of the five blocks around it (boilerplate comes in runs);
+- layout, rendered snapshots only (`LAYOUT_NAMES`): position and width relative to the
+  element's box, height, font size relative to the element's text, bold.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import blocks as blocks_mod
+from .algorithms import auto, clg, filters, lqf, sst
+from .features import Features, tag_in
+from .options import Options
+from .snapshot import Snapshot
+
+# Tag groups of a block's own row (one indicator column each; the rest is "other").
+TAG_GROUPS = {
+    "p": ("p",), "h12": ("h1", "h2"), "h36": ("h3", "h4", "h5", "h6"), "li": ("li", "dt", "dd"),
+    "tr": ("tr",), "table": ("table",), "pre": ("pre", "listing", "xmp", "plaintext"),
+    "quote": ("blockquote",), "figure": ("figure", "figcaption", "caption"),
+    "div": ("div", "section", "article", "main", "center"),
+}
+# Word families of class and id names (lower-cased; matched anywhere in the name).
+FAMILIES = {
+    "comment": r"comment|disqus|respond|replies|reply|discuss",
+    "share": r"share|social|sharing|facebook|twitter|whatsapp|pinterest|linkedin|print",
+    "related": r"related|recommend|more-?stor|read-?next|readnext|popular|trending|most-?read|"
+               r"outbrain|taboola|teaser|also",
+    "author": r"author|byline|avatar|writer|contributor|profile|\bbio",
+    "subscribe": r"newsletter|subscri|signup|sign-up|promo|cta|paywall|regist|login",
+    "ad": r"(^|[-_\s])ads?([-_\s]|$)|advert|sponsor|banner|dfp|gpt-|doubleclick",
+    "nav": r"nav|menu|breadcrumb|paginat|pager|skip",
+    "footer": r"footer|copyright|legal|colophon",
+    "sidebar": r"sidebar|widget|aside|rail",
+    "meta": r"meta|date|time|tags?\b|categor|posted|dateline",
+    "caption": r"caption|credit|figure",
+    "content": r"content|article|post|entry|body|text|story|main|prose",
+}
+_FAMILIES_RE = re.compile("|".join(f"(?P<{k}>{v})" for k, v in FAMILIES.items()))
+_FAMILY_COLUMN = {k: c for c, k in enumerate(FAMILIES)}
+# Landmark and context tags whose inside is a feature.
+CONTEXT_TAGS = {
+    "in_header": ("header",), "in_form": ("form",), "in_list": ("ul", "ol", "dl", "menu"),
+    "in_table": ("table",), "in_link": ("a",), "in_article": ("article", "main"),
+}
+NEIGHBOUR_WINDOW = 2   # blocks on each side for the window means
+
+# Families that point away from main content (summed for the neighbours' columns).
+_AWAY = ("comment", "share", "related", "author", "subscribe", "ad", "nav", "footer", "sidebar")
+
+
+def _names() -> tuple[str, ...]:
+    own = ["log_chars", "link_density", "log_links", "log_images", "log_pieces"]
+    own += [f"tag_{g}" for g in TAG_GROUPS]
+    methods = ["cnr_rel", "cnr_parent_rel", "lqf_points", "lqf_list", "sst_inside",
+               "filters_ad", "filters_list", "clg_p", "clg_parent_p"]
+    where = ["furniture"] + list(CONTEXT_TAGS) + [
+        "method_dropped", "outside_parts", "position", "chars_before", "depth_below",
+        "is_element", "element_share", "in_method", "method_share"]
+    names = [f"name_{k}" for k in FAMILIES] + [f"own_name_{k}" for k in FAMILIES]
+    text = ["digits", "capitals", "stops", "commas", "word_len", "ends_stop", "boiler_words",
+            "date_like", "copyright", "starts_by"]
+    seq = ["prev_log_chars", "prev_link_density", "prev_away", "prev_heading",
+           "next_log_chars", "next_link_density", "next_away", "next_heading",
+           "window_link_density", "window_log_chars", "window_away"]
+    return tuple(own + methods + where + names + text + seq)
+
+
+NAMES = _names()
+LAYOUT_NAMES = NAMES + ("rel_x", "rel_y", "rel_w", "log_h", "font_rel", "bold", "page_y",
+                        "no_box")
+
+
+@dataclass(frozen=True, eq=False)
+class PageSignals:
+    """Page-wide per-row signals of the seed methods, computed once per snapshot."""
+
+    cnr: np.ndarray          # chars / visible elements of the subtree, over the page's
+    lqf_points: np.ndarray   # LQF points of the row's section
+    lqf_list: np.ndarray     # inside an LQF link list
+    sst: np.ndarray          # inside a satisfiable sub-tree
+    ad: np.ndarray           # inside an ad-server link / frame
+    filter_list: np.ndarray  # inside a link-list cell of the DOM filters
+    clg: np.ndarray          # CLG's node probability
+    furniture: np.ndarray    # inside a furniture landmark
+    family: np.ndarray       # (n, families) the row or an ancestor is named so
+    own_family: np.ndarray   # (n, families) the row itself is named so
+
+
+def name_families(snap: Snapshot, within: np.ndarray) -> np.ndarray:
+    """(n, len(FAMILIES)) bool: the row's class or id matches the family, for the rows in
+    `within` (others False); one pass of one combined pattern per distinct name."""
+    out = np.zeros((snap.n, len(FAMILIES)), np.bool_)
+    has = np.flatnonzero(within & ((snap.id != "") | (snap.cls != "")))
+    if not len(has):
+        return out
+    names = [f"{i} {c}".lower() for i, c in zip(snap.id[has].tolist(), snap.cls[has].tolist())]
+    seen: dict[str, int] = {}
+    codes = np.fromiter((seen.setdefault(s, len(seen)) for s in names), np.int64, len(names))
+    hits = np.zeros((len(seen), len(FAMILIES)), np.bool_)
+    for k, name in enumerate(seen):
+        for m in _FAMILIES_RE.finditer(name):
+            hits[k, _FAMILY_COLUMN[m.lastgroup]] = True
+    out[has] = hits[codes]
+    return out
+
+
+def page_signals(snap: Snapshot, feats: Features, opts: Options, element: int = 0) -> PageSignals:
+    """The methods' per-row verdicts the block features read; names are read for the
+    rows of `element`'s subtree and its ancestors only (the blocks scored lie there)."""
+    page_cnr = feats.chars[0] / max(int(feats.tags[0]), 1)
+    cnr = np.where(feats.tags > 0, feats.chars / np.maximum(feats.tags, 1), 0.0) / max(page_cnr, 1e-9)
+    lq = lqf.link_quota(snap, feats, opts)
+    sat = sst.satisfiable(snap, feats, opts)
+    tags = filters.Tags(snap)
+    alive = ~feats.gone
+    ad = filters.ad_rows(snap, opts)
+    cells = filters.link_lists(snap, feats, tags, alive, opts)
+    p = clg.scores(snap, feats)[0]
+    land = auto.furniture(snap)
+    line = np.zeros(snap.n, np.bool_)
+    line[element:snap.end[element]] = True
+    line[np.flatnonzero((np.arange(snap.n) < element) & (snap.end > element))] = True
+    own_family = name_families(snap, line)
+    family = own_family.copy()
+    for k in range(family.shape[1]):
+        family[:, k] |= snap.below(own_family[:, k])
+    return PageSignals(
+        cnr=cnr, lqf_points=lq.points[lq.section], lqf_list=snap.subtrees(np.flatnonzero(lq.link_list)),
+        sst=snap.subtrees(sat), ad=snap.subtrees(np.flatnonzero(ad)),
+        filter_list=snap.subtrees(np.flatnonzero(cells)), clg=p,
+        furniture=snap.subtrees(np.flatnonzero(land)), family=family, own_family=own_family)
+
+
+# Words of page furniture in running text (English, as the training truths are): share
+# bars, comment counts, sign-up boxes, bylines, tag lines, legal lines.
+_BOILER = re.compile(
+    r"\b(share|shares|tweet|comments?|repl(y|ies)|subscribe|newsletter|sign ?up|log ?in|"
+    r"follow us|read more|related|advertisement|sponsored|cookies?|privacy|rights reserved|"
+    r"terms of|posted (by|in|on)|tags?|categor(y|ies)|previous|next|print|e-?mail|"
+    r"click here|see (also|more)|trending|popular)\b", re.I)
+_DATE = re.compile(
+    r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b|"
+    r"\b\d{1,2} (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|"
+    r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b|\b(ago|yesterday|today)\b", re.I)
+_DIGIT = re.compile(r"\d")
+_UPPER = re.compile(r"[A-ZÀ-Þ]")
+_STOP = re.compile(r"[.!?。！？]")
+_COMMA = re.compile(r"[,;，、]")
+
+
+def text_stats(strings: list[str]) -> np.ndarray:
+    """(blocks, 10): digit, capital, stop and comma shares, mean word length, ends with a
+    stop, furniture words per word, a date, a copyright sign, starts with "By "."""
+    out = np.zeros((len(strings), 10))
+    for k, s in enumerate(strings):
+        n = len(s)
+        if not n:
+            continue
+        words = s.count(" ") + 1
+        out[k] = (len(_DIGIT.findall(s)) / n, len(_UPPER.findall(s)) / n,
+                  len(_STOP.findall(s)) / n * 100, len(_COMMA.findall(s)) / n * 100,
+                  min(n / words, 30.0), s[-1] in ".!?。！？:\"”'",
+                  len(_BOILER.findall(s)) / words, _DATE.search(s) is not None,
+                  "©" in s or "(c)" in s.lower(), s[:3].lower() == "by ")
+    return out
+
+
+def _shift(values: np.ndarray, by: int) -> np.ndarray:
+    """values moved by `by` places (positive: the previous one), zero-filled."""
+    out = np.zeros_like(values)
+    if by > 0:
+        out[by:] = values[:-by]
+    elif by < 0:
+        out[:by] = values[-by:]
+    return out
+
+
+def _window_mean(values: np.ndarray, k: int) -> np.ndarray:
+    cs = np.concatenate(([0.0], np.cumsum(values)))
+    idx = np.arange(len(values))
+    lo, hi = np.maximum(idx - k, 0), np.minimum(idx + k + 1, len(values))
+    return (cs[hi] - cs[lo]) / np.maximum(hi - lo, 1)
+
+
+def matrix(snap: Snapshot, feats: Features, blocks: blocks_mod.Blocks, sig: PageSignals,
+           element: int, which: np.ndarray, drop: np.ndarray | None,
+           parts: np.ndarray | None, layout: bool, method: int | None = None) -> np.ndarray:
+    """Feature rows (columns NAMES, or LAYOUT_NAMES when `layout`) of the blocks at
+    positions `which` (document order, all inside `element`); `method` is the element
+    the method chose (the scope may be wider: keep.py), `element` itself by default."""
+    method = element if method is None else method
+    rows = blocks.rows[which]
+    m = len(rows)
+    chars = blocks.chars[which].astype(np.float64)
+    dens = np.divide(blocks.linked[which], chars, out=np.zeros(m), where=chars > 0)
+    cols: list[np.ndarray] = [np.log1p(chars), dens, np.log1p(blocks.links[which]),
+                              np.log1p(blocks.images[which]), np.log1p(blocks.pieces[which])]
+    tag = snap.tag[rows]
+    cols += [np.isin(tag, t).astype(np.float64) for t in TAG_GROUPS.values()]
+
+    par = np.maximum(snap.parent[rows], 0)
+    cols += [np.log1p(sig.cnr[rows]), np.log1p(sig.cnr[par]), sig.lqf_points[rows],
+             sig.lqf_list[rows], sig.sst[rows], sig.ad[rows], sig.filter_list[rows],
+             sig.clg[rows], sig.clg[par]]
+
+    cols.append(sig.furniture[rows])
+    for tags in CONTEXT_TAGS.values():
+        mask = tag_in(snap, frozenset(tags))
+        cols.append((mask | snap.below(mask))[rows])
+    dropped = np.zeros(m) if drop is None else (drop | snap.below(drop))[rows]
+    outside = np.zeros(m) if parts is None else ~snap.subtrees(parts)[rows]
+    total = max(chars.sum(), 1.0)
+    before = (np.cumsum(chars) - chars) / total
+    cols += [dropped, outside, np.arange(m) / max(m - 1, 1), before,
+             np.log1p(snap.depth[rows] - snap.depth[element]), (rows == element),
+             chars / total]
+    in_method = (rows >= method) & (rows < snap.end[method])
+    cols += [in_method, np.full(m, chars[in_method].sum() / total)]
+    fam, own = sig.family[rows], sig.own_family[rows]
+    cols += list(fam.T.astype(np.float64)) + list(own.T.astype(np.float64))
+    strings = blocks_mod.texts(snap, blocks, which)
+    cols += list(text_stats(strings).T)
+
+    away_idx = [list(FAMILIES).index(k) for k in _AWAY]
+    away = fam[:, away_idx].sum(axis=1).astype(np.float64)
+    heading = np.isin(tag, TAG_GROUPS["h12"] + TAG_GROUPS["h36"]).astype(np.float64)
+    logc = np.log1p(chars)
+    for by in (1, -1):
+        cols += [_shift(logc, by), _shift(dens, by), _shift(away, by), _shift(heading, by)]
+    k = NEIGHBOUR_WINDOW
+    cols += [_window_mean(dens, k), _window_mean(logc, k), _window_mean(away, k)]
+
+    if layout:
+        ex, ey = snap.x[element], snap.y[element]
+        ew, eh = max(snap.w[element], 1.0), max(snap.h[element], 1.0)
+        fs = snap.fs[rows]
+        weights = np.maximum(chars, 1.0)
+        ok = fs > 0
+        median_fs = float(np.median(np.repeat(fs[ok], np.minimum(weights[ok], 2000).astype(int)))) \
+            if ok.any() else 16.0
+        page_h = max(float(snap.h[0]), float(np.max(snap.y[rows] + snap.h[rows], initial=1.0)), 1.0)
+        box = (snap.w[rows] > 0) & (snap.h[rows] > 0)
+        cols += [(snap.x[rows] - ex) / ew, (snap.y[rows] - ey) / eh, snap.w[rows] / ew,
+                 np.log1p(snap.h[rows]), fs / max(median_fs, 1.0), snap.fw[rows] >= 600,
+                 snap.y[rows] / page_h, ~box]
+    x = np.column_stack([np.asarray(c, np.float64) for c in cols]) if m else \
+        np.zeros((0, len(LAYOUT_NAMES if layout else NAMES)))
+    return np.nan_to_num(x, nan=0.0, posinf=0.0, neginf=0.0)

@@ -1,0 +1,176 @@
+"""Blocks: the leaf-level units of content a page is read in, computed over a Snapshot.
+
+A block is a *block-level* row together with the text it owns: its own text nodes and
+those of its inline descendants (links, spans, emphasis, images), down to the next
+block-level row, which owns its own. The choices, one per case:
+
+- block-level rows (`BLOCK_LEVEL`): paragraphs, headings, list items (`li`, `dt`, `dd`),
+  table rows (`tr`), `pre`, figures and their captions, quotes, and every container
+  (`div`, `section`, `article`, `td` is *not* one: see below). A container's own text
+  — "a text run directly inside a div", including runs split by `<br>` — is one block,
+  owned by the container, between the blocks of its children;
+- atomic rows (`ATOMIC`): `p`, `h1`–`h6`, `pre`, `figure`, `blockquote` and data tables
+  are one block each with everything inside them (a `div` a script put inside a `p`, a
+  figure's image with its caption, a quote's paragraphs): a reader keeps or drops them
+  whole;
+- table cells are inline: a row of a layout table is one block with all its cells'
+  direct text, and whatever block-level rows a cell holds (the paragraphs of an old
+  table-laid-out article) are blocks of their own;
+- a data table (a `table` with a `th`, `caption` or `thead` and no table inside it) is
+  one block: its rows mean nothing apart;
+- form widgets (button, select, input, textarea, …) and everything inside them own no
+  text, as the renderer shows none of it; code and hidden rows own none either
+  (features.gone);
+- a block exists when it owns visible characters or a visible image with a source
+  (`img` rows with a url): an image-only block is content a text truth cannot label.
+
+Everything is computed with numpy over the preorder arrays: `owner` per row by pointer
+doubling (lqf.nearest), per-block sums with bincount.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .features import Features, tag_in
+from .render import WIDGET_TAGS
+from .snapshot import Snapshot
+
+HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+# Rows that start a block of their own (with the root, which owns what nothing else does).
+BLOCK_LEVEL = frozenset({
+    "html", "body", "address", "article", "aside", "blockquote", "caption", "center",
+    "dd", "details", "dialog", "dir", "div", "dl", "dt", "fieldset", "figcaption",
+    "figure", "footer", "form", "header", "hgroup", "hr", "legend", "li", "main", "menu",
+    "nav", "ol", "p", "pre", "section", "summary", "table", "tbody", "tfoot", "thead",
+    "tr", "ul", "iframe", "frame", "frameset", "noframes", "search", "listing",
+    "plaintext", "xmp",
+}) | HEADINGS
+# Block-level rows that own everything inside them.
+ATOMIC = frozenset({"p", "pre", "figure", "blockquote", "listing", "plaintext", "xmp"}) | HEADINGS
+# What makes a table a data table (with no table nested inside it).
+DATA_TABLE_MARKS = frozenset({"th", "caption", "thead"})
+
+
+@dataclass(frozen=True, eq=False)
+class Blocks:
+    """The blocks of one snapshot. `rows` are block rows in document order; per-row
+    arrays have the snapshot's length, per-block arrays that of `rows`."""
+
+    owner: np.ndarray      # per row: the block-level row whose block its own text joins
+    shown: np.ndarray      # per row: its own text and images are shown (not gone, no widget)
+    rows: np.ndarray       # block rows (own characters or an image), document order
+    chars: np.ndarray      # per block: visible non-space characters it owns
+    linked: np.ndarray     # per block: of those, characters inside links
+    links: np.ndarray      # per block: links (a rows with href) it owns
+    images: np.ndarray     # per block: visible images with a source it owns
+    pieces: np.ndarray     # per block: non-blank text nodes it owns
+
+    @property
+    def count(self) -> int:
+        return len(self.rows)
+
+    def index(self, n: int) -> np.ndarray:
+        """Per row of the snapshot, its block's position in `rows` (-1 for rows of no block)."""
+        at = np.full(n, -1, np.int64)
+        at[self.rows] = np.arange(len(self.rows))
+        return at
+
+
+def data_tables(snap: Snapshot) -> np.ndarray:
+    """Rows that are data tables: a th, caption or thead inside and no nested table."""
+    tables = snap.tag == "table"
+    marks = snap.subtree_sum(tag_in(snap, DATA_TABLE_MARKS).astype(np.int64))
+    nested = snap.subtree_sum(tables.astype(np.int64))
+    return tables & (marks > 0) & (nested == 1)
+
+
+def nearest(snap: Snapshot, mask: np.ndarray) -> np.ndarray:
+    """Per row, its nearest ancestor-or-self in `mask` (the root counts as in it);
+    pointer doubling, O(n log depth)."""
+    up = np.where(mask, np.arange(snap.n), snap.parent)
+    up[0] = 0
+    while True:
+        nxt = up[up]
+        if np.array_equal(nxt, up):
+            return up
+        up = nxt
+
+
+def compute(snap: Snapshot, feats: Features) -> Blocks:
+    """The blocks of `snap` (see the module docstring for what a block is)."""
+    atomic = tag_in(snap, ATOMIC) | data_tables(snap)
+    level = (tag_in(snap, BLOCK_LEVEL) | atomic) & ~snap.below(atomic)
+    level[0] = True
+    owner = nearest(snap, level)
+
+    widget = tag_in(snap, WIDGET_TAGS)
+    shown = ~feats.gone & ~(widget | snap.below(widget))
+    own = np.where(shown, feats.own_chars, 0)
+    n = snap.n
+    chars = np.bincount(owner, weights=own, minlength=n)
+    linked = np.bincount(owner, weights=np.where(feats.in_link, own, 0), minlength=n)
+    links = np.bincount(owner, weights=snap.link & shown, minlength=n)
+    image = shown & (snap.tag == "img") & (snap.url != "")
+    images = np.bincount(owner, weights=image, minlength=n)
+    pieces = np.bincount(owner, weights=np.where(shown, feats.own_texts, 0), minlength=n)
+    rows = np.flatnonzero(level & ((chars > 0) | (images > 0)))
+    return Blocks(owner=owner, shown=shown, rows=rows,
+                  chars=chars[rows].astype(np.int64), linked=linked[rows].astype(np.int64),
+                  links=links[rows].astype(np.int64), images=images[rows].astype(np.int64),
+                  pieces=pieces[rows].astype(np.int64))
+
+
+def texts(snap: Snapshot, blocks: Blocks, which: np.ndarray | None = None) -> list[str]:
+    """The text each block owns (its text nodes joined in document order, spaces
+    collapsed), for `which` blocks (positions in blocks.rows; all by default)."""
+    want = np.zeros(len(blocks.rows), np.bool_)
+    want[np.arange(len(blocks.rows)) if which is None else which] = True
+    at = blocks.index(snap.n)
+    blk_text = at[blocks.owner]                                   # block of each row's text
+    blk_tail = np.concatenate(([-1], blk_text[snap.parent[1:]]))  # a tail is its parent's
+    ok_text = blocks.shown & (blk_text >= 0) & (snap.text != "")
+    ok_tail = np.concatenate(([False], blocks.shown[snap.parent[1:]])) & (blk_tail >= 0) \
+        & (snap.tail != "")
+    ok_text &= want[np.maximum(blk_text, 0)]
+    ok_tail &= want[np.maximum(blk_tail, 0)]
+    # reading order: text[i] at i, tail[i] once i's subtree is done (deeper tails first)
+    t_rows, l_rows = np.flatnonzero(ok_text), np.flatnonzero(ok_tail)
+    pos = np.concatenate((t_rows, snap.end[l_rows]))
+    stage = np.concatenate((np.zeros(len(t_rows)), -np.ones(len(l_rows))))
+    deep = np.concatenate((np.zeros(len(t_rows)), -snap.depth[l_rows]))
+    order = np.lexsort((deep, stage, pos))
+    blk = np.concatenate((blk_text[t_rows], blk_tail[l_rows]))[order]
+    strings = np.concatenate((snap.text[t_rows], snap.tail[l_rows]))[order]
+    out: list[list[str]] = [[] for _ in range(len(blocks.rows))]
+    for b, s in zip(blk.tolist(), strings.tolist()):
+        out[b].append(s)
+    keep = np.flatnonzero(want)
+    return [" ".join(" ".join(out[b]).split()) for b in keep]
+
+
+def render_masks(snap: Snapshot, blocks: Blocks, keep: np.ndarray,
+                 root: int) -> tuple[np.ndarray, np.ndarray]:
+    """(drop, quiet) for the renderers, for the subtree of `root` showing only the kept
+    blocks (`keep`: bool per block). `drop` marks the topmost rows under `root` whose
+    subtree holds no kept text or image; `quiet` marks rows whose own text (text and
+    children's tails) is left out because their block is dropped while a kept block lies
+    below them (a container's "Share this" run around a kept paragraph)."""
+    kept_row = np.zeros(snap.n, np.bool_)
+    kept_row[blocks.rows[keep]] = True
+    kept_owner = kept_row[blocks.owner]
+    image = (snap.tag == "img") & (snap.url != "")
+    # kept content sits where it is read: a row's text and image at the row, its tail
+    # at its parent (a dropped row's tail is still emitted)
+    own = (kept_owner & blocks.shown & ((snap.text != "") | image)).astype(np.int64)
+    tails = np.flatnonzero(np.concatenate(([False], (kept_owner & blocks.shown)[snap.parent[1:]]))
+                           & (snap.tail != ""))
+    np.add.at(own, snap.parent[tails], 1)
+    has = snap.subtree_sum(own) > 0
+    inside = snap.subtrees([root])
+    inside[root] = False
+    empty = inside & ~has
+    drop = empty & ~snap.below(empty)
+    quiet = snap.subtrees([root]) & ~kept_owner & has
+    return drop, quiet

@@ -1,0 +1,217 @@
+"""The block stage: inside the chosen element, keep the blocks that are content and drop the rest.
+
+After a method has chosen an element, every block of that element (blocks.py) is scored
+by a small learned model over the block features (block_features.py) and kept when its
+probability reaches the model's threshold. The answer stays anchored on the element (the
+outline, grow and shrink move it), and what is read, exported and shown in the reader is
+exactly the kept blocks: `Choice.kept`, rendered through `drop` and `quiet`.
+
+Decisions written down:
+- Scope: the method's element grown `blocks_grow` times (the grow button's rule), so a
+  headline or a first paragraph just outside the method's element can be taken in; the
+  model knows which blocks lie in the method's own element (block_features). The
+  answer's node — what is outlined — is then the lowest common ancestor of the kept
+  blocks, so the outline goes round what is read. After a grow or a shrink the scope is
+  the reader's element, as it is (no widening, no tightening).
+- A block with no text (an image alone, the image of a figure without caption) cannot be
+  judged from a text truth: it is kept when a text block next to it (before or after, in
+  the element) is kept, so an article's images stay and a sidebar's thumbnails go.
+- When the model keeps no text block, the element is answered whole (never an empty
+  answer): the model has then found nothing that looks like content, and the method's
+  element is the better evidence.
+- The model file (models/blocks.json, written by `pith train-blocks`, documented in
+  models/BLOCKS.md) has a rendered model (layout features) and a static one; a snapshot
+  without layout uses the static one, as CLG does.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from . import block_features as bf
+from . import blocks as blocks_mod
+from .algorithms.auto import lowest_common_ancestor
+from .algorithms.base import Choice
+from .errors import PithError
+from .features import Features
+from .options import Options
+from .snapshot import Snapshot
+
+MODEL_PATH = Path(__file__).resolve().parent / "models" / "blocks.json"
+
+
+@dataclass(frozen=True, eq=False)
+class Model:
+    """A binary classifier over named features: gradient-boosted trees (arrays padded to
+    one node count) or a logistic regression, with its decision threshold."""
+
+    names: tuple[str, ...]
+    threshold: float
+    kind: str                          # "trees" or "logistic"
+    base: float = 0.0
+    feature: np.ndarray | None = None  # (trees, nodes) split feature, -1 at leaves
+    split: np.ndarray | None = None    # (trees, nodes) go left when x <= split
+    left: np.ndarray | None = None     # (trees, nodes) child indices, -1 at leaves
+    right: np.ndarray | None = None
+    value: np.ndarray | None = None    # (trees, nodes) leaf values
+    depth: int = 0
+    weights: np.ndarray | None = None  # logistic: per feature, on standardised values
+    mean: np.ndarray | None = None
+    scale: np.ndarray | None = None
+
+    def columns(self, names: tuple[str, ...]) -> np.ndarray:
+        """Where the model's features are among `names` (the matrix's columns)."""
+        missing = [n for n in self.names if n not in names]
+        if missing:
+            raise PithError(f"the block model needs features this host does not compute: "
+                            f"{', '.join(missing)}; retrain it with `pith train-blocks`")
+        return np.array([names.index(n) for n in self.names], np.int64)
+
+    def probability(self, x: np.ndarray) -> np.ndarray:
+        if self.kind == "logistic":
+            z = self.base + ((x - self.mean) / self.scale) @ self.weights
+        else:
+            z = self.base + self.margin(x)
+        return 1.0 / (1.0 + np.exp(-np.clip(z, -50, 50)))
+
+    def margin(self, x: np.ndarray) -> np.ndarray:
+        """Sum of the trees' leaf values per row: all rows and trees step down together,
+        one numpy step per tree level."""
+        b, t = len(x), self.feature.shape[0]
+        trees = np.arange(t)[None, :]
+        node = np.zeros((b, t), np.int64)
+        rows = np.arange(b)[:, None]
+        for _ in range(self.depth):
+            f = self.feature[trees, node]
+            leaf = f < 0
+            go_left = x[rows, np.maximum(f, 0)] <= self.split[trees, node]
+            nxt = np.where(go_left, self.left[trees, node], self.right[trees, node])
+            node = np.where(leaf, node, nxt)
+        return self.value[trees, node].sum(axis=1)
+
+    @classmethod
+    def from_json(cls, obj: dict) -> "Model":
+        names = tuple(obj["features"])
+        if obj["kind"] == "logistic":
+            return cls(names=names, threshold=float(obj["threshold"]), kind="logistic",
+                       base=float(obj["intercept"]), weights=np.array(obj["weights"]),
+                       mean=np.array(obj["mean"]), scale=np.array(obj["scale"]))
+        trees = obj["trees"]
+        width = max(len(tr["feature"]) for tr in trees)
+
+        def pad(key, fill, dtype):
+            return np.array([tr[key] + [fill] * (width - len(tr[key])) for tr in trees], dtype)
+        return cls(names=names, threshold=float(obj["threshold"]), kind="trees",
+                   base=float(obj.get("base", 0.0)), feature=pad("feature", -1, np.int64),
+                   split=pad("split", 0.0, np.float64), left=pad("left", -1, np.int64),
+                   right=pad("right", -1, np.int64), value=pad("value", 0.0, np.float64),
+                   depth=int(obj["depth"]))
+
+
+@lru_cache(maxsize=4)
+def load_models(path: str = str(MODEL_PATH)) -> dict[str, Model]:
+    """{"rendered": Model, "static": Model} from the package's model file."""
+    try:
+        obj = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise PithError(f"block model not readable at {path} ({exc}); run `pith train-blocks`")
+    return {kind: Model.from_json(obj[kind]) for kind in ("rendered", "static")}
+
+
+def scope(snap: Snapshot, blocks: blocks_mod.Blocks, element: int) -> np.ndarray:
+    """Positions (in blocks.rows) of the blocks inside `element`, itself included."""
+    rows = blocks.rows
+    return np.flatnonzero((rows >= element) & (rows < snap.end[element]))
+
+
+def decide(p: np.ndarray, threshold: float, has_text: np.ndarray) -> np.ndarray:
+    """Keep per block: text blocks by the model, text-less ones by their text neighbours
+    (the previous or the next text block kept); every block when no text block is kept."""
+    keep = (p >= threshold) & has_text
+    if not keep.any():
+        return np.ones(len(p), np.bool_)
+    idx = np.arange(len(p))
+    text_at = np.where(has_text, idx, -1)
+    prev = np.maximum.accumulate(text_at)                                # last text block <= i
+    nxt = np.minimum.accumulate(np.where(has_text, idx, len(p))[::-1])[::-1]
+    kept_prev = np.where(prev >= 0, keep[np.maximum(prev, 0)], False)
+    kept_next = np.where(nxt < len(p), keep[np.minimum(nxt, len(p) - 1)], False)
+    return np.where(has_text, keep, kept_prev | kept_next)
+
+
+def widen(snap: Snapshot, feats: Features, node: int, times: int) -> int:
+    """`node` grown `times` times, each to the nearest ancestor with more visible text
+    (the grow button's rule), stopping at the root."""
+    chars, parent = feats.chars, snap.parent
+    for _ in range(times):
+        up = int(parent[node])
+        while up >= 0 and chars[up] <= chars[node]:
+            up = int(parent[up])
+        if up < 0:
+            break
+        node = up
+    return node
+
+
+def probabilities(snap: Snapshot, feats: Features, opts: Options, element: int,
+                  method: Choice, blocks: blocks_mod.Blocks, which: np.ndarray,
+                  model_path: str = str(MODEL_PATH)) -> tuple[np.ndarray, float]:
+    """(probability per block at `which`, threshold) of the model for this snapshot."""
+    models = load_models(model_path)
+    model = models["rendered" if snap.layout else "static"]
+    sig = bf.page_signals(snap, feats, opts, element)
+    x = bf.matrix(snap, feats, blocks, sig, element, which, method.drop, method.parts,
+                  layout=snap.layout, method=method.node)
+    return model.probability(x[:, model.columns(bf.LAYOUT_NAMES if snap.layout
+                                                else bf.NAMES)]), model.threshold
+
+
+def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: Choice,
+          include: np.ndarray | None = None, exclude: np.ndarray | None = None,
+          tighten: bool = False, model_path: str = str(MODEL_PATH)) -> Choice:
+    """The method's choice answered by the kept blocks inside `element` (the method's
+    node or an ancestor of it; see the module docstring). A reader's own decisions
+    override the model's: every block inside an `include` row is kept, then every block
+    inside an `exclude` row is left out. With `tighten`, the answer's node is the lowest
+    common ancestor of the kept blocks: the outline goes round what is kept."""
+    blocks = blocks_mod.compute(snap, feats)
+    which = scope(snap, blocks, element)
+    base = method if element == method.node else pin(method, element)
+    if not len(which):
+        return base
+    p, threshold = probabilities(snap, feats, opts, element, method, blocks, which, model_path)
+    keep = decide(p, threshold, blocks.chars[which] > 0)
+    rows = blocks.rows[which]
+    for chosen, value in ((include, True), (exclude, False)):
+        if chosen is not None and len(chosen):
+            keep = np.where(snap.subtrees(chosen)[rows], value, keep)
+    if tighten and keep.any():
+        node = lowest_common_ancestor(snap, rows[keep])
+        if node != base.node:
+            base = method if node == method.node else pin(method, node)
+            inside = (rows >= node) & (rows < snap.end[node])
+            which, keep = which[inside], keep[inside]
+    return with_blocks(snap, blocks, base, which, keep)
+
+
+def pin(choice: Choice, node: int) -> Choice:
+    """`choice` moved to `node`: one subtree, nothing dropped, the method's blocks after it."""
+    blocks = np.concatenate(([node], choice.blocks[choice.blocks != node]))
+    return dataclasses.replace(choice, node=node, blocks=blocks, parts=None, drop=None,
+                               quiet=None, kept=None, appendix=(), preface=())
+
+
+def with_blocks(snap: Snapshot, blocks: blocks_mod.Blocks, choice: Choice, which: np.ndarray,
+                keep: np.ndarray) -> Choice:
+    """`choice` showing only the blocks `which[keep]` of its element."""
+    full = np.zeros(len(blocks.rows), np.bool_)
+    full[which[keep]] = True
+    drop, quiet = blocks_mod.render_masks(snap, blocks, full, choice.node)
+    return dataclasses.replace(choice, drop=drop if drop.any() else None,
+                               quiet=quiet if quiet.any() else None, parts=None,
+                               preface=(), kept=blocks.rows[which[keep]])

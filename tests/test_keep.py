@@ -1,0 +1,106 @@
+"""The block stage: the model file's evaluator, the keep decision, and the answer it makes."""
+import json
+
+import numpy as np
+import pytest
+
+from builders import make_snapshot
+from pith import block_features as bf
+from pith import keep, render
+from pith.algorithms.base import Choice
+from pith.features import compute
+from pith.options import Options
+from pith.snapshot import from_json
+
+
+def link_model(tmp_path, weight=-8.0):
+    """A logistic model on link density alone: link-heavy blocks fall under 0.5."""
+    names = list(bf.NAMES)
+    w = [0.0] * len(names)
+    w[names.index("link_density")] = weight
+    obj = {"kind": "logistic", "features": names, "threshold": 0.5, "intercept": 2.0,
+           "weights": w, "mean": [0.0] * len(names), "scale": [1.0] * len(names)}
+    path = tmp_path / "blocks.json"
+    path.write_text(json.dumps({"rendered": obj, "static": obj}))
+    keep.load_models.cache_clear()
+    return str(path)
+
+
+def article():
+    return from_json(make_snapshot([
+        ("html", -1), ("body", 0),                                           # 0 1
+        ("article", 1),                                                      # 2
+        ("h1", 2, {"text": "A headline"}),                                   # 3
+        ("p", 2, {"text": "The first paragraph of the story, long enough."}),  # 4
+        ("ul", 2),                                                           # 5
+        ("li", 5), ("a", 6, {"text": "Related one", "link": 1, "url": "https://e.org/1"}),  # 6 7
+        ("li", 5), ("a", 8, {"text": "Related two", "link": 1, "url": "https://e.org/2"}),  # 8 9
+        ("div", 2), ("img", 10, {"url": "https://e.org/i.png"}),             # 10 11
+        ("p", 2, {"text": "The second paragraph closes the story."}),        # 12
+    ]), 1000)
+
+
+def test_trees_evaluate_like_lightgbm():
+    lightgbm = pytest.importorskip("lightgbm")
+    from pith.train_blocks import export_trees
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(600, 5))
+    y = ((x[:, 0] + x[:, 1] * x[:, 2] + rng.normal(scale=0.3, size=600)) > 0).astype(float)
+    booster = lightgbm.train({"objective": "binary", "num_leaves": 7, "verbose": -1,
+                              "num_threads": 1}, lightgbm.Dataset(x, label=y), 20)
+    model = keep.Model.from_json({**export_trees(booster), "features": list("abcde"),
+                                  "threshold": 0.5})
+    assert np.allclose(model.probability(x), booster.predict(x), atol=1e-9)
+
+
+def test_decide_keeps_images_between_kept_text_and_never_answers_nothing():
+    has_text = np.array([True, False, True, True, False])
+    p = np.array([0.9, 0.0, 0.8, 0.1, 0.0])
+    assert keep.decide(p, 0.5, has_text).tolist() == [True, True, True, False, False]
+    assert keep.decide(np.zeros(5), 0.5, has_text).all()
+
+
+def test_apply_drops_link_lists_and_keeps_the_story(tmp_path):
+    path = link_model(tmp_path)
+    snap = article()
+    feats = compute(snap)
+    method = Choice(node=2, score=np.zeros(snap.n), blocks=np.array([2]))
+    out = keep.apply(snap, feats, Options(), 2, method, model_path=path)
+    assert out.kept.tolist() == [3, 4, 10, 12]          # the image sits between kept text
+    text = render.to_text(snap, feats, out.roots, out.drop, out.quiet)
+    assert "Related" not in text and "first paragraph" in text and "closes" in text
+    assert out.drop[5] and not out.drop[10]
+
+
+def test_the_readers_choices_override_the_model(tmp_path):
+    path = link_model(tmp_path)
+    snap = article()
+    feats = compute(snap)
+    method = Choice(node=2, score=np.zeros(snap.n), blocks=np.array([2]))
+    out = keep.apply(snap, feats, Options(), 2, method, include=np.array([5]),
+                     exclude=np.array([12]), model_path=path)
+    assert 6 in out.kept and 8 in out.kept and 12 not in out.kept
+
+
+def test_a_wider_scope_keeps_the_method_node_in_view(tmp_path):
+    path = link_model(tmp_path)
+    snap = article()
+    feats = compute(snap)
+    assert keep.widen(snap, feats, 4, 1) == 2           # grow's rule: more text
+    assert keep.widen(snap, feats, 2, 3) == 2           # no ancestor shows more: stays
+    method = Choice(node=4, score=np.zeros(snap.n), blocks=np.array([4]))
+    out = keep.apply(snap, feats, Options(), 2, method, model_path=path)
+    assert out.node == 2 and 3 in out.kept
+
+
+def test_a_model_that_needs_unknown_features_says_so(tmp_path):
+    from pith.errors import PithError
+    obj = {"kind": "logistic", "features": ["no_such_feature"], "threshold": 0.5,
+           "intercept": 0.0, "weights": [1.0], "mean": [0.0], "scale": [1.0]}
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({"rendered": obj, "static": obj}))
+    keep.load_models.cache_clear()
+    snap = article()
+    method = Choice(node=2, score=np.zeros(snap.n), blocks=np.array([2]))
+    with pytest.raises(PithError, match="no_such_feature"):
+        keep.apply(snap, compute(snap), Options(), 2, method, model_path=str(path))
