@@ -147,13 +147,14 @@ def open_html(tab, body: str, head: str = "", lang: str = "en", title: str = "Te
     prepare(tab)
 
 
-def collect(tab, node: str = "document.querySelector('article')", drop=(), links=()):
-    """__pith.collect with the rows of the elements the JS expressions `node`, `drop` name."""
+def collect(tab, node: str = "document.querySelector('article')", drop=(), links=(), quiet=()):
+    """__pith.collect with the rows of the elements the JS expressions `node`, `drop`,
+    `quiet` name."""
     return tab.evaluate(
-        """([node, drop, links]) => {
+        """([node, drop, links, quiet]) => {
              const rows = __pith.nodes, row = (js) => rows.indexOf((0, eval)(js));
-             return __pith.collect({node: row(node), drop: drop.map(row), links});
-           }""", [node, list(drop), list(links)])
+             return __pith.collect({node: row(node), drop: drop.map(row), links, quiet: quiet.map(row)});
+           }""", [node, list(drop), list(links), list(quiet)])
 
 
 def payload_of(reply: dict) -> dict:
@@ -251,6 +252,29 @@ def test_drop_rows_are_left_out(reader):
     assert "Share on X" not in flat(dropped["tree"]) and "Facebook" not in flat(dropped["tree"])
     assert dropped["stats"]["dropped"] == kept["stats"]["dropped"] + 1
     assert dropped["stats"]["elements"] == kept["stats"]["elements"] - 7  # ul, 3 li, 3 a
+
+
+def test_quiet_rows_lose_their_own_text_and_keep_their_children(tab):
+    open_html(tab, """<article>Share this story: <a href="/x">on X</a>
+      <p>First <b>kept</b> paragraph.</p> Sponsored <span>link</span>
+      <div class="box">Box run<p>Inner paragraph.</p>tail run</div>
+      <p id="own">A paragraph whose <em>text</em> stays.</p></article>""")
+    kept = flat(payload_of(collect(tab))["tree"])
+    assert "Share this story" in kept and "Sponsored" in kept and "Box run" in kept   # control
+    p = payload_of(collect(tab, quiet=["document.querySelector('article')",
+                                       "document.querySelector('.box')"]))
+    text = flat(p["tree"])
+    for gone in ("Share this story", "Sponsored", "Box run", "tail run"):
+        assert gone not in text, gone
+    for stays in ("on X", "First kept paragraph.", "link", "Inner paragraph.",
+                  "A paragraph whose text stays."):
+        assert stays in text, stays
+    assert tagged(p["tree"], "a") and len(tagged(p["tree"], "p")) == 3
+    # only direct text: a quiet row's descendants keep theirs
+    inner = payload_of(collect(tab, quiet=["document.getElementById('own')"]))
+    (own,) = [n for n in tagged(inner["tree"], "p") if "text" in flat([n])]
+    assert own["c"] == [{"t": "em", "c": ["text"]}]
+    assert "Share this story" in flat(inner["tree"])
 
 
 def test_reader_metadata(reader, server):

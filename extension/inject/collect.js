@@ -5,11 +5,14 @@
  * returns nothing; running it again installs the same function again (it keeps no state).
  * The background then calls
  *
- *   __pith.collect({node, drop: [rows], links: [{text, href}]})
+ *   __pith.collect({node, drop: [rows], links: [{text, href}], quiet: [rows]})
  *     → {ok: true, payload}            payload = READER.md "Content payload (version 1)"
  *     → {ok: false, reason: "…"}       the row is not an element still in the document
  *
- * where rows index __pith.nodes (the elements of the last capture). The collector only
+ * where rows index __pith.nodes (the elements of the last capture). `quiet` rows keep
+ * their element children but lose their own text: the text nodes that are their children
+ * in the flat tree (what capture.js records as the row's text and its children's tails;
+ * a slot's are the text nodes assigned to it). The collector only
  * reads the page: no node is created, moved or changed, nothing is parsed as HTML, and
  * DOM accessors are taken from the prototypes (DOM clobbering, see capture.js).
  *
@@ -442,7 +445,7 @@
   }
 
   /** The sanitised content of `root`: {tree, words, elements, dropped, truncated}. */
-  function walk(root, dropSet) {
+  function walk(root, dropSet, quietSet) {
     var tree = [];
     var st = { words: 0, elements: 0, dropped: 0, truncated: false, visited: 0, chars: 0 };
     var stop = false;
@@ -452,7 +455,8 @@
       var kids = childrenOf(el, name);
       stack.push({
         out: out, parentOut: parentOut, node: node, depth: depth, walk: walkDepth,
-        keepWs: keepWs, block: block, flat: flat, next: kids[0], list: kids[1], idx: 0
+        keepWs: keepWs, block: block, flat: flat, next: kids[0], list: kids[1], idx: 0,
+        quiet: quietSet.has(el)
       });
     }
 
@@ -589,7 +593,7 @@
       }
       var type = nodeTypeOf.call(child);
       if (type === 1) visit(child, f, false);
-      else if (type === 3 || type === 4) text(dataOf.call(child), f);
+      else if ((type === 3 || type === 4) && !f.quiet) text(dataOf.call(child), f);
       // comments and processing instructions are not content
     }
     st.tree = tidy(tree, true);
@@ -737,7 +741,20 @@
     }
   }
 
-  /** READER.md's content payload of `spec` = {node, drop, links}; see the header. */
+  /** Elements of the rows in `list` (integers of the capture), except `row`'s. */
+  function elementsOf(list, nodes, row) {
+    var out = new Set();
+    if (!Array.isArray(list)) return out;
+    for (var i = 0; i < list.length; i++) {
+      var d = list[i];
+      if (Number.isInteger(d) && d >= 0 && d < nodes.length && d !== row && isElement(nodes[d])) {
+        out.add(nodes[d]);
+      }
+    }
+    return out;
+  }
+
+  /** READER.md's content payload of `spec` = {node, drop, links, quiet}; see the header. */
   function collect(spec) {
     try {
       var nodes = globalThis.__pith && globalThis.__pith.nodes;
@@ -750,16 +767,10 @@
       if (!isElement(root)) return { ok: false, reason: 'row ' + row + ' is not an element' };
       if (!isConnectedOf.call(root)) return { ok: false, reason: 'the element was removed from the page' };
 
-      var dropSet = new Set();
-      var drop = Array.isArray(spec.drop) ? spec.drop : [];
-      for (var i = 0; i < drop.length; i++) {
-        var d = drop[i];
-        if (Number.isInteger(d) && d >= 0 && d < nodes.length && d !== row && isElement(nodes[d])) {
-          dropSet.add(nodes[d]);
-        }
-      }
+      var dropSet = elementsOf(spec.drop, nodes, row);
+      var quietSet = elementsOf(spec.quiet, nodes, -1);   // the root's own text may go too
 
-      var st = walk(root, dropSet);
+      var st = walk(root, dropSet, quietSet);
       var site = siteName();
       var dir = styleOf(root).direction === 'rtl' ? 'rtl' : 'ltr';
       return {
