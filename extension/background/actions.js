@@ -7,20 +7,31 @@
  * grow / shrink: host `grow` / `shrink` on the saved selection → save → outline, with the
  *          offer to remember the corrected block for the site.
  * remember: a selector for the selected element (locate.js) saved as the site's rule.
- * reader: host `clean` (what to leave out) → inject/collect.js builds the sanitised
- *          content payload (extension/READER.md) → storage.session → ui/reader.html.
+ * reader: host `clean` (what to leave out, with the reader's include / exclude rows) →
+ *          inject/collect.js builds the sanitised content payload (extension/READER.md) →
+ *          storage.session → ui/reader.html.
  *
- * The selection {doc, node, path, trail, trailPaths, tag, session} lives in state.js, so a
- * restarted service worker carries on. `doc` belongs to one host process (`session`): when
+ * The selection {doc, node, path, trail, trailPaths, tag, session, blocks, include,
+ * exclude} lives in state.js, so a restarted service worker carries on. `blocks` is the
+ * host's block stage for the node ({kept, drop, quiet, truncated}, null with the stage
+ * off); the overlay dims its `drop` rows, and a click there (or on a kept block in edit
+ * mode) changes `include` / `exclude`, the reader's own block decisions that `clean` gets
+ * (inject/highlight.js). Both lists start empty at every extract, grow and shrink: a new
+ * element has new blocks. `doc` belongs to one host process (`session`): when
  * the host has restarted since (it was killed, or the worker stopped and took the port
- * along), the page is captured again and the selection found by its `path`, so grow and
- * shrink still work. Commands for one tab run one after the other. Every command answers
- * {ok: true, node, path, tag, doc, timings} or {ok: false, error: {code, name, message}};
- * an error is also shown in the page when it can be, and in the badge and title.
+ * along), the page is captured again and the selection found by its `path`, its block rows
+ * by their elements, so grow, shrink and the reader still work. Commands for one tab run
+ * one after the other (block edits from the page too). Every command answers
+ * {ok: true, node, path, tag, doc, timings} (extract, grow and shrink also `blocks`) or
+ * {ok: false, error: {code, name, message}}; an error is also shown in the page when it
+ * can be, and in the badge and title.
  *
  * Messages (runtime.onMessage; the overlay's buttons and keys, the options page, tests):
  *   {type: "pith:command", command: "extract"|"grow"|"shrink"|"remember"|"close"|"reader", tabId?}
  *        → the command's answer (tabId defaults to the sender's tab)
+ *   {type: "pith:blocks", doc, node, include: [row…], exclude: [row…], tabId?}
+ *        → {ok: true, node, include, exclude}: the overlay's block decisions, saved in the
+ *        tab's selection when it is still that doc and node (else page_changed)
  *   {type: "pith:state", tabId}  → {ok: true, ...selection}, node null when none
  *   {type: "pith:hello"}         → {ok, hello | error, storage}: the host's hello
  *   {type: "pith:last", tabId}   → {ok: true, seq, reply}: the last command's answer (a
@@ -46,6 +57,9 @@ export const COMMAND_ACTIONS = Object.freeze({
 });
 
 const queues = new Map();        // tabId → promise of the command running there
+// Most rows an include or exclude list keeps: the host's own cap on a `blocks` list; a
+// person toggles a few dozen at most.
+const MAX_BLOCK_ROWS = 20000;
 const last = new Map();          // tabId → {seq, reply} of its last command (tests, benchmarks)
 let seq = 0;
 
@@ -57,13 +71,18 @@ function unknownCommand(name) {
     `unknown command ${JSON.stringify(name)}; known: ${Object.keys(ACTIONS).join(', ')}`);
 }
 
-/** Run command `name` on tab `tabId`; resolves (never rejects) with the reply. */
-export function command(name, tabId) {
+/** Run `job()` on tab `tabId` after what runs there already; its promise. */
+function enqueue(tabId, job) {
   const previous = queues.get(tabId) || Promise.resolve();
-  const run = previous.then(() => execute(name, tabId));
+  const run = previous.then(job);
   queues.set(tabId, run);
   run.finally(() => { if (queues.get(tabId) === run) queues.delete(tabId); });
   return run;
+}
+
+/** Run command `name` on tab `tabId`; resolves (never rejects) with the reply. */
+export function command(name, tabId) {
+  return enqueue(tabId, () => execute(name, tabId));
 }
 
 async function execute(name, tabId) {
@@ -151,6 +170,7 @@ async function extract(tabId) {
     doc: result.doc, node: result.node, path: result.path, tag: result.tag,
     trail: [], trailPaths: [], session: host.session,
     url: snapshot.url, title: snapshot.title, site, rule, offerRemember: false,
+    ...freshBlocks(result),
   };
   const t1 = now();
   await outline(tabId, sel);
@@ -162,11 +182,20 @@ async function extract(tabId) {
   } else if (rule === 'stale') {
     page.toast(tabId, `The block you saved for ${site} is not on this page any more; Pith chose one itself.`, 'info');
   }
-  return { ...describe(sel), score: result.score, chars: result.chars, algorithm: result.algorithm, rule, timings };
+  return {
+    ...describe(sel), blocks: sel.blocks, score: result.score, chars: result.chars,
+    algorithm: result.algorithm, rule, timings,
+  };
 }
 
 function describe(sel) {
   return { node: sel.node, path: sel.path, tag: sel.tag, doc: sel.doc };
+}
+
+/** The block part of a selection on the node of host reply `res`: its `blocks` (null
+ * with the block stage off) and no decisions of the reader yet. */
+function freshBlocks(res) {
+  return { blocks: res.blocks ?? null, include: [], exclude: [] };
 }
 
 async function outline(tabId, sel) {
@@ -203,8 +232,20 @@ export function nodeAt(parent, path) {
   return depth === path.length ? cur : -1;
 }
 
-/** The selection re-found in a new capture, for a host that no longer holds its doc. */
+/** The selection's block rows ({kept, drop, quiet} of `blocks`, include, exclude). */
+function blockRows(sel) {
+  const b = sel.blocks;
+  return {
+    kept: b ? b.kept : [], drop: b ? b.drop : [], quiet: b ? b.quiet : [],
+    include: sel.include ?? [], exclude: sel.exclude ?? [],
+  };
+}
+
+/** The selection re-found in a new capture, for a host that no longer holds its doc; its
+ * block rows follow their elements into the new capture (rows of elements gone are left out). */
 async function reselect(tabId, sel) {
+  const held = Object.values(blockRows(sel)).some((list) => list.length > 0);
+  if (held) await page.holdRows(tabId, blockRows(sel));
   const { snapshot, result } = await captureAndSelect(tabId, { useRules: false });
   const parent = snapshot.nodes.parent;
   const node = nodeAt(parent, sel.path);
@@ -213,7 +254,15 @@ async function reselect(tabId, sel) {
     throw new PithError('page_changed',
       'The page changed since the selection was made. Press Alt+Shift+P to select again.');
   }
-  return { ...sel, doc: result.doc, node, trail, session: host.session };
+  const next = { ...sel, doc: result.doc, node, trail, session: host.session };
+  if (held) {
+    const moved = await page.refindRows(tabId);
+    if (moved === null) throw new PithError('page_changed', 'The page lost the selection\'s blocks. Press Alt+Shift+P to select again.');
+    next.include = moved.include;
+    next.exclude = moved.exclude;
+    if (sel.blocks) next.blocks = { ...sel.blocks, kept: moved.kept, drop: moved.drop, quiet: moved.quiet };
+  }
+  return next;
 }
 
 function isStale(err) {
@@ -241,7 +290,10 @@ async function move(tabId, action, extra) {
 async function finish(tabId, next, t0, t1) {
   await outline(tabId, next);
   const t2 = now();
-  return { ...describe(next), timings: { host_ms: ms(t1 - t0), highlight_ms: ms(t2 - t1), total_ms: ms(t2 - t0) } };
+  return {
+    ...describe(next), blocks: next.blocks,
+    timings: { host_ms: ms(t1 - t0), highlight_ms: ms(t2 - t1), total_ms: ms(t2 - t0) },
+  };
 }
 
 async function grow(tabId) {
@@ -249,7 +301,7 @@ async function grow(tabId) {
   const next = {
     ...sel, node: res.node, path: res.path, tag: res.tag,
     trail: [...sel.trail, sel.node], trailPaths: [...sel.trailPaths, sel.path],
-    offerRemember: !!sel.site,
+    offerRemember: !!sel.site, ...freshBlocks(res),
   };
   return finish(tabId, next, t0, t1);
 }
@@ -261,7 +313,7 @@ async function shrink(tabId) {
     ...sel, node: res.node, path: res.path, tag: res.tag,
     trail: back ? sel.trail.slice(0, -1) : sel.trail,
     trailPaths: back ? sel.trailPaths.slice(0, -1) : sel.trailPaths,
-    offerRemember: !!sel.site,
+    offerRemember: !!sel.site, ...freshBlocks(res),
   };
   return finish(tabId, next, t0, t1);
 }
@@ -278,12 +330,23 @@ async function close(tabId) {
 // sitting (the collector's caps make it rare), and it would crowd out the selections.
 const READER_MAX_CHARS = 8 * 1024 * 1024;
 
+/** `clean`'s include / exclude of a selection, sent only when there are some (a host
+ * older than the block stage refuses unknown parameters). */
+function decisions(sel) {
+  const out = {};
+  if (sel.include && sel.include.length) out.include = sel.include;
+  if (sel.exclude && sel.exclude.length) out.exclude = sel.exclude;
+  return out;
+}
+
 async function reader(tabId) {
   const t0 = now();
-  const { sel, res } = await move(tabId, 'clean', () => ({}));
+  const { sel, res } = await move(tabId, 'clean', decisions);
   await state.saveSelection(tabId, sel);           // move may have re-found it in a new capture
   const t1 = now();
-  const payload = await page.collect(tabId, { node: sel.node, drop: res.drop, links: res.links });
+  const payload = await page.collect(tabId, {
+    node: sel.node, drop: res.drop, links: res.links, quiet: res.quiet ?? [],
+  });
   const size = JSON.stringify(payload).length;
   if (size > READER_MAX_CHARS) {
     throw new PithError('block_too_large',
@@ -325,6 +388,36 @@ async function remember(tabId) {
 
 const ACTIONS = Object.freeze({ extract, grow, shrink, remember, close, reader });
 
+// --- the reader's block decisions ---------------------------------------------------------
+
+/** Rows of `list` (non-negative integers, once each, at most MAX_BLOCK_ROWS), or null. */
+function rowList(list) {
+  if (!Array.isArray(list) || list.length > MAX_BLOCK_ROWS) return null;
+  if (!list.every((r) => Number.isInteger(r) && r >= 0)) return null;
+  return [...new Set(list)];
+}
+
+/** Save the overlay's include / exclude rows in the tab's selection, if it is still the
+ * selection the overlay shows (same doc and node). */
+async function saveBlocks(tabId, msg) {
+  try {
+    if (!Number.isInteger(tabId)) throw new PithError('bad_request', 'no tab given (tabId)');
+    const include = rowList(msg.include), exclude = rowList(msg.exclude);
+    if (include === null || exclude === null) {
+      throw new PithError('bad_request', `include and exclude must be lists of at most ${MAX_BLOCK_ROWS} rows`);
+    }
+    const sel = await state.selection(tabId);
+    if (sel === null || sel.doc !== msg.doc || sel.node !== msg.node) {
+      throw new PithError('page_changed',
+        'This outline is out of date, so Pith did not keep that change. Press Alt+Shift+P to select again.');
+    }
+    await state.saveSelection(tabId, { ...sel, include, exclude });
+    return { ok: true, node: sel.node, include, exclude };
+  } catch (err) {
+    return { ok: false, error: toWire(err) };
+  }
+}
+
 // --- entry points used by background.js ----------------------------------------------------
 
 /** A manifest command (keyboard shortcut) on `tab`. */
@@ -352,6 +445,8 @@ export function onMessage(msg, sender) {
   switch (msg.type) {
     case 'pith:command':
       return command(msg.command, tabId);
+    case 'pith:blocks':
+      return enqueue(tabId, () => saveBlocks(tabId, msg));
     case 'pith:state':
       return selectionOf(tabId);
     case 'pith:hello':

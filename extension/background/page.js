@@ -4,7 +4,8 @@
  * scripting.executeScript shares between calls (files and functions alike) for as long as
  * the document lives: capture.js leaves globalThis.__pith.nodes there (node id → element),
  * highlight.js its overlay API, locate.js the per-site rule selectors and collect.js the
- * reader's collector; later calls use them.
+ * reader's collector; later calls use them. holdRows / refindRows carry row lists from one
+ * capture to the next through the elements they name (__pith.heldRows in between).
  */
 import { PithError } from './errors.js';
 
@@ -101,6 +102,29 @@ function pageSelectorFor(row) {
   return p && p.locate && p.nodes ? p.locate.selectorFor(row) : null;
 }
 
+function pageHoldRows(lists) {
+  const p = globalThis.__pith;
+  if (!p || !Array.isArray(p.nodes)) return false;
+  const held = {};
+  for (const [key, rows] of Object.entries(lists)) held[key] = rows.map((r) => p.nodes[r] || null);
+  p.heldRows = held;
+  return true;
+}
+
+function pageRefindRows() {
+  const p = globalThis.__pith;
+  const held = p && p.heldRows;
+  if (!held || !Array.isArray(p.nodes)) return null;
+  const at = new Map();
+  p.nodes.forEach((el, row) => at.set(el, row));
+  const out = {};
+  for (const [key, els] of Object.entries(held)) {
+    out[key] = els.map((el) => (el && at.has(el) ? at.get(el) : -1)).filter((r) => r >= 0);
+  }
+  delete p.heldRows;
+  return out;
+}
+
 // --- calls -----------------------------------------------------------------------------
 
 /** Hide an earlier overlay; the document's readyState. */
@@ -129,7 +153,7 @@ export async function show(tabId, sel) {
   return out;
 }
 
-/** The reader's content payload (extension/READER.md) of `spec` = {node, drop, links}. */
+/** The reader's content payload (extension/READER.md) of `spec` = {node, drop, links, quiet}. */
 export async function collect(tabId, spec) {
   await execute(tabId, { files: COLLECT_FILES });
   const out = await execute(tabId, { func: pageCollect, args: [spec] });
@@ -141,6 +165,18 @@ export async function collect(tabId, spec) {
 export async function resolveRule(tabId, selector, minChars) {
   const row = await execute(tabId, { func: pageResolve, args: [selector, minChars] });
   return Number.isInteger(row) ? row : -1;
+}
+
+/** Keep the elements of `lists` ({name: [row…]}, rows of the last capture) in the page,
+ * for refindRows after the next capture. */
+export function holdRows(tabId, lists) {
+  return execute(tabId, { func: pageHoldRows, args: [lists] });
+}
+
+/** The rows the held elements have in the capture made since ({name: [row…]}, elements no
+ * longer captured left out), or null when nothing was held. */
+export function refindRows(tabId) {
+  return execute(tabId, { func: pageRefindRows });
 }
 
 /** {selector, tag, chars} naming row `row` of the last capture, or null when none can. */

@@ -1,25 +1,56 @@
-/* Pith highlight: outline the selected element in the page, with grow / shrink / reader / close controls.
+/* Pith highlight: outline the selected element in the page, dim the blocks the reader leaves out, with grow / shrink / edit / reader / close controls.
  *
  * A classic script injected with scripting.executeScript into the extension's isolated
  * world, right before capture.js. Safe to inject any number of times: the first run
  * installs globalThis.__pith.overlay and later runs return at once. The background then
- * calls __pith.overlay.show({node, path, tag}), which looks the element up in
- * __pith.nodes (left there by capture.js: row → Element) and draws:
+ * calls __pith.overlay.show(sel) with the tab's selection {node, path, tag, doc, blocks,
+ * include, exclude, offerRemember}, which looks the element up in __pith.nodes (left there
+ * by capture.js: row → Element) and draws:
  *
- *   <pith-overlay id="pith-overlay" data-pith-node="7" data-pith-path="[1,1]" data-pith-tag="article">
+ *   <pith-overlay id="pith-overlay" data-pith-node="7" data-pith-path="[1,1]" data-pith-tag="article"
+ *                 data-pith-veils="12" data-pith-capped="0" data-pith-editing="false">
  *     #shadow-root (open)
  *       <div part="box">            fixed, follows the element's getBoundingClientRect()
- *       <div part="bar">            <span part="label"> and buttons part="grow|shrink|remember|reader|close"
+ *       <div part="veils">          fixed on the box, clipping what it holds to it:
+ *         <div part="veil" data-row="23" title="…">   a block left out (hatched, clickable)
+ *         <div part="quiet">                          a left-out text run of a `quiet` row
+ *       <div part="focus" data-row="…">   the ring around the block the keys act on
+ *       <div part="bar">            <span part="label"> and buttons part="grow|shrink|edit|remember|reader|close"
  *       <div part="toast">          messages, e.g. errors the background reports
  *
- * appended to document.documentElement. Keys while it is up: + or = grow, - shrink,
- * r reader, s remember (only while the Remember button shows: after a grow or shrink, the
- * background passes offerRemember), Escape closes (removes the overlay and every listener
- * it added). Buttons and
- * keys send {type: "pith:command", command} to the background, which asks the host and
- * calls show() again. Styles are set through the CSSOM (never markup, so a page's CSP
- * cannot block them) and with !important on the host element; text is set with
- * textContent only: nothing from the page is ever parsed as HTML.
+ * appended to document.documentElement. The page's own DOM and styles are never touched.
+ *
+ * What you see is what the reader gets. `blocks` is the host's block stage for the node
+ * (host/PROTOCOL.md `select`): `kept` block rows, `drop` rows (left out with their
+ * subtree) and `quiet` rows (their own text runs left out). Every `drop` row gets a veil
+ * drawn from its element's client rect; `quiet` text runs get a lighter, unclickable veil
+ * from their Range rect. `include` / `exclude` are the reader's own decisions (rows; the
+ * host's `clean` applies them over the model: every block inside an `include` row is
+ * kept, then every block inside an `exclude` row is left out). Toggling:
+ *   - a click on a veil takes its block in (an `include` row, or an `exclude` undone);
+ *   - in edit mode (the Edit button, or E), a click on the page inside the outline leaves
+ *     out the innermost kept block around the click (an `exclude` row, or an `include`
+ *     undone), or takes in a dimmed block whose veil is not drawn; the click does not
+ *     reach the page. Outside edit mode clicks on kept content are the page's: links the
+ *     reader wants to follow still work. (Alt+click was the other choice; it downloads a
+ *     link in Chromium and is the window manager's move gesture on many Linux desktops.)
+ *     While editing, the ring follows the pointer to show which block a click toggles;
+ *   - keys: J / K ring the next / previous block (kept or dimmed, in document order, the
+ *     selected element itself excepted), X toggles the ringed one, E toggles edit mode.
+ * Veils update at once, in the page; the new lists go to the background as
+ * {type: "pith:blocks", doc, node, include, exclude}, which keeps them in the tab's
+ * selection for the reader. The selected element itself cannot be left out (the reader
+ * would be empty). The lists start empty after every grow or shrink (a new element has
+ * new blocks: decisions about the old one's do not carry over), and a show() of the same
+ * node of the same capture keeps the overlay's own lists (they are the newest).
+ *
+ * Other keys while it is up: + or = grow, - shrink, r reader, s remember (only while the
+ * Remember button shows: after a grow or shrink, the background passes offerRemember),
+ * Escape closes (removes the overlay and every listener it added). Buttons and keys send
+ * {type: "pith:command", command} to the background, which asks the host and calls show()
+ * again. Styles are set through the CSSOM (never markup, so a page's CSP cannot block them)
+ * and with !important on the host element; text is set with textContent only: nothing
+ * from the page is ever parsed as HTML.
  */
 (function pithHighlight() {
   'use strict';
@@ -42,19 +73,37 @@
     '+': 'grow', '=': 'grow', '-': 'shrink', r: 'reader', R: 'reader', s: 'remember', S: 'remember',
     Escape: 'close'
   };
+  // Keys handled in the page (the blocks of the selection), only while it has blocks.
+  var BLOCK_KEYS = { j: 'next', J: 'next', k: 'prev', K: 'prev', x: 'toggle', X: 'toggle', e: 'edit', E: 'edit' };
   var BUTTONS = [
     ['grow', '+', 'Grow the selection to its parent block (+)'],
     ['shrink', '\u2212', 'Shrink the selection to its best child block (\u2212)'],
+    ['edit', 'Edit', 'Edit blocks (E): a click on the page inside the outline leaves that block out ' +
+      'of the reader or takes it in; a click on a dimmed block always takes it in. ' +
+      'J / K ring the next / previous block, X toggles it'],
     ['remember', 'Remember', 'Always choose this block on this site (S)'],
     ['reader', 'Reader', 'Open the selection in the reader view (R)'],
     ['close', '\u00d7', 'Close Pith (Esc)']
   ];
+  var VEIL_TITLE = 'Left out of the reader. Click to take it in (X when ringed)';
+  // Veils over the blocks left out. Each is re-placed from its block's client rect on every
+  // scroll or resize frame, one layout read per veil: a few hundred stay well inside a
+  // frame on a slow machine, and nobody tells more hatched boxes apart. Boxes of zero size
+  // (hidden rows) are skipped; past the cap the largest are drawn, the host element's
+  // data-pith-capped says how many were not.
+  var MAX_VEILS = 300;
+  var VEIL_BG = 'repeating-linear-gradient(135deg, rgba(250, 250, 250, 0.78) 0px, ' +
+    'rgba(250, 250, 250, 0.78) 6px, rgba(110, 110, 110, 0.45) 6px, rgba(110, 110, 110, 0.45) 8px)';
+  var QUIET_BG = 'rgba(250, 250, 250, 0.7)';
+  var FOCUS_RING = '2px dashed #2563eb';   // blue: apart from the orange outline on any page
+  // A page click in edit mode: these events inside the outline are kept from the page.
+  var EDIT_EVENTS = ['click', 'auxclick', 'dblclick', 'mousedown', 'mouseup', 'pointerdown', 'pointerup'];
 
   // Another copy of this script in another isolated world (the extension was reloaded or
   // updated while the page stayed open) hears this DOM event and removes its overlay.
   var REPLACED_EVENT = 'pith:overlay-replaced';
 
-  var cur = null;                        // the overlay on screen: {host, root, box, bar, label, toast, el, raf, timer}
+  var cur = null;                        // the overlay on screen: {host, root, box, veils, focus, bar, label, toast, el, blocks, editing, raf, timer}
   var loose = null;                      // a toast shown without an overlay: {host, toast, timer}
   var announcing = false;                // true while this copy sends REPLACED_EVENT itself
 
@@ -127,8 +176,21 @@
       });
       bar.appendChild(b);
     }
+    var veils = part('div', 'veils');
+    style(veils, {
+      position: 'fixed', overflow: 'hidden', margin: '0', padding: '0', border: '0',
+      'pointer-events': 'none', left: '0', top: '0', width: '0', height: '0'
+    });
+    var focus = part('div', 'focus');
+    style(focus, {
+      position: 'fixed', 'box-sizing': 'border-box', margin: '0', padding: '0', border: '0',
+      outline: FOCUS_RING, 'outline-offset': '1px', 'pointer-events': 'none', display: 'none',
+      left: '0', top: '0', width: '0', height: '0'
+    });
     var toast = makeToast();
     root.appendChild(box);
+    root.appendChild(veils);
+    root.appendChild(focus);
     root.appendChild(bar);
     root.appendChild(toast);
     root.addEventListener('click', onClick);
@@ -137,9 +199,13 @@
     root.addEventListener('pointerdown', stop);
     var remember = bar.querySelector('[part="remember"]');
     remember.style.setProperty('display', 'none', 'important');
+    var edit = bar.querySelector('[part="edit"]');
+    edit.setAttribute('aria-pressed', 'false');
+    host.setAttribute('data-pith-editing', 'false');
     return {
-      host: host, root: root, box: box, bar: bar, label: label, toast: toast, remember: remember,
-      el: null, raf: 0, timer: 0
+      host: host, root: root, box: box, veils: veils, focus: focus, bar: bar, label: label,
+      toast: toast, remember: remember, edit: edit, el: null, blocks: null, editing: false,
+      raf: 0, timer: 0
     };
   }
 
@@ -154,10 +220,17 @@
       hideToast(cur);
       return;
     }
+    var row = t && t.dataset ? t.dataset.row : undefined;
+    if (row !== undefined) {                   // a veil: take its block in
+      e.preventDefault();
+      toggle(Number(row));
+      return;
+    }
     var command = t && t.dataset ? t.dataset.command : undefined;
     if (!command) return;
     e.preventDefault();
     if (command === 'close') close({ notify: true });
+    else if (command === 'edit') setEditing(!cur.editing);
     else send(command);
   }
 
@@ -169,14 +242,20 @@
 
   function onKey(e) {
     if (!cur || e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
-    if (!Object.prototype.hasOwnProperty.call(KEYS, e.key)) return;
-    var command = KEYS[e.key];
+    var own = Object.prototype.hasOwnProperty;
+    var local = cur.blocks !== null && own.call(BLOCK_KEYS, e.key);
+    if (!local && !own.call(KEYS, e.key)) return;
+    var command = local ? BLOCK_KEYS[e.key] : KEYS[e.key];
     if (command === 'remember' && cur.remember.style.getPropertyValue('display') === 'none') return;
+    if (command === 'toggle' && cur.blocks.focus < 0) return;
     var path = typeof e.composedPath === 'function' ? e.composedPath() : [];
     if (editable(path.length ? path[0] : e.target)) return;
     e.preventDefault();
     e.stopPropagation();
     if (command === 'close') close({ notify: true });
+    else if (command === 'next' || command === 'prev') moveFocus(command === 'next' ? 1 : -1);
+    else if (command === 'toggle') toggle(cur.blocks.focus);
+    else if (command === 'edit') setEditing(!cur.editing);
     else send(command);
   }
 
@@ -201,7 +280,318 @@
     top = Math.max(GAP, Math.min(top, vh - bh - GAP));      // always on screen
     var left = Math.max(GAP, Math.min(r.right - bw, vw - bw - GAP));
     style(cur.bar, { left: left + 'px', top: top + 'px' });
+    placeVeils(r);
+    placeFocus();
     return r;
+  }
+
+  // --- blocks: veils, ring, toggling ------------------------------------------------------
+
+  /** The parent of `n` in capture.js's flat tree (slots, shadow hosts, same-origin frames). */
+  function flatParent(n) {
+    if (n.assignedSlot) return n.assignedSlot;
+    var p = n.parentNode;
+    if (!p) return null;
+    if (p.nodeType === 11) return p.host || null;            // a shadow root
+    if (p.nodeType === 9) {                                   // a frame's document
+      try {
+        return p.defaultView ? p.defaultView.frameElement : null;
+      } catch (e) {
+        return null;
+      }
+    }
+    return p;
+  }
+
+  /** Whether `el` (or, with `strict`, one of its ancestors only) is in the Set `els`,
+   * looking no higher than the outlined element. */
+  function under(el, els, strict) {
+    if (els.size === 0) return false;
+    for (var n = strict ? flatParent(el) : el; n; n = flatParent(n)) {
+      if (els.has(n)) return true;
+      if (n === cur.el) return false;
+    }
+    return false;
+  }
+
+  function elementAt(row) {
+    var nodes = g.__pith.nodes;
+    var el = nodes && Number.isInteger(row) ? nodes[row] : undefined;
+    return el && el.nodeType === 1 && el.isConnected ? el : null;
+  }
+
+  /** The rows of `list` (non-negative integers), once each. */
+  function rows(list) {
+    var out = [], seen = new Set();
+    if (!Array.isArray(list)) return out;
+    for (var i = 0; i < list.length; i++) {
+      var r = list[i];
+      if (Number.isInteger(r) && r >= 0 && !seen.has(r)) {
+        seen.add(r);
+        out.push(r);
+      }
+    }
+    return out;
+  }
+
+  function elementSet(list) {
+    var out = new Set();
+    for (var i = 0; i < list.length; i++) {
+      var el = elementAt(list[i]);
+      if (el) out.add(el);
+    }
+    return out;
+  }
+
+  /**
+   * What the page shows of `b` (the host's blocks with the reader's include / exclude, as
+   * the host's `clean` applies them): b.units, the blocks one can ring and toggle in
+   * document order ({row, el, dropped}), and b.quietEls, the rows whose own text is out.
+   */
+  function derive(b) {
+    var inc = elementSet(b.include), exc = elementSet(b.exclude);
+    var units = [], seen = new Set();
+    var add = function (row, dropped) {
+      if (seen.has(row) || row === b.node) return;
+      var el = elementAt(row);
+      if (!el) return;
+      seen.add(row);
+      units.push({ row: row, el: el, dropped: dropped });
+    };
+    var excluded = new Set(b.exclude);
+    b.exclude.forEach(function (row) {
+      var el = elementAt(row);
+      if (el && !under(el, exc, true)) add(row, true);
+    });
+    b.model.kept.concat(b.include).forEach(function (row) {
+      var el = elementAt(row);
+      if (el && !under(el, exc, false)) add(row, false);
+    });
+    b.model.drop.forEach(function (row) {
+      var el = elementAt(row);
+      if (el && !excluded.has(row) && !under(el, inc, false) && !under(el, exc, false)) add(row, true);
+    });
+    units.sort(function (a, c) { return a.row - c.row; });
+    b.units = units;
+    b.byRow = new Map();
+    b.byEl = new Map();
+    units.forEach(function (u) {
+      b.byRow.set(u.row, u);
+      b.byEl.set(u.el, u);
+    });
+    b.quietEls = [];
+    b.model.quiet.forEach(function (row) {
+      var el = elementAt(row);
+      if (el && !under(el, exc, false) && !under(el, inc, false)) b.quietEls.push(el);
+    });
+    if (!b.byRow.has(b.focus)) b.focus = -1;
+  }
+
+  /** The non-blank text nodes that are direct children of `el`. */
+  function ownTexts(el) {
+    var out = [];
+    for (var n = el.firstChild; n; n = n.nextSibling) {
+      if (n.nodeType === 3 && /\S/.test(n.data)) out.push(n);
+    }
+    return out;
+  }
+
+  function area(r) {
+    return r.width * r.height;
+  }
+
+  /** (Re)build the veils of cur.blocks: the dropped units and the quiet rows' own text. */
+  function renderVeils() {
+    var layer = cur.veils;
+    while (layer.firstChild) layer.removeChild(layer.firstChild);
+    cur.veilList = [];
+    var b = cur.blocks;
+    var capped = 0;
+    if (b !== null) {
+      var wanted = [];
+      b.units.forEach(function (u) {
+        if (!u.dropped) return;
+        var r = u.el.getBoundingClientRect();
+        if (r.width > 0 && r.height > 0) wanted.push({ row: u.row, target: u.el, size: area(r) });
+      });
+      b.quietEls.forEach(function (el) {
+        ownTexts(el).forEach(function (t) {
+          var range = document.createRange();
+          range.selectNodeContents(t);
+          var r = range.getBoundingClientRect();
+          if (r.width > 0 && r.height > 0) wanted.push({ row: -1, target: range, size: area(r) });
+        });
+      });
+      if (wanted.length > MAX_VEILS) {
+        wanted.sort(function (a, c) { return c.size - a.size; });
+        capped = wanted.length - MAX_VEILS;
+        wanted.length = MAX_VEILS;
+      }
+      wanted.forEach(function (w) {
+        var v = part('div', w.row >= 0 ? 'veil' : 'quiet');
+        style(v, {
+          position: 'absolute', 'box-sizing': 'border-box', margin: '0', padding: '0', border: '0',
+          background: w.row >= 0 ? VEIL_BG : QUIET_BG,
+          'pointer-events': w.row >= 0 ? 'auto' : 'none', cursor: w.row >= 0 ? 'pointer' : 'auto',
+          left: '0', top: '0', width: '0', height: '0'
+        });
+        if (w.row >= 0) {
+          v.dataset.row = String(w.row);
+          v.title = VEIL_TITLE;
+        }
+        layer.appendChild(v);
+        cur.veilList.push({ veil: v, target: w.target });
+      });
+    }
+    cur.host.setAttribute('data-pith-veils', String(cur.veilList.length));
+    cur.host.setAttribute('data-pith-capped', String(capped));
+    var out = b === null ? 0 : b.units.filter(function (u) { return u.dropped; }).length;
+    cur.label.textContent = '<' + cur.tag + '>' + (b === null ? '' : ' \u00b7 ' + out + ' left out');
+    cur.label.title = b === null ? '' : 'Blocks dimmed here are left out of the reader' +
+      (b.truncated ? ' (the host listed only part of them)' : '');
+  }
+
+  /** Put the veils layer on the box `box` and every veil on its block's current rect. */
+  function placeVeils(box) {
+    style(cur.veils, { left: box.left + 'px', top: box.top + 'px', width: box.width + 'px', height: box.height + 'px' });
+    var list = cur.veilList || [];
+    for (var i = 0; i < list.length; i++) {
+      var r = list[i].target.getBoundingClientRect();
+      style(list[i].veil, {
+        left: (r.left - box.left) + 'px', top: (r.top - box.top) + 'px',
+        width: r.width + 'px', height: r.height + 'px'
+      });
+    }
+  }
+
+  function placeFocus() {
+    var b = cur.blocks;
+    var u = b !== null && b.focus >= 0 ? b.byRow.get(b.focus) : null;
+    if (!u) {
+      cur.focus.style.setProperty('display', 'none', 'important');
+      cur.focus.removeAttribute('data-row');
+      return;
+    }
+    var r = u.el.getBoundingClientRect();
+    cur.focus.dataset.row = String(u.row);
+    cur.focus.dataset.dropped = String(u.dropped);
+    style(cur.focus, {
+      display: 'block', left: r.left + 'px', top: r.top + 'px', width: r.width + 'px', height: r.height + 'px'
+    });
+  }
+
+  /** Ring the next (`step` 1) or previous (-1) block, scrolled into view. */
+  function moveFocus(step) {
+    var b = cur.blocks, units = b.units;
+    if (!units.length) return;
+    var at = -1;
+    for (var i = 0; i < units.length; i++) if (units[i].row === b.focus) at = i;
+    at = at < 0 ? (step > 0 ? 0 : units.length - 1) : (at + step + units.length) % units.length;
+    b.focus = units[at].row;
+    units[at].el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    place();
+  }
+
+  /** Take the block of `row` in, or leave it out; redraw at once and tell the background. */
+  function toggle(row) {
+    var b = cur && cur.blocks;
+    var u = b ? b.byRow.get(row) : null;
+    if (!u) return;
+    var drop = function (list, value) { return list.filter(function (r) { return r !== value; }); };
+    if (u.dropped) {
+      if (b.exclude.indexOf(row) >= 0) b.exclude = drop(b.exclude, row);
+      else b.include.push(row);
+    } else if (b.include.indexOf(row) >= 0) {
+      b.include = drop(b.include, row);
+    } else {
+      var inside = new Set([u.el]);
+      b.include = b.include.filter(function (r) {   // dead once their ancestor is out
+        var el = elementAt(r);
+        return !el || !under(el, inside, true);
+      });
+      b.exclude.push(row);
+    }
+    b.focus = row;
+    derive(b);
+    renderVeils();
+    place();
+    sendBlocks(b);
+  }
+
+  function sendBlocks(b) {
+    var msg = { type: 'pith:blocks', doc: b.doc, node: b.node, include: b.include.slice(), exclude: b.exclude.slice() };
+    try {
+      var p = api.runtime.sendMessage(msg);
+      if (p && typeof p.then === 'function') {
+        p.then(function (reply) {
+          if (reply && reply.ok === false && reply.error) toast(reply.error.message);
+        }, lost);
+      }
+    } catch (e) {
+      lost(e);
+    }
+  }
+
+  function setEditing(on) {
+    cur.editing = !!on && cur.blocks !== null;
+    cur.edit.setAttribute('aria-pressed', String(cur.editing));
+    cur.edit.style.setProperty('background', cur.editing ? '#2563eb' : '#374151', 'important');
+    cur.host.setAttribute('data-pith-editing', String(cur.editing));
+    cur.box.style.setProperty('outline-style', cur.editing ? 'dashed' : 'solid', 'important');
+  }
+
+  /** The innermost block of the outline on the event's path, or null; undefined when the
+   * event is not inside the outlined element (or is on Pith's own elements). */
+  function unitOf(e) {
+    var path = typeof e.composedPath === 'function' ? e.composedPath() : [];
+    if (!cur || cur.blocks === null || path.indexOf(cur.el) < 0 || path.indexOf(cur.host) >= 0) return undefined;
+    for (var i = 0; i < path.length && path[i] !== cur.el; i++) {
+      var u = cur.blocks.byEl.get(path[i]);
+      if (u) return u;
+    }
+    return null;
+  }
+
+  /** Edit mode: pointer events inside the outline are Pith's; a primary click toggles. */
+  function onPagePointer(e) {
+    if (!cur || !cur.editing || !e.isTrusted) return;
+    var u = unitOf(e);
+    if (u === undefined) return;
+    e.stopPropagation();
+    if (e.type === 'click' || e.type === 'auxclick' || e.type === 'dblclick' || e.type === 'mousedown') {
+      e.preventDefault();
+    }
+    if (e.type === 'click' && e.button === 0 && u !== null) toggle(u.row);
+  }
+
+  /** Edit mode: the ring follows the pointer to the block a click would toggle. */
+  function onHover(e) {
+    if (!cur || !cur.editing) return;
+    var u = unitOf(e);
+    if (!u || u.row === cur.blocks.focus) return;
+    cur.blocks.focus = u.row;
+    placeFocus();
+  }
+
+  /** cur.blocks for `sel`; a show of the node already shown keeps the overlay's own lists. */
+  function setBlocks(sel) {
+    var b = sel.blocks;
+    if (!b || typeof b !== 'object' || !Array.isArray(b.kept)) {
+      cur.blocks = null;
+    } else {
+      var old = cur.blocks;
+      var same = old !== null && old.doc === sel.doc && old.node === sel.node;
+      cur.blocks = {
+        doc: sel.doc, node: sel.node, truncated: !!b.truncated,
+        model: { kept: rows(b.kept), drop: rows(b.drop), quiet: rows(b.quiet) },
+        include: same ? old.include : rows(sel.include),
+        exclude: same ? old.exclude : rows(sel.exclude),
+        focus: same ? old.focus : -1
+      };
+      derive(cur.blocks);
+    }
+    cur.edit.style.setProperty('display', cur.blocks === null ? 'none' : 'inline-block', 'important');
+    if (cur.blocks === null) setEditing(false);
   }
 
   function send(command) {
@@ -228,6 +618,8 @@
     window.addEventListener('keydown', onKey, true);
     window.addEventListener('scroll', schedule, { capture: true, passive: true });
     window.addEventListener('resize', schedule, { passive: true });
+    window.addEventListener('mouseover', onHover, { capture: true, passive: true });
+    EDIT_EVENTS.forEach(function (type) { window.addEventListener(type, onPagePointer, true); });
   }
 
   function lookup(sel) {
@@ -248,13 +640,15 @@
     cur.host.setAttribute('data-pith-node', String(sel.node));
     cur.host.setAttribute('data-pith-path', JSON.stringify(sel.path));
     cur.host.setAttribute('data-pith-tag', sel.tag);
-    cur.label.textContent = '<' + sel.tag + '>';
+    cur.tag = sel.tag;
     cur.remember.style.setProperty('display', sel.offerRemember ? 'inline-block' : 'none', 'important');
     if (cur.host.parentNode !== document.documentElement) document.documentElement.appendChild(cur.host);
     var r = el.getBoundingClientRect();
     if (r.bottom < 0 || r.top > window.innerHeight) {
       el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
     }
+    setBlocks(sel);
+    renderVeils();
     r = place();
     return { ok: true, rect: { x: r.left, y: r.top, width: r.width, height: r.height } };
   }
@@ -265,6 +659,8 @@
       window.removeEventListener('keydown', onKey, true);
       window.removeEventListener('scroll', schedule, { capture: true, passive: true });
       window.removeEventListener('resize', schedule, { passive: true });
+      window.removeEventListener('mouseover', onHover, { capture: true, passive: true });
+      EDIT_EVENTS.forEach(function (type) { window.removeEventListener(type, onPagePointer, true); });
       if (cur.raf) cancelAnimationFrame(cur.raf);
       clearTimeout(cur.timer);
       cur.host.remove();
