@@ -89,3 +89,21 @@ def test_bench_ceiling_row(tmp_path):
     assert top["pages"] == 4 and top["one_click_f1"] is None
     assert 0.5 < top["mean_page_f1"] <= 1.0
     assert len(list((tmp_path / bench.CEILING / "readability").glob("*.txt"))) == 4
+    blocks = rows[bench.CEILING_BLOCKS]     # blocks read off the truth, wherever they are
+    assert blocks["pages"] == 4 and 0.5 < blocks["mean_page_f1"] <= 1.0
+    assert set(rows) >= {"cnr", "cnr" + bench.ELEMENT_SUFFIX}   # --blocks both by default
+
+
+def test_best_blocks_keep_the_truths_blocks_and_leave_the_rest():
+    snap = from_json(make_snapshot([
+        ("html", -1), ("body", 0),
+        ("nav", 1, {"text": "Home About Contact Blog Archive"}),
+        ("p", 1, {"text": "The harbour master keeps the tide table within reach always."}),
+        ("div", 1, {"text": "Share this story with your friends on every network"}),
+        ("p", 1, {"text": "Each constituent follows the Moon or the Sun around the year."}),
+    ]), 100)
+    truth = ("The harbour master keeps the tide table within reach always.\n\n"
+             "Each constituent follows the Moon or the Sun around the year.")
+    text = ceiling.best_blocks(snap, compute(snap), truth)
+    assert "harbour master" in text and "constituent" in text
+    assert "Share" not in text and "Home" not in text

@@ -11,7 +11,16 @@ from builders import make_snapshot
 from conftest import PAGES
 from pith import reader
 from pith.errors import BadNode
-from pith.select import select
+from pith.options import Options
+from pith.select import select as select_with_blocks
+
+# The seed methods' cleaners are what the reader uses with the block stage off; the tests
+# of those steps run with it off, the block stage's own tests at the end run with it on.
+ELEMENT = Options.from_overrides({"blocks": False})
+
+
+def select(snap, options=ELEMENT):
+    return select_with_blocks(snap, options)
 
 PARAGRAPH = ("A paragraph of the story with enough plain words in it to be content for "
              "every method, and then some more words so that it is clearly the text.")
@@ -127,7 +136,7 @@ def test_page_furniture_leaves_a_grown_block_unless_it_is_the_block():
     assert "article" not in dropped and "main" not in dropped
     wrap = list(sel.snap.id).index("wrap")
     assert reader.clean(sel, wrap)["drop"] == []
-    off = dataclasses.replace(sel, options=Options.from_overrides({"auto_furniture": False}))
+    off = dataclasses.replace(sel, options=Options.from_overrides({"auto_furniture": False, "blocks": False}))
     assert not {"aside", "footer"} & {str(off.snap.tag[r]) for r in reader.clean(off, body)["drop"]}
 
 
@@ -145,3 +154,48 @@ def test_link_lists_that_are_most_of_the_block_stay():
     assert reader.clean(sel, main)["drop"] == []
     loose = dataclasses.replace(sel, options=dataclasses.replace(sel.options, auto_clean_max=1.0))
     assert 3 in reader.clean(loose, main)["drop"]
+
+
+# What the reader drops whatever a block decision says: widgets, embeds, code, hidden rows.
+HARD_TAGS = ("iframe", "frame", "embed", "object", "script", "style", "noscript", "form",
+             "input", "button", "select", "textarea", "meta", "link")
+
+
+def hard(sel, row):
+    return bool(sel.feats.hidden[row]) or str(sel.snap.tag[row]) in HARD_TAGS \
+        or bool(sel.snap.host[row])
+
+
+def ancestors(sel, row):
+    out, p = [], int(sel.snap.parent[row])
+    while p >= 0:
+        out.append(p)
+        p = int(sel.snap.parent[p])
+    return out
+
+
+def reader_page():
+    return select_with_blocks(json.loads((PAGES / "reader" / "snapshot.json").read_text(
+        encoding="utf-8")))
+
+
+def test_with_blocks_the_reader_leaves_out_exactly_the_dropped_blocks_and_hard_rows():
+    sel = reader_page()
+    node = sel.node
+    dropped = set(reader.clean(sel, node)["drop"])
+    blocks = sel.blocks_wire(node)
+    for row in blocks["drop"]:        # every block the model left out is left out
+        assert row in dropped or dropped & set(ancestors(sel, row))
+    for row in blocks["kept"]:        # nothing kept is dropped, unless it is never content
+        hit = [a for a in [row, *ancestors(sel, row)] if a in dropped]
+        assert not hit or hard(sel, hit[0])
+
+
+def test_the_readers_include_and_exclude_win_over_the_model():
+    sel = reader_page()
+    node = sel.node
+    every = [int(r) for r in sel.snap.children(node)]
+    gone = reader.clean(sel, node, exclude=every)
+    assert {r for r in every if sel.feats.chars[r] > 0} <= set(gone["drop"])
+    back = reader.clean(sel, node, include=every)
+    assert all(hard(sel, r) for r in back["drop"]), back["drop"]

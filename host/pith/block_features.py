@@ -170,26 +170,44 @@ _DATE = re.compile(
     r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b|"
     r"\b\d{1,2} (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|"
     r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b|\b(ago|yesterday|today)\b", re.I)
+_COPYRIGHT = re.compile(r"©|\(c\)")
 _DIGIT = re.compile(r"\d")
 _UPPER = re.compile(r"[A-ZÀ-Þ]")
 _STOP = re.compile(r"[.!?。！？]")
 _COMMA = re.compile(r"[,;，、]")
 
 
+def _counts(pattern: re.Pattern, joined: str, starts: np.ndarray, k: int) -> np.ndarray:
+    """Matches of `pattern` per string of `joined` (strings start at `starts`), one pass."""
+    at = np.fromiter((m.start() for m in pattern.finditer(joined)), np.int64)
+    return np.bincount(np.searchsorted(starts, at, side="right") - 1, minlength=k)[:k]
+
+
 def text_stats(strings: list[str]) -> np.ndarray:
     """(blocks, 10): digit, capital, stop and comma shares, mean word length, ends with a
-    stop, furniture words per word, a date, a copyright sign, starts with "By "."""
-    out = np.zeros((len(strings), 10))
-    for k, s in enumerate(strings):
-        n = len(s)
-        if not n:
-            continue
-        words = s.count(" ") + 1
-        out[k] = (len(_DIGIT.findall(s)) / n, len(_UPPER.findall(s)) / n,
-                  len(_STOP.findall(s)) / n * 100, len(_COMMA.findall(s)) / n * 100,
-                  min(n / words, 30.0), s[-1] in ".!?。！？:\"”'",
-                  len(_BOILER.findall(s)) / words, _DATE.search(s) is not None,
-                  "©" in s or "(c)" in s.lower(), s[:3].lower() == "by ")
+    stop, furniture words per word, a date, a copyright sign, starts with "By ". Each
+    pattern runs once over the strings joined by newlines (no pattern spans one)."""
+    k = len(strings)
+    out = np.zeros((k, 10))
+    if not k:
+        return out
+    n = np.fromiter(map(len, strings), np.int64, k)
+    starts = np.concatenate(([0], np.cumsum(n + 1)[:-1]))
+    joined = "\n".join(strings)
+    words = np.fromiter((s.count(" ") + 1 for s in strings), np.float64, k)
+    size = np.maximum(n, 1).astype(np.float64)
+    out[:, 0] = _counts(_DIGIT, joined, starts, k) / size
+    out[:, 1] = _counts(_UPPER, joined, starts, k) / size
+    out[:, 2] = _counts(_STOP, joined, starts, k) / size * 100
+    out[:, 3] = _counts(_COMMA, joined, starts, k) / size * 100
+    out[:, 4] = np.minimum(n / words, 30.0)
+    out[:, 5] = [bool(s) and s[-1] in ".!?。！？:\"”'" for s in strings]
+    out[:, 6] = _counts(_BOILER, joined, starts, k) / words
+    out[:, 7] = _counts(_DATE, joined, starts, k) > 0
+    low = joined.lower()
+    out[:, 8] = (_counts(_COPYRIGHT, low, starts, k) > 0)
+    out[:, 9] = [s[:3].lower() == "by " for s in strings]
+    out[n == 0] = 0.0
     return out
 
 

@@ -47,18 +47,19 @@ MODEL_PATH = Path(__file__).resolve().parent / "models" / "blocks.json"
 
 @dataclass(frozen=True, eq=False)
 class Model:
-    """A binary classifier over named features: gradient-boosted trees (arrays padded to
-    one node count) or a logistic regression, with its decision threshold."""
+    """A binary classifier over named features: gradient-boosted trees (all trees' nodes
+    in flat arrays) or a logistic regression, with its decision threshold."""
 
     names: tuple[str, ...]
     threshold: float
     kind: str                          # "trees" or "logistic"
     base: float = 0.0
-    feature: np.ndarray | None = None  # (trees, nodes) split feature, -1 at leaves
-    split: np.ndarray | None = None    # (trees, nodes) go left when x <= split
-    left: np.ndarray | None = None     # (trees, nodes) child indices, -1 at leaves
+    roots: np.ndarray | None = None    # trees: index of each tree's root in the flat arrays
+    feature: np.ndarray | None = None  # per node of all trees: split feature (0 at leaves)
+    split: np.ndarray | None = None    # go left when x <= split (inf at leaves)
+    left: np.ndarray | None = None     # flat child indices; a leaf's are itself
     right: np.ndarray | None = None
-    value: np.ndarray | None = None    # (trees, nodes) leaf values
+    value: np.ndarray | None = None    # leaf values (0 at splits)
     depth: int = 0
     weights: np.ndarray | None = None  # logistic: per feature, on standardised values
     mean: np.ndarray | None = None
@@ -80,19 +81,19 @@ class Model:
         return 1.0 / (1.0 + np.exp(-np.clip(z, -50, 50)))
 
     def margin(self, x: np.ndarray) -> np.ndarray:
-        """Sum of the trees' leaf values per row: all rows and trees step down together,
-        one numpy step per tree level."""
-        b, t = len(x), self.feature.shape[0]
-        trees = np.arange(t)[None, :]
-        node = np.zeros((b, t), np.int64)
-        rows = np.arange(b)[:, None]
+        """Sum of the trees' leaf values per row: every row walks every tree at once,
+        one numpy step per tree level, over flat arrays (a leaf's children are itself,
+        so rows that reached a leaf stay there)."""
+        b, t = len(x), len(self.roots)
+        if not b:
+            return np.zeros(0)
+        flat = np.ascontiguousarray(x, np.float64).ravel()
+        base = (np.arange(b) * x.shape[1])[:, None]
+        node = np.broadcast_to(self.roots, (b, t)).copy()
         for _ in range(self.depth):
-            f = self.feature[trees, node]
-            leaf = f < 0
-            go_left = x[rows, np.maximum(f, 0)] <= self.split[trees, node]
-            nxt = np.where(go_left, self.left[trees, node], self.right[trees, node])
-            node = np.where(leaf, node, nxt)
-        return self.value[trees, node].sum(axis=1)
+            go_left = flat[base + self.feature[node]] <= self.split[node]
+            node = np.where(go_left, self.left[node], self.right[node])
+        return self.value[node].sum(axis=1)
 
     @classmethod
     def from_json(cls, obj: dict) -> "Model":
@@ -102,15 +103,19 @@ class Model:
                        base=float(obj["intercept"]), weights=np.array(obj["weights"]),
                        mean=np.array(obj["mean"]), scale=np.array(obj["scale"]))
         trees = obj["trees"]
-        width = max(len(tr["feature"]) for tr in trees)
-
-        def pad(key, fill, dtype):
-            return np.array([tr[key] + [fill] * (width - len(tr[key])) for tr in trees], dtype)
+        sizes = np.array([len(tr["feature"]) for tr in trees], np.int64)
+        roots = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+        cat = lambda key: np.concatenate([np.asarray(tr[key]) for tr in trees])  # noqa: E731
+        own = np.arange(int(sizes.sum()))
+        offset = np.repeat(roots, sizes)
+        feature, left, right = cat("feature"), cat("left"), cat("right")
+        leaf = feature < 0
         return cls(names=names, threshold=float(obj["threshold"]), kind="trees",
-                   base=float(obj.get("base", 0.0)), feature=pad("feature", -1, np.int64),
-                   split=pad("split", 0.0, np.float64), left=pad("left", -1, np.int64),
-                   right=pad("right", -1, np.int64), value=pad("value", 0.0, np.float64),
-                   depth=int(obj["depth"]))
+                   base=float(obj.get("base", 0.0)), roots=roots,
+                   feature=np.where(leaf, 0, feature).astype(np.int64),
+                   split=np.where(leaf, np.inf, cat("split")).astype(np.float64),
+                   left=np.where(leaf, own, left + offset), right=np.where(leaf, own, right + offset),
+                   value=cat("value").astype(np.float64), depth=int(obj["depth"]))
 
 
 @lru_cache(maxsize=4)

@@ -9,9 +9,12 @@ skips their subtrees. The rows come from the block stage and the seed methods:
      model leaves out, with the reader's own `include` / `exclude` rows over the model
      (a click on a dimmed or a kept block in the page); rows whose own text belongs to
      a dropped block while a kept block lies inside them are `quiet`: the collector
-     leaves out their own text nodes and keeps their children. With the stage on, the
-     method's own `drop` (step 4's multi-part rows, auto's cleaners) is the model's to
-     judge and is not added again;
+     leaves out their own text nodes and keeps their children. With the stage on, what
+     is content is the model's and the reader's call, so the overlay shows exactly what
+     the reader reads: only the widgets, embeds and ad-server rows of step 2 and the
+     hidden rows of step 3 are added (never content, whatever a block decision says);
+     steps 1, 4, 5 and step 2's forms, link-list cells and empty tables — all of them
+     features of the model — apply when the stage is off;
   1. the link-quota filter (Mantratzis et al.): sections scoring 2 points are link lists —
      navigation, share bars, tag clouds, "related" lists — (algorithms/lqf.py), unless
      together they hold more than `auto_clean_max` of the block's visible text: the block
@@ -77,6 +80,32 @@ def _part_outsiders(sel: "Selection", node: int, within: np.ndarray) -> np.ndarr
     return within & ~in_part & ~holds
 
 
+def _cleaners(sel: "Selection", node: int, within: np.ndarray, tags: filters.Tags) -> np.ndarray:
+    """Steps 1, 2 (forms, link-list cells, empty tables), 4 and 5: the seed methods'
+    cleaners, used when the block stage is off."""
+    snap, feats, opts = sel.snap, sel.feats, sel.options
+    link_lists = lqf.link_quota(snap, feats, opts).link_list & within              # 1
+    block = snap.subtrees([node])
+    if auto.lists_are_content(snap, feats, block, link_lists, opts):
+        link_lists = np.zeros(snap.n, np.bool_)
+    drop = link_lists.copy()
+    forms = tags.mask({"form"})                                                    # 2
+    drop |= forms & (feats.chars < FORM_MAX_SHARE * max(int(feats.chars[node]), 1))
+    if opts.filters_link_lists:
+        drop |= filters.link_lists(snap, feats, tags, ~filters.dead_rows(snap, feats, drop),
+                                   opts)
+    if opts.filters_empty_tables:
+        drop |= filters.empty_tables(snap, feats, tags, ~filters.dead_rows(snap, feats, drop),
+                                     opts)
+    if sel.result.drop is not None and node == sel.node:
+        drop |= sel.result.drop
+    drop |= _part_outsiders(sel, node, within)                                     # 4
+    if opts.auto_furniture:                                                        # 5
+        drop |= auto.furniture_inside(snap, feats, block, auto.furniture(snap),
+                                      opts.auto_furniture_max) & within
+    return drop
+
+
 def clean(sel: "Selection", node: int, include: list[int] | None = None,
           exclude: list[int] | None = None) -> dict[str, Any]:
     """{drop: topmost row ids to leave out of `node`, quiet: rows whose own text is left
@@ -87,37 +116,22 @@ def clean(sel: "Selection", node: int, include: list[int] | None = None,
     node = snap.check_node(node)
     blocks = block_choice(sel, node, include, exclude)
     within = lqf.inside(snap, np.array([node]))
-
-    link_lists = lqf.link_quota(snap, feats, opts).link_list & within              # 1
-    block = snap.subtrees([node])
-    if auto.lists_are_content(snap, feats, block, link_lists, opts):
-        link_lists = np.zeros(snap.n, np.bool_)
     tags = filters.Tags(snap)                                                      # 2
     # image links stay: an article's figures are often links to the full-size image
     widgets = filters.ignored(snap, feats, tags,
                               dataclasses.replace(opts, filters_ignore_image_links=False))
     ads = filters.ad_rows(snap, opts) if opts.filters_ads else np.zeros(snap.n, np.bool_)
-    drop = link_lists | widgets | ads | tags.mask(WIDGET_TAGS)
-    forms = tags.mask({"form"})
-    drop |= forms & (feats.chars < FORM_MAX_SHARE * max(int(feats.chars[node]), 1))
-    if opts.filters_link_lists:
-        drop |= filters.link_lists(snap, feats, tags, ~filters.dead_rows(snap, feats, drop),
-                                   opts)
-    if opts.filters_empty_tables:
-        drop |= filters.empty_tables(snap, feats, tags, ~filters.dead_rows(snap, feats, drop),
-                                     opts)
+    drop = widgets | ads | tags.mask(WIDGET_TAGS)
     if not sel.hidden_ignored:                                                     # 3
         drop |= feats.hidden
     if blocks is not None:                                                         # 0
+        # what is content is the block model's (and the reader's) call: link lists,
+        # forms, furniture and parts are among its features, not added again
         if blocks.drop is not None:
             drop |= blocks.drop
-    elif sel.result.drop is not None and node == sel.node:
-        drop |= sel.result.drop
-    drop = (drop | _part_outsiders(sel, node, within)) & within                    # 4
-    if opts.auto_furniture:                                                        # 5
-        drop |= auto.furniture_inside(snap, feats, block, auto.furniture(snap),
-                                      opts.auto_furniture_max) & within
-
+        drop &= within
+    else:
+        drop = (drop | _cleaners(sel, node, within, tags)) & within
     removed = drop | snap.below(drop)
     links = filters.removed_links(snap, feats, removed & ~feats.hidden, ads)
     top = np.flatnonzero(drop & ~snap.below(drop))

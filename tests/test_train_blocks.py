@@ -1,0 +1,95 @@
+"""Training the block model: labels from a truth text, the learners, the written model."""
+import json
+
+import numpy as np
+import pytest
+
+from builders import make_snapshot
+from pith import blocks as blocks_mod
+from pith import keep, train_blocks
+from pith.features import compute
+from pith.snapshot import from_json
+
+STORY = ("The harbour master keeps the tide table within reach, and few sailors ask where "
+         "its numbers come from.")
+MORE = "Each constituent follows the Moon or the Sun and repeats with its own period."
+
+
+def page():
+    return from_json(make_snapshot([
+        ("html", -1), ("body", 0), ("article", 1),
+        ("p", 2, {"text": STORY}),                                              # 3
+        ("div", 2, {"text": "Share on Facebook Twitter Email"}),                # 4
+        ("p", 2, {"text": MORE}),                                               # 5
+        ("p", 2, {"text": "|"}),                                                # 6 no token
+    ], url="https://example.org/a"), 100)
+
+
+def test_block_labels_come_from_the_truth():
+    snap = page()
+    b = blocks_mod.compute(snap, compute(snap))
+    which = np.arange(b.count)
+    labels = dict(zip(b.rows.tolist(), train_blocks.block_labels(
+        snap, b, which, STORY + "\n\n" + MORE).tolist()))
+    assert labels == {3: 1, 4: 0, 5: 1, 6: -1}
+
+
+def test_page_of_makes_features_labels_and_weights():
+    snap = page()
+    p = train_blocks.page_of("t/1", "example.org", "train", snap, STORY + "\n\n" + MORE)
+    assert p is not None and p.x.shape[0] == len(p.y) == len(p.texts)
+    assert abs(p.w.sum() - 1.0) < 1e-9 and (p.w[p.y < 0] == 0).all()
+
+
+def separable(n=400, seed=0):
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(n, 3))
+    y = (x[:, 0] - 0.5 * x[:, 2] > 0).astype(float)
+    return x, y, np.full(n, 1.0 / n)
+
+
+def test_logistic_learner_separates_what_is_separable():
+    x, y, w = separable()
+    model = keep.Model.from_json({**train_blocks.fit_logistic_model(x, y, w),
+                                  "features": ["a", "b", "c"], "threshold": 0.5})
+    assert ((model.probability(x) >= 0.5) == (y == 1)).mean() > 0.97
+
+
+def test_tree_learner_exports_what_it_learned():
+    pytest.importorskip("lightgbm")
+    x, y, w = separable(seed=1)
+    model = keep.Model.from_json({**train_blocks.fit_trees(x, y, w),
+                                  "features": ["a", "b", "c"], "threshold": 0.5})
+    assert ((model.probability(x) >= 0.5) == (y == 1)).mean() > 0.95
+    assert model.depth <= train_blocks.TREE_PARAMS["max_depth"]
+
+
+def test_cross_validation_reports_every_learner_and_threshold():
+    class Scorer:   # the shared scorer's score_pair shape, on words
+        @staticmethod
+        def score_pair(pred, truth):
+            p, t = set(pred.split()), set(truth.split())
+            tp = len(p & t)
+            f1 = 2 * tp / (len(p) + len(t)) if p or t else 1.0
+            return 0.0, 0.0, f1
+    pages = []
+    for k in range(12):
+        x, y, _ = separable(n=30, seed=k)
+        texts = [f"word{k}x{i}" for i in range(30)]
+        truth = " ".join(t for t, yy in zip(texts, y) if yy)
+        pages.append(train_blocks.Page(
+            key=f"p{k}", site=f"site{k}", side="train", x=x, y=y.astype(int),
+            w=np.full(30, 1 / 30), texts=texts, has_text=np.ones(30, bool), truth=truth))
+    cv = train_blocks.cross_validate(pages, ("a", "b", "c"), Scorer(), learners=("logistic",))
+    assert cv["oracle"] == 1.0 and cv["whole"] < 0.9
+    best = max(v for k, v in cv.items() if k.startswith("logistic@"))
+    assert best > cv["whole"]
+    assert {f"logistic@{t}" for t in train_blocks.THRESHOLDS} <= set(cv)
+
+
+def test_the_shipped_model_names_only_features_the_host_computes():
+    from pith import block_features as bf
+    obj = json.loads(keep.MODEL_PATH.read_text())
+    for kind in ("rendered", "static"):
+        model = keep.Model.from_json(obj[kind])
+        model.columns(bf.LAYOUT_NAMES if kind == "rendered" else bf.NAMES)
