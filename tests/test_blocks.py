@@ -21,7 +21,7 @@ def page():
         ("li", 6, {"text": "two"}),                                          # 8
         ("table", 2),                                                        # 9  layout table
         ("tr", 9),                                                           # 10
-        ("td", 10, {"text": "cell a"}),                                      # 11 inline: tr's
+        ("td", 10, {"text": "cell a"}),                                      # 11 a layout cell
         ("td", 10, {"text": "cell b"}),                                      # 12
         ("table", 2),                                                        # 13 data table
         ("tr", 13),                                                          # 14
@@ -38,26 +38,34 @@ def page():
 def test_block_rows_follow_the_definition():
     snap = page()
     b = blocks.compute(snap, compute(snap))
-    # the div's own run (and the button's tail), p, li, li, layout row, data table, image div
-    assert b.rows.tolist() == [2, 3, 7, 8, 10, 13, 18]
+    # the div's own run (and the button's tail), p, li, li, two layout cells, data table,
+    # image div
+    assert b.rows.tolist() == [2, 3, 7, 8, 11, 12, 13, 18]
     owner = b.owner
     assert owner[4] == 3 and owner[5] == 3          # inline link and a div inside an atomic p
-    assert owner[11] == owner[12] == 10              # cells belong to their row
+    assert owner[11] == 11 and owner[12] == 12       # layout cells are blocks
     assert owner[15] == owner[17] == 13              # a data table is one block
     texts = dict(zip(b.rows.tolist(), blocks.texts(snap, b)))
     assert texts[3] == "First paragraph with a link inside. div inside p"
-    assert texts[10] == "cell a cell b"
+    assert texts[11] == "cell a"
     assert texts[2] == "Share this tail of button"   # a widget's own label is not text
     assert b.images[b.rows.tolist().index(18)] == 1 and b.chars[b.rows.tolist().index(18)] == 0
     assert b.linked[b.rows.tolist().index(3)] == len("alink")
 
 
-def test_nested_tables_are_not_data_tables():
+def test_nested_tables_and_cells_with_paragraphs_are_not_data_tables():
     snap = from_json(make_snapshot([
         ("table", -1), ("tr", 0), ("th", 1, {"text": "h"}), ("td", 1),
         ("table", 3), ("tr", 4), ("td", 5, {"text": "x"}),
     ]), 100)
     assert not blocks.data_tables(snap).any()
+    snap = from_json(make_snapshot([
+        ("div", -1),
+        ("table", 0), ("tr", 1), ("th", 2, {"text": "h"}), ("td", 2, {"text": "1"}),   # data
+        ("table", 0), ("tr", 5), ("th", 6, {"text": "menu"}), ("td", 6),                 # layout
+        ("p", 8, {"text": "A whole article in a cell."}),
+    ]), 100)
+    assert blocks.data_tables(snap).tolist() == [False, True] + [False] * 3 + [False] * 5
 
 
 def test_render_masks_show_exactly_the_kept_blocks():
@@ -73,7 +81,7 @@ def test_render_masks_show_exactly_the_kept_blocks():
         assert gone not in text
     assert quiet[2] and not drop[2]                  # the container stays, its run goes
     assert drop[7] and drop[9] and drop[18]          # the topmost rows with nothing kept go
-    assert not drop[10]                              # (inside the dropped layout table)
+    assert not drop[11]                              # (inside the dropped layout table)
 
 
 def test_render_masks_keep_an_image_block_and_a_kept_container_run():

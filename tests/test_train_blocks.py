@@ -79,7 +79,8 @@ def test_cross_validation_reports_every_learner_and_threshold():
         truth = " ".join(t for t, yy in zip(texts, y) if yy)
         pages.append(train_blocks.Page(
             key=f"p{k}", site=f"site{k}", side="train", x=x, y=y.astype(int),
-            w=np.full(30, 1 / 30), texts=texts, has_text=np.ones(30, bool), truth=truth))
+            w=np.full(30, 1 / 30), texts=texts, piece_block=np.arange(30),
+            has_text=np.ones(30, bool), truth=truth))
     cv = train_blocks.cross_validate(pages, ("a", "b", "c"), Scorer(), learners=("logistic",))
     assert cv["oracle"] == 1.0 and cv["whole"] < 0.9
     best = max(v for k, v in cv.items() if k.startswith("logistic@"))

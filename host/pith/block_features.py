@@ -258,7 +258,7 @@ def matrix(snap: Snapshot, feats: Features, blocks: blocks_mod.Blocks, sig: Page
     total = max(chars.sum(), 1.0)
     before = (np.cumsum(chars) - chars) / total
     cols += [dropped, outside, np.arange(m) / max(m - 1, 1), before,
-             np.log1p(snap.depth[rows] - snap.depth[element]), (rows == element),
+             np.log1p(np.maximum(snap.depth[rows] - snap.depth[element], 0)), (rows == element),
              chars / total]
     in_method = (rows >= method) & (rows < snap.end[method])
     cols += [in_method, np.full(m, chars[in_method].sum() / total)]

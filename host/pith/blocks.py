@@ -5,19 +5,20 @@ those of its inline descendants (links, spans, emphasis, images), down to the ne
 block-level row, which owns its own. The choices, one per case:
 
 - block-level rows (`BLOCK_LEVEL`): paragraphs, headings, list items (`li`, `dt`, `dd`),
-  table rows (`tr`), `pre`, figures and their captions, quotes, and every container
-  (`div`, `section`, `article`, `td` is *not* one: see below). A container's own text
-  — "a text run directly inside a div", including runs split by `<br>` — is one block,
-  owned by the container, between the blocks of its children;
+  table rows and cells, `pre`, figures and their captions, quotes, and every container
+  (`div`, `section`, `article`). A container's own text — "a text run directly inside a
+  div", including runs split by `<br>` — is one block, owned by the container, between
+  the blocks of its children;
 - atomic rows (`ATOMIC`): `p`, `h1`–`h6`, `pre`, `figure`, `blockquote` and data tables
   are one block each with everything inside them (a `div` a script put inside a `p`, a
   figure's image with its caption, a quote's paragraphs): a reader keeps or drops them
   whole;
-- table cells are inline: a row of a layout table is one block with all its cells'
-  direct text, and whatever block-level rows a cell holds (the paragraphs of an old
-  table-laid-out article) are blocks of their own;
-- a data table (a `table` with a `th`, `caption` or `thead` and no table inside it) is
-  one block: its rows mean nothing apart;
+- in a layout table each cell is a block (its direct text; the paragraphs it holds are
+  blocks of their own): the columns of a table-laid-out page are a sidebar and an
+  article, not one row of content;
+- a data table (a `table` with a `th`, `caption` or `thead`, no table inside it and no
+  block-level row in its cells) is one block: its rows mean nothing apart; any other
+  table is a layout table;
 - form widgets (button, select, input, textarea, …) and everything inside them own no
   text, as the renderer shows none of it; code and hidden rows own none either
   (features.gone);
@@ -44,13 +45,17 @@ BLOCK_LEVEL = frozenset({
     "dd", "details", "dialog", "dir", "div", "dl", "dt", "fieldset", "figcaption",
     "figure", "footer", "form", "header", "hgroup", "hr", "legend", "li", "main", "menu",
     "nav", "ol", "p", "pre", "section", "summary", "table", "tbody", "tfoot", "thead",
-    "tr", "ul", "iframe", "frame", "frameset", "noframes", "search", "listing",
+    "tr", "td", "th", "ul", "iframe", "frame", "frameset", "noframes", "search", "listing",
     "plaintext", "xmp",
 }) | HEADINGS
 # Block-level rows that own everything inside them.
 ATOMIC = frozenset({"p", "pre", "figure", "blockquote", "listing", "plaintext", "xmp"}) | HEADINGS
 # What makes a table a data table (with no table nested inside it).
 DATA_TABLE_MARKS = frozenset({"th", "caption", "thead"})
+# The rows a data table is made of; any other block-level row inside (a paragraph, a div,
+# a list in a cell) makes it a layout table, whose rows are blocks of their own.
+TABLE_PARTS = frozenset({"table", "caption", "thead", "tbody", "tfoot", "tr", "td", "th",
+                         "colgroup"})
 
 
 @dataclass(frozen=True, eq=False)
@@ -79,11 +84,13 @@ class Blocks:
 
 
 def data_tables(snap: Snapshot) -> np.ndarray:
-    """Rows that are data tables: a th, caption or thead inside and no nested table."""
+    """Rows that are data tables: a th, caption or thead inside, no nested table, and no
+    block-level row inside but the table's own parts (cells hold inline content only)."""
     tables = snap.tag == "table"
     marks = snap.subtree_sum(tag_in(snap, DATA_TABLE_MARKS).astype(np.int64))
-    nested = snap.subtree_sum(tables.astype(np.int64))
-    return tables & (marks > 0) & (nested == 1)
+    other = tag_in(snap, BLOCK_LEVEL - TABLE_PARTS) | tables
+    inner = snap.subtree_sum(other.astype(np.int64))
+    return tables & (marks > 0) & (inner == 1)
 
 
 def nearest(snap: Snapshot, mask: np.ndarray) -> np.ndarray:
@@ -122,32 +129,39 @@ def compute(snap: Snapshot, feats: Features) -> Blocks:
                   pieces=pieces[rows].astype(np.int64))
 
 
-def texts(snap: Snapshot, blocks: Blocks, which: np.ndarray | None = None) -> list[str]:
-    """The text each block owns (its text nodes joined in document order, spaces
-    collapsed), for `which` blocks (positions in blocks.rows; all by default)."""
-    want = np.zeros(len(blocks.rows), np.bool_)
-    want[np.arange(len(blocks.rows)) if which is None else which] = True
+def pieces(snap: Snapshot, blocks: Blocks,
+           which: np.ndarray | None = None) -> tuple[np.ndarray, list[str]]:
+    """The text nodes of the blocks at `which` (positions in blocks.rows; all by
+    default) in reading order: (index into `which` per piece, the piece's string). A
+    container's runs before and after its child blocks stay where they are read."""
+    want = np.full(len(blocks.rows), -1, np.int64)
+    sel = np.arange(len(blocks.rows)) if which is None else np.asarray(which, np.int64)
+    want[sel] = np.arange(len(sel))
     at = blocks.index(snap.n)
-    blk_text = at[blocks.owner]                                   # block of each row's text
+    blk_text = np.where(at[blocks.owner] >= 0, want[np.maximum(at[blocks.owner], 0)], -1)
     blk_tail = np.concatenate(([-1], blk_text[snap.parent[1:]]))  # a tail is its parent's
-    ok_text = blocks.shown & (blk_text >= 0) & (snap.text != "")
-    ok_tail = np.concatenate(([False], blocks.shown[snap.parent[1:]])) & (blk_tail >= 0) \
-        & (snap.tail != "")
-    ok_text &= want[np.maximum(blk_text, 0)]
-    ok_tail &= want[np.maximum(blk_tail, 0)]
+    shown_parent = np.concatenate(([False], blocks.shown[snap.parent[1:]]))
+    t_rows = np.flatnonzero(blocks.shown & (blk_text >= 0) & (snap.text != ""))
+    l_rows = np.flatnonzero(shown_parent & (blk_tail >= 0) & (snap.tail != ""))
     # reading order: text[i] at i, tail[i] once i's subtree is done (deeper tails first)
-    t_rows, l_rows = np.flatnonzero(ok_text), np.flatnonzero(ok_tail)
     pos = np.concatenate((t_rows, snap.end[l_rows]))
     stage = np.concatenate((np.zeros(len(t_rows)), -np.ones(len(l_rows))))
     deep = np.concatenate((np.zeros(len(t_rows)), -snap.depth[l_rows]))
     order = np.lexsort((deep, stage, pos))
     blk = np.concatenate((blk_text[t_rows], blk_tail[l_rows]))[order]
     strings = np.concatenate((snap.text[t_rows], snap.tail[l_rows]))[order]
-    out: list[list[str]] = [[] for _ in range(len(blocks.rows))]
-    for b, s in zip(blk.tolist(), strings.tolist()):
+    return blk, strings.tolist()
+
+
+def texts(snap: Snapshot, blocks: Blocks, which: np.ndarray | None = None) -> list[str]:
+    """The text each block at `which` owns (all by default): its text nodes joined in
+    reading order, spaces collapsed."""
+    blk, strings = pieces(snap, blocks, which)
+    k = len(blocks.rows) if which is None else len(which)
+    out: list[list[str]] = [[] for _ in range(k)]
+    for b, s in zip(blk.tolist(), strings):
         out[b].append(s)
-    keep = np.flatnonzero(want)
-    return [" ".join(" ".join(out[b]).split()) for b in keep]
+    return [" ".join(" ".join(parts).split()) for parts in out]
 
 
 def render_masks(snap: Snapshot, blocks: Blocks, keep: np.ndarray,

@@ -11,11 +11,17 @@ Decisions written down:
   headline or a first paragraph just outside the method's element can be taken in; the
   model knows which blocks lie in the method's own element (block_features). The
   answer's node — what is outlined — is then the lowest common ancestor of the kept
-  blocks, so the outline goes round what is read. After a grow or a shrink the scope is
-  the reader's element, as it is (no widening, no tightening).
+  blocks, so the outline goes round what is read. A reader's include / exclude on that
+  node is decided in the same wide scope (the same features, so the other blocks keep
+  their verdicts). After a grow or a shrink the scope is the reader's element, as it is
+  (no widening, no tightening).
 - A block with no text (an image alone, the image of a figure without caption) cannot be
   judged from a text truth: it is kept when a text block next to it (before or after, in
   the element) is kept, so an article's images stay and a sidebar's thumbnails go.
+- Code (`pre`) and data tables inside the method's own element are kept whatever the
+  model says (option `blocks_keep_code`): a reader expects a tutorial's listings and an
+  article's tables in the reader view, and the truths the model learns from are split on
+  code (some benchmarks strip it), so the model alone learns to doubt it.
 - When the model keeps no text block, the element is answered whole (never an empty
   answer): the model has then found nothing that looks like content, and the method's
   element is the better evidence.
@@ -129,9 +135,14 @@ def load_models(path: str = str(MODEL_PATH)) -> dict[str, Model]:
 
 
 def scope(snap: Snapshot, blocks: blocks_mod.Blocks, element: int) -> np.ndarray:
-    """Positions (in blocks.rows) of the blocks inside `element`, itself included."""
+    """Positions (in blocks.rows) of the blocks inside `element`, itself included, and,
+    for an element that is not a block row (a span, a cell of a data table), the block
+    that holds its own text."""
     rows = blocks.rows
-    return np.flatnonzero((rows >= element) & (rows < snap.end[element]))
+    inside = (rows >= element) & (rows < snap.end[element])
+    # an element that is not a block row shows its own text, which its block holds
+    inside |= rows == blocks.owner[element]
+    return np.flatnonzero(inside)
 
 
 def decide(p: np.ndarray, threshold: float, has_text: np.ndarray) -> np.ndarray:
@@ -147,6 +158,12 @@ def decide(p: np.ndarray, threshold: float, has_text: np.ndarray) -> np.ndarray:
     kept_prev = np.where(prev >= 0, keep[np.maximum(prev, 0)], False)
     kept_next = np.where(nxt < len(p), keep[np.minimum(nxt, len(p) - 1)], False)
     return np.where(has_text, keep, kept_prev | kept_next)
+
+
+def structured(snap: Snapshot, rows: np.ndarray) -> np.ndarray:
+    """Which of `rows` are code (`pre` and its old spellings) or data tables."""
+    code = np.isin(snap.tag[rows], ("pre", "listing", "xmp", "plaintext"))
+    return code | blocks_mod.data_tables(snap)[rows]
 
 
 def widen(snap: Snapshot, feats: Features, node: int, times: int) -> int:
@@ -178,30 +195,30 @@ def probabilities(snap: Snapshot, feats: Features, opts: Options, element: int,
 
 def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: Choice,
           include: np.ndarray | None = None, exclude: np.ndarray | None = None,
-          tighten: bool = False, model_path: str = str(MODEL_PATH)) -> Choice:
+          answer: int | None = None, model_path: str = str(MODEL_PATH)) -> Choice:
     """The method's choice answered by the kept blocks inside `element` (the method's
     node or an ancestor of it; see the module docstring). A reader's own decisions
     override the model's: every block inside an `include` row is kept, then every block
-    inside an `exclude` row is left out. With `tighten`, the answer's node is the lowest
-    common ancestor of the kept blocks: the outline goes round what is kept."""
+    inside an `exclude` row is left out. The answer's node is `answer` (a row inside
+    `element`; the blocks outside it are left out), or, when None, the lowest common
+    ancestor of the kept blocks: the outline goes round what is kept."""
     blocks = blocks_mod.compute(snap, feats)
     which = scope(snap, blocks, element)
-    base = method if element == method.node else pin(method, element)
     if not len(which):
-        return base
+        return method if element == method.node else pin(method, element)
     p, threshold = probabilities(snap, feats, opts, element, method, blocks, which, model_path)
     keep = decide(p, threshold, blocks.chars[which] > 0)
     rows = blocks.rows[which]
+    if opts.blocks_keep_code:
+        keep |= structured(snap, rows) & (rows >= method.node) & (rows < snap.end[method.node])
     for chosen, value in ((include, True), (exclude, False)):
         if chosen is not None and len(chosen):
             keep = np.where(snap.subtrees(chosen)[rows], value, keep)
-    if tighten and keep.any():
-        node = lowest_common_ancestor(snap, rows[keep])
-        if node != base.node:
-            base = method if node == method.node else pin(method, node)
-            inside = (rows >= node) & (rows < snap.end[node])
-            which, keep = which[inside], keep[inside]
-    return with_blocks(snap, blocks, base, which, keep)
+    node = answer if answer is not None else (
+        lowest_common_ancestor(snap, rows[keep]) if keep.any() else element)
+    inside = (rows >= node) & (rows < snap.end[node])
+    base = method if node == method.node else pin(method, node)
+    return with_blocks(snap, blocks, base, which[inside], keep[inside])
 
 
 def pin(choice: Choice, node: int) -> Choice:

@@ -327,6 +327,10 @@ class Options:
         "block model (models/blocks.json, BLOCKS.md) judges content and leave the rest "
         "out of what is read, exported and shown in the reader; the element stays what "
         "grow and shrink move. Off: the element's whole text, as before")
+    blocks_keep_code: bool = _opt(
+        True, "code (pre) and data tables inside the method's own element are kept whatever "
+        "the block model says: readers expect listings and tables in the reader view, and "
+        "the benchmark truths disagree on code, so the model learns to doubt it")
     blocks_grow: int = _opt(
         2, "with the block stage, the element outlined and judged block by block is the "
         "method's choice grown this many times (the grow button's rule): the method's "

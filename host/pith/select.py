@@ -77,6 +77,7 @@ class Selection:
     hidden_ignored: bool = False   # stage 3 fell back to scoring hidden text
     pinned: bool = False           # the node is the caller's pin, not the method's choice
     element: Choice | None = None  # the choice before the block stage (None: stage off)
+    scope: int | None = None       # the row the block stage judged the node's blocks in
 
     @property
     def node(self) -> int:
@@ -145,8 +146,9 @@ def block_choice(sel: "Selection", node: int, include=None, exclude=None) -> Cho
         return sel.result
     inc = np.array([sel.snap.check_node(r) for r in include or []], np.int64)
     exc = np.array([sel.snap.check_node(r) for r in exclude or []], np.int64)
-    return keep.apply(sel.snap, sel.feats, sel.options, node, sel.element or sel.result,
-                      inc, exc)
+    scope = sel.scope if (node == sel.node and sel.scope is not None) else node
+    return keep.apply(sel.snap, sel.feats, sel.options, scope, sel.element or sel.result,
+                      inc, exc, answer=node)
 
 
 def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None,
@@ -184,14 +186,16 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
     if opts.blocks:
         mine = pin is None             # a reader's pinned element is judged as it is
         scope = keep.widen(snap, feats, result.node, opts.blocks_grow if mine else 0)
-        result = keep.apply(snap, feats, opts, scope, result, tighten=mine)
+        result = keep.apply(snap, feats, opts, scope, result,
+                            answer=None if mine else result.node)
     t4 = time.perf_counter()
     timings = {"validate_ms": (t1 - t0) * 1e3, "features_ms": (t2 - t1) * 1e3,
                "score_ms": (t3 - t2) * 1e3, "blocks_ms": (t4 - t3) * 1e3,
                "total_ms": (t4 - t0) * 1e3}
     return Selection(snap=snap, feats=feats, result=result, options=opts, timings=timings,
                      hidden_ignored=hidden_ignored, pinned=pin is not None,
-                     element=element if opts.blocks else None)
+                     element=element if opts.blocks else None,
+                     scope=scope if opts.blocks else None)
 
 
 def mostly_hidden(snap: snapshot_mod.Snapshot, feats: features_mod.Features,

@@ -76,7 +76,8 @@ class Page:
     x: np.ndarray
     y: np.ndarray          # 1 content, 0 not, -1 unlabelled
     w: np.ndarray
-    texts: list[str]
+    texts: list[str]       # the text nodes of the scope in reading order
+    piece_block: np.ndarray  # the block (row of x) of each of `texts`
     has_text: np.ndarray
     truth: str
 
@@ -118,8 +119,9 @@ def page_of(key: str, site: str, side: str, snap: Snapshot, truth: str,
     y = block_labels(snap, blocks, which, truth)
     root = np.sqrt(blocks.chars[which].astype(np.float64)) * (y >= 0)
     w = root / root.sum() if root.sum() > 0 else root
+    piece_block, texts = blocks_mod.pieces(snap, blocks, which)
     return Page(key=key, site=site, side=side, x=x.astype(np.float32), y=y, w=w,
-                texts=blocks_mod.texts(snap, blocks, which),
+                texts=texts, piece_block=piece_block,
                 has_text=blocks.chars[which] > 0, truth=truth)
 
 
@@ -243,7 +245,12 @@ def stack(pages: list[Page]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def page_f1(scorer, page: Page, keep_mask: np.ndarray) -> float:
-    text = "\n\n".join(t for t, k in zip(page.texts, keep_mask) if k and t)
+    """Page F1 of the kept blocks' text nodes in reading order, joined as render joins
+    them: nothing between the pieces of one block (inline runs), a break between blocks."""
+    chosen = np.flatnonzero(keep_mask[page.piece_block])
+    blk = page.piece_block[chosen]
+    breaks = np.concatenate(([False], blk[1:] != blk[:-1]))
+    text = "".join(("\n" if b else "") + page.texts[i] for i, b in zip(chosen.tolist(), breaks))
     return scorer.score_pair(text, page.truth)[2]
 
 
