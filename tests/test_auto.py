@@ -40,9 +40,9 @@ def test_the_winner_is_one_members_block_and_link_lists_inside_are_dropped():
               "two</a></li><li><a href=/r3>Related three</a></li></ul>"
             + "</article></main><footer>© 2026</footer></body></html>")
     sel = select(static.snapshot_from_html(html, "http://example.org/"),
-                 Options.from_overrides({"algorithm": "auto"}))
+                 Options.from_overrides({"blocks": False, "algorithm": "auto"}))
     members = {select(static.snapshot_from_html(html, "http://example.org/"),
-                      Options.from_overrides({"algorithm": m})).node
+                      Options.from_overrides({"blocks": False, "algorithm": m})).node
                for m in Options().auto_members}
     assert sel.node in members
     text = " ".join(sel.snap.text[i] for i in np.flatnonzero(auto.covered(sel.snap, sel.result)))
@@ -51,7 +51,7 @@ def test_the_winner_is_one_members_block_and_link_lists_inside_are_dropped():
 
 def test_no_text_is_no_content():
     with pytest.raises(NoContent):
-        select(make_snapshot([("html", -1), ("body", 0)]), Options.from_overrides({"algorithm": "auto"}))
+        select(make_snapshot([("html", -1), ("body", 0)]), Options.from_overrides({"blocks": False, "algorithm": "auto"}))
 
 
 @pytest.mark.parametrize("members", [[], ["auto"], ["magic"], "cnr"])
@@ -84,10 +84,10 @@ def test_a_method_that_only_votes_never_wins(monkeypatch):
     monkeypatch.setattr(cnr, "run", proposing([2, 3]))        # 10 + 20 characters
     monkeypatch.setattr(lqf, "run", proposing([3, 4]))        # 20 + 30
     monkeypatch.setattr(filters, "run", proposing([2, 3, 4]))
-    opts = Options.from_overrides({"algorithm": "auto", "auto_members": ["cnr", "lqf"],
+    opts = Options.from_overrides({"blocks": False, "algorithm": "auto", "auto_members": ["cnr", "lqf"],
                                    "auto_clean": False})
     assert auto.run(snap, compute(snap), opts).parts.tolist() == [3, 4]
-    everyone = Options.from_overrides({"algorithm": "auto", "auto_clean": False,
+    everyone = Options.from_overrides({"blocks": False, "algorithm": "auto", "auto_clean": False,
                                        "auto_members": ["cnr", "lqf", "filters"]})
     assert auto.run(snap, compute(snap), everyone).parts.tolist() == [2, 3, 4]
 
@@ -120,7 +120,7 @@ def test_the_score_is_the_share_of_text_outside_link_lists():
                                               for k in range(12)) + "</ul></nav><main><p>"
             + "A sentence of real content in the article body. " * 8 + "</p></main></body></html>")
     sel = select(static.snapshot_from_html(html, "http://example.org/"),
-                 Options.from_overrides({"algorithm": "auto"}))
+                 Options.from_overrides({"blocks": False, "algorithm": "auto"}))
     tags = list(sel.snap.tag)
     score = sel.result.score
     assert score[tags.index("main")] == pytest.approx(1.0)
@@ -156,18 +156,18 @@ def spread_page(monkeypatch, second):
 
 def test_a_separate_block_another_entry_agrees_with_joins_the_winner(monkeypatch):
     snap = spread_page(monkeypatch, [4])
-    opts = Options.from_overrides({"algorithm": "auto", "auto_members": ["cnr", "lqf", "sst"],
+    opts = Options.from_overrides({"blocks": False, "algorithm": "auto", "auto_members": ["cnr", "lqf", "sst"],
                                    "auto_clean": False, "auto_union": True})
     got = auto.run(snap, compute(snap), opts)
     assert got.parts.tolist() == [2, 3, 4] and got.node == 1
-    off = Options.from_overrides({"algorithm": "auto", "auto_members": ["cnr", "lqf", "sst"],
+    off = Options.from_overrides({"blocks": False, "algorithm": "auto", "auto_members": ["cnr", "lqf", "sst"],
                                   "auto_clean": False, "auto_union": False})
     assert auto.run(snap, compute(snap), off).parts.tolist() == [2, 3]
 
 
 def test_a_separate_block_no_other_entry_finds_stays_out(monkeypatch):
     snap = spread_page(monkeypatch, [2])           # the voter sides with the winner
-    opts = Options.from_overrides({"algorithm": "auto", "auto_members": ["cnr", "lqf", "sst"],
+    opts = Options.from_overrides({"blocks": False, "algorithm": "auto", "auto_members": ["cnr", "lqf", "sst"],
                                    "auto_clean": False, "auto_union": True})
     assert auto.run(snap, compute(snap), opts).parts.tolist() == [2, 3]
 
@@ -209,10 +209,10 @@ def test_a_proposal_inside_page_furniture_cannot_win_while_one_outside_can(monke
         return lambda *a: Choice(node=node, score=np.zeros(snap.n), blocks=np.array([node]))
     monkeypatch.setattr(cnr, "run", proposing(4))     # inside the footer, voted first
     monkeypatch.setattr(lqf, "run", proposing(2))     # main
-    opts = Options.from_overrides({"algorithm": "auto", "auto_members": ["cnr", "lqf"],
+    opts = Options.from_overrides({"blocks": False, "algorithm": "auto", "auto_members": ["cnr", "lqf"],
                                    "auto_clean": False})
     assert auto.run(snap, compute(snap), opts).node == 2
-    off = Options.from_overrides({"algorithm": "auto", "auto_members": ["cnr", "lqf"],
+    off = Options.from_overrides({"blocks": False, "algorithm": "auto", "auto_members": ["cnr", "lqf"],
                                   "auto_clean": False, "auto_furniture": False})
     assert auto.run(snap, compute(snap), off).node == 4
     monkeypatch.setattr(lqf, "run", proposing(3))     # every proposal is furniture
@@ -289,7 +289,7 @@ def test_a_block_wrapping_only_a_dialog_cannot_win(monkeypatch):
         return lambda *a: Choice(node=node, score=np.zeros(snap.n), blocks=np.array([node]))
     monkeypatch.setattr(cnr, "run", proposing(3))     # the wrapper, voted first
     monkeypatch.setattr(lqf, "run", proposing(2))
-    opts = Options.from_overrides({"algorithm": "auto", "auto_members": ["cnr", "lqf"],
+    opts = Options.from_overrides({"blocks": False, "algorithm": "auto", "auto_members": ["cnr", "lqf"],
                                    "auto_clean": False})
     assert auto.run(snap, compute(snap), opts).node == 2
 
@@ -308,6 +308,6 @@ def test_a_page_that_is_all_furniture_still_votes_on_its_text(monkeypatch):
     monkeypatch.setattr(cnr, "run", proposing([3]))
     monkeypatch.setattr(lqf, "run", proposing([3, 4, 5]))
     monkeypatch.setattr(sst, "run", proposing([4, 5]))
-    opts = Options.from_overrides({"algorithm": "auto", "auto_members": ["cnr", "lqf", "sst"],
+    opts = Options.from_overrides({"blocks": False, "algorithm": "auto", "auto_members": ["cnr", "lqf", "sst"],
                                    "auto_clean": False})
     assert auto.run(snap, compute(snap), opts).parts.tolist() == [3, 4, 5]

@@ -213,7 +213,7 @@ def test_model_scores_the_fixture_page_in_both_modes(capture, kind):
     assert used == kind
     assert p.shape == (snap.n,) and ((0 <= p) & (p <= 1)).all()
     assert (p[feats.gone] == 0).all()
-    sel = select(snap, Options.from_overrides({"algorithm": "clg"}))
+    sel = select(snap, Options.from_overrides({"blocks": False, "algorithm": "clg"}))
     text = render.output(sel, "text")
     assert "Lichens are partnerships" in text and "How lichens survive" in text
     parts = sel.result.parts
@@ -237,17 +237,17 @@ def test_baselines_lr_and_lr_a():
     snap = from_json(article_rendered(), 10_000)
     feats = compute(snap)
     p = clg.scores(snap, feats)[0]
-    one = clg.run(snap, feats, Options.from_overrides({"algorithm": "clg", "clg_mode": "lr_a"}))
+    one = clg.run(snap, feats, Options.from_overrides({"blocks": False, "algorithm": "clg", "clg_mode": "lr_a"}))
     assert one.parts is None and one.node == int(np.argmax(p))
-    lr = clg.run(snap, feats, Options.from_overrides({"algorithm": "clg", "clg_mode": "lr"}))
+    lr = clg.run(snap, feats, Options.from_overrides({"blocks": False, "algorithm": "clg", "clg_mode": "lr"}))
     expected = clg.compact(snap, p > 0.55)
     assert lr.roots.tolist() == expected.tolist()
 
 
 @needs_model
 def test_scoring_is_deterministic():
-    a = select(article_rendered(), Options.from_overrides({"algorithm": "clg"}))
-    b = select(article_rendered(), Options.from_overrides({"algorithm": "clg"}))
+    a = select(article_rendered(), Options.from_overrides({"blocks": False, "algorithm": "clg"}))
+    b = select(article_rendered(), Options.from_overrides({"blocks": False, "algorithm": "clg"}))
     assert a.node == b.node and np.array_equal(a.result.score, b.result.score)
 
 

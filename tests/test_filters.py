@@ -34,7 +34,7 @@ def page(body: str) -> Snapshot:
 
 
 def run(snap: Snapshot, **overrides):
-    opts = Options.from_overrides({"algorithm": "filters", **overrides})
+    opts = Options.from_overrides({"blocks": False, "algorithm": "filters", **overrides})
     return filters.run(snap, compute(snap, opts.skip_hidden), opts)
 
 
@@ -227,7 +227,7 @@ def test_removed_links_retainer_appends_removed_text_links_when_asked():
     choice = run(snap, filters_retain_links=True)
     assert choice.appendix[0] == "Section 0 <http://news.example.org/s0>"
     assert len(choice.appendix) == 4                   # the ad link is not retained
-    sel = select(snap, Options.from_overrides({"algorithm": "filters",
+    sel = select(snap, Options.from_overrides({"blocks": False, "algorithm": "filters",
                                                "filters_retain_links": True}))
     out = render.output(sel, "text")
     assert out.startswith(STORY[:20]) and out.endswith("Section 3 <http://news.example.org/s3>")
@@ -304,6 +304,6 @@ def test_one_giant_text_node_is_the_article():
 
 
 def test_the_pipeline_runs_it_by_name():
-    sel = select(page(ARTICLE.format(extra="")), Options.from_overrides({"algorithm": "filters"}))
+    sel = select(page(ARTICLE.format(extra="")), Options.from_overrides({"blocks": False, "algorithm": "filters"}))
     assert sel.to_wire()["algorithm"] == "filters"
     assert render.output(sel, "text").count("Maren Holt") == 2

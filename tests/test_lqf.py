@@ -113,7 +113,7 @@ def test_extractor_drops_a_list_inside_the_block():
     items = "".join(f'<li><a href="/r/{k}">Related story number {k}</a></li>' for k in range(5))
     html = f'<body><article id="a"><p>{PROSE * 3}</p><ul id="rel">{items}</ul><p>{PROSE}</p></article></body>'
     sel = select(static.snapshot_from_html(html, "http://example.org/"),
-                 Options.from_overrides({"algorithm": "lqf"}))
+                 Options.from_overrides({"blocks": False, "algorithm": "lqf"}))
     text = render.output(sel, "text")
     assert "Related story" not in text and text.count("committee") == 4
 
@@ -126,8 +126,8 @@ def test_cleaner_removes_related_links_inside_an_article_and_keeps_its_paragraph
       <div id="related"><h3>Related</h3><ul>{related}</ul></div>
       <p>{PROSE}Read <a href="/minutes">the minutes</a>.</p></article></body></html>"""
     capture = static.snapshot_from_html(html, "http://example.org/")
-    plain = select(capture, Options.from_overrides({"algorithm": "cnr"}))
-    cleaned = select(capture, Options.from_overrides({"algorithm": "cnr", "lqf_clean": True}))
+    plain = select(capture, Options.from_overrides({"blocks": False, "algorithm": "cnr"}))
+    cleaned = select(capture, Options.from_overrides({"blocks": False, "algorithm": "cnr", "lqf_clean": True}))
     assert plain.node == cleaned.node and plain.snap.id[plain.node] == "story"
     before, after = render.output(plain, "text"), render.output(cleaned, "text")
     assert "Another story" in before and "Another story" not in after
@@ -177,7 +177,7 @@ def test_fixture_like_page_with_nav_sidebar_and_comments():
       <div id="foot">© Example Daily · <a href="/about">About</a> · <a href="/privacy">Privacy</a></div>
       </body></html>"""
     sel = select(static.snapshot_from_html(html, "http://example.org/"),
-                 Options.from_overrides({"algorithm": "lqf"}))
+                 Options.from_overrides({"blocks": False, "algorithm": "lqf"}))
     assert sel.snap.id[sel.node] == "content"
     text = render.output(sel, "text")
     assert text.startswith("City plans a new library") and "Tweet" not in text
@@ -224,7 +224,8 @@ def test_bench_option_reaches_every_algorithm(tmp_path, capsys):
                      "--save-predictions", str(tmp_path)])
     assert code == 0
     rows = json.loads(capsys.readouterr().out)
-    assert [r["options"] for r in rows] == [{"lqf_clean": True}]
+    assert [(r["algorithm"], r["options"]) for r in rows] == [
+        ("cnr", {"lqf_clean": True}), ("cnr:element", {"lqf_clean": True})]
     with pytest.raises(SystemExit) as exc:
         cli.main(["bench", str(dataset), "--static", "--option", "lqf_clean=1"])
     assert exc.value.code == 2

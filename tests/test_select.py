@@ -33,14 +33,29 @@ def page():
 
 
 def test_select_reply_describes_the_choice():
-    sel = select(page(), Options.from_overrides({"algorithm": "cnr"}))
+    sel = select(page(), Options.from_overrides({"algorithm": "cnr", "blocks": False}))
     wire = sel.to_wire()
     assert wire["node"] == 5 and wire["tag"] == "article" and wire["id"] == "story"
     assert wire["path"] == [0, 1, 0]
     assert wire["title"] == "A page" and wire["algorithm"] == "cnr"
     assert wire["chars"] == 2 * len("".join(LONG.split())) + 5
-    assert set(wire["timings"]) == {"validate_ms", "features_ms", "score_ms", "total_ms"}
+    assert set(wire["timings"]) == {"validate_ms", "features_ms", "score_ms", "blocks_ms",
+                                    "total_ms"}
     assert len(wire["candidates"]) <= Options().candidates
+    assert "blocks" not in wire
+
+
+def test_with_the_block_stage_the_reply_lists_kept_dropped_and_quiet_rows():
+    sel = select(page(), Options.from_overrides({"algorithm": "cnr"}))
+    wire = sel.to_wire()
+    blocks = wire["blocks"]
+    assert set(blocks) == {"kept", "drop", "quiet", "truncated"} and blocks["kept"]
+    node = wire["node"]
+    end = int(sel.snap.end[node])
+    for row in blocks["kept"] + blocks["drop"] + blocks["quiet"]:
+        assert node <= row < end                       # all inside the outlined node
+    assert not set(blocks["kept"]) & set(blocks["drop"])
+    assert list(sel.result.kept) == blocks["kept"]
 
 
 def wrapped():

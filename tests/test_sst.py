@@ -63,7 +63,7 @@ def test_paper_example_root_of_sst_max_is_n1():
 
 def test_paper_example_output_starts_with_the_title():
     sel = select(static.snapshot_from_html(EXAMPLE, "http://example.org/"),
-                 Options.from_overrides({"algorithm": "sst", **EXAMPLE_OPTIONS}))
+                 Options.from_overrides({"blocks": False, "algorithm": "sst", **EXAMPLE_OPTIONS}))
     text = render.output(sel, "text")
     assert text.split("\n\n") == ["News title", "Paragraph one", "Paragraph two", "Related Info"]
     assert render.output(sel, "markdown").startswith("News title\n\n")
@@ -113,7 +113,7 @@ def test_union_of_parts_in_document_order_with_their_common_ancestor():
     assert choice.preface == ("City plans a library",)
     assert choice.score[choice.node] == 1.0 and choice.score[0] == 1.0
     sel = select(static.snapshot_from_html(html, "http://example.org/"),
-                 Options.from_overrides({"algorithm": "sst"}))
+                 Options.from_overrides({"blocks": False, "algorithm": "sst"}))
     text = render.output(sel, "text")
     assert text.startswith("City plans a library\n\n") and "Buy now" not in text
     assert text.count("committee") == 3 and "Home" not in text

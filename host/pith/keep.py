@@ -22,6 +22,9 @@ Decisions written down:
   model says (option `blocks_keep_code`): a reader expects a tutorial's listings and an
   article's tables in the reader view, and the truths the model learns from are split on
   code (some benchmarks strip it), so the model alone learns to doubt it.
+- Blocks inside page furniture (auto.furniture: footer, nav, aside, dialogs) that lie
+  outside the method's element are dropped (with `auto_furniture`): widening the scope
+  must not bring back the cookie dialog or the footer the method already left out.
 - When the model keeps no text block, the element is answered whole (never an empty
   answer): the model has then found nothing that looks like content, and the method's
   element is the better evidence.
@@ -41,7 +44,7 @@ import numpy as np
 
 from . import block_features as bf
 from . import blocks as blocks_mod
-from .algorithms.auto import lowest_common_ancestor
+from .algorithms.auto import furniture, lowest_common_ancestor
 from .algorithms.base import Choice
 from .errors import PithError
 from .features import Features
@@ -209,8 +212,12 @@ def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: 
     p, threshold = probabilities(snap, feats, opts, element, method, blocks, which, model_path)
     keep = decide(p, threshold, blocks.chars[which] > 0)
     rows = blocks.rows[which]
+    in_method = (rows >= method.node) & (rows < snap.end[method.node])
     if opts.blocks_keep_code:
-        keep |= structured(snap, rows) & (rows >= method.node) & (rows < snap.end[method.node])
+        keep |= structured(snap, rows) & in_method
+    if opts.auto_furniture:          # widening never brings back furniture the method left
+        land = furniture(snap)
+        keep &= in_method | ~snap.subtrees(np.flatnonzero(land))[rows]
     for chosen, value in ((include, True), (exclude, False)):
         if chosen is not None and len(chosen):
             keep = np.where(snap.subtrees(chosen)[rows], value, keep)
