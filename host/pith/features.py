@@ -6,7 +6,8 @@ algorithm reads these arrays; none of them walks the tree itself.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any, Callable
 from functools import lru_cache
 
 import numpy as np
@@ -92,6 +93,21 @@ class Features:
     linked_chars: np.ndarray  # of those, chars inside links
     tags: np.ndarray          # visible elements in the subtree, itself included
     links: np.ndarray         # visible links in the subtree
+    # derived per-page results several stages read (LQF's sections, CLG's scores), keyed by
+    # who computed them and the options they depend on: computed once per page (memo)
+    cache: dict = field(default_factory=dict, repr=False)
+
+    def memo(self, key: tuple, compute_fn: Callable[[], Any]) -> Any:
+        """`compute_fn()` the first time `key` is asked for on this page, then the same
+        result; its arrays are made read-only so no caller can change what others read."""
+        if key not in self.cache:
+            value = compute_fn()
+            for arr in (value if isinstance(value, tuple) else
+                        getattr(value, "__dict__", {}).values()):
+                if isinstance(arr, np.ndarray):
+                    arr.setflags(write=False)
+            self.cache[key] = value
+        return self.cache[key]
 
 
 def compute(snap: Snapshot, skip_hidden: bool = True) -> Features:

@@ -18,10 +18,11 @@ Decisions written down:
 - A block with no text (an image alone, the image of a figure without caption) cannot be
   judged from a text truth: it is kept when a text block next to it (before or after, in
   the element) is kept, so an article's images stay and a sidebar's thumbnails go.
-- Code (`pre`) and data tables inside the method's own element are kept whatever the
-  model says (option `blocks_keep_code`): a reader expects a tutorial's listings and an
-  article's tables in the reader view, and the truths the model learns from are split on
-  code (some benchmarks strip it), so the model alone learns to doubt it.
+- Code (`pre`), data tables and figures with an image inside the method's own element
+  are kept whatever the model says (option `blocks_keep_structured`): a reader expects a
+  tutorial's listings, an article's tables and its pictures in the reader view, and the
+  text truths the model learns from are split on code and captions and blind to images,
+  so the model alone learns to doubt them.
 - Blocks inside page furniture (auto.furniture: footer, nav, aside, dialogs) that lie
   outside the method's element are dropped (with `auto_furniture`): widening the scope
   must not bring back the cookie dialog or the footer the method already left out.
@@ -163,10 +164,13 @@ def decide(p: np.ndarray, threshold: float, has_text: np.ndarray) -> np.ndarray:
     return np.where(has_text, keep, kept_prev | kept_next)
 
 
-def structured(snap: Snapshot, rows: np.ndarray) -> np.ndarray:
-    """Which of `rows` are code (`pre` and its old spellings) or data tables."""
+def structured(snap: Snapshot, blocks: blocks_mod.Blocks, which: np.ndarray) -> np.ndarray:
+    """Which blocks at `which` are code (`pre` and its old spellings), data tables, or
+    figures with an image."""
+    rows = blocks.rows[which]
     code = np.isin(snap.tag[rows], ("pre", "listing", "xmp", "plaintext"))
-    return code | blocks_mod.data_tables(snap)[rows]
+    figure = (snap.tag[rows] == "figure") & (blocks.images[which] > 0)
+    return code | figure | blocks_mod.data_tables(snap)[rows]
 
 
 def widen(snap: Snapshot, feats: Features, node: int, times: int) -> int:
@@ -213,8 +217,8 @@ def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: 
     keep = decide(p, threshold, blocks.chars[which] > 0)
     rows = blocks.rows[which]
     in_method = (rows >= method.node) & (rows < snap.end[method.node])
-    if opts.blocks_keep_code:
-        keep |= structured(snap, rows) & in_method
+    if opts.blocks_keep_structured:
+        keep |= structured(snap, blocks, which) & in_method
     if opts.auto_furniture:          # widening never brings back furniture the method left
         land = furniture(snap)
         keep &= in_method | ~snap.subtrees(np.flatnonzero(land))[rows]

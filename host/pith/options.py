@@ -327,10 +327,11 @@ class Options:
         "block model (models/blocks.json, BLOCKS.md) judges content and leave the rest "
         "out of what is read, exported and shown in the reader; the element stays what "
         "grow and shrink move. Off: the element's whole text, as before")
-    blocks_keep_code: bool = _opt(
-        True, "code (pre) and data tables inside the method's own element are kept whatever "
-        "the block model says: readers expect listings and tables in the reader view, and "
-        "the benchmark truths disagree on code, so the model learns to doubt it")
+    blocks_keep_structured: bool = _opt(
+        True, "code (pre), data tables and figures with an image inside the method's own "
+        "element are kept whatever the block model says: readers expect listings, tables "
+        "and pictures in the reader view, and the text truths disagree on code and captions "
+        "and cannot see images, so the model learns to doubt them")
     blocks_grow: int = _opt(
         1, "with the block stage, the element judged block by block is the method's choice "
         "grown this many times (the grow button's rule): the method's element sometimes "

@@ -312,12 +312,16 @@ def find_title(snap: Snapshot, feats: Features, parts: np.ndarray, space: Space,
 # --------------------------------------------------------------------------- run
 def scores(snap: Snapshot, feats: Features) -> tuple[np.ndarray, Relative, str]:
     """p(v) of every row (0 for hidden and code rows), the relative values, and which
-    model scored them ("rendered", or "static" without layout)."""
-    rel = relative(snap, feats)
-    kind = "rendered" if rel.geo.layout else "static"
-    p = load_models()[kind].predict(snap, rel)
-    p[feats.gone] = 0.0
-    return p, rel, kind
+    model scored them ("rendered", or "static" without layout); computed once per page
+    (CLG proposes twice in auto, and the block stage reads p), p returned as a copy."""
+    def compute_scores():
+        rel = relative(snap, feats)
+        kind = "rendered" if rel.geo.layout else "static"
+        p = load_models()[kind].predict(snap, rel)
+        p[feats.gone] = 0.0
+        return p, rel, kind
+    p, rel, kind = feats.memo(("clg",), compute_scores)
+    return p.copy(), rel, kind
 
 
 def _choice(snap: Snapshot, parts: np.ndarray, score: np.ndarray,

@@ -75,7 +75,14 @@ def nearest(snap: Snapshot, mask: np.ndarray) -> np.ndarray:
 
 
 def link_quota(snap: Snapshot, feats: Features, opts: Options) -> LinkQuota:
-    """The paper's section 3 over every section at once."""
+    """The paper's section 3 over every section at once (computed once per page and
+    option set: auto, its cleaner, the reader and the block stage all read it)."""
+    key = ("lqf", opts.lqf_structural, opts.lqf_decay, opts.lqf_anchor_ratio,
+           opts.lqf_text_ratio)
+    return feats.memo(key, lambda: _link_quota(snap, feats, opts))
+
+
+def _link_quota(snap: Snapshot, feats: Features, opts: Options) -> LinkQuota:
     n = snap.n
     structural = tag_in(snap, opts.lqf_structural)
     structural[0] = True
