@@ -53,6 +53,14 @@ def test_trees_evaluate_like_lightgbm():
     assert np.allclose(model.probability(x), booster.predict(x), atol=1e-9)
 
 
+def test_decide_blends_with_the_method_when_told_to():
+    has_text = np.ones(4, bool)
+    shown = np.array([True, True, False, False])
+    p = np.array([0.5, 0.1, 0.75, 0.95])
+    assert keep.decide(p, 0.3, has_text, shown, 0.9).tolist() == [True, False, False, True]
+    assert keep.decide(p, 0.3, has_text).tolist() == [True, False, True, True]
+
+
 def test_decide_keeps_images_between_kept_text_and_never_answers_nothing():
     has_text = np.array([True, False, True, True, False])
     p = np.array([0.9, 0.0, 0.8, 0.1, 0.0])

@@ -80,12 +80,16 @@ def test_cross_validation_reports_every_learner_and_threshold():
         pages.append(train_blocks.Page(
             key=f"p{k}", site=f"site{k}", side="train", x=x, y=y.astype(int),
             w=np.full(30, 1 / 30), texts=texts, piece_block=np.arange(30),
+            shown=np.arange(30) < 20,
             has_text=np.ones(30, bool), truth=truth))
     cv = train_blocks.cross_validate(pages, ("a", "b", "c"), Scorer(), learners=("logistic",))
     assert cv["oracle"] == 1.0 and cv["whole"] < 0.9
     best = max(v for k, v in cv.items() if k.startswith("logistic@"))
     assert best > cv["whole"]
     assert {f"logistic@{t}" for t in train_blocks.THRESHOLDS} <= set(cv)
+    assert {f"logistic@{t}+{a}" for t in train_blocks.THRESHOLDS
+            for a in train_blocks.ADD_THRESHOLDS} <= set(cv)
+    assert cv["method"] < cv["oracle"]
 
 
 def test_the_shipped_model_names_only_features_the_host_computes():

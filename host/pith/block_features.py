@@ -230,6 +230,25 @@ def text_stats(strings: list[str]) -> np.ndarray:
     return out
 
 
+def method_mask(snap: Snapshot, blocks: blocks_mod.Blocks, rows: np.ndarray,
+                method: int) -> np.ndarray:
+    """Which block `rows` the method's element shows: those inside it, and the block
+    that holds it when it is not a block row itself (a cell of a data table)."""
+    return ((rows >= method) & (rows < snap.end[method])) | (rows == blocks.owner[method])
+
+
+def method_keeps(snap: Snapshot, blocks: blocks_mod.Blocks, rows: np.ndarray, method: int,
+                 drop: np.ndarray | None, parts: np.ndarray | None) -> np.ndarray:
+    """Which block `rows` the method's own answer shows: inside its element, not in a
+    row it dropped, inside one of its parts when it answered with parts."""
+    out = method_mask(snap, blocks, rows, method)
+    if drop is not None:
+        out &= ~(drop | snap.below(drop))[rows]
+    if parts is not None:
+        out &= snap.subtrees(parts)[rows]
+    return out
+
+
 def _shift(values: np.ndarray, by: int) -> np.ndarray:
     """values moved by `by` places (positive: the previous one), zero-filled."""
     out = np.zeros_like(values)
@@ -277,7 +296,7 @@ def matrix(snap: Snapshot, feats: Features, blocks: blocks_mod.Blocks, sig: Page
     cols += [dropped, outside, np.arange(m) / max(m - 1, 1), before,
              np.log1p(np.maximum(snap.depth[rows] - snap.depth[element], 0)), (rows == element),
              chars / total]
-    in_method = (rows >= method) & (rows < snap.end[method])
+    in_method = method_mask(snap, blocks, rows, method)
     inside_at = np.flatnonzero(in_method)
     if len(inside_at):
         gap = np.maximum(inside_at[0] - np.arange(m), np.arange(m) - inside_at[-1])

@@ -61,8 +61,9 @@ class Model:
     in flat arrays) or a logistic regression, with its decision threshold."""
 
     names: tuple[str, ...]
-    threshold: float
+    threshold: float                   # keep at or above (a block the method shows, with `add`)
     kind: str                          # "trees" or "logistic"
+    add: float | None = None           # take in a block the method does not show at or above
     base: float = 0.0
     roots: np.ndarray | None = None    # trees: index of each tree's root in the flat arrays
     feature: np.ndarray | None = None  # per node of all trees: split feature (0 at leaves)
@@ -108,8 +109,9 @@ class Model:
     @classmethod
     def from_json(cls, obj: dict) -> "Model":
         names = tuple(obj["features"])
+        add = float(obj["add"]) if obj.get("add") is not None else None
         if obj["kind"] == "logistic":
-            return cls(names=names, threshold=float(obj["threshold"]), kind="logistic",
+            return cls(names=names, threshold=float(obj["threshold"]), kind="logistic", add=add,
                        base=float(obj["intercept"]), weights=np.array(obj["weights"]),
                        mean=np.array(obj["mean"]), scale=np.array(obj["scale"]))
         trees = obj["trees"]
@@ -120,7 +122,7 @@ class Model:
         offset = np.repeat(roots, sizes)
         feature, left, right = cat("feature"), cat("left"), cat("right")
         leaf = feature < 0
-        return cls(names=names, threshold=float(obj["threshold"]), kind="trees",
+        return cls(names=names, threshold=float(obj["threshold"]), kind="trees", add=add,
                    base=float(obj.get("base", 0.0)), roots=roots,
                    feature=np.where(leaf, 0, feature).astype(np.int64),
                    split=np.where(leaf, np.inf, cat("split")).astype(np.float64),
@@ -149,10 +151,17 @@ def scope(snap: Snapshot, blocks: blocks_mod.Blocks, element: int) -> np.ndarray
     return np.flatnonzero(inside)
 
 
-def decide(p: np.ndarray, threshold: float, has_text: np.ndarray) -> np.ndarray:
-    """Keep per block: text blocks by the model, text-less ones by their text neighbours
-    (the previous or the next text block kept); every block when no text block is kept."""
-    keep = (p >= threshold) & has_text
+def decide(p: np.ndarray, threshold: float, has_text: np.ndarray,
+           shown: np.ndarray | None = None, add: float | None = None) -> np.ndarray:
+    """Keep per block: text blocks by the model — with `add`, a block the method shows
+    (`shown`) stays unless p < threshold and another is taken in only when p >= add, so
+    the model overrides the method where it is sure —, text-less ones by their text
+    neighbours (the previous or the next text block kept); every block when no text
+    block is kept."""
+    if add is not None and shown is not None:
+        keep = np.where(shown, p >= threshold, p >= add) & has_text
+    else:
+        keep = (p >= threshold) & has_text
     if not keep.any():
         return np.ones(len(p), np.bool_)
     idx = np.arange(len(p))
@@ -189,15 +198,15 @@ def widen(snap: Snapshot, feats: Features, node: int, times: int) -> int:
 
 def probabilities(snap: Snapshot, feats: Features, opts: Options, element: int,
                   method: Choice, blocks: blocks_mod.Blocks, which: np.ndarray,
-                  model_path: str = str(MODEL_PATH)) -> tuple[np.ndarray, float]:
-    """(probability per block at `which`, threshold) of the model for this snapshot."""
+                  model_path: str = str(MODEL_PATH)) -> tuple[np.ndarray, Model]:
+    """(probability per block at `which`, the model) for this snapshot."""
     models = load_models(model_path)
     model = models["rendered" if snap.layout else "static"]
     sig = bf.page_signals(snap, feats, opts, element)
     x = bf.matrix(snap, feats, blocks, sig, element, which, method.drop, method.parts,
                   layout=snap.layout, method=method.node)
     return model.probability(x[:, model.columns(bf.LAYOUT_NAMES if snap.layout
-                                                else bf.NAMES)]), model.threshold
+                                                else bf.NAMES)]), model
 
 
 def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: Choice,
@@ -213,10 +222,11 @@ def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: 
     which = scope(snap, blocks, element)
     if not len(which):
         return method if element == method.node else pin(method, element)
-    p, threshold = probabilities(snap, feats, opts, element, method, blocks, which, model_path)
-    keep = decide(p, threshold, blocks.chars[which] > 0)
+    p, model = probabilities(snap, feats, opts, element, method, blocks, which, model_path)
     rows = blocks.rows[which]
-    in_method = (rows >= method.node) & (rows < snap.end[method.node])
+    shown = bf.method_keeps(snap, blocks, rows, method.node, method.drop, method.parts)
+    keep = decide(p, model.threshold, blocks.chars[which] > 0, shown, model.add)
+    in_method = bf.method_mask(snap, blocks, rows, method.node)
     if opts.blocks_keep_structured:
         keep |= structured(snap, blocks, which) & in_method
     if opts.auto_furniture:          # widening never brings back furniture the method left
