@@ -67,6 +67,10 @@ FAMILIES = {
 }
 _FAMILIES_RE = re.compile("|".join(f"(?P<{k}>{v})" for k, v in FAMILIES.items()))
 _FAMILY_COLUMN = {k: c for c, k in enumerate(FAMILIES)}
+# Class names repeat from page to page of a site and across sites of one CMS: the families
+# of a name are remembered (a host or a batch run sees many pages), up to this many names.
+FAMILY_CACHE_SIZE = 100_000
+_FAMILY_CACHE: dict[str, tuple[bool, ...]] = {}
 # Landmark and context tags whose inside is a feature.
 CONTEXT_TAGS = {
     "in_header": ("header",), "in_form": ("form",), "in_list": ("ul", "ol", "dl", "menu"),
@@ -128,12 +132,19 @@ def name_families(snap: Snapshot, within: np.ndarray) -> np.ndarray:
     names = [f"{i} {c}".lower() for i, c in zip(snap.id[has].tolist(), snap.cls[has].tolist())]
     seen: dict[str, int] = {}
     codes = np.fromiter((seen.setdefault(s, len(seen)) for s in names), np.int64, len(names))
-    hits = np.zeros((len(seen), len(FAMILIES)), np.bool_)
-    for k, name in enumerate(seen):
-        for m in _FAMILIES_RE.finditer(name):
-            hits[k, _FAMILY_COLUMN[m.lastgroup]] = True
+    if len(_FAMILY_CACHE) > FAMILY_CACHE_SIZE:
+        _FAMILY_CACHE.clear()
+    hits = np.array([_FAMILY_CACHE.get(name) or _FAMILY_CACHE.setdefault(name, _families(name))
+                     for name in seen], np.bool_).reshape(len(seen), len(FAMILIES))
     out[has] = hits[codes]
     return out
+
+
+def _families(name: str) -> tuple[bool, ...]:
+    hit = [False] * len(FAMILIES)
+    for m in _FAMILIES_RE.finditer(name):
+        hit[_FAMILY_COLUMN[m.lastgroup]] = True
+    return tuple(hit)
 
 
 def page_signals(snap: Snapshot, feats: Features, opts: Options, element: int = 0) -> PageSignals:
@@ -143,7 +154,7 @@ def page_signals(snap: Snapshot, feats: Features, opts: Options, element: int = 
     cnr = np.where(feats.tags > 0, feats.chars / np.maximum(feats.tags, 1), 0.0) / max(page_cnr, 1e-9)
     lq = lqf.link_quota(snap, feats, opts)
     sat = sst.satisfiable(snap, feats, opts)
-    tags = filters.Tags(snap)
+    tags = filters.tags_of(snap, feats)
     context = {}
     for name, names in CONTEXT_TAGS.items():
         mask = tags.mask(frozenset(names))

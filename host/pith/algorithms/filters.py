@@ -245,6 +245,11 @@ def ad_rows(snap: Snapshot, opts: Options) -> np.ndarray:
 
 
 # ======================================================================= tree helpers
+def tags_of(snap: Snapshot, feats: Features) -> "Tags":
+    """The page's Tags, built once per page (Features.memo)."""
+    return feats.memo(("tags",), lambda: Tags(snap))
+
+
 class Tags:
     """Tag masks from one pass over the tag column (the tags of a page are few)."""
 
@@ -469,7 +474,7 @@ def retained_links(snap: Snapshot, feats: Features, removed: np.ndarray,
 # ======================================================================= the method
 def run(snap: Snapshot, feats: Features, opts: Options) -> Choice:
     """Steps 1-4 of the paper; the article subtree with the removed rows in `drop`."""
-    tags = Tags(snap)
+    tags = tags_of(snap, feats)
     drop = ignored(snap, feats, tags, opts)
     ads = ad_rows(snap, opts) if opts.filters_ads else np.zeros(snap.n, np.bool_)
     drop |= ads
