@@ -247,3 +247,15 @@ def test_local_pages_link_to_their_real_folder(mode):
     folder = EXAMPLE.parent.resolve().as_uri()
     assert f"]({folder}/tide-chart.png)" in result.stdout
     assert "pith.invalid" not in result.stdout
+
+
+def test_json_lists_the_kept_blocks_and_blocks_off_gives_the_whole_element():
+    on = pith("extract", EXAMPLE, "--static", "--format", "json")
+    assert on.returncode == 0, on.stderr
+    record = json.loads(on.stdout)
+    paths = record["block_paths"]
+    assert paths and all(p[:len(record["path"])] == record["path"] for p in paths)
+    assert len(paths) == len(record["blocks"]["kept"])
+    off = pith("extract", EXAMPLE, "--static", "--format", "json", "--blocks", "off")
+    plain = json.loads(off.stdout)
+    assert "block_paths" not in plain and "blocks" not in plain and plain["text"]
