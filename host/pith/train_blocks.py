@@ -300,7 +300,8 @@ def train(datasets: list[Path], cache_dir: Path, out_dir: Path = MODELS_DIR,
     from .bench import load_scorer
     scorer = load_scorer()
     t0 = time.perf_counter()
-    if corpus_cache is not None and corpus_cache.is_file():
+    reused = corpus_cache is not None and corpus_cache.is_file()
+    if reused:
         pages = pickle.loads(corpus_cache.read_bytes())
     else:
         pages = collect(datasets, cache_dir, quiet=quiet)
@@ -313,7 +314,7 @@ def train(datasets: list[Path], cache_dir: Path, out_dir: Path = MODELS_DIR,
                         "folds": FOLDS, "content_share": CONTENT_SHARE, "trees": TREE_PARAMS, "tree_rounds": TREE_ROUNDS,
                         "logistic_l2": LOGISTIC_L2},
                     "data": {"datasets": [d.name for d in datasets_to_use(datasets)],
-                             "cache": cache_dir.name}, "cv": {}}
+                             "cache": cache_dir.name, "corpus_reused": reused}, "cv": {}}
     for mode in MODES:
         names = bf.LAYOUT_NAMES if mode == "rendered" else bf.NAMES
         mp = pages[mode]
@@ -352,8 +353,10 @@ def write_md(path: Path, result: dict) -> None:
         "`pith train-blocks` (`make train-blocks`); features in `pith/block_features.py`, "
         "blocks in `pith/blocks.py`, training in `pith/train_blocks.py`. Do not edit by hand.",
         "",
-        f"- trained: {result['trained']}, {result['seconds']['collect']} s collecting, "
-        f"{result['seconds']['fit']} s cross-validating and fitting",
+        f"- trained: {result['trained']}, {result['seconds']['collect']} s collecting"
+        + (" (labelled blocks read from a `--corpus` file made by the same code)"
+           if result["data"].get("corpus_reused") else "")
+        + f", {result['seconds']['fit']} s cross-validating and fitting",
         f"- data: the training sites of {', '.join(result['data']['datasets'])} (site split "
         "of `clg-split.json`'s rule); rendered snapshots from the cache "
         f"`.cache/snapshots/{result['data']['cache']}`, static ones from the HTML",
