@@ -71,6 +71,7 @@ class Blocks:
     links: np.ndarray      # per block: links (a rows with href) it owns
     images: np.ndarray     # per block: visible images with a source it owns
     pieces: np.ndarray     # per block: non-blank text nodes it owns
+    data: np.ndarray       # per row: a data table (data_tables)
 
     @property
     def count(self) -> int:
@@ -107,7 +108,8 @@ def nearest(snap: Snapshot, mask: np.ndarray) -> np.ndarray:
 
 def compute(snap: Snapshot, feats: Features) -> Blocks:
     """The blocks of `snap` (see the module docstring for what a block is)."""
-    atomic = tag_in(snap, ATOMIC) | data_tables(snap)
+    data = data_tables(snap)
+    atomic = tag_in(snap, ATOMIC) | data
     level = (tag_in(snap, BLOCK_LEVEL) | atomic) & ~snap.below(atomic)
     level[0] = True
     owner = nearest(snap, level)
@@ -126,7 +128,7 @@ def compute(snap: Snapshot, feats: Features) -> Blocks:
     return Blocks(owner=owner, shown=shown, rows=rows,
                   chars=chars[rows].astype(np.int64), linked=linked[rows].astype(np.int64),
                   links=links[rows].astype(np.int64), images=images[rows].astype(np.int64),
-                  pieces=pieces[rows].astype(np.int64))
+                  pieces=pieces[rows].astype(np.int64), data=data)
 
 
 def pieces(snap: Snapshot, blocks: Blocks,

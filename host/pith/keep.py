@@ -71,6 +71,7 @@ class Model:
     left: np.ndarray | None = None     # flat child indices; a leaf's are itself
     right: np.ndarray | None = None
     value: np.ndarray | None = None    # leaf values (0 at splits)
+    children: np.ndarray | None = None  # left and right interleaved: node i's at 2i, 2i+1
     depth: int = 0
     weights: np.ndarray | None = None  # logistic: per feature, on standardised values
     mean: np.ndarray | None = None
@@ -78,11 +79,7 @@ class Model:
 
     def columns(self, names: tuple[str, ...]) -> np.ndarray:
         """Where the model's features are among `names` (the matrix's columns)."""
-        missing = [n for n in self.names if n not in names]
-        if missing:
-            raise PithError(f"the block model needs features this host does not compute: "
-                            f"{', '.join(missing)}; retrain it with `pith train-blocks`")
-        return np.array([names.index(n) for n in self.names], np.int64)
+        return _columns(self.names, names)
 
     def probability(self, x: np.ndarray) -> np.ndarray:
         if self.kind == "logistic":
@@ -93,17 +90,19 @@ class Model:
 
     def margin(self, x: np.ndarray) -> np.ndarray:
         """Sum of the trees' leaf values per row: every row walks every tree at once,
-        one numpy step per tree level, over flat arrays (a leaf's children are itself,
-        so rows that reached a leaf stay there)."""
+        one numpy step per tree level, over flat arrays (children interleaved, left at
+        2i and right at 2i+1; a leaf's children are itself, so rows that reached a leaf
+        stay there)."""
         b, t = len(x), len(self.roots)
         if not b:
             return np.zeros(0)
         flat = np.ascontiguousarray(x, np.float64).ravel()
         base = (np.arange(b) * x.shape[1])[:, None]
         node = np.broadcast_to(self.roots, (b, t)).copy()
+        children = self.children
         for _ in range(self.depth):
-            go_left = flat[base + self.feature[node]] <= self.split[node]
-            node = np.where(go_left, self.left[node], self.right[node])
+            right = flat[base + self.feature[node]] > self.split[node]
+            node = children[2 * node + right]
         return self.value[node].sum(axis=1)
 
     @classmethod
@@ -122,12 +121,23 @@ class Model:
         offset = np.repeat(roots, sizes)
         feature, left, right = cat("feature"), cat("left"), cat("right")
         leaf = feature < 0
+        left = np.where(leaf, own, left + offset)
+        right = np.where(leaf, own, right + offset)
         return cls(names=names, threshold=float(obj["threshold"]), kind="trees", add=add,
                    base=float(obj.get("base", 0.0)), roots=roots,
                    feature=np.where(leaf, 0, feature).astype(np.int64),
                    split=np.where(leaf, np.inf, cat("split")).astype(np.float64),
-                   left=np.where(leaf, own, left + offset), right=np.where(leaf, own, right + offset),
+                   left=left, right=right, children=np.stack((left, right), axis=1).ravel(),
                    value=cat("value").astype(np.float64), depth=int(obj["depth"]))
+
+
+@lru_cache(maxsize=8)
+def _columns(wanted: tuple[str, ...], names: tuple[str, ...]) -> np.ndarray:
+    missing = [n for n in wanted if n not in names]
+    if missing:
+        raise PithError(f"the block model needs features this host does not compute: "
+                        f"{', '.join(missing)}; retrain it with `pith train-blocks`")
+    return np.array([names.index(n) for n in wanted], np.int64)
 
 
 @lru_cache(maxsize=4)
@@ -179,7 +189,7 @@ def structured(snap: Snapshot, blocks: blocks_mod.Blocks, which: np.ndarray) -> 
     rows = blocks.rows[which]
     code = np.isin(snap.tag[rows], ("pre", "listing", "xmp", "plaintext"))
     figure = (snap.tag[rows] == "figure") & (blocks.images[which] > 0)
-    return code | figure | blocks_mod.data_tables(snap)[rows]
+    return code | figure | blocks.data[rows]
 
 
 def widen(snap: Snapshot, feats: Features, node: int, times: int) -> int:
