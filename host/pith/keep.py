@@ -1,10 +1,14 @@
 """The block stage: inside the chosen element, keep the blocks that are content and drop the rest.
 
 After a method has chosen an element, every block of that element (blocks.py) is scored
-by a small learned model over the block features (block_features.py) and kept when its
-probability reaches the model's threshold. The answer stays anchored on the element (the
-outline, grow and shrink move it), and what is read, exported and shown in the reader is
-exactly the kept blocks: `Choice.kept`, rendered through `drop` and `quiet`.
+by a small learned model over the block features (block_features.py). The decision is a
+blend with the method's own answer (its element less what it dropped, its parts): a
+block the method shows stays unless its probability is under the model's `threshold`,
+a block it does not show is taken in only at `add` or above — the model overrides the
+method where it is sure (both chosen by cross-validation on the training sites,
+models/BLOCKS.md). The answer stays anchored on an element (the outline, grow and shrink
+move it), and what is read, exported and shown in the reader is exactly the kept
+blocks: `Choice.kept`, rendered through `drop` and `quiet`.
 
 Decisions written down:
 - Scope: the method's element grown `blocks_grow` times (the grow button's rule), so a
