@@ -189,3 +189,14 @@ def test_a_page_with_little_visible_text_is_scored_as_if_visible():
     assert below.hidden_ignored and below.snap.tag[below.node] == "article"
     above = select(obj, Options(hidden_min_visible=share / 2))
     assert not above.hidden_ignored and above.snap.tag[above.node] != "article"
+
+
+def test_a_block_choice_is_computed_once_per_node_and_reader_choice():
+    from pith.select import block_choice
+    sel = select(page(), Options.from_overrides({"algorithm": "cnr"}))
+    up = grow(sel, sel.node)["node"]                  # the grow's reply computed it
+    assert block_choice(sel, up) is block_choice(sel, up)
+    assert block_choice(sel, sel.node) is sel.result
+    kept = [int(r) for r in sel.result.kept]
+    assert block_choice(sel, sel.node, exclude=kept[:1]) is not sel.result
+    assert kept[0] not in block_choice(sel, sel.node, exclude=kept[:1]).kept

@@ -26,7 +26,7 @@ block-level row, which owns its own. The choices, one per case:
   (`img` rows with a url): an image-only block is content a text truth cannot label.
 
 Everything is computed with numpy over the preorder arrays: `owner` per row by pointer
-doubling (lqf.nearest), per-block sums with bincount.
+doubling (Snapshot.nearest), per-block sums with bincount.
 """
 from __future__ import annotations
 
@@ -94,25 +94,13 @@ def data_tables(snap: Snapshot) -> np.ndarray:
     return tables & (marks > 0) & (inner == 1)
 
 
-def nearest(snap: Snapshot, mask: np.ndarray) -> np.ndarray:
-    """Per row, its nearest ancestor-or-self in `mask` (the root counts as in it);
-    pointer doubling, O(n log depth)."""
-    up = np.where(mask, np.arange(snap.n), snap.parent)
-    up[0] = 0
-    while True:
-        nxt = up[up]
-        if np.array_equal(nxt, up):
-            return up
-        up = nxt
-
-
 def compute(snap: Snapshot, feats: Features) -> Blocks:
     """The blocks of `snap` (see the module docstring for what a block is)."""
     data = data_tables(snap)
     atomic = tag_in(snap, ATOMIC) | data
     level = (tag_in(snap, BLOCK_LEVEL) | atomic) & ~snap.below(atomic)
     level[0] = True
-    owner = nearest(snap, level)
+    owner = snap.nearest(level)
 
     widget = tag_in(snap, WIDGET_TAGS)
     shown = ~feats.gone & ~(widget | snap.below(widget))

@@ -98,14 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Split the shared datasets by web site, label nodes from the truth "
                     "texts, learn CLG's logistic regressions (rendered snapshots from the "
                     "bench cache, static ones from the HTML) and write host/pith/models/.")
-    tr.add_argument("datasets", nargs="*", type=Path, metavar="DATASET_DIR")
-    tr.add_argument("--cache", type=Path, metavar="DIR",
-                    help="snapshot cache filled by `pith bench` (default: .cache/snapshots "
-                         "in the repo, or $PITH_CACHE)")
-    tr.add_argument("--out", type=Path, metavar="DIR", default=None,
-                    help="where clg.json, clg-split.json and MODEL.md go (default: the "
-                         "package's models/ folder)")
-    tr.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    _training_args(tr, "clg.json, clg-split.json and MODEL.md")
     tr.set_defaults(run=cmd_train)
 
     tb = sub.add_parser(
@@ -114,16 +107,10 @@ def build_parser() -> argparse.ArgumentParser:
                     "truth texts, pick the learner and threshold by site-grouped "
                     "cross-validation, and write host/pith/models/blocks.json and BLOCKS.md "
                     "(rendered snapshots from the bench cache, static ones from the HTML).")
-    tb.add_argument("datasets", nargs="*", type=Path, metavar="DATASET_DIR")
-    tb.add_argument("--cache", type=Path, metavar="DIR",
-                    help="snapshot cache filled by `pith bench` (default: .cache/snapshots "
-                         "in the repo, or $PITH_CACHE)")
-    tb.add_argument("--out", type=Path, metavar="DIR", default=None,
-                    help="where blocks.json and BLOCKS.md go (default: the package's models/)")
+    _training_args(tb, "blocks.json and BLOCKS.md")
     tb.add_argument("--corpus", type=Path, metavar="FILE", default=None,
                     help="keep the labelled blocks in FILE and read them from there next "
                          "time (to iterate on the learner without re-collecting)")
-    tb.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     tb.set_defaults(run=cmd_train_blocks)
 
     op = sub.add_parser("options", help="list the pipeline options with defaults and reasons")
@@ -146,6 +133,17 @@ def build_parser() -> argparse.ArgumentParser:
     _host_args(dr)
     dr.set_defaults(run=cmd_doctor)
     return parser
+
+
+def _training_args(p: argparse.ArgumentParser, writes: str) -> None:
+    """Datasets, snapshot cache, output folder and --quiet of a training command."""
+    p.add_argument("datasets", nargs="*", type=Path, metavar="DATASET_DIR")
+    p.add_argument("--cache", type=Path, metavar="DIR",
+                   help="snapshot cache filled by `pith bench` (default: .cache/snapshots "
+                        "in the repo, or $PITH_CACHE)")
+    p.add_argument("--out", type=Path, metavar="DIR", default=None,
+                   help=f"where {writes} go (default: the package's models/ folder)")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
 
 
 def _host_args(p: argparse.ArgumentParser) -> None:

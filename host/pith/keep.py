@@ -72,10 +72,9 @@ class Model:
     roots: np.ndarray | None = None    # trees: index of each tree's root in the flat arrays
     feature: np.ndarray | None = None  # per node of all trees: split feature (0 at leaves)
     split: np.ndarray | None = None    # go left when x <= split (inf at leaves)
-    left: np.ndarray | None = None     # flat child indices; a leaf's are itself
-    right: np.ndarray | None = None
+    children: np.ndarray | None = None  # flat child indices, node i's left at 2i and right
+                                       # at 2i+1; a leaf's children are itself
     value: np.ndarray | None = None    # leaf values (0 at splits)
-    children: np.ndarray | None = None  # left and right interleaved: node i's at 2i, 2i+1
     depth: int = 0
     weights: np.ndarray | None = None  # logistic: per feature, on standardised values
     mean: np.ndarray | None = None
@@ -131,7 +130,7 @@ class Model:
                    base=float(obj.get("base", 0.0)), roots=roots,
                    feature=np.where(leaf, 0, feature).astype(np.int64),
                    split=np.where(leaf, np.inf, cat("split")).astype(np.float64),
-                   left=left, right=right, children=np.stack((left, right), axis=1).ravel(),
+                   children=np.stack((left, right), axis=1).ravel(),
                    value=cat("value").astype(np.float64), depth=int(obj["depth"]))
 
 

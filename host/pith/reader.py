@@ -116,7 +116,7 @@ def clean(sel: "Selection", node: int, include: list[int] | None = None,
     node = snap.check_node(node)
     blocks = block_choice(sel, node, include, exclude)
     within = lqf.inside(snap, np.array([node]))
-    tags = filters.tags_of(snap, feats)                                                      # 2
+    tags = filters.tags_of(snap, feats)                                            # 2
     # image links stay: an article's figures are often links to the full-size image
     widgets = filters.ignored(snap, feats, tags,
                               dataclasses.replace(opts, filters_ignore_image_links=False))

@@ -78,6 +78,9 @@ class Selection:
     pinned: bool = False           # the node is the caller's pin, not the method's choice
     element: Choice | None = None  # the choice before the block stage (None: stage off)
     scope: int | None = None       # the row the block stage judged the node's blocks in
+    # block-stage answers already computed, by (node, include, exclude): a grow's reply,
+    # the reader's clean and the bench's one-click text ask for the same node
+    choices: dict = field(default_factory=dict, repr=False)
 
     @property
     def node(self) -> int:
@@ -142,13 +145,19 @@ def block_choice(sel: "Selection", node: int, include=None, exclude=None) -> Cho
     if not sel.options.blocks:
         return None
     node = sel.snap.check_node(node)
-    if node == sel.node and not include and not exclude and sel.result.kept is not None:
+    if node == sel.node and not include and not exclude:
         return sel.result
-    inc = np.array([sel.snap.check_node(r) for r in include or []], np.int64)
-    exc = np.array([sel.snap.check_node(r) for r in exclude or []], np.int64)
-    scope = sel.scope if (node == sel.node and sel.scope is not None) else node
-    return keep.apply(sel.snap, sel.feats, sel.options, scope, sel.element or sel.result,
-                      inc, exc, answer=node)
+    inc = tuple(sel.snap.check_node(r) for r in include or ())
+    exc = tuple(sel.snap.check_node(r) for r in exclude or ())
+    key = (node, inc, exc)
+    if key not in sel.choices:
+        # a Selection made without the stage (element, scope None) judges the node itself
+        scope = sel.scope if (node == sel.node and sel.scope is not None) else node
+        method = sel.element if sel.element is not None else sel.result
+        sel.choices[key] = keep.apply(sel.snap, sel.feats, sel.options, scope, method,
+                                      np.array(inc, np.int64), np.array(exc, np.int64),
+                                      answer=node)
+    return sel.choices[key]
 
 
 def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None,
@@ -178,7 +187,7 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
         result = run(snap, feats, opts)
         hidden_ignored = True
     if pin is not None:
-        result = pin_choice(result, snap.check_node(pin))
+        result = keep.pin(result, snap.check_node(pin))
     if opts.lqf_clean:
         result = lqf.clean(snap, feats, opts, result)
     t3 = time.perf_counter()
@@ -208,11 +217,6 @@ def mostly_hidden(snap: snapshot_mod.Snapshot, feats: features_mod.Features,
     out = features_mod.code_rows(snap) | ((snap.hidden & features_mod.HIDDEN_ON_PURPOSE) > 0)
     total = int(feats.own_chars[~(out | snap.below(out))].sum())
     return int(feats.chars[0]) < opts.hidden_min_visible * total
-
-
-def pin_choice(result: Choice, node: int) -> Choice:
-    """`result` with `node` as the choice: one subtree, the method's blocks after it."""
-    return keep.pin(result, node)
 
 
 def shown_chars(sel: Selection, node: int) -> int:

@@ -68,6 +68,17 @@ class Snapshot:
         mask[rows] = True
         return mask | self.below(mask)
 
+    def nearest(self, mask: np.ndarray) -> np.ndarray:
+        """Per row, its nearest ancestor-or-self in `mask` (the root counts as in it);
+        pointer doubling, O(n log depth)."""
+        up = np.where(mask, np.arange(self.n), self.parent)
+        up[0] = 0
+        while True:
+            nxt = up[up]
+            if np.array_equal(nxt, up):
+                return up
+            up = nxt
+
     def children(self, node: int) -> np.ndarray:
         """Element children of `node`, in document order."""
         self.check_node(node)

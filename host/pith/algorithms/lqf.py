@@ -61,19 +61,6 @@ class LinkQuota:
     link_list: np.ndarray    # bool: a two-point section with no zero-point text inside
 
 
-def nearest(snap: Snapshot, mask: np.ndarray) -> np.ndarray:
-    """Per row, its nearest ancestor-or-self in `mask` (the root counts as in it);
-    pointer doubling, O(n log depth)."""
-    rows = np.arange(snap.n)
-    up = np.where(mask, rows, snap.parent)
-    up[0] = 0
-    while True:
-        nxt = up[up]
-        if np.array_equal(nxt, up):
-            return up
-        up = nxt
-
-
 def link_quota(snap: Snapshot, feats: Features, opts: Options) -> LinkQuota:
     """The paper's section 3 over every section at once (computed once per page and
     option set: auto, its cleaner, the reader and the block stage all read it)."""
@@ -86,7 +73,7 @@ def _link_quota(snap: Snapshot, feats: Features, opts: Options) -> LinkQuota:
     n = snap.n
     structural = tag_in(snap, opts.lqf_structural)
     structural[0] = True
-    section = nearest(snap, structural)
+    section = snap.nearest(structural)
     live = ~feats.gone
     in_link = feats.in_link
 
