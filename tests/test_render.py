@@ -60,6 +60,21 @@ def test_markdown_keeps_structure():
     assert "hidden text" not in md
 
 
+def test_markdown_drops_unsafe_urls_and_keeps_links_one_token():
+    snap = from_json(make_snapshot([
+        ("p", -1, {"text": "See "}),                                                    # 0
+        ("a", 0, {"text": "run", "tail": ", ", "link": 1, "url": "javascript:alert(1)"}),
+        ("a", 0, {"text": "page", "tail": ", ", "link": 1,
+                  "url": "data:text/html,<script>alert(1)</script>"}),
+        ("a", 0, {"text": "odd", "tail": " and ", "link": 1, "url": " JaVaScRiPt:alert(1)"}),
+        ("a", 0, {"text": "wiki", "tail": ".", "link": 1,
+                  "url": "https://en.example/Foo_(bar) x"}),
+        ("img", 0, {"url": "vbscript:msgbox(1)", "alt": "evil"}),
+    ]), 1000)
+    md = render.to_markdown(snap, compute(snap), [0])
+    assert md == "See run, page, odd and [wiki](https://en.example/Foo_%28bar%29%20x)."
+
+
 def test_html_escapes_page_text_and_drops_unsafe_urls():
     snap = article()
     out = render.to_html(snap, compute(snap), [0], title="T <x>")

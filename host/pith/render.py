@@ -171,6 +171,12 @@ def to_text(snap: Snapshot, feats: Features, roots: Sequence[int],
 
 # --------------------------------------------------------------------------- Markdown
 _MD_ESCAPE = re.compile(r"([\\`*_\[\]<>])")
+# Allow list of link and image URLs copied into HTML and Markdown output: the web, mail,
+# inline images and relative references. Anything else (javascript:, data:text/html,
+# vbscript:, odd-case or padded variants) loses its URL and keeps its words.
+_SAFE_URL = re.compile(r"^(https?:|mailto:|data:image/|/|#|\.)", re.I)
+_MD_URL_ESCAPE = str.maketrans({" ": "%20", "\t": "%09", "\n": "%0A", "(": "%28", ")": "%29",
+                                "<": "%3C", ">": "%3E"})
 _HEADINGS = {f"h{k}": "#" * k for k in range(1, 7)}
 # Inline elements and the mark that opens and closes them.
 _MD_MARKS = {"strong": "**", "b": "**", "em": "*", "i": "*", "code": "`"}
@@ -178,6 +184,15 @@ _MD_MARKS = {"strong": "**", "b": "**", "em": "*", "i": "*", "code": "`"}
 
 def _md_inline(s: str) -> str:
     return _MD_ESCAPE.sub(r"\\\1", s)
+
+
+def _md_url(u: str) -> str:
+    """`u` as a Markdown link destination, or "" when its scheme is not on the allow list:
+    a javascript: or data:text/html link in the Markdown would run wherever it is shown.
+    Spaces, parentheses and angle brackets are percent-encoded so the link stays one token."""
+    if not _SAFE_URL.match(u or ""):
+        return ""
+    return u.translate(_MD_URL_ESCAPE)
 
 
 def to_markdown(snap: Snapshot, feats: Features, roots: Sequence[int],
@@ -258,10 +273,10 @@ def to_markdown(snap: Snapshot, feats: Features, roots: Sequence[int],
                 out.extend(["---", ""])
             elif t in _MD_MARKS and not (t == "code" and pre):
                 emit(_MD_MARKS[t])
-            elif t == "a" and url[i]:
+            elif t == "a" and _md_url(url[i]):
                 emit("[")
-            elif t == "img" and url[i]:
-                emit(f"![{_md_inline(alt[i])}]({url[i]})")
+            elif t == "img" and _md_url(url[i]):
+                emit(f"![{_md_inline(alt[i])}]({_md_url(url[i])})")
             emit(inline(text[i]))
             continue
         if kind == "close":
@@ -302,8 +317,8 @@ def to_markdown(snap: Snapshot, feats: Features, roots: Sequence[int],
                 table_rows = []
             elif t in _MD_MARKS and not (t == "code" and pre):
                 emit(_MD_MARKS[t])
-            elif t == "a" and url[i]:
-                emit(f"]({url[i]})")
+            elif t == "a" and _md_url(url[i]):
+                emit(f"]({_md_url(url[i])})")
             elif t in BLOCK_TAGS:
                 flush()
         if is_root(i):
@@ -326,7 +341,6 @@ HTML_KEEP = frozenset({
     "sup", "table", "tbody", "td", "tfoot", "th", "thead", "time", "tr", "u", "ul", "var",
 })
 VOID_TAGS = frozenset({"br", "hr", "img"})
-_SAFE_URL = re.compile(r"^(https?:|mailto:|data:image/|/|#|\.)", re.I)
 
 
 def to_html(snap: Snapshot, feats: Features, roots: Sequence[int],
