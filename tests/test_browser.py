@@ -69,9 +69,12 @@ def test_http_404_is_fetch_failed(pith_browser, server):
 
 def test_unresolvable_name_fails_fast(pith_browser):
     t0 = time.perf_counter()
-    with pytest.raises(FetchFailed, match="ERR_NAME_NOT_RESOLVED"):
+    with pytest.raises(FetchFailed) as err:
         pith_browser.capture("http://nonexistent.invalid/")
     assert time.perf_counter() - t0 < TEST_TIMEOUT_S
+    assert err.value.message == ("http://nonexistent.invalid/: cannot reach "
+                                 "nonexistent.invalid: name not resolved")
+    assert err.value.detail["reason"] == "net::ERR_NAME_NOT_RESOLVED"
 
 
 def test_refused_connection_is_fetch_failed(pith_browser):
@@ -79,8 +82,10 @@ def test_refused_connection_is_fetch_failed(pith_browser):
     with socket.socket() as s:               # a port that was free a moment ago
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    with pytest.raises(FetchFailed, match="ERR_CONNECTION_REFUSED"):
+    with pytest.raises(FetchFailed) as err:
         pith_browser.capture(f"http://127.0.0.1:{port}/")
+    assert err.value.message.endswith(f"cannot reach 127.0.0.1:{port}: connection refused")
+    assert err.value.detail["reason"] == "net::ERR_CONNECTION_REFUSED"
 
 
 def test_unsupported_scheme(pith_browser):
@@ -94,6 +99,24 @@ def test_missing_file_and_directory(pith_browser, tmp_path):
         pith_browser.capture(tmp_path / "nope.html")
     with pytest.raises(InputNotFound, match="is a directory"):
         pith_browser.capture(tmp_path)
+
+
+def test_missing_file_and_directory_read_as_in_static_mode(pith_browser, tmp_path):
+    """Both capture modes word a missing file and a folder the same way."""
+    from pith.pages import Capturer
+    for target in (tmp_path / "nope.html", tmp_path):
+        with pytest.raises(InputNotFound) as rendered:
+            pith_browser.capture(target)
+        with Capturer(static_mode=True) as capturer, pytest.raises(InputNotFound) as static:
+            capturer.capture(str(target))
+        assert rendered.value.message == static.value.message
+
+
+def test_markdown_file_is_refused_before_the_page(pith_browser, tmp_path):
+    page = tmp_path / "notes.md"
+    page.write_text("# Notes\n\nPress <kbd>Ctrl</kbd>, see <https://example.org>.\n")
+    with pytest.raises(InputNotHtml, match="Markdown, not HTML"):
+        pith_browser.capture(page)
 
 
 @pytest.mark.parametrize("data,error", [

@@ -219,19 +219,100 @@ def test_nesting_10000_deep_is_a_precise_error_in_static_mode(tmp_path):
 def test_usage_errors_exit_2(tmp_path):
     result = pith("extract", EXAMPLE, EXAMPLE, "--static")
     assert result.returncode == 2 and "--out" in result.stderr
+    assert result.stderr.startswith("usage: pith extract ")      # extract's, not pith's
+    assert "pith extract: error: several inputs need --out" in result.stderr
     result = pith("extract", EXAMPLE, "--static", "--option", "nope=1")
     assert result.returncode == 2 and "unknown option 'nope'" in result.stderr
     result = pith("extract", EXAMPLE, "--format", "pdf")
     assert result.returncode == 2
 
 
-def test_progress_bar_on_stderr_for_many_inputs(tmp_path):
+def test_no_progress_bar_when_stderr_is_a_pipe(tmp_path):
+    """A log or a pipe gets no stream of carriage-return bar lines."""
     for k in range(3):
         (tmp_path / f"p{k}.html").write_bytes(EXAMPLE.read_bytes())
     result = pith("extract", *sorted(tmp_path.glob("*.html")), "--out", tmp_path / "o",
                   "--static")
-    assert result.returncode == 0
-    assert "3/3" in result.stderr and result.stdout == ""
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == "" and result.stdout == ""
+    assert len(list((tmp_path / "o").iterdir())) == 3
+
+
+def test_progress_bar_on_a_terminal_for_many_inputs(tmp_path):
+    import pty
+    for k in range(3):
+        (tmp_path / f"p{k}.html").write_bytes(EXAMPLE.read_bytes())
+    import fcntl
+    import struct
+    import termios
+    main_fd, term_fd = pty.openpty()
+    fcntl.ioctl(term_fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # 100 columns
+    env = {**os.environ, "PYTHONPATH": str(REPO / "host")}
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "pith", "extract", *sorted(map(str, tmp_path.glob("*.html"))),
+             "--out", str(tmp_path / "o"), "--static"],
+            stdout=subprocess.PIPE, stderr=term_fd, timeout=CLI_TIMEOUT_S, env=env)
+        os.close(term_fd)
+        drawn = b""
+        while True:
+            try:
+                chunk = os.read(main_fd, 4096)
+            except OSError:            # the terminal's other end is closed: all read
+                break
+            if not chunk:
+                break
+            drawn += chunk
+    finally:
+        os.close(main_fd)
+    assert proc.returncode == 0
+    assert b"3/3" in drawn and b"\r" in drawn
+
+
+def test_one_input_error_names_the_input_once(tmp_path):
+    for mode in (["--static"], []):
+        missing = tmp_path / "missing.html"
+        result = pith("extract", missing, *mode)
+        assert result.returncode == 1
+        assert result.stderr.count(str(missing)) == 1, result.stderr
+        assert "input_not_found (50)" in result.stderr
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_directory_has_one_message_in_both_modes(tmp_path, mode):
+    result = pith("extract", tmp_path, *mode)
+    assert result.returncode == 1
+    assert result.stderr == (f"pith: input_not_found (50): {tmp_path} is a directory, "
+                             "not an HTML file\n")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_network_failures_in_words(mode):
+    import socket
+    with socket.socket() as s:               # a port that was free a moment ago
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    result = pith("extract", "http://nonexistent.invalid/", f"http://127.0.0.1:{port}/",
+                  "--format", "json", *mode)
+    assert result.returncode == 1
+    lines = result.stderr.splitlines()
+    assert ("pith: fetch_failed (54): http://nonexistent.invalid/: cannot reach "
+            "nonexistent.invalid: name not resolved") in lines, result.stderr
+    assert (f"pith: fetch_failed (54): http://127.0.0.1:{port}/: cannot reach "
+            f"127.0.0.1:{port}: connection refused") in lines, result.stderr
+    assert "net::" not in result.stderr and "Errno" not in result.stderr
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_markdown_and_text_files_are_refused(tmp_path, mode):
+    (tmp_path / "notes.md").write_text("# Notes\n\nPress <kbd>Ctrl</kbd>; see "
+                                       "<https://example.org/docs>.\n\n- one\n- two\n")
+    (tmp_path / "notes.txt").write_text("Some notes <https://example.org> in plain text.\n")
+    result = pith("extract", tmp_path / "notes.md", tmp_path / "notes.txt", "--format", "json",
+                  *mode)
+    assert result.returncode == 1 and result.stdout == ""
+    assert f"input_not_html (51): {tmp_path / 'notes.md'} is Markdown, not HTML" in result.stderr
+    assert f"input_not_html (51): {tmp_path / 'notes.txt'} is plain text, not HTML" in result.stderr
 
 
 def test_static_snapshot_of_the_example_matches_decode_rules():

@@ -122,13 +122,45 @@ def test_json_is_not_html_even_with_markup_inside():
 
 
 def test_plain_text_is_not_html():
-    with pytest.raises(InputNotHtml, match="no HTML tag"):
+    with pytest.raises(InputNotHtml, match="plain text, not HTML"):
         check_html("Just some notes.\nNo markup at all, 3 < 4.", "notes.txt")
+    with pytest.raises(InputNotHtml, match="no HTML tag"):
+        check_html("Just some notes.\nNo markup at all, 3 < 4.", "notes")
 
 
-@pytest.mark.parametrize("text", ["Hello <b>world</b>", "<!doctype html>", "[<p>x</p>"])
+MARKDOWN = ("# Release notes\n\nPress <kbd>Ctrl</kbd>+<kbd>P</kbd> to print; see "
+            "<https://example.org/docs> and the [guide](guide.md).\n\n- first\n- second\n")
+
+
+@pytest.mark.parametrize("name", ["notes.md", "dir/NOTES.MARKDOWN", "notes.md.gz",
+                                  "https://example.org/raw/notes.md?plain=1", "notes.txt"])
+def test_markdown_with_inline_tags_is_not_html_by_its_name(name):
+    """A Markdown file may hold inline tags (<kbd>) and autolinks; it was taken as a page
+    and read as one run-on paragraph."""
+    with pytest.raises(InputNotHtml, match="not HTML"):
+        check_html(MARKDOWN, name)
+
+
+@pytest.mark.parametrize("name", ["notes", "https://example.org/notes"])
+def test_an_autolink_is_not_an_html_tag(name):
+    with pytest.raises(InputNotHtml, match="no HTML tag"):
+        check_html("# Notes\n\nSee <https://example.org/docs> if 3 <4.\n", name)
+
+
+@pytest.mark.parametrize("text", ["Hello <b>world</b>", "<!doctype html>", "[<p>x</p>",
+                                  "<my-app></my-app><x-widget/>"])
 def test_html_and_fragments_pass(text):
     check_html(text, "ok.html")
+
+
+@pytest.mark.parametrize("text,name", [
+    ("<!DOCTYPE html>\n<title>Notes</title><p>Saved as text.", "notes.md"),
+    ("<html><body><p>A page someone named .txt</p></body></html>", "page.txt"),
+    ("<!-- saved -->\n<div><p>Hello</p></div>", "https://example.org/page"),
+    ("Intro <p>with a paragraph</p>", "README"),
+])
+def test_documents_that_say_they_are_html_pass_whatever_their_name(text, name):
+    check_html(text, name)
 
 
 # --- snapshots --------------------------------------------------------------------------

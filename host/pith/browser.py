@@ -33,8 +33,8 @@ from pathlib import Path
 from urllib.parse import quote, unquote, urlsplit
 from urllib.request import url2pathname
 
-from .errors import (BrowserFailed, BrowserMissing, CaptureFailed, FetchFailed,
-                     InputNotFound, Timeout)
+from . import network
+from .errors import BrowserFailed, BrowserMissing, CaptureFailed, FetchFailed, Timeout
 from .static import check_html, decode_html, read_page
 
 CAPTURE_JS = Path(__file__).with_name("capture.js")
@@ -89,14 +89,7 @@ class _Local:
     """A local HTML file, decoded, and the synthetic URL it is served under."""
 
     def __init__(self, path: Path, encoding: str | None, errors: str):
-        if not _exists(str(path)):
-            raise InputNotFound(f"{path}: no such file")
-        if path.is_dir():
-            raise InputNotFound(f"{path} is a directory, not an HTML file")
-        try:
-            data = read_page(path)
-        except OSError as exc:
-            raise InputNotFound(f"{path}: {exc.strerror or exc}") from None
+        data = read_page(path)      # InputNotFound worded as in --static
         self.text, self.charset = decode_html(data, encoding, errors)
         check_html(self.text, str(path))
         self.folder = path.resolve().parent
@@ -304,8 +297,8 @@ class Browser:
             if crashed or "crash" in str(exc).lower():
                 raise BrowserFailed(f"{target}: the page crashed while loading") from None
             reason = _NET_ERROR.search(str(exc))
-            raise FetchFailed(f"{target}: {reason.group(0) if reason else _first_line(exc)}",
-                              reason=reason.group(0) if reason else "") from None
+            raise network.unreachable(target, reason.group(0) if reason else _first_line(exc)
+                                      ) from None
         if response is not None and response.status >= 400:
             raise FetchFailed(f"{target}: HTTP {response.status} {response.status_text}".rstrip(),
                               status=response.status)

@@ -17,7 +17,7 @@ from . import __version__, render
 from .errors import BadOptions, PithError
 from .anchors import ANCHORS
 from .options import ALGORITHMS, Options
-from .pages import DEFAULT_TIMEOUT_S, Capturer, output_stem
+from .pages import DEFAULT_TIMEOUT_S, Capturer, local_path, output_stem
 from .select import select
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -48,8 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
     _capture_args(ex)
     ex.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                     help="override a pipeline option (see `pith options`); VALUE is JSON")
-    ex.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
-    ex.set_defaults(run=cmd_extract)
+    ex.add_argument("--quiet", "-q", action="store_true",
+                    help="no progress bar (it is drawn only when stderr is a terminal)")
+    ex.set_defaults(run=cmd_extract, parser=ex)
 
     be = sub.add_parser(
         "bench", help="score algorithms on benchmark datasets",
@@ -91,7 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="instead of datasets, time synthetic pages of 1k..200k elements")
     be.add_argument("--json", action="store_true", help="print results as JSON")
     be.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
-    be.set_defaults(run=cmd_bench)
+    be.set_defaults(run=cmd_bench, parser=be)
 
     tr = sub.add_parser(
         "train", help="train CLG's model on the shared datasets' training split",
@@ -123,7 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "Safe to run again; --uninstall removes what it wrote.")
     _host_args(ih)
     ih.add_argument("--uninstall", action="store_true", help="remove the registration instead")
-    ih.set_defaults(run=cmd_install_host)
+    ih.set_defaults(run=cmd_install_host, parser=ih)
 
     dr = sub.add_parser(
         "doctor", help="check the host registration and that the host answers",
@@ -131,7 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "and send hello. Prints ✓ or ✗ (with a fix) per check; exit status 1 when "
                     "a check fails.")
     _host_args(dr)
-    dr.set_defaults(run=cmd_doctor)
+    dr.set_defaults(run=cmd_doctor, parser=dr)
     return parser
 
 
@@ -213,7 +214,8 @@ def cmd_extract(args: argparse.Namespace) -> int:
     failed = 0
     used: set[str] = set()
     bar = tqdm(args.inputs, desc="extract", unit="page", file=sys.stderr,
-               disable=args.quiet or not many, dynamic_ncols=True)
+               disable=args.quiet or not many or not stderr_is_terminal(),
+               dynamic_ncols=True)
     with Capturer(static_mode=args.static, js=not args.no_js, timeout_s=args.timeout,
                   encoding=args.encoding, encoding_errors=args.encoding_errors) as capturer:
         for target in bar:
@@ -221,7 +223,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
                 body, _record = extract_one(capturer, target, opts, args.format)
             except PithError as exc:
                 failed += 1
-                bar.write(f"pith: {target}: {exc}", file=sys.stderr)
+                bar.write(failure_line(target, exc), file=sys.stderr)
                 continue
             if args.out is None:
                 sys.stdout.write(body if body.endswith("\n") else body + "\n")
@@ -240,6 +242,23 @@ def cmd_extract(args: argparse.Namespace) -> int:
     if failed and many:
         print(f"pith: {failed} of {len(args.inputs)} inputs failed", file=sys.stderr)
     return EXIT_FAILED if failed else EXIT_OK
+
+
+def stderr_is_terminal() -> bool:
+    """Whether progress bars may draw: on a terminal only (in a log or a pipe, a bar is
+    a stream of carriage-return lines)."""
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):     # replaced or closed stream
+        return False
+
+
+def failure_line(target: str, exc: PithError) -> str:
+    """The one stderr line of a failed input, naming the input once: the message of an
+    input error usually starts with the input already (its path or URL)."""
+    path = local_path(target)
+    named = target in exc.message or (path is not None and str(path) in exc.message)
+    return f"pith: {exc}" if named else f"pith: {target}: {exc}"
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -318,7 +337,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.run(args)
     except (UsageError, BadOptions) as exc:
-        parser.error(str(exc))
+        getattr(args, "parser", parser).error(str(exc))   # the subcommand's usage line
     except PithError as exc:
         print(f"pith: {exc}", file=sys.stderr)
         return EXIT_FAILED

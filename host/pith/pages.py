@@ -11,6 +11,7 @@ the snapshot then says `"fallback": "static"` and carries a `rendered_no_text` w
 """
 from __future__ import annotations
 
+import http.client
 import re
 import time
 import urllib.error
@@ -21,8 +22,8 @@ from email.message import Message
 from pathlib import Path
 from typing import Any
 
-from . import static
-from .errors import FetchFailed, InputNotFound, Timeout
+from . import network, static
+from .errors import FetchFailed, Timeout
 
 # Timeout of a --static URL fetch and of a page load in the browser: long enough for
 # a slow site, short enough that a batch never hangs on one page.
@@ -120,8 +121,6 @@ class Capturer:
     def _static(self, target: str) -> dict[str, Any]:
         path = local_path(target)
         if path is not None:
-            if not path.is_file():
-                raise InputNotFound(f"no such file: {path}")
             data, header_charset, url = static.read_page(path), None, path.resolve().as_uri()
         else:
             data, header_charset, url = fetch(target, self.timeout_s)
@@ -181,6 +180,8 @@ def fetch(url: str, timeout_s: float) -> tuple[bytes, str | None, str]:
     except urllib.error.URLError as exc:
         if isinstance(exc.reason, TimeoutError):
             raise Timeout(f"{url}: no answer within {timeout_s:g} s") from None
-        raise FetchFailed(f"{url}: {exc.reason}") from None
+        raise network.unreachable(url, exc.reason) from None
     except TimeoutError:
         raise Timeout(f"{url}: no answer within {timeout_s:g} s") from None
+    except (ConnectionError, http.client.HTTPException) as exc:   # dropped mid-answer
+        raise network.unreachable(url, exc) from None

@@ -23,12 +23,13 @@ import io
 import json
 import re
 import time
+from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 
 from . import SNAPSHOT_VERSION
-from .errors import CaptureFailed, InputDecode, InputEmpty, InputNotHtml
+from .errors import CaptureFailed, InputDecode, InputEmpty, InputNotFound, InputNotHtml
 
 # --- decoding ------------------------------------------------------------------------
 
@@ -145,9 +146,21 @@ MAX_GUNZIPPED_BYTES = 256 * 1024 * 1024
 
 def read_page(path) -> bytes:
     """The bytes of a saved page; a gzip file (`page.html.gz`, as crawls and the WCXB
-    split store pages) is decompressed, up to MAX_GUNZIPPED_BYTES."""
-    with open(path, "rb") as f:
-        data = f.read()
+    split store pages) is decompressed, up to MAX_GUNZIPPED_BYTES.
+
+    A missing file, a directory or an unreadable file is InputNotFound with the same
+    message in both capture modes (the browser's local files are read here too)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        raise InputNotFound(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise InputNotFound(f"{path} is a directory, not an HTML file") from None
+    except OSError as exc:
+        if Path(path).is_dir():      # Windows says "permission denied" for a folder
+            raise InputNotFound(f"{path} is a directory, not an HTML file") from None
+        raise InputNotFound(f"{path}: {exc.strerror or exc}") from None
     if not data.startswith(GZIP_MAGIC):
         return data
     try:
@@ -212,21 +225,64 @@ BINARY_MAGIC = ("%PDF-", "PK\x03\x04", "\x89PNG", "\u2030PNG", "GIF87a", "GIF89a
                 "\x1f\x8b", "\x1f\u2039", "\xff\xd8\xff", "ÿØÿ", "\x7fELF", "RIFF")
 # Binary files show a NUL within their first few KB; text (HTML) never has one.
 SNIFF_CHARS = 8192
+# How far to look for the marks of an HTML document (a doctype, <html>, <head>, <body>, a
+# known element): a saved page can open with long comments, styles or scripts, and a text
+# file of that size that mentions none of them is not a web page.
+HTML_SNIFF_CHARS = 64 * 1024
 _TAG = re.compile(r"<[A-Za-z!/?]")
+# A document that says it is HTML: a doctype, or one of the elements only a whole page has.
+_DOCUMENT_MARK = re.compile(r"<!doctype\s+html|<(?:html|head|body)[\s/>]", re.I)
+# The tag of an element of HTML (opening or closing): unlike a bare `<`, neither a
+# Markdown autolink (`<https://…>`) nor prose (`3 <4`) has one.
+_HTML_ELEMENT = re.compile(
+    r"</?(?:a|abbr|address|area|article|aside|audio|b|base|blockquote|body|br|button|canvas|"
+    r"caption|center|cite|code|col|colgroup|dd|del|details|dfn|div|dl|dt|em|embed|fieldset|"
+    r"figcaption|figure|font|footer|form|frame|frameset|h[1-6]|head|header|hr|html|i|iframe|"
+    r"img|input|ins|kbd|label|legend|li|link|main|mark|meta|nav|noscript|object|ol|optgroup|"
+    r"option|p|picture|pre|q|s|samp|script|section|select|small|source|span|strong|style|"
+    r"sub|summary|sup|svg|table|tbody|td|template|textarea|tfoot|th|thead|time|title|tr|u|"
+    r"ul|var|video|wbr)[\s/>]", re.I)
+# File names that say "HTML" (a fragment such as `Hello <b>world</b>` in them is a page)...
+HTML_SUFFIXES = (".html", ".htm", ".xhtml", ".xht", ".shtml")
+# ...and those that say "text" (Markdown, plain text and kin): only a whole HTML document
+# (a doctype, <html>, <head> or <body>) inside one is taken as a page.
+TEXT_SUFFIXES = {".md": "Markdown", ".markdown": "Markdown", ".mdown": "Markdown",
+                 ".mkd": "Markdown", ".txt": "plain text", ".text": "plain text",
+                 ".rst": "reStructuredText", ".adoc": "AsciiDoc", ".org": "Org text",
+                 ".csv": "CSV", ".tsv": "TSV", ".log": "a log file"}
+
+
+def _suffix(name: str) -> str:
+    """The lower-case extension of a path or URL (`x.md.gz` → `.md`; none → '')."""
+    path = re.sub(r"^[a-z][a-z0-9+.-]*://[^/]*", "", name, flags=re.I).split("?")[0].split("#")[0]
+    base = path.replace("\\", "/").rsplit("/", 1)[-1].lower()
+    if base.endswith(".gz"):
+        base = base[:-3]
+    dot = base.rfind(".")
+    return base[dot:] if dot > 0 else ""
 
 
 def check_html(text: str, name: str) -> None:
-    """Raise unless `text` (already decoded) can be HTML. `name` labels the input in messages.
+    """Raise unless `text` (already decoded) can be HTML. `name` (a path or URL) labels the
+    input in messages, and its extension counts.
 
-    The rule, honest and simple:
+    The rule, honest and simple, in order:
     - empty or whitespace only → InputEmpty;
     - a NUL character in the first 8 KB, or a known binary signature at the start (PDF,
       ZIP, PNG, GIF, JPEG, gzip, ELF, RIFF) → InputNotHtml ("binary");
     - a JSON document (starts with `{` or `[` and parses as JSON) → InputNotHtml, even if
       its strings contain markup;
-    - no tag anywhere (no `<` followed by a letter, `!`, `/` or `?`) → InputNotHtml
-      ("plain text"). A fragment such as `Hello <b>world</b>` is accepted: browsers render
-      it, and so does Pith.
+    - a document that says it is HTML in its first 64 KB (`<!doctype html>`, `<html>`,
+      `<head>` or `<body>`) is HTML, whatever its name;
+    - a file named as text (.md, .markdown, .txt, .rst, .adoc, .org, .csv, .tsv, .log, …)
+      that does not say so → InputNotHtml ("Markdown, not HTML"): Markdown may hold a few
+      inline tags, and a page made of it would read as one run-on paragraph;
+    - a file named as HTML (.html, .htm, .xhtml, .xht, .shtml) is HTML when it has any tag
+      (a `<` followed by a letter, `!`, `/` or `?`): a fragment such as
+      `Hello <b>world</b>` is accepted, browsers render it and so does Pith;
+    - any other name (no extension, a URL's path) is HTML when its first 64 KB hold the
+      tag of an HTML element (`<p>`, `<div>`, `</a>`, …); a Markdown autolink
+      `<https://…>` or prose such as `3 <4` is not one → InputNotHtml ("no HTML tag").
     """
     stripped = text.strip()
     if not stripped:
@@ -240,8 +296,19 @@ def check_html(text: str, name: str) -> None:
             pass
         else:
             raise InputNotHtml(f"{name} is JSON, not HTML")
-    if _TAG.search(text) is None:
-        raise InputNotHtml(f"{name} has no HTML tag (plain text?)")
+    head = text[:HTML_SNIFF_CHARS]
+    if _DOCUMENT_MARK.search(head):
+        return
+    suffix = _suffix(name)
+    if suffix in TEXT_SUFFIXES:
+        raise InputNotHtml(f"{name} is {TEXT_SUFFIXES[suffix]}, not HTML (no <!doctype html>, "
+                           "<html> or <body>); Pith reads web pages")
+    if suffix in HTML_SUFFIXES:
+        if _TAG.search(text) is None:
+            raise InputNotHtml(f"{name} has no HTML tag (plain text?)")
+        return
+    if _HTML_ELEMENT.search(head) is None:
+        raise InputNotHtml(f"{name} has no HTML tag (plain text or Markdown?)")
 
 
 # --- the snapshot --------------------------------------------------------------------
