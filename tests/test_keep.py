@@ -112,3 +112,22 @@ def test_a_model_that_needs_unknown_features_says_so(tmp_path):
     method = Choice(node=2, score=np.zeros(snap.n), blocks=np.array([2]))
     with pytest.raises(PithError, match="no_such_feature"):
         keep.apply(snap, compute(snap), Options(), 2, method, model_path=str(path))
+
+
+def test_the_tree_walk_of_many_blocks_runs_in_bounded_memory():
+    """A 1,000,000-element page has hundreds of thousands of blocks: walking all their
+    rows through every tree at once held rows x trees indices per level (gigabytes);
+    batches of MARGIN_BATCH_ROWS keep the peak small and the sums identical."""
+    import tracemalloc
+    keep.load_models.cache_clear()
+    model = keep.load_models(str(keep.MODEL_PATH))["static"]
+    rng = np.random.default_rng(7)
+    x = rng.random((10 * keep.MARGIN_BATCH_ROWS + 17, len(model.names)))
+    one_by_batch = np.concatenate([model.margin(x[i:i + 1000]) for i in range(0, len(x), 1000)])
+    tracemalloc.start()
+    whole = model.margin(x)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert np.allclose(whole, one_by_batch)
+    per_level = keep.MARGIN_BATCH_ROWS * len(model.roots) * 8
+    assert peak < 8 * per_level + x.nbytes, f"peak {peak / 2**20:.0f} MiB"

@@ -56,6 +56,12 @@ from .features import Features
 from .options import Options
 from .snapshot import Snapshot
 
+# Rows a tree walk takes at once (Model.margin): every row walks every tree, so a batch
+# holds rows x trees node indices per level; 4096 rows x 200 trees keep that to a few MB
+# (cache-resident) where all the blocks of a 1,000,000-element page at once took gigabytes
+# and twice the time (tests/bench_host_scale.py).
+MARGIN_BATCH_ROWS = 4096
+
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "blocks.json"
 
 
@@ -96,6 +102,9 @@ class Model:
         one numpy step per tree level, over flat arrays (children interleaved, left at
         2i and right at 2i+1; a leaf's children are itself, so rows that reached a leaf
         stay there)."""
+        if len(x) > MARGIN_BATCH_ROWS:    # bounded memory: one batch of rows at a time
+            return np.concatenate([self.margin(x[i:i + MARGIN_BATCH_ROWS])
+                                   for i in range(0, len(x), MARGIN_BATCH_ROWS)])
         b, t = len(x), len(self.roots)
         if not b:
             return np.zeros(0)
