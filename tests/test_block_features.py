@@ -21,6 +21,15 @@ def test_text_statistics_per_block():
     assert copy[4] == 1 and capitals[4] > 0
 
 
+def test_text_statistics_read_a_long_block_from_its_start():
+    cap = bf.TEXT_STATS_MAX_CHARS
+    long = "word " * (cap // 5) + "1999. " * 1000 + "By the end."       # digits, stops past it
+    digits, capitals, stops, commas, word_len, ends, boiler, date, copy, by = \
+        bf.text_stats([long, long[:cap]]).T
+    assert digits[0] == digits[1] == 0 and stops[0] == stops[1] == 0  # read from the start
+    assert ends[0] == 1 and ends[1] == 0                              # the end is the real end
+
+
 def test_name_families_match_class_and_id_words():
     snap = from_json(make_snapshot([
         ("html", -1), ("body", 0),

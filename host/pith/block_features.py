@@ -192,6 +192,10 @@ _DATE = re.compile(     # the lookahead (each alternative's first character) onl
     r"\b\d{1,2} (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|"
     r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b|\b(ago|yesterday|today)\b)")
 _COPYRIGHT = re.compile(r"©|\(c\)")
+# text_stats reads at most this many characters of a block: its shares and patterns are
+# settled long before (a paragraph is a few hundred characters), and one 50 MB text node
+# must not cost seconds and a gigabyte of per-character arrays (issue 15's hostile pages).
+TEXT_STATS_MAX_CHARS = 20_000
 _STOP_POINTS = np.array([ord(c) for c in ".!?。！？"], np.uint32)
 _COMMA_POINTS = np.array([ord(c) for c in ",;，、"], np.uint32)
 
@@ -212,11 +216,15 @@ def text_stats(strings: list[str]) -> np.ndarray:
     """(blocks, 10): digit, capital, stop and comma shares, mean word length, ends with a
     stop, furniture words per word, a date, a copyright sign, starts with "By ".
     Character classes are counted over the code points of all strings at once; the word
-    patterns run once over the strings joined by newlines (no pattern spans one)."""
+    patterns run once over the strings joined by newlines (no pattern spans one). A string
+    longer than TEXT_STATS_MAX_CHARS is read from its first that many characters."""
     k = len(strings)
     out = np.zeros((k, 10))
     if not k:
         return out
+    out[:, 5] = [bool(s) and s[-1] in ".!?。！？:\"”'" for s in strings]
+    out[:, 9] = [s[:3].lower() == "by " for s in strings]
+    strings = [s[:TEXT_STATS_MAX_CHARS] for s in strings]
     n = np.fromiter(map(len, strings), np.int64, k)
     starts = np.concatenate(([0], np.cumsum(n + 1)[:-1]))
     joined = "\n".join(strings)
@@ -229,14 +237,12 @@ def text_stats(strings: list[str]) -> np.ndarray:
     out[:, 2] = _per_string(np.isin(cp, _STOP_POINTS), starts, n) / size * 100
     out[:, 3] = _per_string(np.isin(cp, _COMMA_POINTS), starts, n) / size * 100
     out[:, 4] = np.minimum(n / words, 30.0)
-    out[:, 5] = [bool(s) and s[-1] in ".!?。！？:\"”'" for s in strings]
     low = joined.lower()
     if len(low) != len(joined):       # a character whose lower case is longer (İ)
         low = "".join(c if len(c.lower()) != 1 else c.lower() for c in joined)
     out[:, 6] = _counts(_BOILER, low, starts, k) / words
     out[:, 7] = _counts(_DATE, low, starts, k) > 0
     out[:, 8] = _counts(_COPYRIGHT, low, starts, k) > 0
-    out[:, 9] = [s[:3].lower() == "by " for s in strings]
     out[n == 0] = 0.0
     return out
 
