@@ -196,3 +196,39 @@ def test_not_json_value_is_a_caller_bug():
 def test_encoded_body_is_plain_json():
     data = framing.encode_frame({"k": ["v", 1]})
     assert json.loads(data[4:].decode("utf-8")) == {"k": ["v", 1]}
+
+
+class LargestReadStream(io.BytesIO):
+    """A BytesIO that records the largest single read asked for."""
+
+    def __init__(self, data: bytes):
+        super().__init__(data)
+        self.largest = 0
+
+    def read(self, size=-1):
+        self.largest = max(self.largest, size)
+        return super().read(size)
+
+
+def test_a_declared_length_is_read_in_pieces_not_asked_for_at_once():
+    stream = LargestReadStream(struct.pack("=I", 60 * 2**20) + b'{"v":1}')
+    with pytest.raises(FrameTruncated):
+        framing.read_frame(stream)
+    assert stream.largest <= framing.READ_CHUNK
+
+
+def test_memory_follows_the_bytes_that_arrive_not_the_declared_length():
+    """On a real buffered pipe, read(n) allocates n bytes up front: a peer declaring
+    60 MiB and sending ten bytes must not cost 60 MiB."""
+    import os
+    import tracemalloc
+    r, w = os.pipe()
+    os.write(w, struct.pack("=I", 60 * 2**20) + b"0123456789")
+    os.close(w)
+    with open(r, "rb") as stream:
+        tracemalloc.start()
+        with pytest.raises(FrameTruncated):
+            framing.read_frame(stream)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    assert peak < 2 * framing.READ_CHUNK + 2**20, f"peak {peak / 2**20:.1f} MiB"

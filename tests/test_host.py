@@ -279,3 +279,64 @@ def test_serve_exits_one_on_an_unrecoverable_frame():
 def test_serve_ends_quietly_when_the_browser_closes_the_pipe():
     stdin = io.BytesIO(frame(req("hello", 1)) + frame(req("hello", 2)))
     assert host.serve(stdin, ClosedPipe()) == host.EXIT_OK
+
+
+# --- the time limit (deadline.py) ----------------------------------------------------
+def many_sections(sections: int) -> dict:
+    """A snapshot of html > body > (section > h2, p) * `sections`: large enough that a
+    select takes far more than the smallest allowed time limit."""
+    from builders import make_snapshot
+    rows = [("html", -1), ("body", 0)]
+    for k in range(sections):
+        rows += [("section", 1), ("h2", len(rows), {"text": f"Part {k}"}),
+                 ("p", len(rows), {"text": "Words of a story that goes on for a while. " * 3})]
+    return make_snapshot(rows)
+
+
+@pytest.mark.skipif(not HAVE_SELECT, reason="pith.select not written yet")
+def test_a_select_over_the_time_limit_is_cut_off_and_the_host_goes_on():
+    small = many_sections(3)
+    stdin = (frame(req("select", "slow", snapshot=many_sections(20_000),
+                       options={"max_request_ms": 100}))
+             + frame(req("echo", "next", data="still here"))
+             + frame(req("select", "small", snapshot=small)))
+    proc = run_host(stdin)
+    assert proc.returncode == 0, proc.stderr.decode()
+    slow, echo, fine = parse_all_frames(proc.stdout)
+    assert slow["id"] == "slow" and slow["ok"] is False
+    assert (slow["error"]["code"], slow["error"]["name"]) == (70, "request_too_slow")
+    assert slow["error"]["detail"] == {"limit_ms": 100, "action": "select"}
+    assert echo["result"] == {"echo": "still here"}
+    assert fine["ok"] is True and fine["result"]["doc"] == "d1"   # the cut one was not cached
+
+
+# A host whose select never ends, and whose first cut is swallowed by a careless
+# `except Exception`: the timer fires again until the request unwinds.
+HANGING_WRAPPER = textwrap.dedent("""
+    import sys, types
+    from pith import host
+
+    def select(snapshot, options, pin=None):
+        try:
+            while True:
+                pass
+        except Exception:
+            pass
+        while True:
+            pass
+
+    sys.modules["pith.select"] = types.SimpleNamespace(select=select)
+    raise SystemExit(host.main())
+""")
+
+
+def test_a_hanging_algorithm_is_cut_off_even_if_it_swallows_the_first_cut(tmp_path):
+    path = tmp_path / "hanging_host.py"
+    path.write_text(HANGING_WRAPPER)
+    stdin = (frame(req("select", 1, snapshot={"v": 1}, options={"max_request_ms": 200}))
+             + frame(req("echo", 2, data="after")))
+    proc = run_host(stdin, cmd=[sys.executable, str(path)])
+    assert proc.returncode == 0, proc.stderr.decode()
+    cut, echo = parse_all_frames(proc.stdout)
+    assert cut["error"]["code"] == 70
+    assert echo["result"] == {"echo": "after"}

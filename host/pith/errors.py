@@ -193,6 +193,13 @@ class CannotRemember(PithError):
     code, name = 69, "cannot_remember"
 
 
+# --- resource limits the host enforces itself (host/PROTOCOL.md, "Limits") ----------
+class RequestTooSlow(PithError):
+    """A request ran past the host's time limit (option max_request_ms); the host cut it
+    off and serves the next one."""
+    code, name = 70, "request_too_slow"
+
+
 def all_errors() -> list[type[PithError]]:
     """Every error class, for the code-table test and PROTOCOL.md."""
     seen, todo = [], [PithError]

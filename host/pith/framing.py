@@ -24,6 +24,11 @@ MAX_IN = 64 * 1024 * 1024
 # The browser refuses a host message over 1 MB (both browsers) and drops the port.
 MAX_OUT = 1024 * 1024
 
+# A body is read in pieces of at most this size: a buffered pipe's read(n) allocates n
+# bytes before any arrive, so a peer declaring 64 MiB and sending ten bytes would cost
+# 64 MiB; in 1 MiB pieces memory follows what actually arrives, at no measurable cost.
+READ_CHUNK = 1024 * 1024
+
 # Errors after which the stream position is unknown: the reader cannot find the next
 # header, so the host must reply once (if it can) and exit.
 UNRECOVERABLE = (FrameTruncated, FrameTooLarge)
@@ -33,10 +38,11 @@ _SEPARATORS = (",", ":")
 
 
 def read_exactly(stream: BinaryIO, size: int) -> bytes:
-    """Up to `size` bytes; fewer only at end of stream (pipes may return short reads)."""
+    """Up to `size` bytes; fewer only at end of stream (pipes may return short reads).
+    Read READ_CHUNK bytes at a time, so nothing is allocated for bytes that never come."""
     chunks, got = [], 0
     while got < size:
-        chunk = stream.read(size - got)
+        chunk = stream.read(min(size - got, READ_CHUNK))
         if not chunk:
             break
         chunks.append(chunk)

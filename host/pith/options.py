@@ -369,6 +369,12 @@ class Options:
         1_000_000, "snapshots above this many rows are refused before any work: 5x the "
         "largest real page we have seen (200k elements), so only runaway pages hit it",
         lo=1, hi=50_000_000)
+    max_request_ms: int = _opt(
+        10_000, "a select, grow, shrink or clean still running after this many ms is cut off "
+        "with request_too_slow and the host serves the next request: below the extension's "
+        "own shortest limit for these actions (15 s, grow and shrink), so the reader gets the "
+        "host's precise error instead of a killed host, and about three times what a "
+        "1,000,000-element page is allowed (3 s)", lo=100, hi=600_000)
 
     @classmethod
     def from_overrides(cls, overrides: dict[str, Any] | None = None) -> "Options":

@@ -6,7 +6,8 @@ is `{"v": 1, "id": <same id>, "ok": true, "result": {...}}` or
 (host/PROTOCOL.md is the contract). `handle` turns a request dict into a reply dict and
 never raises; `respond` also encodes the reply as a frame, replacing a reply the browser
 would refuse (over `framing.MAX_OUT`) by an error. Bytes are `framing.py`'s job, the
-stdio loop `host.py`'s.
+stdio loop `host.py`'s. Each action that runs the pipeline does so within the time
+limit of option `max_request_ms` (deadline.py says how).
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from collections import OrderedDict
 from typing import Any, Callable, NamedTuple
 
 from . import PROTOCOL_VERSION, SNAPSHOT_VERSION, __version__
-from . import framing
+from . import deadline, framing
 from .errors import (BadEnvelope, BadRequest, InternalError, PithError, UnknownAction,
                      UnsupportedVersion)
 from .options import ALGORITHMS, Options
@@ -148,7 +149,8 @@ def do_select(params: dict, session: Session) -> dict:
     options = Options.from_overrides(params.get("options"))
     pin = _node(params, "pin") if params.get("pin") is not None else None
     from .select import select  # lazily: the pipeline is heavy and hello must be fast
-    selection = select(snapshot, options, pin)
+    with deadline.within(options.max_request_ms, "select"):
+        selection = select(snapshot, options, pin)
     return {**selection.to_wire(), "doc": session.remember(selection)}
 
 
@@ -157,7 +159,8 @@ def do_grow(params: dict, session: Session) -> dict:
     token, node = _doc(params), _node(params)
     selection = session.recall(token)
     from .select import grow
-    return {**grow(selection, node), "doc": token}
+    with deadline.within(selection.options.max_request_ms, "grow"):
+        return {**grow(selection, node), "doc": token}
 
 
 def do_shrink(params: dict, session: Session) -> dict:
@@ -165,7 +168,8 @@ def do_shrink(params: dict, session: Session) -> dict:
     token, node, trail = _doc(params), _node(params), _trail(params)
     selection = session.recall(token)
     from .select import shrink
-    return {**shrink(selection, node, trail), "doc": token}
+    with deadline.within(selection.options.max_request_ms, "shrink"):
+        return {**shrink(selection, node, trail), "doc": token}
 
 
 def do_clean(params: dict, session: Session) -> dict:
@@ -175,7 +179,8 @@ def do_clean(params: dict, session: Session) -> dict:
     include, exclude = _rows(params, "include"), _rows(params, "exclude")
     selection = session.recall(token)
     from .reader import clean
-    return {**clean(selection, node, include, exclude), "doc": token}
+    with deadline.within(selection.options.max_request_ms, "clean"):
+        return {**clean(selection, node, include, exclude), "doc": token}
 
 
 class Action(NamedTuple):
