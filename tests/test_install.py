@@ -171,3 +171,120 @@ def test_extension_id_of_a_known_key():
     # The id Chrome shows for this key (computed by Chrome, checked once by hand).
     key = json.loads((install.EXTENSION_MANIFEST).read_text())["key"]
     assert install.extension_id(key) == "odogbmdkgeecoaeobmjeoofommiafhhh"
+
+
+# --- every desktop: the plan computed for Linux, macOS and Windows -------------------------
+WIN_PYTHON = r"C:\Users\Ana\pith\.venv\Scripts\python.exe"
+WIN_ROOT = r"C:\Users\Ana\pith\host"
+
+
+def test_plan_on_linux_covers_edge_and_brave():
+    system = install.System("linux", "/home/ana", {"XDG_CONFIG_HOME": "/home/ana/cfg"})
+    todo = install.plan(list(install.BROWSERS), system=system, python="/venv/bin/python",
+                        package_root="/src/host")
+    where = {f.what: str(f.path) for f in todo.files}
+    assert where == {
+        "launcher": "/home/ana/.local/share/pith/pith-host",
+        "chrome": f"/home/ana/cfg/google-chrome/NativeMessagingHosts/{HOST_JSON}",
+        "chromium": f"/home/ana/cfg/chromium/NativeMessagingHosts/{HOST_JSON}",
+        "edge": f"/home/ana/cfg/microsoft-edge/NativeMessagingHosts/{HOST_JSON}",
+        "brave": f"/home/ana/cfg/BraveSoftware/Brave-Browser/NativeMessagingHosts/{HOST_JSON}",
+        "firefox": f"/home/ana/.mozilla/native-messaging-hosts/{HOST_JSON}"}
+    assert todo.registry == []
+    manifests = {f.what: json.loads(f.text) for f in todo.files if f.what != "launcher"}
+    chrome_origins = install.template("chrome")["allowed_origins"]
+    for browser in ("chrome", "chromium", "edge", "brave"):
+        assert manifests[browser]["allowed_origins"] == chrome_origins     # Chromium ids
+        assert manifests[browser]["path"] == "/home/ana/.local/share/pith/pith-host"
+    assert "allowed_extensions" in manifests["firefox"]
+    launcher = todo.files[0].text
+    assert launcher.startswith("#!/bin/sh\n") and "exec /venv/bin/python -m pith.host" in launcher
+
+
+def test_plan_on_macos():
+    system = install.System("darwin", "/Users/ana", {})
+    todo = install.plan(list(install.BROWSERS), system=system, python="/venv/bin/python",
+                        package_root="/src/host")
+    support = "/Users/ana/Library/Application Support"
+    where = {f.what: str(f.path) for f in todo.files}
+    assert where == {
+        "launcher": f"{support}/pith/pith-host",
+        "chrome": f"{support}/Google/Chrome/NativeMessagingHosts/{HOST_JSON}",
+        "chromium": f"{support}/Chromium/NativeMessagingHosts/{HOST_JSON}",
+        "edge": f"{support}/Microsoft Edge/NativeMessagingHosts/{HOST_JSON}",
+        "brave": f"{support}/BraveSoftware/Brave-Browser/NativeMessagingHosts/{HOST_JSON}",
+        "firefox": f"{support}/Mozilla/NativeMessagingHosts/{HOST_JSON}"}
+    assert todo.registry == []
+
+
+def test_plan_on_windows_writes_registry_keys_and_a_bat_launcher():
+    system = install.System("win32", r"C:\Users\Ana",
+                            {"LOCALAPPDATA": r"C:\Users\Ana\AppData\Local"})
+    todo = install.plan(list(install.BROWSERS), system=system, python=WIN_PYTHON,
+                        package_root=WIN_ROOT)
+    base = r"C:\Users\Ana\AppData\Local\pith"
+    where = {f.what: str(f.path) for f in todo.files}
+    assert where["launcher"] == base + r"\pith-host.bat"
+    for browser in install.BROWSERS:
+        assert where[browser] == rf"{base}\{browser}\{HOST_JSON}"
+        assert json.loads(next(f.text for f in todo.files if f.what == browser))["path"] == \
+            base + r"\pith-host.bat"
+    keys = {v.browser: (v.key, v.value) for v in todo.registry}
+    assert keys == {
+        "chrome": (r"Software\Google\Chrome\NativeMessagingHosts\dev.pith.host", where["chrome"]),
+        "chromium": (r"Software\Chromium\NativeMessagingHosts\dev.pith.host", where["chromium"]),
+        "edge": (r"Software\Microsoft\Edge\NativeMessagingHosts\dev.pith.host", where["edge"]),
+        "brave": (r"Software\BraveSoftware\Brave-Browser\NativeMessagingHosts\dev.pith.host",
+                  where["brave"]),
+        "firefox": (r"Software\Mozilla\NativeMessagingHosts\dev.pith.host", where["firefox"])}
+    bat = todo.files[0].text
+    lines = bat.split("\r\n")
+    assert lines[0] == "@echo off" and lines[-1] == ""          # CRLF lines, nothing echoed
+    assert "\n" not in bat.replace("\r\n", "")
+    assert f'"{WIN_PYTHON}" -m pith.host %*' in lines
+    assert f'set "PYTHONPATH={WIN_ROOT};%PYTHONPATH%"' in lines
+
+
+def test_windows_launcher_escapes_percent_signs():
+    system = install.System("win32", r"C:\Users\Ana", {})
+    bat = install.launcher_script(r"C:\100%\python.exe", system, r"C:\src")
+    assert r'"C:\100%%\python.exe" -m pith.host %*' in bat
+    assert install.launcher_path(system=system) == \
+        install.System("win32", "", {}).path(r"C:\Users\Ana\AppData\Local\pith\pith-host.bat")
+
+
+def test_windows_has_no_profile_folder_registration(tmp_path):
+    system = install.System("win32", r"C:\Users\Ana", {})
+    with pytest.raises(install.InstallError, match="registry"):
+        install.plan(["chromium"], tmp_path, system=system)
+
+
+def test_install_edge_and_brave_here(home, capsys):
+    code, out = run(capsys, "install-host", "--browser", "edge")
+    assert code == 0, out
+    edge = home / ".config" / "microsoft-edge" / "NativeMessagingHosts" / HOST_JSON
+    assert json.loads(edge.read_text())["allowed_origins"] == \
+        install.template("chrome")["allowed_origins"]
+    code, out = run(capsys, "install-host", "--browser", "brave")
+    brave = home / ".config" / "BraveSoftware" / "Brave-Browser" / "NativeMessagingHosts" / HOST_JSON
+    assert code == 0 and brave.is_file()
+    code, out = run(capsys, "doctor", "--browser", "brave")
+    assert code == 0 and "✓ brave: registered" in out and "answered hello" in out
+
+
+def test_doctor_after_make_run_names_the_demo_profile_and_the_everyday_fix(home, tmp_path,
+                                                                           monkeypatch, capsys):
+    """`make run` registers the host in its own profile only: doctor must say so instead
+    of a bare ✗ for every browser."""
+    profile = tmp_path / "demo-profile"
+    monkeypatch.setattr(install, "DEMO_PROFILE", profile)
+    install.install(["chromium"], profile)                 # what pith.demo does
+    code, out = run(capsys, "doctor", "--browser", "chromium")
+    assert code == 1 and "✗ chromium" in out
+    demo_manifest = profile.resolve() / "NativeMessagingHosts" / HOST_JSON
+    assert f"the demo profile of `make run` has the host registered ({demo_manifest})" in out
+    assert "for your everyday browser run `pith install-host --browser chromium`" in out
+    assert "Load unpacked" in out and "about:debugging" in out
+    run(capsys, "install-host", "--browser", "chromium")
+    code, out = run(capsys, "doctor", "--browser", "chromium")
+    assert code == 0 and "demo profile" not in out

@@ -120,8 +120,10 @@ def build_parser() -> argparse.ArgumentParser:
     ih = sub.add_parser(
         "install-host", help="register the native-messaging host with the browsers",
         description="Write the launcher of the native host (it runs this Python's pith) and "
-                    "the host manifest dev.pith.host.json where each browser looks for it. "
-                    "Safe to run again; --uninstall removes what it wrote.")
+                    "the host manifest dev.pith.host.json where each browser looks for it "
+                    "(Chrome, Chromium, Edge, Brave, Firefox; on Windows also the registry "
+                    "keys under HKEY_CURRENT_USER that name it). Safe to run again; "
+                    "--uninstall removes what it wrote.")
     _host_args(ih)
     ih.add_argument("--uninstall", action="store_true", help="remove the registration instead")
     ih.set_defaults(run=cmd_install_host, parser=ih)
@@ -148,11 +150,12 @@ def _training_args(p: argparse.ArgumentParser, writes: str) -> None:
 
 
 def _host_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--browser", choices=("chrome", "chromium", "firefox", "all"),
+    p.add_argument("--browser", choices=("chrome", "chromium", "edge", "brave", "firefox", "all"),
                    help="which browser (default: all; chromium with --user-data-dir)")
     p.add_argument("--user-data-dir", type=Path, metavar="DIR",
-                   help="a Chrome/Chromium profile folder started with --user-data-dir=DIR: "
-                        "the host manifest goes to DIR/NativeMessagingHosts")
+                   help="a Chrome/Chromium/Edge/Brave profile folder started with "
+                        "--user-data-dir=DIR: the host manifest goes to DIR/NativeMessagingHosts "
+                        "(Linux and macOS)")
 
 
 def _capture_args(p: argparse.ArgumentParser) -> None:
