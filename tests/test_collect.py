@@ -535,6 +535,29 @@ def test_metadata_fallbacks(tab):
     assert p["dir"] == "ltr" and p["lang"] == "en"
 
 
+def test_site_name_from_the_title_when_the_page_confirms_it(tab):
+    # the part before " – " is the page's h1: the rest names the site
+    open_html(tab, "<article><h1>How tides work</h1><p>Text.</p></article>",
+              title="How tides work \u2013 The Harbour Gazette")
+    p = payload_of(collect(tab))
+    assert (p["site"], p["title"]) == ("The Harbour Gazette", "How tides work")
+    # no h1, but the footer names the site
+    open_html(tab, "<article><p>Text.</p></article><footer>\u00a9 Harbour News 2024</footer>",
+              title="Weather today | Harbour News")
+    p = payload_of(collect(tab))
+    assert (p["site"], p["title"]) == ("Harbour News", "Weather today")
+    # a title in two parts that nothing on the page confirms: the host name, the title whole
+    open_html(tab, "<article><h1>Chapter three</h1><p>Text.</p></article>",
+              title="Chapter 3 - The Return")
+    p = payload_of(collect(tab))
+    assert (p["site"], p["title"]) == ("pith.test", "Chapter three")
+    # og:site_name still wins
+    open_html(tab, "<article><h1>How tides work</h1></article>",
+              head='<meta property="og:site_name" content="Gazette Online">',
+              title="How tides work | The Harbour Gazette")
+    assert payload_of(collect(tab))["site"] == "Gazette Online"
+
+
 def test_root_rules(tab):
     open_html(tab, """<form id="f"><p>in a form</p><input value="no"></form>
       <script id="s">var inScript = 1;</script>

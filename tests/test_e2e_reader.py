@@ -16,7 +16,7 @@ import pytest
 
 from serving import serve
 
-from conftest import PAGES, chromium_or_skip, registered_profile
+from conftest import PAGES, ROOT, chromium_or_skip, registered_profile
 from pith.extension import ExtensionBrowser
 
 pytestmark = pytest.mark.browser
@@ -155,6 +155,28 @@ def test_removed_links_are_listed_when_the_reader_asks(xb, server):
         page.close()
     finally:
         set_prefs(xb, None)
+
+
+def test_the_bundled_example_reads_cleanly(xb):
+    """host/examples/article.html as `make run` shows it: the site's own name, the byline
+    once (in the header), and the figure's image."""
+    set_prefs(xb, None)
+    with serve(ROOT / "host" / "examples") as base:
+        xb.page.goto(f"{base}/article.html", wait_until="load")
+        ok(xb.click(), "click")
+        page, _ = open_reader(xb)
+        try:
+            page.wait_for_function("() => { const i = document.querySelector('article figure img');"
+                                   " return i && i.complete; }", timeout=READER_WAIT_S * 1000)
+            assert page.locator("#title").text_content() == "How tide tables are made"
+            assert page.locator("#meta .site").text_content() == "The Harbour Gazette"   # not 127.0.0.1
+            assert page.locator("#meta .byline").text_content() == "Maren Holt, 3 March"
+            article = page.locator("article").inner_text()
+            assert "Maren Holt" not in article                 # the byline line is not repeated
+            assert article.lstrip().startswith("Every harbour master keeps a tide table")
+            assert page.evaluate("() => document.querySelector('article figure img').naturalWidth") > 0
+        finally:
+            page.close()
 
 
 def test_reader_without_a_selection_says_what_to_do(xb, server):

@@ -13,6 +13,8 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import struct
+import zlib
 from pathlib import Path
 
 import pytest
@@ -114,8 +116,9 @@ def test_realistic_article_is_shown_whole(open_reader):
         assert page.locator(selector).get_attribute("dir") == "ltr"
     # paragraphs, whitespace collapsed by CSS but the words all there
     paragraphs = page.locator("article > p").all_inner_texts()
-    assert paragraphs[0] == "By Ada Moss, 1 March 2024"
-    assert paragraphs[1].startswith("Lichens are not plants but partnerships: a fungus that builds the body")
+    # the byline line "By Ada Moss, 1 March 2024" repeats the header's byline and date: left out
+    assert not any("Ada Moss" in p for p in paragraphs[:-1])
+    assert paragraphs[0].startswith("Lichens are not plants but partnerships: a fungus that builds the body")
     assert paragraphs[-1] == ("After a year the pane holds three species, and the glass has become the most "
                               "interesting thing in the garden for anyone who stops to look closely.\n— Ada")
     assert page.locator("article h2").all_inner_texts() == [
@@ -319,6 +322,197 @@ def test_a_new_selection_for_the_tab_replaces_the_page(xb, open_reader):
     assert page.evaluate("pithReader.payload && pithReader.payload.title") == "The next one"
     assert page.locator("#title").text_content() == "The next one"
     assert page.locator("html").get_attribute("data-state") == "ready"
+
+
+# --- the header, the byline, wide code, the toolbar ----------------------------------------------
+# The texts of the paragraphs left after withoutRepeatedByline, in order.
+BYLINE_JS = """async ([tree, byline, published]) => {
+    const { withoutRepeatedByline, sanitizeTree, textOf } = await import('./content-dom.js');
+    const out = [];
+    const walk = (nodes) => nodes.forEach((n) => {
+        if (typeof n === 'string') return;
+        if (n.t === 'p') out.push(textOf(n)); else walk(n.c);
+    });
+    walk(withoutRepeatedByline(sanitizeTree(tree), byline, published, 'en'));
+    return out;
+}"""
+BODY = [{"t": "p", "c": ["Every harbour master keeps a tide table within reach, but few sailors ask "
+                         "where its numbers come from; they are predicted, and the method is old."]}]
+
+
+def p_(*children) -> dict:
+    return {"t": "p", "c": list(children)}
+
+
+def time_(datetime: str, text: str) -> dict:
+    return {"t": "time", "a": {"datetime": datetime}, "c": [text]}
+
+
+@pytest.mark.parametrize("line, byline, published, dropped", [
+    (p_("By Maren Holt, 3 March"), "Maren Holt, 3 March", "", True),             # the bundled article
+    (p_("By Ada Moss, ", time_("2024-03-01", "1 March 2024")), "Ada Moss", "2024-03-01T10:00:00Z", True),
+    (p_("Ada Moss \u00b7 Updated 2 Mar 2024"), "Ada Moss", "2024-03-01", True),
+    (p_(time_("2024-03-01", "1 March 2024")), "", "2024-03-01", True),           # a lone date line
+    (p_("By Ada Moss, 1 March 2024"), "Ada Moss", "", False),     # the header shows no date: keep it
+    (p_("By Ada Moss, staff reporter in Oslo"), "Ada Moss", "2024-03-01", False),  # more than a date
+    (p_("Ada Moss, 42, has grown lichens for years."), "Ada Moss", "2024-03-01", False),
+    (p_("By Ada Mossberg"), "Ada Moss", "", False),
+    (p_("By Jo Writer"), "Ada Moss", "2024-03-01", False),                     # another person
+])
+def test_a_byline_line_repeating_the_header_is_left_out(open_reader, line, byline, published, dropped):
+    page = open_reader(fixture("lichens"))
+    got = page.evaluate(BYLINE_JS, [[{"t": "div", "c": [line, *BODY]}], byline, published])
+    assert got[-1] == BODY[0]["c"][0]
+    assert len(got) == (1 if dropped else 2), got
+
+
+def test_a_byline_line_lower_down_is_text(open_reader):
+    page = open_reader(fixture("lichens"))
+    tree = [*BODY, *BODY, *BODY, p_("By Maren Holt, 3 March")]
+    got = page.evaluate(BYLINE_JS, [tree, "Maren Holt, 3 March", ""])
+    assert got[-1] == "By Maren Holt, 3 March"
+
+
+def test_little_space_above_the_title(open_reader):
+    page = open_reader(fixture("lichens"))
+    gap = page.evaluate("""() => document.getElementById('title').getBoundingClientRect().top
+        - document.querySelector('.toolbar').getBoundingClientRect().bottom""")
+    # 1.25em of 20 px: room to breathe (it was 114 px: the content's h1 margin over the title's)
+    assert 0 < gap <= 32, gap
+
+
+def decode_png(data: bytes) -> list[list[tuple[int, int, int]]]:
+    """Rows of RGB pixels of an 8-bit, non-interlaced RGB or RGBA PNG (Chromium's screenshots)."""
+    pos, idat, width = 8, b"", 0
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, color = struct.unpack(">IIBB", body[:10])
+            assert depth == 8 and color in (2, 6) and body[12] == 0, (depth, color)
+            channels = 3 if color == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    raw, stride, rows, prev = zlib.decompress(idat), width * channels, [], bytearray(width * channels)
+    for y in range(height):
+        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - channels] if i >= channels else 0
+            b, c = prev[i], prev[i - channels] if i >= channels else 0
+            if kind == 1:
+                line[i] = (line[i] + a) & 255
+            elif kind == 2:
+                line[i] = (line[i] + b) & 255
+            elif kind == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif kind == 4:
+                pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append([tuple(line[x * channels:x * channels + 3]) for x in range(width)])
+        prev = line
+    return rows
+
+
+def edge_contrast(page, selector: str, side: str) -> float:
+    """How far from the code background the outer 3 px of `side` of the element are, in its
+    top padding (no text there): mean absolute difference over the strip and the channels
+    (a shadow on a light theme, a lighter edge on a dark one)."""
+    box = page.locator(selector).bounding_box()
+    x = box["x"] + 1 if side == "left" else box["x"] + box["width"] - 4
+    strip = decode_png(page.screenshot(clip={"x": x, "y": box["y"] + 7, "width": 3, "height": 5}))
+    bg = page.evaluate("""() => { const c = document.createElement('canvas').getContext('2d');
+        c.fillStyle = getComputedStyle(document.documentElement).getPropertyValue('--code-bg').trim();
+        c.fillRect(0, 0, 1, 1); return [...c.getImageData(0, 0, 1, 1).data].slice(0, 3); }""")
+    pixels = [px for row in strip for px in row]
+    return sum(abs(bg[k] - px[k]) for px in pixels for k in range(3)) / (3 * len(pixels))
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_code_wider_than_the_column_shows_that_it_scrolls(xb, open_reader, theme):
+    xb.ext_eval("(t) => chrome.storage.local.set({readerPrefs: {theme: t}})", theme)
+    long_line = "height = sum(a * cos(w * t + phase) for a, w, phase in constituents)  # " + "x" * 120
+    page = open_reader({"v": 1, "url": "https://example.org/", "title": "Code", "lang": "en", "dir": "ltr",
+                        "tree": [{"t": "pre", "c": [{"t": "code", "c": [long_line]}]},
+                                 {"t": "pre", "c": [{"t": "code", "c": ["short = 1"]}]}], "links": []})
+    wide, short = "article pre:nth-of-type(1)", "article pre:nth-of-type(2)"
+    assert page.locator(wide).get_attribute("data-scrolls") == "true"
+    assert page.locator(wide).get_attribute("tabindex") == "0"        # the arrow keys scroll it
+    assert page.locator(wide).get_attribute("aria-label") == "Code (scrolls sideways)"
+    assert page.locator(short).get_attribute("data-scrolls") is None
+    # a shadow on the side with more code, none on the other
+    assert edge_contrast(page, wide, "right") > 12
+    assert edge_contrast(page, wide, "left") < 3
+    assert edge_contrast(page, short, "right") < 3
+    page.evaluate("(s) => { const p = document.querySelector(s); p.scrollLeft = p.scrollWidth; }", wide)
+    assert edge_contrast(page, wide, "right") < 3
+    assert edge_contrast(page, wide, "left") > 12
+    # the last character is not cut: padding after it, inside the scrolled box
+    pad = page.evaluate("""(s) => { const p = document.querySelector(s), r = document.createRange();
+        r.selectNodeContents(p.querySelector('code'));
+        return p.getBoundingClientRect().right - r.getBoundingClientRect().right; }""", wide)
+    assert pad >= 10, pad
+
+
+CONTROLS_JS = """() => [...document.querySelectorAll('#toolbar-panel button, #toolbar-panel select, #toolbar-panel input')]
+    .filter((e) => e.checkVisibility()).map((e) => { const r = e.getBoundingClientRect();
+        return {id: e.id || e.dataset.choice, left: r.left, right: r.right, top: r.top, bottom: r.bottom}; })"""
+
+
+def test_a_narrow_window_folds_the_toolbar_into_a_menu(open_reader):
+    page = open_reader(fixture("lichens"))
+    page.set_viewport_size({"width": 400, "height": 700})
+    page.locator("html[data-toolbar=narrow]").wait_for(state="attached", timeout=WAIT_MS)
+    toolbar = page.locator(".toolbar").bounding_box()
+    assert toolbar["height"] <= 48, toolbar                          # one row, not three
+    menu = page.get_by_role("button", name="Settings")
+    assert menu.is_visible() and menu.get_attribute("aria-expanded") == "false"
+    assert page.locator("#toolbar-panel").is_hidden()
+    # keyboard: Enter opens it, Tab goes into it, Escape closes it and comes back
+    menu.focus()
+    page.keyboard.press("Enter")
+    assert menu.get_attribute("aria-expanded") == "true"
+    controls = page.evaluate(CONTROLS_JS)
+    assert len(controls) == 13, controls
+    for c in controls:
+        assert c["left"] >= 0 and c["right"] <= 400 and c["bottom"] <= 700, c       # all on screen
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "font"
+    page.keyboard.press("Escape")
+    assert menu.get_attribute("aria-expanded") == "false"
+    assert page.evaluate("document.activeElement.id") == "menu"
+    assert page.locator("#toolbar-panel").is_hidden()
+    # a control works from the menu; a click outside closes it
+    menu.click()
+    page.get_by_role("button", name="Dark").click()
+    assert page.locator("html").get_attribute("data-theme") == "dark"
+    page.locator("#content").click()
+    assert menu.get_attribute("aria-expanded") == "false"
+    # wide again: one row, no menu
+    page.set_viewport_size({"width": 1280, "height": 700})
+    page.locator("html[data-toolbar=wide]").wait_for(state="attached", timeout=WAIT_MS)
+    assert menu.is_hidden()
+    assert page.locator("#toolbar-panel").is_visible()
+    assert page.locator(".toolbar").bounding_box()["height"] <= 48
+    assert len(page.evaluate(CONTROLS_JS)) == 13
+
+
+def test_the_removed_links_preference_says_what_it_does(xb, open_reader):
+    page = open_reader(fixture("lichens"))
+    box = page.get_by_role("checkbox", name="List left-out links")
+    assert box.is_visible()
+    description = page.evaluate("document.getElementById('removed-links-why').textContent")
+    assert box.get_attribute("aria-describedby") == "removed-links-why"
+    assert "links Pith left out" in description and "menus" in description
+    options = xb.context.new_page()
+    try:
+        options.goto(f"chrome-extension://{xb.id}/ui/options.html")
+        pref = options.get_by_role("checkbox", name="List left-out links")
+        pref.wait_for(timeout=WAIT_MS)
+        why = options.locator("#" + pref.get_attribute("aria-describedby")).text_content()
+        assert "At the end of the reader, list the links Pith left out" in why
+    finally:
+        options.close()
 
 
 # --- nothing to show ----------------------------------------------------------------------------

@@ -49,7 +49,8 @@
  *   byline     meta[name=author]; then in the block, then in the page: [rel~=author],
  *              [itemprop~=author] (its content attribute or text), .byline, .author; a
  *              leading "By " is cut; shorter than MAX_BYLINE_CHARS or not a byline.
- *   site       og:site_name, application-name, else the host name without "www.".
+ *   site       og:site_name, application-name; the title's " – Site" part (see
+ *              siteFromTitle); else the host name without "www.".
  *   published  article:published_time, [itemprop~=datePublished] (content, datetime or
  *              text), JSON-LD datePublished (anywhere in the data), the block's first
  *              time[datetime]; as the page writes it.
@@ -150,6 +151,10 @@
   var WS_ONLY = /^[ \t\n\r\f]*$/;                    // HTML whitespace; a no-break space is content
   var BLOCK_DISPLAY = /^(?:block|flex|grid|flow-root|list-item|table)/;
   var TITLE_SEPARATORS = [' \u2013 ', ' \u2014 ', ' | ', ' - ', ' \u00b7 '];
+  // A site's name in a title ("… | The Harbour Gazette") is a few words, not a second title.
+  var MAX_SITE_CHARS = 60, MAX_SITE_WORDS = 6;
+  // Where a page names itself besides its title: its banner and its footer ("© Site").
+  var SITE_PLACES = 'header, footer, [role~="banner"], [role~="contentinfo"]';
 
   var CJK = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}';
   var LETTER = '(?:(?![' + CJK + '])[\\p{L}\\p{N}\\p{M}])';
@@ -613,9 +618,39 @@
     return '';
   }
 
+  /**
+   * The site's name from the document title's last " – Site" part (any of
+   * TITLE_SEPARATORS), or '': only when that part is short (MAX_SITE_CHARS, MAX_SITE_WORDS)
+   * and the page confirms it is not a second title: the part before it is the page's first
+   * h1, or the part is written in the page's header or footer.
+   */
+  function siteFromTitle() {
+    var title = collapse(titleOf.call(document) || '');
+    var at = -1, sep = '';
+    for (var i = 0; i < TITLE_SEPARATORS.length; i++) {
+      var k = title.lastIndexOf(TITLE_SEPARATORS[i]);
+      if (k > at) {
+        at = k;
+        sep = TITLE_SEPARATORS[i];
+      }
+    }
+    if (at <= 0) return '';
+    var head = title.slice(0, at).trim(), tail = title.slice(at + sep.length).trim();
+    if (tail === '' || tail.length > MAX_SITE_CHARS || tail.split(' ').length > MAX_SITE_WORDS) return '';
+    var h1 = docQuery.call(document, 'h1');
+    if (h1 !== null && collapse(textContentOf.call(h1) || '').toLowerCase() === head.toLowerCase()) return tail;
+    var places = docQueryAll.call(document, SITE_PLACES), want = tail.toLowerCase();
+    for (var j = 0; j < places.length; j++) {
+      if (collapse(textContentOf.call(places[j]) || '').toLowerCase().indexOf(want) >= 0) return tail;
+    }
+    return '';
+  }
+
   function siteName() {
     var s = metaContent(['meta[property="og:site_name"]', 'meta[name="og:site_name"]',
       'meta[name="application-name"]']);
+    if (s !== '') return s;
+    s = siteFromTitle();
     if (s !== '') return s;
     return String(location.hostname || '').replace(/^www\./i, '');
   }

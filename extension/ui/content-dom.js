@@ -17,7 +17,8 @@
  * `renderTree` builds nodes with createElement / createTextNode / setAttribute only (no
  * HTML parsing of strings anywhere) and adds the reader's own attributes: links open in a
  * new tab without referrer, images load lazily without referrer, wide tables scroll in a
- * wrapper.
+ * wrapper. `splitTitle` and `withoutRepeatedByline` take out of the tree what the reader's
+ * header already shows (the title heading, a byline line at the top).
  */
 
 // Deeper than any real article; keeps a hostile payload from exhausting the stack.
@@ -223,6 +224,107 @@ export function splitTitle(title, cleanTree) {
     shown = textOf(node);
   }
   return { title: shown, tree: withoutPath(cleanTree, path) };
+}
+
+// A byline line is a name or two and a date; a longer text at the top is the article itself.
+export const MAX_BYLINE_LINE = 160;
+// A byline sits at the top: only the first few blocks of text are looked at.
+export const BYLINE_LOOKAHEAD = 3;
+// What may follow the name on a byline line for it to count as a date: this long at most,
+// with a digit, and a month name or a numeric date (see `isDateText`).
+const MAX_DATE_TEXT = 40;
+const NUMERIC_DATE = /\d{1,4}[./-]\d{1,2}(?:[./-]\d{1,4})?/;
+const ENGLISH_MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+const folded = (s) => s.normalize('NFKC').toLowerCase().replace(/[ \t\n\r\f]+/g, ' ').trim();
+
+/** Month names (long and short) in English and in `lang`, folded. */
+function monthNames(lang) {
+  const names = new Set(ENGLISH_MONTHS);
+  for (const month of ['long', 'short']) {
+    let format;
+    try {
+      format = new Intl.DateTimeFormat(lang || 'en', { month, timeZone: 'UTC' });
+    } catch {
+      format = new Intl.DateTimeFormat('en', { month, timeZone: 'UTC' });
+    }
+    for (let m = 0; m < 12; m += 1) names.add(folded(format.format(new Date(Date.UTC(2024, m, 15)))).replace(/\.$/, ''));
+  }
+  return names;
+}
+
+/** True when `text` (folded) reads as a date: "1 march 2024", "updated 3 mar", "2024-03-01". */
+function isDateText(text, months) {
+  if (!text || text.length > MAX_DATE_TEXT || !/\d/.test(text)) return false;
+  if (NUMERIC_DATE.test(text)) return true;
+  return text.split(/[^\p{L}]+/u).some((word) => word.length >= 3 && [...months].some((m) => word.startsWith(m)));
+}
+
+/** Index paths of the first `limit` text blocks (block elements holding no other block), in document order. */
+function leadingTextBlocks(tree, limit) {
+  const found = [];
+  const walk = (nodes, path) => {
+    for (let i = 0; i < nodes.length && found.length < limit; i += 1) {
+      const n = nodes[i];
+      if (typeof n === 'string' || !BLOCK_TAGS.has(n.t)) continue;
+      if (n.t === 'table' || n.t === 'figure' || n.t === 'pre') {   // content: the text has begun
+        found.push(null);
+        continue;
+      }
+      const inner = n.c.some((c) => typeof c !== 'string' && BLOCK_TAGS.has(c.t));
+      if (inner) walk(n.c, [...path, i]);
+      else if (textOf(n) !== '') found.push([...path, i]);
+    }
+  };
+  walk(tree, []);
+  const end = found.indexOf(null);
+  return end < 0 ? found : found.slice(0, end);
+}
+
+/** The first `time` of `node` (clean), or null. */
+function firstTime(node) {
+  if (typeof node === 'string') return null;
+  if (node.t === 'time') return node;
+  for (const c of node.c) {
+    const t = firstTime(c);
+    if (t) return t;
+  }
+  return null;
+}
+
+/**
+ * The tree without a byline line at its top that repeats the header's byline (and date):
+ * among the first BYLINE_LOOKAHEAD text blocks, the first one shorter than MAX_BYLINE_LINE
+ * whose text is `byline` (a leading "By " ignored), or `byline` followed by a date when
+ * the header shows a `published` date, or a lone `time` of the published day.
+ * Anything else on the line (a role, an affiliation) keeps the line.
+ */
+export function withoutRepeatedByline(cleanTree, byline, published, lang = '') {
+  const want = folded(typeof byline === 'string' ? byline : '').replace(/^by /, '');
+  const dated = typeof published === 'string' && published.trim() !== '';
+  const day = dated ? (/^\d{4}-\d{2}-\d{2}/.exec(published.trim()) || [''])[0] : '';
+  if (!want && !day) return cleanTree;
+  let months = null;
+  for (const path of leadingTextBlocks(cleanTree, BYLINE_LOOKAHEAD)) {
+    let node = { c: cleanTree };
+    for (const i of path) node = node.c[i];
+    const text = folded(textOf(node));
+    if (text.length > MAX_BYLINE_LINE) break;
+    const time = firstTime(node);
+    const timeDay = time && typeof time.a.datetime === 'string' ? time.a.datetime.trim().slice(0, 10) : '';
+    const lone = time !== null && folded(textOf(time)) === text;
+    if (lone && day && timeDay === day) return withoutPath(cleanTree, path);
+    const rest = text.replace(/^by /, '');
+    if (!want || !rest.startsWith(want)) continue;
+    const tail = rest.slice(want.length).replace(/^[\s,;:|·•–—-]+/u, '').replace(/[\s.]+$/, '');
+    if (tail === '') return withoutPath(cleanTree, path);
+    if (!dated) continue;
+    months = months || monthNames(lang);
+    if ((day && timeDay === day && folded(textOf(time)) === tail) || isDateText(tail, months)) {
+      return withoutPath(cleanTree, path);
+    }
+  }
+  return cleanTree;
 }
 
 function element(doc, node) {

@@ -1,7 +1,7 @@
 /* Pith reader export: the content payload as CommonMark/GFM Markdown (a pure function of the payload, no DOM).
  *
- * The tree goes through content-dom.js's sanitizeTree and splitTitle first, so the
- * Markdown says exactly what the reader page shows. Output:
+ * The tree goes through content-dom.js's sanitizeTree, splitTitle and withoutRepeatedByline
+ * first (readerContent), so the Markdown says exactly what the reader page shows. Output:
  *
  *   # Title
  *
@@ -46,7 +46,9 @@
  * - With {removedLinks: true} and links in the payload, a last section
  *   "## Links removed from this block" lists them (http(s)/mailto only).
  */
-import { BLOCK_TAGS, safeHref, safePageUrl, sanitizeTree, splitTitle } from './content-dom.js';
+import {
+  BLOCK_TAGS, safeHref, safePageUrl, sanitizeTree, splitTitle, withoutRepeatedByline,
+} from './content-dom.js';
 
 const SP = Object.freeze({ k: 'space' });
 const BR = Object.freeze({ k: 'break' });
@@ -410,11 +412,12 @@ function removedLinks(links) {
   return items.length ? `## ${LINKS_HEADING}\n\n${items.join('\n')}` : '';
 }
 
-/** The title the reader shows and the tree it shows under it (sanitised, title heading removed). */
+/** The title the reader shows and the tree it shows under it (sanitised; the title heading
+ * and a byline line repeating the header's left out). */
 export function readerContent(payload) {
   const p = payload && typeof payload === 'object' ? payload : {};
   const { title, tree } = splitTitle(p.title, sanitizeTree(p.tree));
-  return { title: title || 'Untitled', tree };
+  return { title: title || 'Untitled', tree: withoutRepeatedByline(tree, p.byline, p.published, p.lang) };
 }
 
 /** The payload as Markdown; `removedLinks` adds the "Links removed from this block" section. */

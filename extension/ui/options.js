@@ -217,7 +217,11 @@ const PREF_FIELDS = [
   { name: 'size', label: 'Text size (px)' },
   { name: 'width', label: 'Line width (em)' },
   { name: 'lineHeight', label: 'Line height' },
-  { name: 'removedLinks', label: 'List the links removed from the block at the end' },
+  {
+    name: 'removedLinks',
+    label: 'List left-out links',
+    why: 'At the end of the reader, list the links Pith left out of the block: menus, share buttons, related articles.',
+  },
 ];
 
 async function showReaderPrefs() {
@@ -245,7 +249,13 @@ async function showReaderPrefs() {
       if (input.type === 'number') input.value = String(saved[field.name]);
       say('reader-status', `Saved: ${field.label.toLowerCase()}.`);
     });
-    box.append(el('div', { class: 'option' }, el('label', { for: id, text: field.label }), input));
+    const row = el('div', { class: 'option' }, el('label', { for: id, text: field.label }), input);
+    if (field.why) {
+      const why = el('p', { class: 'why muted', id: `${id}-why`, text: field.why });
+      input.setAttribute('aria-describedby', why.id);
+      row.append(why);
+    }
+    box.append(row);
   }
 }
 

@@ -8,7 +8,15 @@
  *
  * Keys (ignored while typing in a field or with Ctrl/Alt/Meta held): t cycles the theme,
  * + (or =) and - change the text size, Escape leaves a toolbar control so the keys work
- * again. There is nothing to close: the reader is a normal tab.
+ * again (and closes the Settings menu, back on its button). There is nothing to close: the
+ * reader is a normal tab.
+ *
+ * The toolbar: when its controls do not fit on one row (a narrow window, a phone-sized
+ * side panel), <html data-toolbar="narrow"> folds them into a Settings menu button
+ * (aria-expanded; reader.css opens the panel below it); wide, they sit in one row. It is
+ * measured again on every resize and when the removed-links control comes or goes.
+ * A code block wider than the column gets data-scrolls="true", a tab stop and a name, so
+ * the keyboard scrolls it too (reader.css draws the shadow that says it scrolls).
  *
  * Test hooks: globalThis.pithReader = {payload, markdown(), html(), prefs(), violations,
  * shownAt} where html() resolves to the saved file's text, violations counts the page's
@@ -58,6 +66,47 @@ function say(message, { error = false } = {}) {
   const status = $('status');
   status.classList.toggle('error', error);
   status.textContent = message;
+}
+
+// --- toolbar and wide code ------------------------------------------------------------------
+/** Wide when the controls fit on one row of the toolbar, else narrow (the Settings menu). */
+function fitToolbar() {
+  const panel = $('toolbar-panel');
+  root.dataset.toolbar = 'wide';
+  const fits = panel.scrollWidth <= panel.clientWidth + 1
+    && panel.getBoundingClientRect().right <= document.documentElement.clientWidth;
+  if (!fits) root.dataset.toolbar = 'narrow';
+  else setMenu(false);
+}
+
+/** Open or close the Settings menu (narrow toolbar); `focusButton` puts the focus back on it. */
+function setMenu(open, { focusButton = false } = {}) {
+  const button = $('menu');
+  button.setAttribute('aria-expanded', String(open));
+  if (focusButton) button.focus();
+}
+
+const menuOpen = () => root.dataset.toolbar === 'narrow' && $('menu').getAttribute('aria-expanded') === 'true';
+
+/** Code blocks wider than the column: a tab stop and a name (they scroll sideways). */
+function markWideCode() {
+  for (const pre of $('content').querySelectorAll('pre')) {
+    const wide = pre.scrollWidth > pre.clientWidth + 1;
+    if (wide === (pre.dataset.scrolls === 'true')) continue;
+    if (wide) {
+      pre.dataset.scrolls = 'true';
+      pre.tabIndex = 0;
+      pre.setAttribute('role', 'region');
+      pre.setAttribute('aria-label', 'Code (scrolls sideways)');
+    } else {
+      for (const name of ['data-scrolls', 'tabindex', 'role', 'aria-label']) pre.removeAttribute(name);
+    }
+  }
+}
+
+function fitLayout() {
+  fitToolbar();
+  markWideCode();
 }
 
 // --- the payload ---------------------------------------------------------------------------
@@ -164,8 +213,10 @@ function renderRemovedLinks() {
     li.append(a);
     return li;
   }));
+  const toggleWas = $('links-toggle').hidden;
   $('links-toggle').hidden = links.length === 0;
   $('removed-links').hidden = links.length === 0 || !state.prefs.removedLinks;
+  if (toggleWas !== $('links-toggle').hidden) fitToolbar();
 }
 
 function renderEmpty() {
@@ -216,6 +267,7 @@ function render(payload) {
     content.append(p);
   }
   $('content').replaceChildren(content);
+  markWideCode();
   renderRemovedLinks();
   for (const id of ['copy-md', 'save-md', 'save-html', 'print']) $(id).disabled = false;
   say(payload.stats && payload.stats.truncated === true ? TRUNCATED : '');
@@ -241,6 +293,7 @@ function applyPrefs(prefs) {
   $('larger').disabled = prefs.size >= prefsStore.RANGES.size.max;
   $('removed-links-pref').checked = prefs.removedLinks;
   renderRemovedLinks();
+  markWideCode();
 }
 
 async function change(changes) {
@@ -309,7 +362,8 @@ function onKey(event) {
   if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
   const field = event.target instanceof Element && event.target.closest('input, select, textarea, [contenteditable]');
   if (event.key === 'Escape') {
-    if (document.activeElement && document.activeElement.closest('.toolbar')) document.activeElement.blur();
+    if (menuOpen()) setMenu(false, { focusButton: true });
+    else if (document.activeElement && document.activeElement.closest('.toolbar')) document.activeElement.blur();
     return;
   }
   if (field) return;
@@ -321,6 +375,12 @@ function onKey(event) {
 }
 
 function wire() {
+  $('menu').addEventListener('click', () => setMenu(!menuOpen()));
+  // A click anywhere outside the toolbar closes the menu, as menus do.
+  document.addEventListener('click', (e) => {
+    if (menuOpen() && !(e.target instanceof Element && e.target.closest('.toolbar'))) setMenu(false);
+  });
+  window.addEventListener('resize', fitLayout);
   $('font').addEventListener('change', (e) => change({ font: e.target.value }));
   $('smaller').addEventListener('click', smaller);
   $('larger').addEventListener('click', larger);
@@ -349,6 +409,7 @@ function wire() {
 async function main() {
   root.dataset.state = 'loading';
   wire();
+  fitToolbar();
   applyPrefs(await prefsStore.load());
   let payload = null;
   try {
