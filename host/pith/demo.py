@@ -14,6 +14,9 @@ host/examples/article.html is served on 127.0.0.1.
   first lines of its text, timings), then grown once and shrunk back, and the reader view
   opened; screenshots go to `.cache/run/extract.png` (the highlight), `grow.png`,
   `reader-light.png` and `reader-dark.png` (the reader view in both themes).
+
+Both end with the next steps to use Pith in one's own browser (`pith install-host`, load
+`extension/`): the demo profile's registration serves only the Chromium started here.
 """
 from __future__ import annotations
 
@@ -21,6 +24,7 @@ import argparse
 import functools
 import http.server
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -29,14 +33,54 @@ from pathlib import Path
 from . import install
 from .browser import CHROMIUM_FLAGS, find_chromium
 from .errors import PithError
-from .extension import EXTENSION_DIR, ExtensionBrowser, ExtensionError, drop_cached_worker
+from .extension import (ELEMENT_AT_PATH_JS, EXTENSION_DIR, ExtensionBrowser, ExtensionError,
+                        drop_cached_worker)
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "host" / "examples"
 PAGE = "article.html"
-PROFILE = ROOT / ".cache" / "profile"
+PROFILE = install.DEMO_PROFILE      # doctor recognises it and says what it is
 OUT = ROOT / ".cache" / "run"
 TEXT_LINES = 6              # lines of the selection's text printed
+HEADING_CHARS = 60          # a longer heading is cut with "…" in the one-line summary
+# The element's first heading, to name the choice in words (the reader's own clue).
+FIRST_HEADING_JS = ("(p) => { const el = (" + ELEMENT_AT_PATH_JS + ")(p); "
+                    "const h = el && el.querySelector('h1, h2, h3, h4, h5, h6'); "
+                    "return h ? h.innerText : ''; }")
+
+
+def in_words(tag: str, heading: str, text: str) -> str:
+    """An element in words: 'the <article> "Title" · 1,240 words'."""
+    heading = " ".join(heading.split())
+    if len(heading) > HEADING_CHARS:
+        heading = heading[:HEADING_CHARS - 1].rstrip() + "…"
+    named = f' "{heading}"' if heading else ""
+    words = len(text.split())
+    return f"the <{tag}>{named} · {words:,} word{'s' if words != 1 else ''}"
+
+
+def pith_command() -> str:
+    """How to call `pith` from here: the venv's script when the venv is not on PATH."""
+    script = Path(sys.executable).parent / "pith"
+    if not script.exists() or shutil.which("pith") == str(script):
+        return "pith"
+    try:
+        return str(script.relative_to(Path.cwd()))
+    except ValueError:
+        return str(script)
+
+
+def next_steps(profile: Path) -> str:
+    """How to use Pith in one's own browser after the demo."""
+    return (f"The host is registered only in the demo profile ({profile}).\n"
+            "To use Pith in your own browser:\n"
+            f"  1. {pith_command()} install-host    (registers the host for Chrome, Chromium, "
+            f"Edge, Brave and Firefox; `{pith_command()} doctor` checks it)\n"
+            f"  2. load {EXTENSION_DIR}/ as an extension: chrome://extensions → Developer mode → "
+            "Load unpacked (Edge: edge://extensions, Brave: brave://extensions); Firefox: "
+            "about:debugging → This Firefox → Load Temporary Add-on → manifest.json\n"
+            "  3. on any article, click the Pith button or press Alt+Shift+P; + grows, − shrinks, "
+            "R opens the reader")
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
@@ -61,7 +105,9 @@ def headed(url: str, profile: Path) -> int:
     print(f"Chromium opens {url} with the Pith extension (profile {profile}).\n"
           "Click the Pith button (under the puzzle-piece menu; pin it) or press Alt+Shift+P;\n"
           "then + grows, − shrinks, R opens the reader, Esc closes. Close the window to end.")
-    return subprocess.run(args).returncode
+    code = subprocess.run(args).returncode
+    print(next_steps(profile))
+    return code
 
 
 def headless(url: str, profile: Path, out: Path) -> int:
@@ -79,7 +125,8 @@ def headless(url: str, profile: Path, out: Path) -> int:
         text = xb.element_text(reply["path"]) or ""
         lines = [line for line in text.splitlines() if line.strip()]
         t = reply["timings"]
-        print(f"selected <{reply['tag']}> at path {reply['path']} (node {reply['node']}) on {url}")
+        heading = xb.page.evaluate(FIRST_HEADING_JS, reply["path"]) or ""
+        print(f"Chose {in_words(reply['tag'], heading, text)} on {url}")
         print(f"click to highlight {t['total_ms']:.0f} ms (the host's first start included): "
               f"capture {t['capture_ms']:.0f}, transfer {t['transfer_ms']:.0f}, "
               f"host {t['host_ms']:.0f}, highlight {t['highlight_ms']:.0f}")
@@ -89,7 +136,9 @@ def headless(url: str, profile: Path, out: Path) -> int:
             print(f"  | … ({len(lines) - TEXT_LINES} more lines)")
         grown = xb.command("grow")
         if grown.get("ok"):
-            print(f"grow → <{grown['tag']}> at path {grown['path']} "
+            grown_text = xb.element_text(grown["path"]) or ""
+            grown_heading = xb.page.evaluate(FIRST_HEADING_JS, grown["path"]) or ""
+            print(f"grow → {in_words(grown['tag'], grown_heading, grown_text)} "
                   f"({grown['timings']['total_ms']:.0f} ms)")
         else:
             print(f"grow: {grown['error']['message']}")
@@ -98,6 +147,7 @@ def headless(url: str, profile: Path, out: Path) -> int:
         shots += reader_shots(xb, out)
         for shot in shots:
             print(f"screenshot: {shot}")
+    print(next_steps(profile))
     return 0
 
 
