@@ -20,7 +20,8 @@ help:
 	@echo "make test    set up and run the whole test suite"
 	@echo "make bench   pith bench: every method and anchor on ../shared/datasets (rendered, then"
 	@echo "             static), then --scale"
-	@echo "make lint    syntax checks of the host and the extension, web-ext lint"
+	@echo "make lint    syntax checks of the host and the extension, web-ext lint (one line: only"
+	@echo "             the expected BACKGROUND_SERVICE_WORKER_IGNORED warning passes)"
 	@echo "make package web-ext build: the Chrome zip and the Firefox xpi in $(DIST)/"
 	@echo "make bench-extension  click-to-highlight latency of the extension in headless Chromium"
 	@echo "make train   retrain CLG's model (host/pith/models/) from the snapshot cache of make bench"
@@ -50,7 +51,7 @@ lint: venv npm
 	for f in extension/background.js extension/background/*.js extension/ui/*.js; do \
 	  node --input-type=module --check < $$f || { echo "syntax error in $$f"; exit 1; }; done
 	for f in extension/inject/*.js; do node --check $$f || exit 1; done
-	$(WEB_EXT) lint --source-dir extension
+	@$(BIN)/python tests/lint_extension.py   # one line; fails on any error or unexpected warning
 
 # The Chrome zip (load unpacked or upload) and the Firefox xpi, from the same folder.
 package: npm
