@@ -7,7 +7,9 @@
 One Chromium is launched per `Browser` and reused; every capture gets a fresh context and
 page, so a crashed page is reported (BrowserFailed) and the next capture still works (a
 dead browser is relaunched). The page runs `capture.js`, the very script the extension
-injects, and its JSON string is parsed here.
+injects, and its JSON string is parsed here. Like the extension's content scripts, it runs
+in an isolated world of its own (CDP Page.createIsolatedWorld): a page that rewrites
+Node.prototype, Array.prototype or JSON before we capture it changes nothing we see.
 
 Local files never touch the network: their bytes are decoded by `static.decode_html`
 (BOM, --encoding, <meta>, UTF-8, windows-1252), checked by `static.check_html`, and served
@@ -57,6 +59,8 @@ LOAD_CAP_S = 5.0
 # Closing a page or context of a wedged renderer must not hang the next capture.
 CLOSE_TIMEOUT_S = 5.0
 _NET_ERROR = re.compile(r"net::ERR_[A-Z0-9_]+")
+# Name of the isolated world capture.js runs in (shown in DevTools; any name works).
+CAPTURE_WORLD = "pith-capture"
 
 
 def find_chromium() -> str:
@@ -78,6 +82,29 @@ def _exists(path: str) -> bool:
         return Path(path).exists()
     except OSError:             # e.g. a name too long to be a file
         return False
+
+
+async def _in_isolated_world(page, script: str):
+    """The completion value of `script` run in a fresh isolated world of `page`'s main frame:
+    the same DOM, but the built-ins and prototypes of a world the page's scripts never saw."""
+    from playwright.async_api import Error
+    cdp = await page.context.new_cdp_session(page)
+    try:
+        tree = await cdp.send("Page.getFrameTree")
+        world = await cdp.send("Page.createIsolatedWorld", {
+            "frameId": tree["frameTree"]["frame"]["id"], "worldName": CAPTURE_WORLD})
+        reply = await cdp.send("Runtime.evaluate", {
+            "expression": script, "contextId": world["executionContextId"],
+            "returnByValue": True})
+    finally:
+        try:
+            await cdp.detach()
+        except Error:
+            pass            # the page is gone; the caller reports why
+    if "exceptionDetails" in reply:
+        details = reply["exceptionDetails"]
+        raise Error((details.get("exception") or {}).get("description") or details.get("text", ""))
+    return reply["result"].get("value")
 
 
 def _first_line(exc: BaseException) -> str:
@@ -181,7 +208,7 @@ class Browser:
     def capture(self, target) -> dict:
         """The snapshot of `target` (local path, file:// or http(s):// URL), plus `timings`."""
         started = time.perf_counter()
-        (result,), timings = self._run(self._visit(str(target), [self._source]))
+        (result,), timings = self._run(self._visit(str(target), [self._source], isolated=True))
         t = time.perf_counter()
         if not isinstance(result, str):
             raise CaptureFailed(f"capture.js returned {type(result).__name__}, not a JSON string")
@@ -249,8 +276,10 @@ class Browser:
         local = _Local(path, self.encoding, self.encoding_errors)
         return local.url, local
 
-    async def _visit(self, target: str, scripts: list[str]) -> tuple[list, dict]:
-        """Open a fresh page on `target`, run `scripts` in it, close it; (results, timings)."""
+    async def _visit(self, target: str, scripts: list[str], *,
+                     isolated: bool = False) -> tuple[list, dict]:
+        """Open a fresh page on `target`, run `scripts` in it (in the page's own world, or
+        in an isolated world of their own), close it; (results, timings)."""
         url, local = self._target(target)
         if self._browser is None or not self._browser.is_connected():
             self._browser = None
@@ -275,7 +304,7 @@ class Browser:
             t1 = time.perf_counter()
             results = []
             for script in scripts:
-                results.append(await self._evaluate(page, script, target, crashed))
+                results.append(await self._evaluate(page, script, target, crashed, isolated))
             t2 = time.perf_counter()
             return results, {"load_ms": round((t1 - t0) * 1000, 1),
                              "eval_ms": round((t2 - t1) * 1000, 1)}
@@ -311,10 +340,12 @@ class Browser:
                 raise BrowserFailed(f"{target}: the page crashed while loading") from None
             raise BrowserFailed(f"{target}: {_first_line(exc)}") from None
 
-    async def _evaluate(self, page, script: str, target: str, crashed: list):
+    async def _evaluate(self, page, script: str, target: str, crashed: list,
+                        isolated: bool = False):
         from playwright.async_api import Error
+        run = _in_isolated_world(page, script) if isolated else page.evaluate(script)
         try:
-            return await asyncio.wait_for(page.evaluate(script), self.timeout_s)
+            return await asyncio.wait_for(run, self.timeout_s)
         except asyncio.TimeoutError:
             raise Timeout(f"{target}: the capture script did not finish within "
                           f"{self.timeout_s:g} s (the page's own scripts may block it)") from None

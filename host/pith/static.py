@@ -334,6 +334,9 @@ NO_TEXT_TAGS = frozenset({"script", "style", "template"})
 # drawing, a frame's children are fallback text browsers never parse into elements.
 NO_CHILD_TAGS = frozenset({"template", "svg", "iframe", "frame"})
 FRAME_TAGS = frozenset({"iframe", "frame"})
+# HTML's void elements: never any children in a browser's tree (HTML Standard §13.1.2).
+VOID_ELEMENTS = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link",
+                           "meta", "param", "source", "track", "wbr"})
 TABLE_SECTIONS = frozenset({"tbody", "thead", "tfoot"})
 
 H_DISPLAY_NONE, H_VISIBILITY, H_OPACITY, H_ARIA = 1, 2, 4, 16
@@ -380,8 +383,8 @@ def _parse(html: str):
     return root
 
 
-def _kids(el, tag: str) -> tuple[str, list]:
-    """(leading text, [(child, tail)]) of lxml element `el`: comments and PIs dissolved."""
+def _lxml_kids(el) -> tuple[str, list]:
+    """(leading text, [[child, tail]]) of lxml element `el`: comments and PIs dissolved."""
     lead = el.text or ""
     kids: list = []
     for c in el:
@@ -394,6 +397,38 @@ def _kids(el, tag: str) -> tuple[str, list]:
                     kids[-1][1] += t
                 else:
                     lead += t
+    return lead, kids
+
+
+def _unnest_void(kids: list) -> list:
+    """Kids with what libxml2 nested inside a void element it does not know as void
+    (embed, source, track, wbr) moved out after it, where browsers put it: otherwise the
+    rest of an article after an <embed> would sit inside a dropped widget."""
+    out: list = []
+    todo = kids[::-1]
+    while todo:
+        item, tail = todo.pop()
+        if isinstance(item, _Virtual) or item.tag.lower() not in VOID_ELEMENTS or (
+                not len(item) and not item.text):
+            out.append([item, tail])
+            continue
+        lead, inner = _lxml_kids(item)
+        out.append([item, lead])
+        if inner:
+            inner[-1][1] += tail
+        else:
+            out[-1][1] += tail
+        todo.extend(inner[::-1])
+    return out
+
+
+def _kids(el, tag: str) -> tuple[str, list]:
+    """(leading text, [(child, tail)]) of lxml element `el` as a browser's tree has them:
+    comments and PIs dissolved, void elements empty, implied elements inserted."""
+    if tag in VOID_ELEMENTS:
+        return "", []           # its content was moved after it by _unnest_void
+    lead, kids = _lxml_kids(el)
+    kids = _unnest_void(kids)
     if tag == "html":
         lead, kids = "", _fix_html(kids)        # browsers drop text before <head>
     elif tag == "table":
