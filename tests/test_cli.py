@@ -340,3 +340,32 @@ def test_json_lists_the_kept_blocks_and_blocks_off_gives_the_whole_element():
     off = pith("extract", EXAMPLE, "--static", "--format", "json", "--blocks", "off")
     plain = json.loads(off.stdout)
     assert "block_paths" not in plain and "blocks" not in plain and plain["text"]
+
+
+def test_readme_train_example_is_what_make_train_runs():
+    """`pith train` takes dataset folders (each with index.jsonl), or none: every dataset
+    of the shared folder, as `make train` runs it. The README once passed their parent."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    examples = re.findall(r"pith train(?!-)([^#\n`]*)", readme)
+    assert examples, "README shows no `pith train`"
+    for args in examples:
+        for arg in args.split():
+            if not arg.startswith("-"):
+                assert (REPO / arg / "index.jsonl").is_file() or arg.endswith("DATASET_DIR"), \
+                    f"README's `pith train{args}`: {arg} is not a dataset folder"
+    makefile = (REPO / "Makefile").read_text(encoding="utf-8")
+    assert re.search(r"^\t\$\(BIN\)/pith train$", makefile, re.M)
+
+
+def test_every_optional_test_import_is_a_declared_test_extra():
+    """A test that skips when its module is missing must name a module the `test` extra
+    installs, so `make test` never skips it silently (sklearn: scikit-learn)."""
+    import tomllib
+    dist_of = {"sklearn": "scikit-learn"}
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    test_extra = {re.split(r"[<>=!~ \[]", req, maxsplit=1)[0].lower()
+                  for req in project["optional-dependencies"]["test"]}
+    for path in sorted((REPO / "tests").glob("test_*.py")):
+        for module in re.findall(r"importorskip\(\"([\w.]+)\"", path.read_text(encoding="utf-8")):
+            top = module.split(".")[0]
+            assert dist_of.get(top, top).lower() in test_extra, (path.name, module)
