@@ -134,3 +134,19 @@ def test_subtrees_holds_the_rows_and_everything_below():
     assert np.flatnonzero(snap.subtrees([2])).tolist() == [2, 3]
     assert np.flatnonzero(snap.subtrees(np.array([2, 4]))).tolist() == [2, 3, 4, 5]
     assert not snap.subtrees([]).any()
+
+
+@pytest.mark.parametrize("column", ["frame", "hidden", "link", "parent"])
+@pytest.mark.parametrize("value", [2**53, 2**70, -2**64])
+def test_integers_beyond_a_safe_integer_are_refused_not_wrapped(column, value):
+    """Found by the fuzzer: 2**70 in an integer column was cast to int64 as garbage
+    (frame -9223372036854775808) and accepted."""
+    snap = make_snapshot([("html", -1), ("p", 0, {"text": "x"})])
+    snap["nodes"][column][1] = value
+    with pytest.raises(SnapshotInvalid, match=rf"'{column}' row 1: .*beyond a safe integer"):
+        from_json(snap, 10)
+
+
+def test_the_largest_safe_integer_is_still_an_integer():
+    snap = make_snapshot([("html", -1), ("p", 0, {"text": "x", "frame": 2**53 - 1})])
+    assert int(from_json(snap, 10).frame[1]) == 2**53 - 1

@@ -23,6 +23,9 @@ NUMBER_COLUMNS = {
     "fw": np.float64, "frame": np.int64,
 }
 INTEGER_COLUMNS = ("parent", "link", "hidden", "frame")
+# Integer columns come from JavaScript numbers: beyond 2**53 they are not exact there, nor
+# in the float64 the column is read through, and beyond int64 the cast would wrap.
+MAX_SAFE_INTEGER = 2**53 - 1
 # hidden bitmask (SNAPSHOT.md): display none, visibility, opacity 0, zero size, aria-hidden
 HIDDEN_BITS_MAX = 31
 
@@ -188,6 +191,10 @@ def _number_column(nodes: dict, name: str, n: int, dtype) -> np.ndarray:
         bad = int(np.flatnonzero(~np.isfinite(arr))[0])
         raise SnapshotInvalid(f"column {name!r} row {bad}: not a finite number",
                               column=name, row=bad)
+    if name in INTEGER_COLUMNS and len(arr) and np.abs(arr).max() > MAX_SAFE_INTEGER:
+        bad = int(np.flatnonzero(np.abs(arr) > MAX_SAFE_INTEGER)[0])
+        raise SnapshotInvalid(f"column {name!r} row {bad}: {col[bad]} is beyond a safe "
+                              f"integer (2^53-1)", column=name, row=bad)
     return arr.astype(dtype)
 
 
