@@ -42,3 +42,29 @@ def test_a_rendered_page_with_text_is_kept(tmp_path):
     with pages.Capturer() as capturer:
         snap = capturer.capture(str(page)).snapshot
     assert "fallback" not in snap and snap["layout"] is True
+
+
+def test_static_fetch_failures_in_words():
+    import socket
+    from pith.errors import FetchFailed
+    with pytest.raises(FetchFailed) as err:
+        pages.fetch("http://nonexistent.invalid/", 10)
+    assert err.value.message == ("http://nonexistent.invalid/: cannot reach nonexistent.invalid: "
+                                 "name not resolved")
+    assert "Errno" in err.value.detail["reason"]          # the raw cause, for bug reports
+    with socket.socket() as s:                           # a port that was free a moment ago
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(FetchFailed, match=f"cannot reach 127.0.0.1:{port}: connection refused$"):
+        pages.fetch(f"http://127.0.0.1:{port}/", 10)
+
+
+@pytest.mark.parametrize("make", ["missing", "folder"])
+def test_static_local_input_errors_name_the_path_once(tmp_path, make):
+    from pith.errors import InputNotFound
+    target = tmp_path / "nope.html" if make == "missing" else tmp_path
+    with pages.Capturer(static_mode=True) as capturer, pytest.raises(InputNotFound) as err:
+        capturer.capture(str(target))
+    assert err.value.message.count(str(target)) == 1
+    assert err.value.message == (f"{target}: no such file" if make == "missing"
+                                 else f"{target} is a directory, not an HTML file")
