@@ -11,7 +11,7 @@ WEB_EXT := tests/node_modules/.bin/web-ext
 DIST := .cache/dist
 VERSION = $(shell $(BIN)/python -c 'import json; print(json.load(open("extension/manifest.json"))["version"])')
 
-.PHONY: run test bench bench-static bench-scale bench-extension lint package system venv npm clean help train train-blocks
+.PHONY: run test bench bench-static bench-scale bench-extension lint package system venv npm clean help train train-blocks fuzz
 
 help:
 	@echo "make run     set up (system packages, venv, host registration in .cache/profile) and"
@@ -26,6 +26,8 @@ help:
 	@echo "make bench-extension  click-to-highlight latency of the extension in headless Chromium"
 	@echo "make train   retrain CLG's model (host/pith/models/) from the snapshot cache of make bench"
 	@echo "make train-blocks  retrain the block model (host/pith/models/blocks.json) the same way"
+	@echo "make fuzz    the long fuzz run: 100,000 cases over framing, protocol, snapshot and"
+	@echo "             extract --static (tests/fuzz.py; figures printed, crashes in .cache/fuzz/)"
 
 run: system venv
 	$(BIN)/python -m pith.demo
@@ -37,6 +39,11 @@ bench: system venv npm
 	$(BIN)/pith bench --by-type
 	$(BIN)/pith bench --static --by-type
 	$(BIN)/pith bench --scale
+
+# The long fuzz run (the short one is part of `make test`); atheris when it installs.
+fuzz: venv
+	$(BIN)/pip install -q -e '.[fuzz]' || echo "atheris did not install: Hypothesis only"
+	$(BIN)/python tests/fuzz.py
 
 # CLG's logistic regressions: reads the rendered snapshots `make bench` caches (no browser).
 train: venv
