@@ -1,6 +1,6 @@
 /* Pith extension errors: one class with the stable {code, name, message} of host/PROTOCOL.md §6.
  *
- * Codes 60–69 are the extension's own (host/pith/errors.py holds the same table, and
+ * Codes 60–69 and 80–89 are the extension's own (host/pith/errors.py holds the same table, and
  * tests/test_manifest.py checks that both agree); errors of the host arrive with their own
  * code and name and are passed on unchanged. Messages are for people: each says what to do.
  */
@@ -22,6 +22,7 @@ export const CODES = Object.freeze({
   page_changed: 67,
   block_too_large: 68,
   cannot_remember: 69,
+  page_too_large: 80,
 });
 
 export class PithError extends Error {

@@ -193,6 +193,12 @@ class CannotRemember(PithError):
     code, name = 69, "cannot_remember"
 
 
+# --- extension, continued (60-69 are taken) -------------------------------------------
+class PageTooLarge(PithError):
+    """The page's capture is over what native messaging carries to the host (64 MiB)."""
+    code, name = 80, "page_too_large"
+
+
 # --- resource limits the host enforces itself (host/PROTOCOL.md, "Limits") ----------
 class RequestTooSlow(PithError):
     """A request ran past the host's time limit (option max_request_ms); the host cut it
