@@ -150,3 +150,23 @@ def test_integers_beyond_a_safe_integer_are_refused_not_wrapped(column, value):
 def test_the_largest_safe_integer_is_still_an_integer():
     snap = make_snapshot([("html", -1), ("p", 0, {"text": "x", "frame": 2**53 - 1})])
     assert int(from_json(snap, 10).frame[1]) == 2**53 - 1
+
+
+@pytest.mark.parametrize("column", ["text", "tail", "alt", "cls", "url"])
+def test_lone_surrogates_become_replacement_characters(column):
+    """Found by the fuzzer: a page's lone surrogate (JavaScript strings allow them) made
+    select fail with an internal error, as no UTF-8 or UTF-32 form of it exists."""
+    from pith.select import select
+    rows = [("html", -1), ("body", 0),
+            ("p", 1, {"text": "A paragraph of text long enough to be the content. " * 4})]
+    snap = make_snapshot(rows)
+    snap["nodes"][column][2] = "left \ud800 right \udfff"
+    validated = from_json(snap, 10)
+    assert getattr(validated, column)[2] == "left \ufffd right \ufffd"
+    assert select(validated).node == 2
+    assert from_json(make_snapshot(rows), 10).text[2] == rows[2][2]["text"]   # untouched
+
+
+def test_a_valid_pair_of_surrogates_is_one_character_and_stays():
+    snap = make_snapshot([("html", -1), ("p", 0, {"text": "smile \U0001f600"})])
+    assert from_json(snap, 10).text[1] == "smile \U0001f600"

@@ -1,12 +1,14 @@
 """Snapshot validation: capture JSON (host/SNAPSHOT.md) → read-only numpy arrays and tree ranges.
 
 Everything downstream trusts a `Snapshot`: columns have length `n` and the right types,
-`parent` is in preorder and every subtree is the contiguous row range `i .. end[i]-1`.
+`parent` is in preorder and every subtree is the contiguous row range `i .. end[i]-1`,
+strings are well-formed Unicode (a lone surrogate becomes U+FFFD).
 Subtree aggregates are then prefix-sum differences (`subtree_sum`), with no recursion,
 so a page nested 10,000 deep costs the same as a flat one.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +25,12 @@ NUMBER_COLUMNS = {
     "fw": np.float64, "frame": np.int64,
 }
 INTEGER_COLUMNS = ("parent", "link", "hidden", "frame")
+# A page's strings may hold lone UTF-16 surrogates (JavaScript allows them; JSON.stringify
+# writes them as \ud800 escapes). No UTF-8 or UTF-32 form exists for them, so every later
+# encode (text statistics, output files, replies) would fail: validation replaces each
+# with U+FFFD, as a browser does when it shows one.
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+REPLACEMENT = "\ufffd"
 # Integer columns come from JavaScript numbers: beyond 2**53 they are not exact there, nor
 # in the float64 the column is read through, and beyond int64 the cast would wrap.
 MAX_SAFE_INTEGER = 2**53 - 1
@@ -168,7 +176,11 @@ def _string_column(nodes: dict, name: str, n: int) -> np.ndarray:
         raise SnapshotInvalid(f"column {name!r} row {bad}: expected a string, got "
                               f"{type(col[bad]).__name__}", column=name, row=bad)
     arr = np.empty(n, dtype=object)
-    arr[:] = col
+    try:
+        "".join(col).encode("utf-8")      # one pass for the whole column, the common case
+        arr[:] = col
+    except UnicodeEncodeError:
+        arr[:] = [LONE_SURROGATE.sub(REPLACEMENT, v) for v in col]
     return arr
 
 
