@@ -20,6 +20,14 @@
  *
  * appended to document.documentElement. The page's own DOM and styles are never touched.
  *
+ * Nothing of Pith's covers the text of the selection. The outline is drawn outside the
+ * element's box (outline-offset 0), the tint under it is see-through. The bar goes where
+ * it hides no text (see placeBar): outside the box first — above it, below it, beside it —
+ * and, when the box fills the window, in a spot inside it with no text under it; only a
+ * window full of the selection's text leaves it over text, then over the least of it.
+ * Its label says what is selected in a reader's words: the block's first heading (or
+ * "Whole page" for <body>) and its word count, "“How tide tables are made” · 312 words".
+ *
  * What you see is what the reader gets. `blocks` is the host's block stage for the node
  * (host/PROTOCOL.md `select`): `kept` block rows, `drop` rows (left out with their
  * subtree) and `quiet` rows (their own text runs left out). Every `drop` row gets a veil
@@ -66,6 +74,18 @@
   var ACCENT = '#f08c00';                // Pith orange, visible on light and dark pages
   var OUTLINE = '3px solid ' + ACCENT;
   var GAP = 6;                           // px between the bar and the box / the viewport edge
+  var OUTLINE_PX = 3;                    // the outline's width, drawn outside the box
+  // Inside spots for the bar are tried this far apart along the window's height: a line of
+  // text is taller than half of it, so a free spot is not stepped over.
+  var SCAN_STEP = 8;
+  // Text nodes looked at per placement, so a huge page still places the bar within a frame;
+  // only elements on screen are walked, which on real pages stays far below this.
+  var MAX_TEXT_NODES = 5000;
+  // The label's heading is cut at this many characters ("…" added): the bar stays one line.
+  var LABEL_HEADING_CHARS = 48;
+  // Never looked into for text: not rendered, or Pith's own.
+  var NO_TEXT = { script: true, style: true, noscript: true, template: true, 'pith-overlay': true, 'pith-toast': true };
+  var WORD_RE = /[\p{L}\p{N}\p{M}]+(?:['\u2019][\p{L}\p{N}\p{M}]+)*/gu;
   var TOAST_MS = 9000;                   // long enough to read two sentences
   var TOAST_COLORS = { error: '#7f1d1d', info: '#1f2a37' };   // red for failures, the bar's slate otherwise
   var FONT = '13px/1.3 system-ui, -apple-system, "Segoe UI", sans-serif';
@@ -148,7 +168,7 @@
     var box = part('div', 'box');
     style(box, {
       position: 'fixed', 'box-sizing': 'border-box', margin: '0', padding: '0', border: '0',
-      outline: OUTLINE, 'outline-offset': '-3px', background: 'rgba(240, 140, 0, 0.07)',
+      outline: OUTLINE, 'outline-offset': '0', background: 'rgba(240, 140, 0, 0.07)',
       'border-radius': '2px', 'pointer-events': 'none', left: '0', top: '0', width: '0', height: '0'
     });
     var bar = part('div', 'bar');
@@ -160,7 +180,10 @@
       'box-shadow': '0 2px 10px rgba(0,0,0,.35)', 'pointer-events': 'auto', left: '0', top: '0'
     });
     var label = part('span', 'label');
-    style(label, { padding: '0 6px', 'font-family': 'ui-monospace, monospace', color: '#fcd9a8' });
+    style(label, {
+      padding: '0 6px', color: '#fcd9a8', 'white-space': 'nowrap', overflow: 'hidden',
+      'text-overflow': 'ellipsis', 'max-width': '32em'
+    });
     bar.appendChild(label);
     for (var i = 0; i < BUTTONS.length; i++) {
       var b = part('button', BUTTONS[i][0]);
@@ -268,21 +291,142 @@
     });
   }
 
-  /** Put the box on the element's current rectangle and the bar just above its top-right corner. */
+  /** Put the box on the element's current rectangle, the bar where it hides no text. */
   function place() {
     var r = cur.el.getBoundingClientRect();
     style(cur.box, { left: r.left + 'px', top: r.top + 'px', width: r.width + 'px', height: r.height + 'px' });
-    var vw = document.documentElement.clientWidth || window.innerWidth;
-    var vh = window.innerHeight;
-    var bw = cur.bar.offsetWidth, bh = cur.bar.offsetHeight;
-    var top = r.top - bh - GAP;
-    if (top < GAP) top = r.top + GAP;                       // no room above: inside the box
-    top = Math.max(GAP, Math.min(top, vh - bh - GAP));      // always on screen
-    var left = Math.max(GAP, Math.min(r.right - bw, vw - bw - GAP));
-    style(cur.bar, { left: left + 'px', top: top + 'px' });
+    placeBar(r);
     placeVeils(r);
     placeFocus();
     return r;
+  }
+
+  // --- the bar's place and label ------------------------------------------------------------
+
+  function overlap(a, b) {
+    var w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+    var h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+    return w > 0 && h > 0 ? w * h : 0;
+  }
+
+  function rect(left, top, width, height) {
+    return { left: left, top: top, right: left + width, bottom: top + height };
+  }
+
+  /** The client rects of the text on screen: {sel: [...] of the selection, other: [...]}.
+   * Elements wholly off screen are skipped with what they hold (a float's zero-height
+   * parent is not: only boxes with an area are judged). */
+  function textOnScreen(vw, vh) {
+    var out = { sel: [], other: [] };
+    var budget = MAX_TEXT_NODES;
+    var range = document.createRange();
+    var walk = function (node, inSel) {
+      for (var n = node.firstChild; n && budget > 0; n = n.nextSibling) {
+        if (n.nodeType === 3) {
+          if (!/\S/.test(n.data)) continue;
+          budget -= 1;
+          range.selectNodeContents(n);
+          var rects = range.getClientRects();
+          for (var i = 0; i < rects.length; i++) {
+            var t = rects[i];
+            if (t.width > 0 && t.height > 0 && t.bottom > 0 && t.top < vh && t.right > 0 && t.left < vw) {
+              (inSel ? out.sel : out.other).push(t);
+            }
+          }
+        } else if (n.nodeType === 1 && !NO_TEXT[n.localName]) {
+          var b = n.getBoundingClientRect();
+          var off = b.width > 0 && b.height > 0 && (b.bottom < 0 || b.top > vh || b.right < 0 || b.left > vw);
+          var mine = inSel || n === cur.el;
+          if (off && n !== cur.el) continue;
+          if (n.shadowRoot) walk(n.shadowRoot, mine);
+          walk(n, mine);
+        }
+      }
+    };
+    if (document.body) walk(document.body, cur.el === document.body || cur.el === document.documentElement);
+    return out;
+  }
+
+  /** Text area under `box`: [of the selection, of the rest of the page]. */
+  function textUnder(box, text) {
+    var grown = rect(box.left - 2, box.top - 2, box.right - box.left + 4, box.bottom - box.top + 4);
+    var cost = [0, 0];
+    for (var i = 0; i < text.sel.length; i++) cost[0] += overlap(grown, text.sel[i]);
+    for (var k = 0; k < text.other.length; k++) cost[1] += overlap(grown, text.other[k]);
+    return cost;
+  }
+
+  /**
+   * Where the bar goes, for the box `r`: the first spot, in this order, that is on screen
+   * and covers no text — above the box (its right end, then its left), below it, to its
+   * right, to its left, then inside it along its right edge, the window's right edge, the
+   * box's left edge and the window's left edge, top to bottom. Failing that, the first spot
+   * that covers no text of the selection (it covers some of the page's), then the spot
+   * covering the least of it. The host element's data-pith-bar says which side was taken.
+   */
+  function placeBar(r) {
+    var vw = document.documentElement.clientWidth || window.innerWidth;
+    var vh = window.innerHeight;
+    var bw = cur.bar.offsetWidth, bh = cur.bar.offsetHeight;
+    var clampX = function (x) { return Math.max(GAP, Math.min(x, vw - bw - GAP)); };
+    var clampY = function (y) { return Math.max(GAP, Math.min(y, vh - bh - GAP)); };
+    var ring = OUTLINE_PX + GAP;
+    var spots = [
+      ['above', clampX(r.right - bw), r.top - ring - bh], ['above', clampX(r.left), r.top - ring - bh],
+      ['below', clampX(r.right - bw), r.bottom + ring], ['below', clampX(r.left), r.bottom + ring],
+      ['right', r.right + ring, clampY(r.top)], ['left', r.left - ring - bw, clampY(r.top)]
+    ];
+    var xs = [clampX(r.right - bw - GAP), vw - bw - GAP, clampX(r.left + GAP), GAP];
+    var y0 = clampY(r.top + GAP), y1 = clampY(Math.min(r.bottom, vh) - bh - GAP);
+    for (var xi = 0; xi < xs.length; xi++) {
+      for (var y = y0; y <= y1; y += SCAN_STEP) spots.push(['inside', xs[xi], y]);
+    }
+    var frame = rect(r.left - OUTLINE_PX, r.top - OUTLINE_PX, r.width + 2 * OUTLINE_PX, r.height + 2 * OUTLINE_PX);
+    var text = null, free = null, clearOfSel = null, least = null, leastCost = Infinity;
+    for (var i = 0; i < spots.length && free === null; i++) {
+      var b = rect(spots[i][1], spots[i][2], bw, bh);
+      b.side = spots[i][0];
+      if (b.left < 0 || b.top < 0 || b.right > vw || b.bottom > vh) continue;
+      if (b.side !== 'inside' && overlap(b, frame) > 0) continue;
+      if (text === null) text = textOnScreen(vw, vh);
+      var cost = textUnder(b, text);
+      if (cost[0] === 0 && cost[1] === 0) free = b;
+      else if (cost[0] === 0 && clearOfSel === null) clearOfSel = b;
+      else if (cost[0] < leastCost) {
+        leastCost = cost[0];
+        least = b;
+      }
+    }
+    var best = free || clearOfSel || least;
+    if (best === null) {                     // a window smaller than the bar: keep it on screen
+      best = rect(clampX(r.right - bw), clampY(r.top - ring - bh), bw, bh);
+      best.side = 'inside';
+    }
+    style(cur.bar, { left: best.left + 'px', top: best.top + 'px' });
+    cur.host.setAttribute('data-pith-bar', best.side);
+  }
+
+  /** The bar's label: the block's first heading (or "Whole page") and its word count. */
+  function describe(el) {
+    var name = '';
+    if (el === document.body || el === document.documentElement) {
+      name = 'Whole page';
+    } else {
+      var heads = [el].concat(Array.prototype.slice.call(el.querySelectorAll('h1, h2, h3, h4, h5, h6, [role="heading"]')));
+      for (var i = 0; i < heads.length && !name; i++) {
+        var h = heads[i];
+        if (i === 0 && !/^h[1-6]$/.test(h.localName) && h.getAttribute('role') !== 'heading') continue;
+        var t = (h.textContent || '').replace(/\s+/g, ' ').trim();
+        if (t.length > LABEL_HEADING_CHARS) {       // cut at a word's end when one is near
+          var cut = t.slice(0, LABEL_HEADING_CHARS - 1), word = cut.replace(/\s+\S*$/, '');
+          t = (word.length >= LABEL_HEADING_CHARS / 2 ? word : cut).trim() + '\u2026';
+        }
+        if (t) name = '\u201c' + t + '\u201d';
+      }
+      if (!name) name = 'Selected text';
+    }
+    var words = ((el.innerText || el.textContent || '').match(WORD_RE) || []).length;
+    return name + ' \u00b7 ' + words.toLocaleString() + (words === 1 ? ' word' : ' words');
   }
 
   // --- blocks: veils, ring, toggling ------------------------------------------------------
@@ -446,9 +590,9 @@
     cur.host.setAttribute('data-pith-veils', String(cur.veilList.length));
     cur.host.setAttribute('data-pith-capped', String(capped));
     var out = b === null ? 0 : b.units.filter(function (u) { return u.dropped; }).length;
-    cur.label.textContent = '<' + cur.tag + '>' + (b === null ? '' : ' \u00b7 ' + out + ' left out');
-    cur.label.title = b === null ? '' : 'Blocks dimmed here are left out of the reader' +
-      (b.truncated ? ' (the host listed only part of them)' : '');
+    cur.label.textContent = cur.described + (out > 0 ? ' \u00b7 ' + out + ' left out' : '');
+    cur.label.title = cur.described + (b === null ? '' : '. Blocks dimmed here are left out of the reader' +
+      (b.truncated ? ' (the host listed only part of them)' : ''));
   }
 
   /** Put the veils layer on the box `box` and every veil on its block's current rect. */
@@ -641,6 +785,7 @@
     cur.host.setAttribute('data-pith-path', JSON.stringify(sel.path));
     cur.host.setAttribute('data-pith-tag', sel.tag);
     cur.tag = sel.tag;
+    cur.described = describe(el);
     cur.remember.style.setProperty('display', sel.offerRemember ? 'inline-block' : 'none', 'important');
     if (cur.host.parentNode !== document.documentElement) document.documentElement.appendChild(cur.host);
     var r = el.getBoundingClientRect();
