@@ -170,3 +170,25 @@ def test_lone_surrogates_become_replacement_characters(column):
 def test_a_valid_pair_of_surrogates_is_one_character_and_stays():
     snap = make_snapshot([("html", -1), ("p", 0, {"text": "smile \U0001f600"})])
     assert from_json(snap, 10).text[1] == "smile \U0001f600"
+
+
+@pytest.mark.parametrize("page", [{"w": []}, ["a", "b"], [1e400, 5], [-3, 4], [1, 2, 3], 7, None])
+def test_a_malformed_page_or_viewport_size_reads_as_unknown(page):
+    """Found by the fuzzer: "page": {"…": []} made select fail with internal (1),
+    KeyError 0 in the CLG geometry."""
+    from pith.select import select
+    rows = [("html", -1), ("body", 0),
+            ("p", 1, {"text": "A paragraph of text long enough to be the content. " * 4,
+                      "w": 600, "h": 80})]
+    snap = make_snapshot(rows, layout=True)
+    snap["page"], snap["viewport"] = page, page
+    validated = from_json(snap, 10)
+    assert validated.meta["page"] == validated.meta["viewport"] == [0.0, 0.0]
+    assert select(validated).node == 2
+
+
+def test_a_good_page_size_is_kept():
+    snap = make_snapshot([("html", -1), ("p", 0, {"text": "x"})])
+    snap["page"], snap["viewport"], snap["lang"] = [1280, 2000.5], [1280, 800], "fr"
+    meta = from_json(snap, 10).meta
+    assert (meta["page"], meta["viewport"], meta["lang"]) == ([1280.0, 2000.5], [1280.0, 800.0], "fr")

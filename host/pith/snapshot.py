@@ -8,6 +8,7 @@ so a page nested 10,000 deep costs the same as a flat one.
 """
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -153,10 +154,28 @@ def from_json(obj: Any, max_nodes: int) -> Snapshot:
                                     "capture_ms")}
     meta["url"] = meta["url"] if isinstance(meta["url"], str) else ""
     meta["title"] = meta["title"] if isinstance(meta["title"], str) else ""
+    meta["lang"] = meta["lang"] if isinstance(meta["lang"], str) else ""
+    meta["viewport"], meta["page"] = _size(meta["viewport"]), _size(meta["page"])
+    meta["capture_ms"] = meta["capture_ms"] if _finite(meta["capture_ms"]) else None
     meta["layout"] = bool(meta["layout"])
     warnings = obj.get("warnings") or []
     meta["warnings"] = warnings if isinstance(warnings, list) else []
     return Snapshot(n=n, cols=cols, end=end, depth=depth, meta=meta)
+
+
+def _finite(value: Any) -> bool:
+    """A JSON number that is finite (json reads 1e400 as inf)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) \
+        and math.isfinite(value)
+
+
+def _size(value: Any) -> list[float]:
+    """A [width, height] of the page or viewport, or [0, 0] ("unknown") when it is not
+    two finite non-negative numbers: like url and title, a bad size is not worth refusing
+    the page for, and everything downstream reads [0, 0] as "measure the boxes"."""
+    if isinstance(value, list) and len(value) == 2 and all(_finite(v) and v >= 0 for v in value):
+        return [float(value[0]), float(value[1])]
+    return [0.0, 0.0]
 
 
 def _column(nodes: dict, name: str, n: int) -> list:
