@@ -154,6 +154,25 @@ def test_chromium_bar_follows_scrolling_without_covering_text(chromium, servers)
         tab.close()
 
 
+@pytest.mark.browser
+def test_chromium_a_narrow_window_cuts_the_label_not_the_bar(chromium, servers):
+    tab = chromium.new_page(viewport={"width": 400, "height": 800})
+    try:
+        tab.goto(f"{servers[EXAMPLES]}/article.html", wait_until="load")
+        tab.evaluate(HIGHLIGHT_JS)
+        tab.evaluate(SHOW_JS, "article")
+        geo = tab.evaluate(GEOMETRY_JS, "article")
+        assert geo["bar"]["left"] >= 0 and geo["bar"]["right"] <= geo["viewport"]["width"], geo["bar"]
+        assert geo["under_bar"] == [] and geo["under_outline"] == [], geo
+        buttons = tab.evaluate("""() => [...document.getElementById('pith-overlay').shadowRoot
+            .querySelectorAll('button')].filter((b) => b.checkVisibility())
+            .map((b) => { const r = b.getBoundingClientRect(); return [b.getAttribute('part'), r.left, r.right]; })""")
+        assert [b[0] for b in buttons] == ["grow", "shrink", "reader", "close"], buttons
+        assert all(0 <= left and right <= 400 for _, left, right in buttons), buttons
+    finally:
+        tab.close()
+
+
 # --- Firefox ------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def firefox(tmp_path_factory):

@@ -176,13 +176,14 @@
     bar.setAttribute('aria-label', 'Pith selection');
     style(bar, {
       position: 'fixed', display: 'flex', 'align-items': 'center', gap: '4px', padding: '4px',
+      'box-sizing': 'border-box', 'max-width': 'calc(100vw - ' + (2 * GAP) + 'px)',   // a narrow window cuts the label, not the buttons
       background: '#1f2a37', color: '#fff', font: FONT, 'border-radius': '6px',
       'box-shadow': '0 2px 10px rgba(0,0,0,.35)', 'pointer-events': 'auto', left: '0', top: '0'
     });
     var label = part('span', 'label');
     style(label, {
       padding: '0 6px', color: '#fcd9a8', 'white-space': 'nowrap', overflow: 'hidden',
-      'text-overflow': 'ellipsis', 'max-width': '32em'
+      'text-overflow': 'ellipsis', 'max-width': '32em', 'min-width': '0', flex: '0 1 auto'
     });
     bar.appendChild(label);
     for (var i = 0; i < BUTTONS.length; i++) {
@@ -193,7 +194,7 @@
       b.title = BUTTONS[i][2];
       b.dataset.command = BUTTONS[i][0];
       style(b, {
-        font: FONT, 'font-weight': '600', 'min-width': '28px', height: '26px', padding: '0 8px',
+        font: FONT, 'font-weight': '600', 'min-width': '28px', height: '26px', padding: '0 8px', flex: '0 0 auto',
         margin: '0', border: '0', 'border-radius': '4px', background: '#374151', color: '#fff',
         cursor: 'pointer'
       });
