@@ -160,12 +160,20 @@ class Chromium:
     def press(self, key: str) -> None:
         self.xb.page.keyboard.press(key)
 
-    def reader_text(self) -> str:
+    def extract_within(self, timeout_s: float) -> dict:
+        """The extract command's reply, waited for up to `timeout_s` (huge pages)."""
+        return self.xb.click(timeout_s)
+
+    def reader_eval(self, js: str, arg=None):
+        """`js` (a function) evaluated in the reader tab of the selection, then closed."""
         page, _, _ = self.xb.open_reader(WAIT_S)
         try:
-            return page.evaluate("() => document.querySelector('article').innerText")
+            return page.evaluate(js, arg)
         finally:
             page.close()
+
+    def reader_text(self) -> str:
+        return self.reader_eval("() => document.querySelector('article').innerText")
 
 
 class Firefox:
@@ -205,16 +213,26 @@ class Firefox:
     def press(self, key: str) -> None:
         self.fx.press(key)
 
-    def reader_text(self) -> str:
+    def extract_within(self, timeout_s: float) -> dict:
+        """The extract command's reply, waited for up to `timeout_s` (huge pages)."""
+        return self.fx.ff.call(self.fx.ext, "(m) => browser.runtime.sendMessage(m)",
+                               {"type": "pith:command", "command": "extract",
+                                "tabId": self.fx.tab_id}, timeout_s=timeout_s)
+
+    def reader_eval(self, js: str, arg=None):
+        """`js` (a function) evaluated in the reader tab of the selection, then closed."""
         from test_e2e_firefox import reader_context
         before = {c["context"] for c in self.fx.ff.contexts()}
         reply = self.fx.command("reader")
         assert reply.get("ok") is True, reply
         ctx = reader_context(self.fx, before)
         try:
-            return self.fx.ff.call(ctx, "() => document.querySelector('article').innerText")
+            return self.fx.ff.call(ctx, js, arg)
         finally:
             self.fx.ff.send("browsingContext.close", {"context": ctx})
+
+    def reader_text(self) -> str:
+        return self.reader_eval("() => document.querySelector('article').innerText")
 
 
 @pytest.fixture(scope="module")

@@ -174,3 +174,69 @@ def test_cli_static_answers_or_refuses_a_huge_file(page, tmp_path):
     else:
         assert done.returncode == 0, done.stderr
         assert "Words of the article." in done.stdout
+
+
+# --- the extension, in Chromium and Firefox ------------------------------------------------
+# The two browsers behind one interface, and the module fixture that starts one of each
+# with the host registered by the real `pith install-host`.
+from test_e2e_blocks import pith  # noqa: E402,F401  (a fixture, used by name below)
+
+# Runs in the reader tab: the article's markup and text, the title, the CSP violations
+# the reader counted, and whether the page's payload marker reached this document.
+READER_JS = """() => {
+  const art = document.querySelector('article');
+  return {html: '<!DOCTYPE html><html><body>' + (art ? art.outerHTML : '') + '</body></html>',
+          text: art ? art.textContent : '', title: document.title,
+          violations: window.pithReader ? window.pithReader.violations : null};
+}"""
+# What each big page may answer through the extension, and why.
+EXPECTED_REFUSALS = {
+    # 1,000,000 elements are 75 MB of capture: over the 64 MiB native messaging carries.
+    "million": {"page_too_large"},
+}
+
+
+def test_extension_reader_runs_none_of_the_injection_page(pith, server):
+    pith.load(f"{server}/hostile/inject/source.html")
+    reply = pith.extract()
+    assert reply.get("ok") is True, reply
+    st = pith.reader_eval(READER_JS)
+    assert "PWNED" not in st["title"]
+    assert st["violations"] == 0, "the reader page blocked code it should never have held"
+    assert code_carriers(st["html"]) == []
+    for words in INJECT_WORDS:
+        assert words in st["text"]
+    assert "HIDDEN-SPAM display none" not in st["text"]
+    assert "PWNED" not in pith.eval("() => document.title")
+
+
+def test_extension_capture_is_blind_to_prototype_overrides(pith, server):
+    replies = []
+    for query in ("?clean", ""):
+        pith.load(f"{server}/hostile/overrides/source.html{query}")
+        reply = pith.extract()
+        assert reply.get("ok") is True, reply
+        replies.append(reply)
+    clean, hostile = replies
+    for key in ("node", "path", "tag", "blocks"):
+        assert hostile.get(key) == clean.get(key), key
+    assert clean["tag"] == "article"
+
+
+@pytest.mark.parametrize("page", sorted(HEADINGS))
+def test_extension_answers_each_huge_page_or_says_why(pith, server, page):
+    if page == "deep" and pith.name == "chromium":
+        pytest.skip("Chromium's renderer crashes loading 20,000 nested boxes, before any "
+                    "extension can run (the CLI test checks the words for it)")
+    pith.load(f"{server}/hostile/{page}/source.html")
+    t0 = time.perf_counter()
+    reply = pith.extract_within(EXTENSION_COMMAND_S)
+    print(f"{pith.name} {page}: {reply.get('tag') or reply.get('error', {}).get('name')} "
+          f"in {time.perf_counter() - t0:.1f} s")
+    if reply.get("ok") is not True:
+        error = reply.get("error") or {}
+        assert error.get("name") in EXPECTED_REFUSALS.get(page, set()), reply
+        assert isinstance(error.get("code"), int) and error.get("message"), reply
+        return
+    assert page not in EXPECTED_REFUSALS, f"{page} was expected to be refused: {reply}"
+    assert pith.eval("() => !!document.getElementById('pith-overlay')"), "no outline drawn"
