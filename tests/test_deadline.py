@@ -61,3 +61,9 @@ def test_off_the_main_thread_there_is_no_limit_and_no_error():
     t.start()
     t.join()
     assert seen == [False, "done"]
+
+
+def test_the_error_names_the_option_that_sets_the_limit():
+    with pytest.raises(RequestTooSlow, match="option max_grow_ms"):
+        with deadline.within(100, "grow", "max_grow_ms"):
+            busy(2)

@@ -361,4 +361,5 @@ def matrix(snap: Snapshot, feats: Features, blocks: blocks_mod.Blocks, sig: Page
                  snap.y[rows] / page_h, ~box]
     x = np.column_stack([np.asarray(c, np.float64) for c in cols]) if m else \
         np.zeros((0, len(LAYOUT_NAMES if layout else NAMES)))
-    return np.nan_to_num(x, nan=0.0, posinf=0.0, neginf=0.0)
+    cols.clear()          # the columns are in x now: a large page holds one copy, not three
+    return np.nan_to_num(x, copy=False, nan=0.0, posinf=0.0, neginf=0.0)

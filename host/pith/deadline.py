@@ -37,16 +37,16 @@ def available() -> bool:
 
 
 @contextlib.contextmanager
-def within(limit_ms: int | None, what: str) -> Iterator[None]:
+def within(limit_ms: int | None, what: str, option: str = "max_request_ms") -> Iterator[None]:
     """Run the body under a limit of `limit_ms` ms (None: no limit); RequestTooSlow
-    (with `what` in its message) if it is still running then."""
+    (naming `what` and the `option` that sets the limit) if it is still running then."""
     if limit_ms is None or not available():
         yield
         return
 
     def on_timer(signum, frame):
         raise RequestTooSlow(f"{what} took longer than the host's limit of {limit_ms} ms "
-                             f"(option max_request_ms); it was stopped",
+                             f"(option {option}); it was stopped",
                              limit_ms=limit_ms, action=what)
 
     previous = signal.signal(signal.SIGALRM, on_timer)

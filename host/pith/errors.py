@@ -201,8 +201,8 @@ class PageTooLarge(PithError):
 
 # --- resource limits the host enforces itself (host/PROTOCOL.md, "Limits") ----------
 class RequestTooSlow(PithError):
-    """A request ran past the host's time limit (option max_request_ms); the host cut it
-    off and serves the next one."""
+    """A request ran past the host's time limit (options max_request_ms, max_grow_ms);
+    the host cut it off and serves the next one."""
     code, name = 70, "request_too_slow"
 
 

@@ -227,8 +227,8 @@ def probabilities(snap: Snapshot, feats: Features, opts: Options, element: int,
     sig = bf.page_signals(snap, feats, opts, element)
     x = bf.matrix(snap, feats, blocks, sig, element, which, method.drop, method.parts,
                   layout=snap.layout, method=method.node)
-    return model.probability(x[:, model.columns(bf.LAYOUT_NAMES if snap.layout
-                                                else bf.NAMES)]), model
+    x = x[:, model.columns(bf.LAYOUT_NAMES if snap.layout else bf.NAMES)]   # one copy alive
+    return model.probability(x), model
 
 
 def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: Choice,

@@ -6,8 +6,8 @@ is `{"v": 1, "id": <same id>, "ok": true, "result": {...}}` or
 (host/PROTOCOL.md is the contract). `handle` turns a request dict into a reply dict and
 never raises; `respond` also encodes the reply as a frame, replacing a reply the browser
 would refuse (over `framing.MAX_OUT`) by an error. Bytes are `framing.py`'s job, the
-stdio loop `host.py`'s. Each action that runs the pipeline does so within the time
-limit of option `max_request_ms` (deadline.py says how).
+stdio loop `host.py`'s. Each action that runs the pipeline does so within a time
+limit (options `max_request_ms`, `max_grow_ms`; deadline.py says how).
 """
 from __future__ import annotations
 
@@ -159,7 +159,7 @@ def do_grow(params: dict, session: Session) -> dict:
     token, node = _doc(params), _node(params)
     selection = session.recall(token)
     from .select import grow
-    with deadline.within(selection.options.max_request_ms, "grow"):
+    with deadline.within(selection.options.max_grow_ms, "grow", "max_grow_ms"):
         return {**grow(selection, node), "doc": token}
 
 
@@ -168,7 +168,7 @@ def do_shrink(params: dict, session: Session) -> dict:
     token, node, trail = _doc(params), _node(params), _trail(params)
     selection = session.recall(token)
     from .select import shrink
-    with deadline.within(selection.options.max_request_ms, "shrink"):
+    with deadline.within(selection.options.max_grow_ms, "shrink", "max_grow_ms"):
         return {**shrink(selection, node, trail), "doc": token}
 
 
