@@ -321,8 +321,14 @@
     var out = { sel: [], other: [] };
     var budget = MAX_TEXT_NODES;
     var range = document.createRange();
-    var walk = function (node, inSel) {
-      for (var n = node.firstChild; n && budget > 0; n = n.nextSibling) {
+    // An explicit stack, not recursion: pages nest 20,000 deep ("too much recursion" in
+    // Firefox). Each entry is [parent node, inside the selection]; a parent's element
+    // children are pushed in reverse so they come off in document order.
+    var stack = document.body
+      ? [[document.body, cur.el === document.body || cur.el === document.documentElement]] : [];
+    while (stack.length && budget > 0) {
+      var top = stack.pop(), inSel = top[1], later = [];
+      for (var n = top[0].firstChild; n && budget > 0; n = n.nextSibling) {
         if (n.nodeType === 3) {
           if (!/\S/.test(n.data)) continue;
           budget -= 1;
@@ -339,12 +345,12 @@
           var off = b.width > 0 && b.height > 0 && (b.bottom < 0 || b.top > vh || b.right < 0 || b.left > vw);
           var mine = inSel || n === cur.el;
           if (off && n !== cur.el) continue;
-          if (n.shadowRoot) walk(n.shadowRoot, mine);
-          walk(n, mine);
+          if (n.shadowRoot) later.push([n.shadowRoot, mine]);
+          later.push([n, mine]);
         }
       }
-    };
-    if (document.body) walk(document.body, cur.el === document.body || cur.el === document.documentElement);
+      for (var k = later.length - 1; k >= 0; k--) stack.push(later[k]);
+    }
     return out;
   }
 
