@@ -189,6 +189,9 @@ READER_JS = """() => {
           text: art ? art.textContent : '', title: document.title,
           violations: window.pithReader ? window.pithReader.violations : null};
 }"""
+# The big pages whose selection also goes through the reader (the 50 MB one is over the
+# reader's 8 MB and the million-element one is refused before).
+READER_PAGES = {"deep", "mutating"}
 # What each big page may answer through the extension, and why.
 EXPECTED_REFUSALS = {
     # 1,000,000 elements are 75 MB of capture: over the 64 MiB native messaging carries.
@@ -240,3 +243,6 @@ def test_extension_answers_each_huge_page_or_says_why(pith, server, page):
         return
     assert page not in EXPECTED_REFUSALS, f"{page} was expected to be refused: {reply}"
     assert pith.eval("() => !!document.getElementById('pith-overlay')"), "no outline drawn"
+    if page in READER_PAGES:
+        text = pith.reader_eval("() => document.body.textContent")
+        assert HEADINGS[page] in text
