@@ -131,3 +131,13 @@ def test_the_tree_walk_of_many_blocks_runs_in_bounded_memory():
     assert np.allclose(whole, one_by_batch)
     per_level = keep.MARGIN_BATCH_ROWS * len(model.roots) * 8
     assert peak < 8 * per_level + x.nbytes, f"peak {peak / 2**20:.0f} MiB"
+
+
+def test_the_tree_walk_reads_the_model_columns_of_a_wider_matrix_in_place():
+    keep.load_models.cache_clear()
+    model = keep.load_models(str(keep.MODEL_PATH))["static"]
+    rng = np.random.default_rng(3)
+    wide = rng.random((keep.MARGIN_BATCH_ROWS + 9, len(model.names) + 7))
+    columns = rng.permutation(wide.shape[1])[:len(model.names)]
+    assert np.array_equal(model.margin(wide, columns), model.margin(wide[:, columns]))
+    assert np.array_equal(model.probability(wide, columns), model.probability(wide[:, columns]))

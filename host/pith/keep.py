@@ -90,21 +90,29 @@ class Model:
         """Where the model's features are among `names` (the matrix's columns)."""
         return _columns(self.names, names)
 
-    def probability(self, x: np.ndarray) -> np.ndarray:
+    def probability(self, x: np.ndarray, columns: np.ndarray | None = None) -> np.ndarray:
+        """Per row of `x`, the probability of keeping; the model's features are the
+        columns `columns` of `x` (all of them, in order, when None)."""
         if self.kind == "logistic":
+            x = x if columns is None else x[:, columns]
             z = self.base + ((x - self.mean) / self.scale) @ self.weights
         else:
-            z = self.base + self.margin(x)
+            z = self.base + self.margin(x, columns)
         return 1.0 / (1.0 + np.exp(-np.clip(z, -50, 50)))
 
-    def margin(self, x: np.ndarray) -> np.ndarray:
+    def margin(self, x: np.ndarray, columns: np.ndarray | None = None) -> np.ndarray:
         """Sum of the trees' leaf values per row: every row walks every tree at once,
         one numpy step per tree level, over flat arrays (children interleaved, left at
         2i and right at 2i+1; a leaf's children are itself, so rows that reached a leaf
-        stay there)."""
+        stay there). The model's feature k is column columns[k] of `x`: the splits read
+        the wide matrix in place, with no copy of its model columns."""
+        feature = self.feature if columns is None else np.asarray(columns)[self.feature]
         if len(x) > MARGIN_BATCH_ROWS:    # bounded memory: one batch of rows at a time
-            return np.concatenate([self.margin(x[i:i + MARGIN_BATCH_ROWS])
+            return np.concatenate([self._walk(x[i:i + MARGIN_BATCH_ROWS], feature)
                                    for i in range(0, len(x), MARGIN_BATCH_ROWS)])
+        return self._walk(x, feature)
+
+    def _walk(self, x: np.ndarray, feature: np.ndarray) -> np.ndarray:
         b, t = len(x), len(self.roots)
         if not b:
             return np.zeros(0)
@@ -113,7 +121,7 @@ class Model:
         node = np.broadcast_to(self.roots, (b, t)).copy()
         children = self.children
         for _ in range(self.depth):
-            right = flat[base + self.feature[node]] > self.split[node]
+            right = flat[base + feature[node]] > self.split[node]
             node = children[2 * node + right]
         return self.value[node].sum(axis=1)
 
@@ -227,8 +235,8 @@ def probabilities(snap: Snapshot, feats: Features, opts: Options, element: int,
     sig = bf.page_signals(snap, feats, opts, element)
     x = bf.matrix(snap, feats, blocks, sig, element, which, method.drop, method.parts,
                   layout=snap.layout, method=method.node)
-    x = x[:, model.columns(bf.LAYOUT_NAMES if snap.layout else bf.NAMES)]   # one copy alive
-    return model.probability(x), model
+    return model.probability(x, model.columns(bf.LAYOUT_NAMES if snap.layout
+                                              else bf.NAMES)), model
 
 
 def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: Choice,
