@@ -12,6 +12,9 @@ SHORT = settings(derandomize=True, database=None, max_examples=150, deadline=100
 
 def setup_module():
     fuzz_cases.seeded_selection()        # load the pipeline and models outside the clock
+    for action in ("hello", "grow", "shrink", "clean"):   # and every action's first import
+        fuzz_cases.check_protocol({"v": 1, "id": 1, "action": action, "doc": "d1", "node": 6}
+                                  if action != "hello" else {"v": 1, "id": 1, "action": action})
 
 
 @SHORT

@@ -15,7 +15,10 @@ SHORT = settings(derandomize=True, database=None, max_examples=80, deadline=1000
 @pytest.fixture(scope="module")
 def extract(tmp_path_factory):
     fuzz_cases.seeded_selection()        # load the pipeline and models outside the clock
-    return fuzz_cases.StaticExtractor(tmp_path_factory.mktemp("static-fuzz"))
+    extractor = fuzz_cases.StaticExtractor(tmp_path_factory.mktemp("static-fuzz"))
+    for fmt in ("text", "markdown", "html", "json"):   # and every renderer's first import
+        extractor((fuzz_cases.seed_html("reader"), fmt))
+    return extractor
 
 
 @SHORT
