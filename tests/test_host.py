@@ -316,7 +316,7 @@ HANGING_WRAPPER = textwrap.dedent("""
     import sys, types
     from pith import host
 
-    def select(snapshot, options, pin=None):
+    def select(snapshot, options, pin=None, consume=False):
         try:
             while True:
                 pass

@@ -80,6 +80,20 @@ def test_apply_drops_link_lists_and_keeps_the_story(tmp_path):
     assert out.drop[5] and not out.drop[10]
 
 
+def test_a_scope_over_blocks_max_is_answered_whole(tmp_path):
+    path = link_model(tmp_path)
+    snap = article()
+    feats = compute(snap)
+    method = Choice(node=2, score=np.zeros(snap.n), blocks=np.array([2]))
+    judged = keep.apply(snap, feats, Options(blocks_max=6), 2, method, model_path=path)
+    assert judged.kept is not None                       # six blocks: judged
+    whole = keep.apply(snap, feats, Options(blocks_max=5), 2, method, model_path=path)
+    assert whole is method                               # over the cap: the element as is
+    pinned = keep.apply(snap, feats, Options(blocks_max=5), 2, method, answer=4,
+                        model_path=path)
+    assert pinned.node == 4 and pinned.kept is None
+
+
 def test_the_readers_choices_override_the_model(tmp_path):
     path = link_model(tmp_path)
     snap = article()

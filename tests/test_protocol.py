@@ -183,7 +183,7 @@ def fake_select(monkeypatch):
     calls = []
     module = types.ModuleType("pith.select")
 
-    def select(snapshot, options, pin=None):
+    def select(snapshot, options, pin=None, consume=False):
         calls.append(("select", snapshot, options))
         if snapshot.get("explode"):
             raise RuntimeError("boom " + "y" * 1000)
@@ -372,7 +372,7 @@ def tiny_snapshot():
 def test_real_select_grow_shrink_round_trip():
     session = protocol.Session()
     snap = tiny_snapshot()
-    reply = decode(protocol.respond(req("select", snapshot=snap), session))
+    reply = decode(protocol.respond(req("select", snapshot=tiny_snapshot()), session))
     assert reply["ok"] is True, reply
     result = reply["result"]
     assert result["doc"] == "d1"
@@ -391,9 +391,9 @@ def test_real_select_with_a_pin_chooses_that_row():
     session = protocol.Session()
     snap = tiny_snapshot()
     p = snap["nodes"]["tag"].index("p")
-    result = call(req("select", snapshot=snap, pin=p), session)["result"]
+    result = call(req("select", snapshot=tiny_snapshot(), pin=p), session)["result"]
     assert result["node"] == p and result["pinned"] is True
-    unpinned = call(req("select", snapshot=snap, pin=None), session)["result"]
+    unpinned = call(req("select", snapshot=tiny_snapshot(), pin=None), session)["result"]
     assert unpinned["pinned"] is False and unpinned["node"] != p
     err = error_of(call(req("select", snapshot=snap, pin=len(snap["nodes"]["tag"]))))
     assert err["code"] == 41
@@ -406,7 +406,7 @@ def test_real_clean_drops_the_menu_of_a_grown_block():
     snap = tiny_snapshot()
     body = snap["nodes"]["tag"].index("body")
     nav = snap["nodes"]["tag"].index("nav")
-    call(req("select", snapshot=snap), session)
+    call(req("select", snapshot=tiny_snapshot()), session)
     reply = call(req("clean", doc="d1", node=body), session)
     assert reply["ok"] is True, reply
     result = reply["result"]

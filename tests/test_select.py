@@ -32,6 +32,17 @@ def page():
     ], title="A page", url="http://example.org/")
 
 
+def test_consume_empties_the_capture_and_changes_nothing_else():
+    capture = json.loads((Path(__file__).parent / "fixtures" / "pages" / "article"
+                          / "snapshot.json").read_text(encoding="utf-8"))
+    kept = select(capture).to_wire()
+    assert capture["nodes"]                                # by default the capture stays
+    consumed = select(capture, consume=True).to_wire()
+    assert capture["nodes"] == {}
+    for key in ("node", "path", "tag", "blocks", "chars"):
+        assert consumed[key] == kept[key], key
+
+
 def test_select_reply_describes_the_choice():
     sel = select(page(), Options.from_overrides({"algorithm": "cnr", "blocks": False}))
     wire = sel.to_wire()

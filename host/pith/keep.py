@@ -252,6 +252,9 @@ def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: 
     which = scope(snap, blocks, element)
     if not len(which):
         return method if element == method.node else pin(method, element)
+    if len(which) > opts.blocks_max:        # a runaway page: the element, as without blocks
+        node = method.node if answer is None else answer
+        return method if node == method.node else pin(method, node)
     p, model = probabilities(snap, feats, opts, element, method, blocks, which, model_path)
     rows = blocks.rows[which]
     shown = bf.method_keeps(snap, blocks, rows, method.node, method.drop, method.parts)

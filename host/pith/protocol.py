@@ -150,7 +150,7 @@ def do_select(params: dict, session: Session) -> dict:
     pin = _node(params, "pin") if params.get("pin") is not None else None
     from .select import select  # lazily: the pipeline is heavy and hello must be fast
     with deadline.within(options.max_request_ms, "select"):
-        selection = select(snapshot, options, pin)
+        selection = select(snapshot, options, pin, consume=True)
     return {**selection.to_wire(), "doc": session.remember(selection)}
 
 

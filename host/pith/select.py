@@ -161,15 +161,20 @@ def block_choice(sel: "Selection", node: int, include=None, exclude=None) -> Cho
 
 
 def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None,
-           pin: int | None = None) -> Selection:
+           pin: int | None = None, consume: bool = False) -> Selection:
     """Run stages 1–5 on a decoded capture (or an already validated Snapshot); `pin`,
-    a row of that capture, is then the chosen node (BadNode when it is not a row)."""
+    a row of that capture, is then the chosen node (BadNode when it is not a row).
+    `consume`: the capture's column lists are emptied once validated (the host's request
+    is never read again, and a million-element page's number lists are a few hundred MB
+    of its peak memory; the strings live on in the Snapshot's arrays)."""
     opts = options or Options()
     t0 = time.perf_counter()
     if isinstance(capture, snapshot_mod.Snapshot):
         snap = capture
     else:
         snap = snapshot_mod.from_json(capture, opts.max_nodes)
+        if consume and isinstance(capture.get("nodes"), dict):
+            capture["nodes"].clear()
     t1 = time.perf_counter()
     feats = features_mod.compute(snap, skip_hidden=opts.skip_hidden)
     t2 = time.perf_counter()
