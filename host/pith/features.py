@@ -66,7 +66,8 @@ def nonspace_lengths(strings: np.ndarray) -> np.ndarray:
 
 def tag_in(snap: Snapshot, tags: frozenset[str]) -> np.ndarray:
     """Boolean row mask: tag is in `tags`."""
-    return np.fromiter(map(tags.__contains__, snap.tag), np.bool_, snap.n)
+    codes, names = snap.tag_codes()
+    return np.fromiter(map(tags.__contains__, names), np.bool_, len(names))[codes]
 
 
 def shown_noscript(snap: Snapshot) -> np.ndarray:

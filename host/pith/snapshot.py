@@ -59,6 +59,20 @@ class Snapshot:
     def layout(self) -> bool:
         return bool(self.meta.get("layout"))
 
+    def tag_codes(self) -> tuple[np.ndarray, list[str]]:
+        """(code of each row's tag, the tag of each code): a page has a few dozen distinct
+        tags, so a mask over tags is a lookup of a few dozen names and one gather instead
+        of a Python test per row. Found on first use, then kept."""
+        cached = self.__dict__.get("_tag_codes")
+        if cached is None:
+            ids: dict[str, int] = {}
+            codes = np.fromiter((ids.setdefault(t, len(ids)) for t in self.cols["tag"]),
+                                np.int64, self.n)
+            codes.flags.writeable = False
+            cached = (codes, list(ids))
+            object.__setattr__(self, "_tag_codes", cached)
+        return cached
+
     # --- tree helpers ------------------------------------------------------------
     def subtree_sum(self, values: np.ndarray) -> np.ndarray:
         """Per row, the sum of `values` over its subtree (itself included)."""

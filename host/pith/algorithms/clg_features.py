@@ -315,4 +315,4 @@ def adjusted(tags: np.ndarray, rel: Relative, names: tuple[str, ...], best: dict
         field = {"font_color_popularity": "color_pop", "font_size_popularity": "size_pop",
                  "visible_char": "chars"}.get(name, name)
         return getattr(rel, field)
-    return np.stack([column(name) for name in names], axis=1).astype(np.float64)
+    return np.stack([column(name) for name in names], axis=1, dtype=np.float64)

@@ -251,13 +251,10 @@ def tags_of(snap: Snapshot, feats: Features) -> "Tags":
 
 
 class Tags:
-    """Tag masks from one pass over the tag column (the tags of a page are few)."""
+    """Tag masks over the snapshot's tag codes (the tags of a page are few)."""
 
     def __init__(self, snap: Snapshot):
-        ids: dict[str, int] = {}
-        self.codes = np.fromiter((ids.setdefault(t, len(ids)) for t in snap.tag),
-                                 np.int64, snap.n)
-        self.names = list(ids)
+        self.codes, self.names = snap.tag_codes()
 
     def mask(self, tags) -> np.ndarray:
         chosen = np.fromiter((t in tags for t in self.names), np.bool_, len(self.names))
