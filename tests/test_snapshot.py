@@ -192,3 +192,11 @@ def test_a_good_page_size_is_kept():
     snap["page"], snap["viewport"], snap["lang"] = [1280, 2000.5], [1280, 800], "fr"
     meta = from_json(snap, 10).meta
     assert (meta["page"], meta["viewport"], meta["lang"]) == ([1280.0, 2000.5], [1280.0, 800.0], "fr")
+
+
+def test_tag_codes_name_every_row_and_are_found_once():
+    snap = from_json(make_snapshot([("html", -1), ("body", 0), ("p", 1), ("div", 1), ("p", 3)]), 100)
+    codes, names = snap.tag_codes()
+    assert [names[c] for c in codes] == list(snap.tag)
+    assert sorted(names) == ["body", "div", "html", "p"]
+    assert snap.tag_codes()[0] is codes                 # kept, not found again
