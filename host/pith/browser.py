@@ -59,6 +59,8 @@ LOAD_CAP_S = 5.0
 # Closing a page or context of a wedged renderer must not hang the next capture.
 CLOSE_TIMEOUT_S = 5.0
 _NET_ERROR = re.compile(r"net::ERR_[A-Z0-9_]+")
+# How often a running capture checks whether its page crashed meanwhile.
+CRASH_POLL_S = 0.1
 # Name of the isolated world capture.js runs in (shown in DevTools; any name works).
 CAPTURE_WORLD = "pith-capture"
 
@@ -97,10 +99,12 @@ async def _in_isolated_world(page, script: str):
             "expression": script, "contextId": world["executionContextId"],
             "returnByValue": True})
     finally:
+        # bounded: a crashed or wedged renderer never answers, and this also runs when
+        # the caller's time limit cancels the evaluation
         try:
-            await cdp.detach()
-        except Error:
-            pass            # the page is gone; the caller reports why
+            await asyncio.wait_for(cdp.detach(), CLOSE_TIMEOUT_S)
+        except (Error, asyncio.TimeoutError):
+            pass            # the page is gone or stuck; the caller reports why
     if "exceptionDetails" in reply:
         details = reply["exceptionDetails"]
         raise Error((details.get("exception") or {}).get("description") or details.get("text", ""))
@@ -342,15 +346,32 @@ class Browser:
 
     async def _evaluate(self, page, script: str, target: str, crashed: list,
                         isolated: bool = False):
+        """`script`'s value in `page`, within timeout_s. Watches for a crash while it waits:
+        Playwright fails its own evaluate when the page crashes, but a CDP session (the
+        isolated world) would wait for an answer that never comes."""
         from playwright.async_api import Error
+        crash = BrowserFailed(f"{target}: the page crashed during capture")
+        if crashed:
+            raise crash
         run = _in_isolated_world(page, script) if isolated else page.evaluate(script)
+        task = asyncio.ensure_future(run)
+        deadline = time.monotonic() + self.timeout_s
         try:
-            return await asyncio.wait_for(run, self.timeout_s)
-        except asyncio.TimeoutError:
-            raise Timeout(f"{target}: the capture script did not finish within "
-                          f"{self.timeout_s:g} s (the page's own scripts may block it)") from None
+            while not task.done():
+                await asyncio.wait({task}, timeout=CRASH_POLL_S)
+                if task.done():
+                    break
+                if crashed:
+                    raise crash
+                if time.monotonic() > deadline:
+                    raise Timeout(f"{target}: the capture script did not finish within "
+                                  f"{self.timeout_s:g} s (the page's own scripts may block it)")
+            return task.result()
         except Error as exc:
             if crashed or "crash" in str(exc).lower():
-                raise BrowserFailed(f"{target}: the page crashed during capture") from None
+                raise crash from None
             raise CaptureFailed(f"{target}: the capture script failed: "
                                 f"{_first_line(exc)}") from None
+        finally:
+            if not task.done():
+                task.cancel()           # not awaited: a wedged renderer may never answer

@@ -172,9 +172,10 @@ def to_text(snap: Snapshot, feats: Features, roots: Sequence[int],
 # --------------------------------------------------------------------------- Markdown
 _MD_ESCAPE = re.compile(r"([\\`*_\[\]<>])")
 # Allow list of link and image URLs copied into HTML and Markdown output: the web, mail,
-# inline images and relative references. Anything else (javascript:, data:text/html,
-# vbscript:, odd-case or padded variants) loses its URL and keeps its words.
-_SAFE_URL = re.compile(r"^(https?:|mailto:|data:image/|/|#|\.)", re.I)
+# inline images, local files (a saved page's images beside it) and relative references.
+# Anything else (javascript:, data:text/html, vbscript:, odd-case or padded variants)
+# loses its URL and keeps its words.
+_SAFE_URL = re.compile(r"^(https?:|mailto:|file:|data:image/|/|#|\.)", re.I)
 _MD_URL_ESCAPE = str.maketrans({" ": "%20", "\t": "%09", "\n": "%0A", "(": "%28", ")": "%29",
                                 "<": "%3C", ">": "%3E"})
 _HEADINGS = {f"h{k}": "#" * k for k in range(1, 7)}
