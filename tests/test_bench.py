@@ -19,6 +19,17 @@ needs_shared = pytest.mark.skipif(not (DATASET / "index.jsonl").is_file(),
 
 
 @needs_shared
+def test_bench_draws_no_progress_bar_into_a_pipe(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(REPO / "host")}
+    result = subprocess.run(
+        [sys.executable, "-m", "pith", "bench", str(DATASET), "--static", "--limit", "2", "-a", "cnr",
+         "--no-anchors", "--json"],                     # no --quiet: the pipe alone decides
+        capture_output=True, text=True, timeout=300, env=env)
+    assert result.returncode == 0, result.stderr
+    assert "\r" not in result.stderr and "page/s" not in result.stderr
+
+
+@needs_shared
 def test_bench_static_slice_prints_scores_and_times(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(REPO / "host")}
     result = subprocess.run(

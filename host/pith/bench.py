@@ -148,7 +148,8 @@ def run_dataset(dataset: Path, args: Namespace, capturer: Capturer, cache: Snaps
     tracks = algo_tracks + anchor_tracks + ceiling_tracks
     for track in tracks:
         (pred_root / track.name / name).mkdir(parents=True, exist_ok=True)
-    bar = tqdm(entries, desc=name, unit="page", file=sys.stderr, disable=args.quiet,
+    bar = tqdm(entries, desc=name, unit="page", file=sys.stderr,
+               disable=args.quiet or not sys.stderr.isatty(),   # a bar only on a terminal
                dynamic_ncols=True)
     for entry in bar:
         pid, html_path = entry["id"], dataset / entry["html"]

@@ -373,7 +373,8 @@ def collect(datasets: list[Path], split: dict, cache_dir: Path, quiet: bool = Fa
         entries = [json.loads(line) for line in (d / "index.jsonl").read_text(
             encoding="utf-8").splitlines() if line.strip()]
         name = entries[0].get("dataset", d.name) if entries else d.name
-        for e in tqdm(entries, desc=name, unit="page", file=sys.stderr, disable=quiet,
+        for e in tqdm(entries, desc=name, unit="page", file=sys.stderr,
+                      disable=quiet or not sys.stderr.isatty(),   # a bar only on a terminal
                       dynamic_ncols=True):
             pid, side = e["id"], split["pages"][name][e["id"]]
             if e.get("synthetic_fixture"):

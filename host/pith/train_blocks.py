@@ -146,7 +146,8 @@ def collect(datasets: list[Path], cache_dir: Path, sides: tuple[str, ...] = ("tr
         entries = [json.loads(line) for line in (d / "index.jsonl").read_text(
             encoding="utf-8").splitlines() if line.strip()]
         name = entries[0].get("dataset", d.name) if entries else d.name
-        for e in tqdm(entries, desc=name, unit="page", file=sys.stderr, disable=quiet,
+        for e in tqdm(entries, desc=name, unit="page", file=sys.stderr,
+                      disable=quiet or not sys.stderr.isatty(),   # a bar only on a terminal
                       dynamic_ncols=True):
             site = site_of({**e, "dataset": name})
             side = side_of(site)
