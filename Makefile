@@ -24,8 +24,8 @@ help:
 	@echo "             the expected BACKGROUND_SERVICE_WORKER_IGNORED warning passes)"
 	@echo "make package web-ext build: the Chrome zip and the Firefox xpi in $(DIST)/"
 	@echo "make bench-extension  click-to-highlight latency of the extension in headless Chromium"
-	@echo "make train   retrain CLG's model (host/pith/models/) from the snapshot cache of make bench"
-	@echo "make train-blocks  retrain the block model (host/pith/models/blocks.json) the same way"
+	@echo "make train   retrain CLG's model (host/pith/pipeline/models/) from the snapshot cache of make bench"
+	@echo "make train-blocks  retrain the block model (host/pith/pipeline/models/blocks.json) the same way"
 	@echo "make fuzz    the long fuzz run: 100,000 cases over framing, protocol, snapshot and"
 	@echo "             extract --static (tests/fuzz.py; figures printed, crashes in .cache/fuzz/)"
 

@@ -20,7 +20,7 @@
 3. Presses: on the first pages, `+` then `-` typed into the page, timed in the page itself
    from the keydown to the overlay's attribute change (main world: keydown listener and a
    MutationObserver on #pith-overlay).
-4. Capture on pith.scale.synthetic_page(5000) and (50000), three clicks each.
+4. Capture on pith.measure.scale.synthetic_page(5000) and (50000), three clicks each.
 
 Figures go to stdout and, raw, to --json. Skips cleanly (exit 0, a message) without
 Chromium or the datasets.
@@ -43,9 +43,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "host"))
 
 from pith.errors import BrowserMissing  # noqa: E402
-from pith.browser import find_chromium  # noqa: E402
-from pith.extension import ExtensionBrowser, ExtensionError  # noqa: E402
-from pith.scale import synthetic_page  # noqa: E402
+from pith.pages.browser import find_chromium  # noqa: E402
+from pith.pages.extension import ExtensionBrowser, ExtensionError  # noqa: E402
+from pith.measure.scale import synthetic_page  # noqa: E402
 
 DATASETS = ROOT.parent / "shared" / "datasets"
 PARTS = ("capture_ms", "walk_ms", "transfer_ms", "host_ms", "highlight_ms", "total_ms")

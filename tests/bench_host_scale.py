@@ -4,7 +4,7 @@ Run: `.venv/bin/python tests/bench_host_scale.py [--elements N] [--repeats K]`.
 
 A synthetic page (header menu, an article of sections, a sidebar of link lists, a footer;
 the same family as `pith bench --scale`) is written straight as snapshot columns
-(host/SNAPSHOT.md), framed, and sent to a fresh `python -m pith.host` on pipes. Printed:
+(host/SNAPSHOT.md), framed, and sent to a fresh `python -m pith.native.host` on pipes. Printed:
 the frame's size, the time from the first byte of the `select` frame written to its
 reply read (what the extension waits for), the host's peak resident memory (the child's
 `ru_maxrss`, read with `os.wait4` when it exits), and the chosen element.
@@ -29,7 +29,7 @@ from pathlib import Path
 HOST_DIR = Path(__file__).resolve().parents[1] / "host"
 sys.path.insert(0, str(HOST_DIR))
 
-from pith import framing  # noqa: E402
+from pith.native import framing  # noqa: E402
 
 # The targets for a 1,000,000-element snapshot.
 TARGET_S = 3.0
@@ -126,7 +126,7 @@ def run(elements: int) -> dict:
     n = snap["n"]
     del snap
     env = dict(os.environ, PYTHONPATH=str(HOST_DIR))
-    proc = subprocess.Popen([sys.executable, "-m", "pith.host"], stdin=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-m", "pith.native.host"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, env=env)
     hello = json.dumps({"v": 1, "id": 0, "action": "hello"}).encode()
     proc.stdin.write(struct.pack("=I", len(hello)) + hello)

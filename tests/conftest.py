@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT / "host") not in sys.path:       # `pytest` without PYTHONPATH=host works too
     sys.path.insert(0, str(ROOT / "host"))
 
-from pith.browser import CHROMIUM_FLAGS, Browser, find_chromium  # noqa: E402
+from pith.pages.browser import CHROMIUM_FLAGS, Browser, find_chromium  # noqa: E402
 from pith.errors import BrowserMissing  # noqa: E402
 
 PAGES = ROOT / "tests" / "fixtures" / "pages"
@@ -29,7 +29,7 @@ def chromium_or_skip() -> None:
 
 @pytest.fixture(scope="session")
 def pith_browser():
-    """A started pith.browser.Browser (scripts on), shared by every test of the session.
+    """A started pith.pages.browser.Browser (scripts on), shared by every test of the session.
 
     Named `pith_browser` so as not to shadow pytest-playwright's own `browser` fixture.
     """

@@ -10,7 +10,7 @@ its input to .cache/fuzz/<target>-crashes.txt and the run goes on. A case still 
 after HANG_S is a hang: the traceback is printed and the run stops with status 2.
 
 Engines: the framing target runs under atheris (libFuzzer, coverage-guided over
-pith.framing's own lines) when atheris is installed, since a byte parser is where
+pith.native.framing's own lines) when atheris is installed, since a byte parser is where
 coverage guidance finds what random generation misses; every other target, and framing
 without atheris, runs under Hypothesis (random generation from the structured strategies,
 no shrinking: a crash is recorded, not minimised). The exit status is 1 when anything
@@ -119,8 +119,8 @@ def run_atheris(cases: int, seed: int) -> Tally:
     """The framing target under libFuzzer; the input bytes are split by a
     FuzzedDataProvider into (max_bytes, read sizes, stream)."""
     import atheris
-    with atheris.instrument_imports(include=["pith.framing"]):
-        from pith import framing
+    with atheris.instrument_imports(include=["pith.native.framing"]):
+        from pith.native import framing
     import fuzz_cases as fc
     tally = Tally("framing")
     limits = [0, 1, 2, 7, 8, 64, 1024, framing.MAX_IN]

@@ -31,9 +31,9 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
-from pith import framing, protocol
+from pith.native import framing, protocol
 from pith.errors import PithError, all_errors
-from pith.options import ALGORITHMS, Options
+from pith.pipeline.options import ALGORITHMS, Options
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "pages"
 
@@ -289,8 +289,8 @@ def _append_chain(snap: dict, under: int, depth: int) -> None:
 def check_snapshot(obj: dict) -> None:
     """Validation refuses with a stable code, or its Snapshot keeps the tree contract and
     the whole pipeline answers (or refuses) on it."""
-    from pith import snapshot as snapshot_mod
-    from pith.select import select
+    from pith.pipeline import snapshot as snapshot_mod
+    from pith.pipeline.select import select
     try:
         with warnings.catch_warnings():  # numpy's "invalid value in cast": silent garbage
             warnings.simplefilter("error", RuntimeWarning)
@@ -323,7 +323,7 @@ def check_snapshot(obj: dict) -> None:
 @lru_cache(maxsize=1)
 def seeded_selection():
     """A real selection of the article page, shared by every protocol case's session."""
-    from pith.select import select
+    from pith.pipeline.select import select
     return select(seed_snapshot("article"), Options())
 
 
@@ -454,7 +454,7 @@ class StaticExtractor:
     """What `pith extract --static FILE` runs for each input, kept open across cases."""
 
     def __init__(self, folder: Path):
-        from pith.pages import Capturer
+        from pith.pages.inputs import Capturer
         self.path = folder / "fuzz-input.html"
         self.capturer = Capturer(static_mode=True).__enter__()
 

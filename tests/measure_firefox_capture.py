@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT / "host"))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from bidi import Firefox, find_firefox  # noqa: E402
-from pith.scale import synthetic_page  # noqa: E402
+from pith.measure.scale import synthetic_page  # noqa: E402
 
 CAPTURE_JS = ROOT / "extension" / "inject" / "capture.js"
 DEFAULT_SIZES = (5_000, 50_000)

@@ -20,11 +20,12 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "host"))
 
-from pith import render, static  # noqa: E402
-from pith.bench import load_scorer, shared_dir  # noqa: E402
+from pith.pipeline import render  # noqa: E402
+from pith.pages import static  # noqa: E402
+from pith.measure.datasets import load_scorer, shared_dir  # noqa: E402
 from pith.errors import PithError  # noqa: E402
-from pith.options import ALGORITHMS, Options  # noqa: E402
-from pith.select import select  # noqa: E402
+from pith.pipeline.options import ALGORITHMS, Options  # noqa: E402
+from pith.pipeline.select import select  # noqa: E402
 
 FLOORS = HERE / "quality_floors.json"
 DATASETS = ("cleaneval", "readability", "wcxb_dev")

@@ -2,7 +2,7 @@
 
     .venv/bin/python tests/screens.py [--out .cache/screens]
 
-The real extension and host in headless Debian Chromium (pith.extension.ExtensionBrowser,
+The real extension and host in headless Debian Chromium (pith.pages.extension.ExtensionBrowser,
 a throwaway profile), host/examples/article.html served as `make run` serves it
 (pith.demo.serve). Writes, and prints the paths of:
 
@@ -31,7 +31,7 @@ if str(ROOT / "host") not in sys.path:
     sys.path.insert(0, str(ROOT / "host"))
 
 from pith import demo  # noqa: E402
-from pith.extension import ExtensionBrowser  # noqa: E402
+from pith.pages.extension import ExtensionBrowser  # noqa: E402
 
 OUT = ROOT / ".cache" / "screens"
 WIDE = {"width": 1280, "height": 800}

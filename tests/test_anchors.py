@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from pith import anchors
+from pith.measure import anchors
 
 EXAMPLE = (Path(__file__).resolve().parents[1] / "host" / "examples" / "article.html").read_text()
 

@@ -3,14 +3,14 @@ import numpy as np
 import pytest
 
 from builders import make_snapshot
-from pith import static
-from pith.algorithms import auto
-from pith.algorithms.base import Choice
+from pith.pages import static
+from pith.pipeline.algorithms import auto
+from pith.pipeline.algorithms.base import Choice
 from pith.errors import BadOptions, NoContent
-from pith.features import compute
-from pith.options import Options
-from pith.select import select
-from pith.snapshot import from_json
+from pith.pipeline.features import compute
+from pith.pipeline.options import Options
+from pith.pipeline.select import select
+from pith.pipeline.snapshot import from_json
 
 
 def test_agreement_is_a_weighted_jaccard_summed_over_the_others():
@@ -74,7 +74,7 @@ def test_the_ballot_adds_wide_clg_and_lets_filters_vote_only():
 def test_a_method_that_only_votes_never_wins(monkeypatch):
     """filters' block overlaps both others most (the medoid) but may only vote: of the two
     proposers, the one it agrees with more wins."""
-    from pith.algorithms import cnr, filters, lqf
+    from pith.pipeline.algorithms import cnr, filters, lqf
     rows = [("html", -1), ("body", 0)] + [("p", 1, {"text": "w" * 10 * (k + 1)}) for k in range(3)]
     snap = from_json(make_snapshot(rows), 100)
 
@@ -140,7 +140,7 @@ def test_lowest_common_ancestor_of_rows():
 def spread_page(monkeypatch, second):
     """cnr and lqf both find paragraphs 2-3; sst alone finds paragraph 4, apart from them;
     filters (a voter) finds `second`."""
-    from pith.algorithms import cnr, filters, lqf, sst
+    from pith.pipeline.algorithms import cnr, filters, lqf, sst
     rows = [("html", -1), ("body", 0)] + [("p", 1, {"text": "w" * 10 * (k + 1)}) for k in range(3)]
     snap = from_json(make_snapshot(rows), 100)
 
@@ -202,7 +202,7 @@ def furniture_page(footer_words: int) -> tuple:
 
 
 def test_a_proposal_inside_page_furniture_cannot_win_while_one_outside_can(monkeypatch):
-    from pith.algorithms import cnr, lqf
+    from pith.pipeline.algorithms import cnr, lqf
     snap = furniture_page(footer_words=40)
 
     def proposing(node):
@@ -249,7 +249,7 @@ def test_agreement_is_counted_outside_furniture(monkeypatch):
     """Two proposals that share only a long footer do not agree on content: without that
     rule the body (main + footer) is the medoid; with it, main and the body tie and the
     earlier member's main wins."""
-    from pith.algorithms import cnr, lqf, sst
+    from pith.pipeline.algorithms import cnr, lqf, sst
     rows = [("html", -1), ("body", 0), ("main", 1, {"text": "Story " * 20}),
             ("footer", 1), ("p", 3, {"text": "Policy " * 200})]
     snap = from_json(make_snapshot(rows), 100)
@@ -280,7 +280,7 @@ def test_a_part_inside_a_dropped_dialog_goes_with_it():
 
 def test_a_block_wrapping_only_a_dialog_cannot_win(monkeypatch):
     """A consent SDK's container is no landmark itself, but all it shows is its dialog."""
-    from pith.algorithms import cnr, lqf
+    from pith.pipeline.algorithms import cnr, lqf
     rows = [("html", -1), ("body", 0), ("main", 1, {"text": "Main story words " * 10}),
             ("div", 1), ("div", 3, {"role": "dialog", "text": "We use cookies " * 40})]
     snap = from_json(make_snapshot(rows), 100)
@@ -297,7 +297,7 @@ def test_a_block_wrapping_only_a_dialog_cannot_win(monkeypatch):
 def test_a_page_that_is_all_furniture_still_votes_on_its_text(monkeypatch):
     """Everything sits in an aside: the vote falls back to all visible text, so the
     proposal the others agree with wins, not merely the first."""
-    from pith.algorithms import cnr, lqf, sst
+    from pith.pipeline.algorithms import cnr, lqf, sst
     rows = [("html", -1), ("body", 0), ("aside", 1), ("p", 2, {"text": "One " * 30}),
             ("p", 2, {"text": "Two " * 30}), ("p", 2, {"text": "Three " * 30})]
     snap = from_json(make_snapshot(rows), 100)

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from pith import bench, scale
-from pith.snapshot import from_json
-from pith.static import snapshot_from_html
+from pith.measure import bench, datasets, scale
+from pith.pipeline.snapshot import from_json
+from pith.pages.static import snapshot_from_html
 
 REPO = Path(__file__).resolve().parents[1]
-DATASET = bench.shared_dir() / "datasets" / "readability"
+DATASET = datasets.shared_dir() / "datasets" / "readability"
 needs_shared = pytest.mark.skipif(not (DATASET / "index.jsonl").is_file(),
                                   reason="../shared/datasets is absent")
 
@@ -49,16 +49,6 @@ def test_bench_static_slice_prints_scores_and_times(tmp_path):
     assert len(preds) == 6 and any(p.stat().st_size > 0 for p in preds)
 
 
-def test_cache_is_keyed_by_the_capture_script(tmp_path, monkeypatch):
-    cache = bench.SnapshotCache(tmp_path, "rendered")
-    cache.put("ds", "p1", '{"v": 1}')
-    assert cache.get("ds", "p1") == '{"v": 1}'
-    other = tmp_path / "capture.js"
-    other.write_text("// another capture script")
-    monkeypatch.setattr(bench, "CAPTURE_JS", other)
-    assert bench.SnapshotCache(tmp_path, "rendered").get("ds", "p1") is None
-
-
 def test_percentile():
     assert bench.percentile([5, 1, 3, 2, 4], 0.5) == 3
     assert bench.percentile(list(range(101)), 0.95) == 95
@@ -75,8 +65,7 @@ def test_synthetic_pages_have_the_requested_size():
 def test_split_keeps_only_that_side_of_the_site_split(tmp_path, side):
     """`--split train` is where the default is tuned, `--split validation` what is reported:
     each run must see its own side's pages and none of the other's."""
-    from pith.train import load_split
-    sides = load_split()["pages"]["readability"]
+    sides = datasets.load_split()["pages"]["readability"]
     env = {**os.environ, "PYTHONPATH": str(REPO / "host")}
     result = subprocess.run(
         [sys.executable, "-m", "pith", "bench", str(DATASET), "--static", "--limit", "4",

@@ -2,11 +2,11 @@
 import numpy as np
 
 from builders import make_snapshot
-from pith import block_features as bf
-from pith import blocks as blocks_mod
-from pith.features import compute
-from pith.options import Options
-from pith.snapshot import from_json
+from pith.pipeline import block_features as bf
+from pith.pipeline import blocks as blocks_mod
+from pith.pipeline.features import compute
+from pith.pipeline.options import Options
+from pith.pipeline.snapshot import from_json
 
 
 def test_text_statistics_per_block():

@@ -1,4 +1,4 @@
-"""pith.browser in headless Chromium: targets (path, file://, http), failures, --no-js, big pages."""
+"""pith.pages.browser in headless Chromium: targets (path, file://, http), failures, --no-js, big pages."""
 from __future__ import annotations
 
 import asyncio
@@ -10,8 +10,8 @@ import pytest
 from serving import serve
 
 from conftest import PAGES, TEST_TIMEOUT_S, chromium_or_skip
-from pith import browser as browser_mod
-from pith.browser import Browser, find_chromium
+from pith.pages import browser as browser_mod
+from pith.pages.browser import Browser, find_chromium
 from pith.errors import (BrowserFailed, BrowserMissing, FetchFailed, InputDecode, InputEmpty,
                          InputNotFound, InputNotHtml, Timeout)
 
@@ -103,7 +103,7 @@ def test_missing_file_and_directory(pith_browser, tmp_path):
 
 def test_missing_file_and_directory_read_as_in_static_mode(pith_browser, tmp_path):
     """Both capture modes word a missing file and a folder the same way."""
-    from pith.pages import Capturer
+    from pith.pages.inputs import Capturer
     for target in (tmp_path / "nope.html", tmp_path):
         with pytest.raises(InputNotFound) as rendered:
             pith_browser.capture(target)

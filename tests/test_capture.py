@@ -7,7 +7,7 @@ import math
 import pytest
 
 from conftest import PAGES
-from pith.browser import CAPTURE_JS
+from pith.pages.browser import CAPTURE_JS
 
 pytestmark = pytest.mark.browser
 

@@ -8,12 +8,13 @@ from pathlib import Path
 import pytest
 
 from builders import make_snapshot
-from pith import bench, ceiling, render
-from pith.features import compute
-from pith.snapshot import from_json
+from pith.measure import bench, ceiling, datasets
+from pith.pipeline import render
+from pith.pipeline.features import compute
+from pith.pipeline.snapshot import from_json
 
 REPO = Path(__file__).resolve().parents[1]
-DATASET = bench.shared_dir() / "datasets" / "readability"
+DATASET = datasets.shared_dir() / "datasets" / "readability"
 
 STORY = "the river rose slowly through the night and the town woke to water in every street"
 MENU = "home news sport weather contact about"

@@ -6,12 +6,13 @@ import numpy as np
 import pytest
 
 from builders import make_snapshot
-from pith import render, static
-from pith.algorithms import clg
-from pith.features import compute
-from pith.options import Options
-from pith.select import select
-from pith.snapshot import from_json
+from pith.pipeline import render
+from pith.pages import static
+from pith.pipeline.algorithms import clg
+from pith.pipeline.features import compute
+from pith.pipeline.options import Options
+from pith.pipeline.select import select
+from pith.pipeline.snapshot import from_json
 
 ARTICLE = Path(__file__).parent / "fixtures" / "pages" / "article"
 

@@ -3,9 +3,9 @@ import numpy as np
 import pytest
 
 from builders import make_snapshot
-from pith.algorithms import clg_features as cf
-from pith.features import compute
-from pith.snapshot import from_json
+from pith.pipeline.algorithms import clg_features as cf
+from pith.pipeline.features import compute
+from pith.pipeline.snapshot import from_json
 
 
 def boxed_page():

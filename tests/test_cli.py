@@ -10,7 +10,7 @@ import pytest
 
 from serving import serve
 
-from pith import static
+from pith.pages import static
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "host" / "examples" / "article.html"

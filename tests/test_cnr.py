@@ -3,12 +3,12 @@ import numpy as np
 import pytest
 
 from builders import make_snapshot
-from pith import static
-from pith.algorithms import cnr
+from pith.pages import static
+from pith.pipeline.algorithms import cnr
 from pith.errors import NoContent
-from pith.features import compute
-from pith.options import Options
-from pith.snapshot import from_json
+from pith.pipeline.features import compute
+from pith.pipeline.options import Options
+from pith.pipeline.snapshot import from_json
 
 # Example 3.2 of the paper, verbatim (the Wikipedia "Information retrieval" fragment).
 EXAMPLE_3_2 = """<html><head><title>Information retrieval</title></head>

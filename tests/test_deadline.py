@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from pith import deadline
+from pith.native import deadline
 from pith.errors import RequestTooSlow
 
 

@@ -3,7 +3,7 @@
 One persistent Chromium for the module (DESIGN.md §5) with the unpacked extension and the
 real host registered in its profile by `pith install-host --browser chromium
 --user-data-dir DIR`; pages come from a throwaway http.server on 127.0.0.1. A click on
-the toolbar button is `Extensions.triggerAction` (pith.extension.ExtensionBrowser.click):
+the toolbar button is `Extensions.triggerAction` (pith.pages.extension.ExtensionBrowser.click):
 it runs the extension's own action.onClicked listener and grants activeTab as a real click
 does; later commands go through the test hook, {type: "pith:command"} sent from the
 extension's options page. The expected selection is what the host pipeline picks on the
@@ -23,10 +23,10 @@ import pytest
 from serving import QuietHandler, serve
 
 from conftest import PAGES, ROOT, chromium_or_skip, registered_profile
-from pith.extension import ELEMENT_AT_PATH_JS, ExtensionBrowser
-from pith.select import grow as host_grow
-from pith.select import select as host_select
-from pith.select import shrink as host_shrink
+from pith.pages.extension import ELEMENT_AT_PATH_JS, ExtensionBrowser
+from pith.pipeline.select import grow as host_grow
+from pith.pipeline.select import select as host_select
+from pith.pipeline.select import shrink as host_shrink
 
 pytestmark = pytest.mark.browser
 

@@ -50,9 +50,9 @@ pytest.importorskip("websockets", reason="tests/bidi.py needs websockets (extra 
 
 from bidi import Firefox, find_firefox  # noqa: E402
 from conftest import PAGES, ROOT  # noqa: E402
-from pith.select import grow as host_grow  # noqa: E402
-from pith.select import select as host_select  # noqa: E402
-from pith.select import shrink as host_shrink  # noqa: E402
+from pith.pipeline.select import grow as host_grow  # noqa: E402
+from pith.pipeline.select import select as host_select  # noqa: E402
+from pith.pipeline.select import shrink as host_shrink  # noqa: E402
 
 pytestmark = pytest.mark.firefox
 

@@ -17,7 +17,7 @@ import pytest
 from serving import serve
 
 from conftest import PAGES, ROOT, chromium_or_skip, registered_profile
-from pith.extension import ExtensionBrowser
+from pith.pages.extension import ExtensionBrowser
 
 pytestmark = pytest.mark.browser
 

@@ -2,8 +2,8 @@
 import numpy as np
 
 from builders import make_snapshot
-from pith.features import compute, nonspace_lengths
-from pith.snapshot import from_json
+from pith.pipeline.features import compute, nonspace_lengths
+from pith.pipeline.snapshot import from_json
 
 
 def test_nonspace_lengths_matches_python_on_unicode():

@@ -6,13 +6,14 @@ import numpy as np
 import pytest
 
 from builders import make_snapshot
-from pith import render, static
-from pith.algorithms import filters
+from pith.pipeline import render
+from pith.pages import static
+from pith.pipeline.algorithms import filters
 from pith.errors import BadOptions, NoContent
-from pith.features import compute
-from pith.options import Options
-from pith.select import select
-from pith.snapshot import Snapshot, from_json
+from pith.pipeline.features import compute
+from pith.pipeline.options import Options
+from pith.pipeline.select import select
+from pith.pipeline.snapshot import Snapshot, from_json
 
 URL = "http://news.example.org/story.html"
 # About 300 non-space characters each, so two make an article (>= 500) and one does not.
@@ -144,7 +145,7 @@ def test_the_ad_remover_drops_links_and_frames_to_listed_hosts_and_subdomains():
 
 # --- the 500-character article rule -------------------------------------------------
 def test_the_first_subtree_reaching_500_paragraph_chars_wins_not_the_largest():
-    from pith.features import nonspace_lengths
+    from pith.pipeline.features import nonspace_lengths
     assert all(250 < k < 500 for k in nonspace_lengths(np.array([STORY, OTHER], object)))
     nav = " ".join(f'<a href="/n{k}">Navigation entry number {k}</a>' for k in range(40))
     snap = page(f'<div id="nav">{nav}</div>'                      # 1000+ chars, all linked

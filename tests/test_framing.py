@@ -5,7 +5,7 @@ import struct
 
 import pytest
 
-from pith import framing
+from pith.native import framing
 from pith.errors import FrameNotJson, FrameNotUtf8, FrameTooLarge, FrameTruncated, ReplyTooLarge
 
 

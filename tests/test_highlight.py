@@ -19,7 +19,7 @@ import re
 import pytest
 
 from conftest import PAGES, ROOT, chromium_or_skip, registered_profile
-from pith.extension import ExtensionBrowser
+from pith.pages.extension import ExtensionBrowser
 from serving import serve
 
 HIGHLIGHT_JS = (ROOT / "extension" / "inject" / "highlight.js").read_text(encoding="utf-8")

@@ -1,4 +1,4 @@
-"""The stdio host: a real `python -m pith.host` process on pipes, plus the loop in memory."""
+"""The stdio host: a real `python -m pith.native.host` process on pipes, plus the loop in memory."""
 import io
 import json
 import os
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pith import framing, host, protocol
+from pith.native import framing, host, protocol
 
 HOST_DIR = Path(__file__).resolve().parents[1] / "host"
 
@@ -23,7 +23,7 @@ CHROME_ARGS = ["chrome-extension://abcdefghijklmnopabcdefghijklmnop/", "--parent
 FIREFOX_ARGS = ["/home/u/.mozilla/native-messaging-hosts/pith.json", "pith@example.org"]
 
 try:
-    import pith.select  # noqa: F401
+    import pith.pipeline.select  # noqa: F401
     HAVE_SELECT = True
 except ImportError:
     HAVE_SELECT = False
@@ -50,7 +50,7 @@ def frame_raw(body: bytes) -> bytes:
 def parse_all_frames(data: bytes) -> list[dict]:
     """Every byte of `data` must belong to a well-formed frame of a JSON object.
 
-    Written independently of pith.framing so that a bug there cannot hide here.
+    Written independently of pith.native.framing so that a bug there cannot hide here.
     """
     out, pos = [], 0
     while pos < len(data):
@@ -67,7 +67,7 @@ def parse_all_frames(data: bytes) -> list[dict]:
 
 
 def run_host(stdin: bytes, args=(), cmd=None, **env) -> subprocess.CompletedProcess:
-    cmd = cmd or [sys.executable, "-m", "pith.host"]
+    cmd = cmd or [sys.executable, "-m", "pith.native.host"]
     return subprocess.run([*cmd, *args], input=stdin, capture_output=True,
                           env=host_env(**env), timeout=PROCESS_TIMEOUT)
 
@@ -130,7 +130,7 @@ def test_truncated_header_replies_once_and_exits_one():
 def test_oversize_frame_is_refused_without_waiting_for_its_body():
     # Only the header is sent and stdin stays open: if the host tried to read the
     # 100 MB body it would block until the timeout instead of replying and exiting.
-    proc = subprocess.Popen([sys.executable, "-m", "pith.host"], stdin=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-m", "pith.native.host"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=host_env())
     try:
         proc.stdin.write(frame(req("hello", 1)) + struct.pack("=I", 100 * 1024 * 1024))
@@ -170,7 +170,7 @@ def test_bad_log_level_is_a_warning_not_a_failure():
     assert b"PITH_LOG" in proc.stderr
 
 
-@pytest.mark.skipif(not HAVE_SELECT, reason="pith.select not written yet")
+@pytest.mark.skipif(not HAVE_SELECT, reason="pith.pipeline.select not written yet")
 def test_select_errors_cross_the_pipe():
     proc = run_host(frame(req("select", 1, snapshot={"v": 1})))
     assert proc.returncode == 0, proc.stderr.decode()
@@ -184,7 +184,7 @@ def test_select_errors_cross_the_pipe():
 # process inheriting it, and an unflushed print left for interpreter exit.
 NOISY_WRAPPER = textwrap.dedent("""
     import os, subprocess, sys
-    from pith import host, protocol
+    from pith.native import host, protocol
 
     original = protocol.ACTIONS["echo"]
 
@@ -293,7 +293,7 @@ def many_sections(sections: int) -> dict:
     return make_snapshot(rows)
 
 
-@pytest.mark.skipif(not HAVE_SELECT, reason="pith.select not written yet")
+@pytest.mark.skipif(not HAVE_SELECT, reason="pith.pipeline.select not written yet")
 def test_a_select_over_the_time_limit_is_cut_off_and_the_host_goes_on():
     small = many_sections(3)
     stdin = (frame(req("select", "slow", snapshot=many_sections(20_000),
@@ -314,7 +314,7 @@ def test_a_select_over_the_time_limit_is_cut_off_and_the_host_goes_on():
 # `except Exception`: the timer fires again until the request unwinds.
 HANGING_WRAPPER = textwrap.dedent("""
     import sys, types
-    from pith import host
+    from pith.native import host
 
     def select(snapshot, options, pin=None, consume=False):
         try:
@@ -325,7 +325,7 @@ HANGING_WRAPPER = textwrap.dedent("""
         while True:
             pass
 
-    sys.modules["pith.select"] = types.SimpleNamespace(select=select)
+    sys.modules["pith.pipeline.select"] = types.SimpleNamespace(select=select)
     raise SystemExit(host.main())
 """)
 

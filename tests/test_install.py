@@ -7,7 +7,8 @@ import subprocess
 
 import pytest
 
-from pith import cli, install
+from pith import cli
+from pith.native import install
 
 HOST_JSON = f"{install.HOST_NAME}.json"
 
@@ -48,7 +49,7 @@ def test_install_all_writes_each_browser_and_one_launcher(home, capsys):
     assert "allowed_origins" in json.loads(where["chrome"].read_text())
     assert os.access(launcher, os.X_OK) and str(launcher) in out
     script = launcher.read_text(encoding="utf-8")
-    assert script.startswith("#!/bin/sh\n") and "-m pith.host" in script
+    assert script.startswith("#!/bin/sh\n") and "-m pith.native.host" in script
 
 
 def test_install_is_idempotent(home, capsys):
@@ -157,6 +158,32 @@ def test_doctor_reports_a_host_that_does_not_answer(home, capsys):
     assert "did not answer hello" in out and "broken on purpose" in out
 
 
+def test_doctor_names_a_launcher_from_before_the_host_moved(home, capsys):
+    """A launcher written before the host moved to pith/native/ runs `-m pith.host`, which
+    no longer exists: doctor says so and says to rewrite it, and install-host does."""
+    launcher = install.install(["chromium"])[0].path
+    text = launcher.read_text()
+    assert f"-m {install.HOST_MODULE} " in text
+    launcher.write_text(text.replace(f"-m {install.HOST_MODULE} ", "-m pith.host "))
+    code, out = run(capsys, "doctor", "--browser", "chromium")
+    assert code == 1, out
+    assert "-m pith.host" in out and "fix: pith install-host" in out
+    run(capsys, "install-host", "--browser", "chromium")
+    code, out = run(capsys, "doctor", "--browser", "chromium")
+    assert code == 0 and "answered hello" in out, out
+
+
+def test_only_the_old_module_name_counts_as_old(tmp_path):
+    launcher = tmp_path / "pith-host"
+    launcher.write_text('exec python -m pith.native.host "$@"\n')
+    assert not install.runs_old_module(launcher)
+    launcher.write_text('exec python -m pith.host "$@"\n')
+    assert install.runs_old_module(launcher)
+    launcher.write_text('"C:\\Python\\python.exe" -m pith.host %*\r\n')
+    assert install.runs_old_module(launcher)
+    assert not install.runs_old_module(tmp_path / "missing")
+
+
 def test_doctor_reports_a_manifest_for_another_extension(home, capsys):
     written = install.install(["chromium"])
     path = written[1].path
@@ -198,7 +225,7 @@ def test_plan_on_linux_covers_edge_and_brave():
         assert manifests[browser]["path"] == "/home/ana/.local/share/pith/pith-host"
     assert "allowed_extensions" in manifests["firefox"]
     launcher = todo.files[0].text
-    assert launcher.startswith("#!/bin/sh\n") and "exec /venv/bin/python -m pith.host" in launcher
+    assert launcher.startswith("#!/bin/sh\n") and "exec /venv/bin/python -m pith.native.host" in launcher
 
 
 def test_plan_on_macos():
@@ -241,14 +268,14 @@ def test_plan_on_windows_writes_registry_keys_and_a_bat_launcher():
     lines = bat.split("\r\n")
     assert lines[0] == "@echo off" and lines[-1] == ""          # CRLF lines, nothing echoed
     assert "\n" not in bat.replace("\r\n", "")
-    assert f'"{WIN_PYTHON}" -m pith.host %*' in lines
+    assert f'"{WIN_PYTHON}" -m pith.native.host %*' in lines
     assert f'set "PYTHONPATH={WIN_ROOT};%PYTHONPATH%"' in lines
 
 
 def test_windows_launcher_escapes_percent_signs():
     system = install.System("win32", r"C:\Users\Ana", {})
     bat = install.launcher_script(r"C:\100%\python.exe", system, r"C:\src")
-    assert r'"C:\100%%\python.exe" -m pith.host %*' in bat
+    assert r'"C:\100%%\python.exe" -m pith.native.host %*' in bat
     assert install.launcher_path(system=system) == \
         install.System("win32", "", {}).path(r"C:\Users\Ana\AppData\Local\pith\pith-host.bat")
 

@@ -5,12 +5,12 @@ import numpy as np
 import pytest
 
 from builders import make_snapshot
-from pith import block_features as bf
-from pith import keep, render
-from pith.algorithms.base import Choice
-from pith.features import compute
-from pith.options import Options
-from pith.snapshot import from_json
+from pith.pipeline import block_features as bf
+from pith.pipeline import keep, render
+from pith.pipeline.algorithms.base import Choice
+from pith.pipeline.features import compute
+from pith.pipeline.options import Options
+from pith.pipeline.snapshot import from_json
 
 
 def link_model(tmp_path, weight=-8.0):
@@ -42,7 +42,7 @@ def article():
 
 def test_trees_evaluate_like_lightgbm():
     lightgbm = pytest.importorskip("lightgbm")
-    from pith.train_blocks import export_trees
+    from pith.measure.train_blocks import export_trees
     rng = np.random.default_rng(3)
     x = rng.normal(size=(600, 5))
     y = ((x[:, 0] + x[:, 1] * x[:, 2] + rng.normal(scale=0.3, size=600)) > 0).astype(float)

@@ -3,14 +3,15 @@ import numpy as np
 import pytest
 
 from builders import make_snapshot
-from pith import render, static
-from pith.algorithms import lqf
-from pith.algorithms.base import Choice
+from pith.pipeline import render
+from pith.pages import static
+from pith.pipeline.algorithms import lqf
+from pith.pipeline.algorithms.base import Choice
 from pith.errors import NoContent
-from pith.features import compute
-from pith.options import Options
-from pith.select import select
-from pith.snapshot import from_json
+from pith.pipeline.features import compute
+from pith.pipeline.options import Options
+from pith.pipeline.select import select
+from pith.pipeline.snapshot import from_json
 
 PROSE = ("The committee met on Tuesday to discuss the budget for the coming year, and "
          "after a long debate it agreed to fund the new library wing in full. ")
@@ -215,8 +216,9 @@ def test_deep_nesting_costs_no_recursion():
 # --- measuring CNR + LQF: `pith bench --option` ----------------------------------------
 def test_bench_option_reaches_every_algorithm(tmp_path, capsys):
     import json
-    from pith import bench, cli
-    dataset = bench.shared_dir() / "datasets" / "readability"
+    from pith.measure import datasets
+    from pith import cli
+    dataset = datasets.shared_dir() / "datasets" / "readability"
     if not (dataset / "index.jsonl").is_file():
         pytest.skip("../shared/datasets is absent")
     code = cli.main(["bench", str(dataset), "--static", "--limit", "2", "--no-anchors",

@@ -10,8 +10,9 @@ import pytest
 
 import pith
 from conftest import ROOT
-from pith import cli, errors, install
-from pith.extension import extension_id
+from pith import cli, errors
+from pith.native import install
+from pith.pages.extension import extension_id
 
 EXT = ROOT / "extension"
 MANIFEST = json.loads((EXT / "manifest.json").read_text(encoding="utf-8"))

@@ -1,4 +1,4 @@
-"""Network failures in words (pith.network): real resolver and socket errors, Chromium's codes."""
+"""Network failures in words (pith.pages.network): real resolver and socket errors, Chromium's codes."""
 import socket
 import ssl
 import urllib.error
@@ -6,7 +6,7 @@ import urllib.request
 
 import pytest
 
-from pith import network
+from pith.pages import network
 from pith.errors import FetchFailed
 
 

@@ -4,7 +4,7 @@ import dataclasses
 import pytest
 
 from pith.errors import BadOptions
-from pith.options import Options
+from pith.pipeline.options import Options
 
 
 def test_defaults_and_overrides():

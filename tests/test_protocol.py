@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 import pith
-from pith import framing, protocol
+from pith.native import framing, protocol
 from pith.errors import BadNode, all_errors
-from pith.options import ALGORITHMS, Options
+from pith.pipeline.options import ALGORITHMS, Options
 
 PROTOCOL_MD = Path(__file__).resolve().parents[1] / "host" / "PROTOCOL.md"
 
@@ -179,9 +179,9 @@ class FakeSelection:
 
 @pytest.fixture
 def fake_select(monkeypatch):
-    """A stand-in `pith.select` recording calls, so dispatch is tested on its own."""
+    """A stand-in `pith.pipeline.select` recording calls, so dispatch is tested on its own."""
     calls = []
-    module = types.ModuleType("pith.select")
+    module = types.ModuleType("pith.pipeline.select")
 
     def select(snapshot, options, pin=None, consume=False):
         calls.append(("select", snapshot, options))
@@ -200,7 +200,7 @@ def fake_select(monkeypatch):
         return {"node": trail[-1] if trail else node + 1}
 
     module.select, module.grow, module.shrink = select, grow, shrink
-    monkeypatch.setitem(sys.modules, "pith.select", module)
+    monkeypatch.setitem(sys.modules, "pith.pipeline.select", module)
     return calls
 
 
@@ -212,14 +212,14 @@ def test_select_passes_validated_options_and_returns_a_doc(fake_select):
                                "doc": "d1"}
     (_, snapshot, options), = fake_select
     assert snapshot == {"url": "u1"}
-    assert isinstance(options, pith.options.Options) and options.candidates == 3
+    assert isinstance(options, pith.pipeline.options.Options) and options.candidates == 3
     assert call(req("select", snapshot={}), session)["result"]["doc"] == "d2"
 
 
 def test_select_without_options_uses_defaults(fake_select):
     reply = call(req("select", snapshot={}, options=None))
     assert reply["ok"] is True
-    assert fake_select[0][2] == pith.options.Options()
+    assert fake_select[0][2] == pith.pipeline.options.Options()
 
 
 @pytest.mark.parametrize("options, fragment", [
@@ -318,7 +318,7 @@ def test_failed_select_is_not_cached(fake_select):
 
 
 def test_unexpected_exception_is_a_short_internal_error(fake_select, caplog):
-    with caplog.at_level(logging.ERROR, logger="pith.protocol"):
+    with caplog.at_level(logging.ERROR, logger="pith.native.protocol"):
         reply = call(req("select", snapshot={"explode": True}))
     err = error_of(reply)
     assert (err["code"], err["name"]) == (1, "internal")
@@ -338,7 +338,7 @@ def test_result_that_is_not_json_becomes_internal_error(monkeypatch):
     assert reply["id"] == "n"
 
 
-# --- the real pipeline (skipped until pith/select.py exists) ---------------------------
+# --- the real pipeline (skipped until pith/pipeline/select.py exists) ---------------------------
 def tiny_snapshot():
     """html > (head > title), (body > nav > a a), (article > h1, p, p), footer."""
     tags = ["html", "head", "title", "body", "nav", "a", "a", "article", "h1", "p", "p",

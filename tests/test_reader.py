@@ -1,4 +1,4 @@
-"""pith.reader: what the reader view leaves out of a selected block."""
+"""pith.pipeline.reader: what the reader view leaves out of a selected block."""
 from __future__ import annotations
 
 import dataclasses
@@ -9,10 +9,10 @@ import pytest
 
 from builders import make_snapshot
 from conftest import PAGES
-from pith import reader
+from pith.pipeline import reader
 from pith.errors import BadNode
-from pith.options import Options
-from pith.select import select as select_with_blocks
+from pith.pipeline.options import Options
+from pith.pipeline.select import select as select_with_blocks
 
 # The seed methods' cleaners are what the reader uses with the block stage off; the tests
 # of those steps run with it off, the block stage's own tests at the end run with it on.
@@ -119,8 +119,8 @@ def test_a_node_outside_the_snapshot_is_bad_node(page):
 def test_page_furniture_leaves_a_grown_block_unless_it_is_the_block():
     """Grown to the whole page, the reader still drops menus, sidebars, footer and dialog;
     a block that is nearly all one aside keeps it."""
-    from pith import static
-    from pith.options import Options
+    from pith.pages import static
+    from pith.pipeline.options import Options
     html = ("<html><body><nav><a href=/a>Home</a> <a href=/b>Blog</a></nav>"
             f"<main><article><p>{PARAGRAPH}</p><p>{PARAGRAPH}</p></article></main>"
             "<div id=wrap><aside><p>Side notes that are words and more words here.</p></aside>"

@@ -1,6 +1,6 @@
 """The reader page (extension/ui/reader.html) in Debian Chromium with the real extension: rendering, sanitising, themes, export, keys.
 
-One Chromium for the module (pith.extension.ExtensionBrowser). Each test puts a content
+One Chromium for the module (pith.pages.extension.ExtensionBrowser). Each test puts a content
 payload (READER.md) into storage.session under "reader:<tab>" from the extension's own
 page, as the background does, and opens ui/reader.html?tab=<tab> in a new tab; no native
 host is involved. Payloads and the Markdown a person expects from them are in
@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from conftest import PAGES, ROOT, chromium_or_skip
-from pith.extension import ExtensionBrowser
+from pith.pages.extension import ExtensionBrowser
 from serving import QuietHandler, serve
 
 pytestmark = pytest.mark.browser

@@ -2,9 +2,9 @@
 import numpy as np
 
 from builders import make_snapshot
-from pith import render
-from pith.features import compute
-from pith.snapshot import from_json
+from pith.pipeline import render
+from pith.pipeline.features import compute
+from pith.pipeline.snapshot import from_json
 
 
 def article():

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from lxml import html as lxml_html
 
-from pith import install
+from pith.native import install
 
 ROOT = Path(__file__).resolve().parents[1]
 SECURITY_MD = ROOT / "SECURITY.md"
@@ -195,7 +195,7 @@ AUDITED_HOST = textwrap.dedent("""
             seen.append(f"open for writing {args[0]}")
 
     sys.addaudithook(hook)
-    from pith import host
+    from pith.native import host
     try:
         status = host.main()
     finally:
@@ -232,8 +232,8 @@ def test_the_audit_hook_sees_what_it_is_there_to_see(tmp_path):
     """The control run: the same hook in a host whose echo opens a socket, writes a file
     and starts a process reports all three, so an empty report above means something."""
     script = tmp_path / "noisy_audited_host.py"
-    script.write_text(AUDITED_HOST.replace("from pith import host\n", textwrap.dedent("""\
-        from pith import host, protocol
+    script.write_text(AUDITED_HOST.replace("from pith.native import host\n", textwrap.dedent("""\
+        from pith.native import host, protocol
         import socket, subprocess
         original = protocol.ACTIONS["echo"]
         def noisy(params, session):

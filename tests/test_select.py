@@ -7,12 +7,12 @@ import pytest
 import numpy as np
 
 from builders import make_snapshot
-from pith import features, render
-from pith.algorithms.base import Choice
+from pith.pipeline import features, render
+from pith.pipeline.algorithms.base import Choice
 from pith.errors import BadNode
-from pith.options import Options
-from pith.select import Selection, grow, select, shown_chars, shrink
-from pith.snapshot import from_json
+from pith.pipeline.options import Options
+from pith.pipeline.select import Selection, grow, select, shown_chars, shrink
+from pith.pipeline.snapshot import from_json
 
 LONG = "words that make a real paragraph of content " * 4
 
@@ -205,7 +205,7 @@ def test_a_page_with_little_visible_text_is_scored_as_if_visible():
 
 
 def test_a_block_choice_is_computed_once_per_node_and_reader_choice():
-    from pith.select import block_choice
+    from pith.pipeline.select import block_choice
     sel = select(page(), Options.from_overrides({"algorithm": "cnr"}))
     up = grow(sel, sel.node)["node"]                  # the grow's reply computed it
     assert block_choice(sel, up) is block_choice(sel, up)

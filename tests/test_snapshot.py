@@ -4,7 +4,7 @@ import pytest
 
 from builders import chain, make_snapshot
 from pith.errors import BadNode, SnapshotInvalid, SnapshotOrder, SnapshotTooLarge, SnapshotVersion
-from pith.snapshot import from_json
+from pith.pipeline.snapshot import from_json
 
 MAX = 1_000_000
 
@@ -156,7 +156,7 @@ def test_the_largest_safe_integer_is_still_an_integer():
 def test_lone_surrogates_become_replacement_characters(column):
     """Found by the fuzzer: a page's lone surrogate (JavaScript strings allow them) made
     select fail with an internal error, as no UTF-8 or UTF-32 form of it exists."""
-    from pith.select import select
+    from pith.pipeline.select import select
     rows = [("html", -1), ("body", 0),
             ("p", 1, {"text": "A paragraph of text long enough to be the content. " * 4})]
     snap = make_snapshot(rows)
@@ -176,7 +176,7 @@ def test_a_valid_pair_of_surrogates_is_one_character_and_stays():
 def test_a_malformed_page_or_viewport_size_reads_as_unknown(page):
     """Found by the fuzzer: "page": {"…": []} made select fail with internal (1),
     KeyError 0 in the CLG geometry."""
-    from pith.select import select
+    from pith.pipeline.select import select
     rows = [("html", -1), ("body", 0),
             ("p", 1, {"text": "A paragraph of text long enough to be the content. " * 4,
                       "w": 600, "h": 80})]

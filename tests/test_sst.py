@@ -3,13 +3,14 @@ import numpy as np
 import pytest
 
 from builders import make_snapshot
-from pith import render, static
-from pith.algorithms import sst
+from pith.pipeline import render
+from pith.pages import static
+from pith.pipeline.algorithms import sst
 from pith.errors import NoContent
-from pith.features import compute
-from pith.options import Options
-from pith.select import select
-from pith.snapshot import from_json
+from pith.pipeline.features import compute
+from pith.pipeline.options import Options
+from pith.pipeline.select import select
+from pith.pipeline.snapshot import from_json
 
 # The HTML fragment of the paper's section 3.2, verbatim, in a page with a <title>.
 EXAMPLE = """<html><head><title>News title</title></head><body>

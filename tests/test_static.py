@@ -1,4 +1,4 @@
-"""pith.static: charset decoding, the is-it-HTML check, and lxml snapshots that agree with the browser's."""
+"""pith.pages.static: charset decoding, the is-it-HTML check, and lxml snapshots that agree with the browser's."""
 from __future__ import annotations
 
 import json
@@ -8,9 +8,9 @@ import pytest
 from lxml import etree
 
 from conftest import PAGES
-from pith import snapshot as snapshot_mod
+from pith.pipeline import snapshot as snapshot_mod
 from pith.errors import CaptureFailed, InputDecode, InputEmpty, InputNotHtml
-from pith.static import (MAX_URL_CHARS, check_html, decode_html, snapshot_from_html,
+from pith.pages.static import (MAX_URL_CHARS, check_html, decode_html, snapshot_from_html,
                          snapshot_from_root)
 
 H_DISPLAY_NONE, H_VISIBILITY, H_OPACITY, H_ARIA = 1, 2, 4, 16

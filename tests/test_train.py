@@ -1,4 +1,4 @@
-"""`pith train` (CLG's model): split by site, labels from truth text, deterministic fitting."""
+"""`pith train` (CLG's model): labels from truth text, deterministic fitting."""
 import json
 from pathlib import Path
 
@@ -6,20 +6,15 @@ import numpy as np
 import pytest
 
 from builders import make_snapshot
-from pith import bench, cli, static, train
-from pith.features import compute
-from pith.snapshot import from_json
+from pith.measure import datasets, train
+from pith import cli
+from pith.pages import static
+from pith.pipeline.features import compute
+from pith.pipeline.snapshot import from_json
 
-SHARED = bench.shared_dir() / "datasets"
+SHARED = datasets.shared_dir() / "datasets"
 needs_shared = pytest.mark.skipif(not (SHARED / "readability" / "index.jsonl").is_file(),
                                   reason="../shared/datasets is absent")
-
-
-# --------------------------------------------------------------------------- split
-def test_site_is_the_host_without_www_or_the_page_id():
-    assert train.site_of({"id": "1", "url": "https://www.Example.org/a?b"}) == "example.org"
-    assert train.site_of({"id": "1", "url": "http://example.org:8080/"}) == "example.org"
-    assert train.site_of({"id": "7", "dataset": "readability"}) == "readability/7"
 
 
 def write_dataset(root: Path, pages: list[dict], name: str = "tiny") -> Path:
@@ -36,17 +31,6 @@ def write_dataset(root: Path, pages: list[dict], name: str = "tiny") -> Path:
                 entry["url"] = p["url"]
             f.write(json.dumps(entry) + "\n")
     return d
-
-
-def test_split_never_puts_a_site_on_both_sides(tmp_path):
-    pages = [{"id": f"{i}", "url": f"https://{'www.' if i % 2 else ''}site{i % 7}.org/{i}",
-              "html": "<p>x</p>", "truth": "x"} for i in range(60)]
-    split = train.make_split([write_dataset(tmp_path, pages)])
-    sides: dict[str, set] = {}
-    for p in pages:
-        sides.setdefault(train.site_of(p), set()).add(split["pages"]["tiny"][p["id"]])
-    assert all(len(s) == 1 for s in sides.values())
-    assert split["counts"]["tiny"]["train"] + split["counts"]["tiny"]["validation"] == 60
 
 
 # --------------------------------------------------------------------------- labels
@@ -185,7 +169,7 @@ def test_training_twice_on_the_same_pages_gives_the_same_weights(tmp_path):
         assert len(m["coef"]) == len(m["features"]) == len(m["mean"])
         assert 0 < m["tag_prior"] < 1
     assert (tmp_path / "a" / "MODEL.md").is_file()
-    split = json.loads((tmp_path / "a" / train.SPLIT_FILE).read_text())
+    split = json.loads((tmp_path / "a" / datasets.SPLIT_FILE).read_text())
     assert set(split["pages"]["tiny"]) == {f"p{i}" for i in range(8)}
 
 
@@ -204,10 +188,10 @@ def test_bench_split_scores_only_that_side(tmp_path, monkeypatch, capsys):
     pages = [{"id": f"p{i}", "url": f"https://site{i}.example/{i}", "html": page_html(i),
               "truth": page_truth(i)} for i in range(8)]
     d = write_dataset(tmp_path / "datasets", pages)
-    split = train.make_split([d])
+    split = datasets.make_split([d])
     (tmp_path / "models").mkdir()
-    (tmp_path / "models" / train.SPLIT_FILE).write_text(json.dumps(split))
-    monkeypatch.setattr(train, "MODELS_DIR", tmp_path / "models")
+    (tmp_path / "models" / datasets.SPLIT_FILE).write_text(json.dumps(split))
+    monkeypatch.setattr(datasets, "MODELS_DIR", tmp_path / "models")
     code = cli.main(["bench", str(d), "--static", "--algorithm", "cnr", "--split",
                      "validation", "--no-anchors", "--json", "--quiet"])
     assert code == 0

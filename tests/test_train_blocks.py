@@ -5,10 +5,11 @@ import numpy as np
 import pytest
 
 from builders import make_snapshot
-from pith import blocks as blocks_mod
-from pith import keep, train_blocks
-from pith.features import compute
-from pith.snapshot import from_json
+from pith.pipeline import blocks as blocks_mod
+from pith.pipeline import keep
+from pith.measure import train_blocks
+from pith.pipeline.features import compute
+from pith.pipeline.snapshot import from_json
 
 STORY = ("The harbour master keeps the tide table within reach, and few sailors ask where "
          "its numbers come from.")
@@ -93,7 +94,7 @@ def test_cross_validation_reports_every_learner_and_threshold():
 
 
 def test_the_shipped_model_names_only_features_the_host_computes():
-    from pith import block_features as bf
+    from pith.pipeline import block_features as bf
     obj = json.loads(keep.MODEL_PATH.read_text())
     for kind in ("rendered", "static"):
         model = keep.Model.from_json(obj[kind])

@@ -13,12 +13,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from . import __version__, render
+from . import __version__
+from .pipeline import render
 from .errors import BadOptions, PithError
-from .anchors import ANCHORS
-from .options import ALGORITHMS, Options
-from .pages import DEFAULT_TIMEOUT_S, Capturer, local_path, output_stem
-from .select import select
+from .measure.anchors import ANCHORS
+from .pipeline.options import ALGORITHMS, Options
+from .pages.inputs import DEFAULT_TIMEOUT_S, Capturer, local_path, output_stem
+from .pipeline.select import select
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 SUFFIX = {"text": ".txt", "markdown": ".md", "html": ".html", "json": ".json"}
@@ -72,7 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
                          "options`); VALUE is JSON")
     be.add_argument("--split", choices=("train", "validation"),
                     help="only the pages of this side of CLG's train/validation split "
-                         "(by web site; host/pith/models/clg-split.json, written by `pith train`)")
+                         "(by web site; host/pith/pipeline/models/clg-split.json, written by `pith train`)")
     be.add_argument("--anchor", action="append", choices=ANCHORS,
                     help="other extractor to run on the same pages (repeatable; default: all "
                          "installed)")
@@ -98,7 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
         "train", help="train CLG's model on the shared datasets' training split",
         description="Split the shared datasets by web site, label nodes from the truth "
                     "texts, learn CLG's logistic regressions (rendered snapshots from the "
-                    "bench cache, static ones from the HTML) and write host/pith/models/.")
+                    "bench cache, static ones from the HTML) and write host/pith/pipeline/models/.")
     _training_args(tr, "clg.json, clg-split.json and MODEL.md")
     tr.set_defaults(run=cmd_train)
 
@@ -106,7 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
         "train-blocks", help="train the block model on the shared datasets' training sites",
         description="Label the blocks of the default element on every training page from the "
                     "truth texts, pick the learner and threshold by site-grouped "
-                    "cross-validation, and write host/pith/models/blocks.json and BLOCKS.md "
+                    "cross-validation, and write host/pith/pipeline/models/blocks.json and BLOCKS.md "
                     "(rendered snapshots from the bench cache, static ones from the HTML).")
     _training_args(tb, "blocks.json and BLOCKS.md")
     tb.add_argument("--corpus", type=Path, metavar="FILE", default=None,
@@ -265,21 +266,21 @@ def failure_line(target: str, exc: PithError) -> str:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from . import bench
+    from .measure import bench
     args.overrides = parse_overrides(args.option)
     Options.from_overrides(args.overrides)   # a bad option is a usage error, before any work
     return bench.main(args)
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from . import train
+    from .measure import train
     if args.out is None:
         args.out = train.MODELS_DIR
     return train.main(args)
 
 
 def cmd_train_blocks(args: argparse.Namespace) -> int:
-    from . import train_blocks
+    from .measure import train_blocks
     if args.out is None:
         args.out = train_blocks.MODELS_DIR
     return train_blocks.main(args)
@@ -295,7 +296,7 @@ def cmd_options(args: argparse.Namespace) -> int:
 
 
 def cmd_install_host(args: argparse.Namespace) -> int:
-    from . import install
+    from .native import install
     try:
         browsers = install.resolve_browsers(args.browser, args.user_data_dir)
         if args.uninstall:
@@ -319,7 +320,7 @@ def cmd_install_host(args: argparse.Namespace) -> int:
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
-    from . import install
+    from .native import install
     try:
         browsers = install.resolve_browsers(args.browser, args.user_data_dir)
         checks = install.doctor(browsers, args.user_data_dir)

@@ -30,10 +30,10 @@ import sys
 import threading
 from pathlib import Path
 
-from . import install
-from .browser import CHROMIUM_FLAGS, find_chromium
+from .native import install
+from .pages.browser import CHROMIUM_FLAGS, find_chromium
 from .errors import PithError
-from .extension import (ELEMENT_AT_PATH_JS, EXTENSION_DIR, ExtensionBrowser, ExtensionError,
+from .pages.extension import (ELEMENT_AT_PATH_JS, EXTENSION_DIR, ExtensionBrowser, ExtensionError,
                         drop_cached_worker)
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,1 +1,0 @@
-../../extension/inject/capture.js

@@ -1,0 +1,341 @@
+"""`pith bench`: accuracy and per-page time of each algorithm on the shared datasets.
+
+For every page of a dataset (layout: ../shared/datasets/README.md) the snapshot is
+captured once — rendered snapshots are cached, keyed by capture.js's content — then each
+algorithm runs on it; the predictions are scored with the shared scorer
+(../shared/tools/score.py, imported, not copied). The anchors (anchors.py: trafilatura,
+readability-lxml, Readability.js) run on the same decoded HTML in the same run. Host time
+= decoding the snapshot JSON + `select`, which is what the native host does per request;
+capture time is reported apart. "One click" is the mean page F1 of the best of the
+selection, its parent and its best child: what a reader gets with one grow or shrink.
+`--ceiling` adds the row `ceiling`: per page the best single element, read off the truth
+(ceiling.py), the most that choosing one element can score.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import statistics
+import sys
+import tempfile
+import time
+from argparse import Namespace
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+
+from . import anchors
+from ..pipeline import render
+from ..pages import static
+from ..errors import PithError
+from ..pipeline.options import ALGORITHMS, Options
+from ..pages.inputs import Capturer, has_text
+from ..pipeline.select import select
+from .datasets import SnapshotCache, all_datasets, cache_root, load_scorer, load_split
+
+# Bench decodes leniently: a page with a few bad bytes still gets scored (the extract
+# command is strict by default and says why).
+BENCH_ENCODING_ERRORS = "replace"
+# The rows of `--ceiling`: the best single element's text per page, read off the truth,
+# and the page's blocks the truth labels content.
+CEILING = "ceiling"
+CEILING_BLOCKS = "ceiling-blocks"
+# Suffix of an algorithm's row with the block stage off (`--blocks both` or `off`).
+ELEMENT_SUFFIX = ":element"
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[k]
+
+
+@dataclass
+class Track:
+    """What one method (algorithm or anchor) produced on one dataset; the ceiling's row is
+    kept as an anchor's is (one text per page, no grow or shrink)."""
+
+    name: str
+    anchor: bool
+    host_ms: list[float] = field(default_factory=list)
+    failures: dict[str, int] = field(default_factory=dict)
+    page_f1: dict[str, float] = field(default_factory=dict)     # selection, per page
+    click_f1: dict[str, float] = field(default_factory=dict)    # best of selection/grow/shrink
+
+    def fail(self, exc: PithError) -> None:
+        self.failures[exc.name] = self.failures.get(exc.name, 0) + 1
+
+
+def one_click_texts(sel) -> list[str]:
+    """What a reader gets with at most one press: the selection, its parent, its best child.
+
+    The same two moves the extension offers (select.grow / select.shrink, no trail),
+    not a search of the tree.
+    """
+    from ..pipeline.select import block_choice, grow, shrink
+    texts = [render.output(sel, "text")]
+    for move in (grow, shrink):
+        try:
+            node = move(sel, sel.node)["node"]
+        except PithError:
+            continue
+        choice = block_choice(sel, node)
+        if choice is None:
+            texts.append(render.to_text(sel.snap, sel.feats, [node]))
+        else:
+            texts.append(render.output(dataclasses.replace(sel, result=choice), "text"))
+    return texts
+
+
+def run_dataset(dataset: Path, args: Namespace, capturer: Capturer, cache: SnapshotCache | None,
+                algorithms: list[str], anchor_objs: list, scorer: ModuleType,
+                pred_root: Path) -> list[dict]:
+    """All algorithms and anchors on one dataset; one result row each (and per page type)."""
+    from tqdm import tqdm
+    entries = scorer.load_index(str(dataset))
+    if getattr(args, "split", None):   # the CLG training split (models/clg-split.json)
+        sides = load_split().get("pages", {}).get(
+            entries[0].get("dataset", dataset.name) if entries else dataset.name, {})
+        entries = [e for e in entries if sides.get(e["id"]) == args.split]
+    entries = entries[: args.limit or None]
+    overrides = getattr(args, "overrides", None) or {}
+    name = entries[0].get("dataset", dataset.name) if entries else dataset.name
+    capture_ms: list[float] = []
+    configs = tracks_of(algorithms, getattr(args, "blocks", "on") or "on")
+    algo_tracks = [Track(a, False) for a, _ in configs]
+    anchor_tracks = [Track(a.name, True) for a in anchor_objs]
+    ceiling_tracks = ([Track(CEILING, True), Track(CEILING_BLOCKS, True)]
+                      if getattr(args, "ceiling", False) else [])
+    tracks = algo_tracks + anchor_tracks + ceiling_tracks
+    for track in tracks:
+        (pred_root / track.name / name).mkdir(parents=True, exist_ok=True)
+    bar = tqdm(entries, desc=name, unit="page", file=sys.stderr,
+               disable=args.quiet or not sys.stderr.isatty(),   # a bar only on a terminal
+               dynamic_ncols=True)
+    for entry in bar:
+        pid, html_path = entry["id"], dataset / entry["html"]
+        truth = (dataset / entry.get("truth", f"truth/{pid}.txt")).read_text(
+            encoding="utf-8", errors="replace")
+        try:
+            data, ms = _snapshot_json(capturer, cache, name, pid, html_path)
+        except PithError as exc:
+            for track in algo_tracks:   # no snapshot: every algorithm fails
+                track.fail(exc)
+            bar.write(f"pith bench: {name}/{pid}: {exc}", file=sys.stderr)
+            data = None
+        else:
+            if ms is not None:
+                capture_ms.append(ms)
+        for track, (_, config) in zip(algo_tracks, configs):
+            texts = [""]
+            if data is not None:
+                try:
+                    t0 = time.perf_counter()
+                    sel = select(json.loads(data), Options.from_overrides(
+                        {**overrides, **config}))
+                    track.host_ms.append((time.perf_counter() - t0) * 1e3)
+                    texts = one_click_texts(sel)
+                except PithError as exc:
+                    track.fail(exc)
+            f1s = [scorer.score_pair(t, truth)[2] for t in texts]
+            track.page_f1[pid], track.click_f1[pid] = f1s[0], max(f1s)
+            (pred_root / track.name / name / f"{pid}.txt").write_text(texts[0], encoding="utf-8")
+        if ceiling_tracks:
+            for track, text in zip(ceiling_tracks, _ceiling_texts(data, truth, scorer)):
+                track.page_f1[pid] = scorer.score_pair(text, truth)[2]
+                (pred_root / track.name / name / f"{pid}.txt").write_text(text, encoding="utf-8")
+        if anchor_tracks:
+            try:
+                html, _ = static.decode_html(static.read_page(html_path), None, BENCH_ENCODING_ERRORS)
+            except PithError as exc:
+                html = None
+                bar.write(f"pith bench: {name}/{pid}: anchors not run: {exc}", file=sys.stderr)
+            for track, anchor in zip(anchor_tracks, anchor_objs):
+                text = ""
+                if html is not None:
+                    text, ms = anchors.timed(anchor, html, entry.get("url") or "")
+                    track.host_ms.append(ms)
+                track.page_f1[pid] = scorer.score_pair(text, truth)[2]
+                (pred_root / track.name / name / f"{pid}.txt").write_text(text, encoding="utf-8")
+    groups = [(name, entries)]
+    if getattr(args, "by_type", False):
+        types = sorted({e["page_type"] for e in entries if e.get("page_type")})
+        groups += [(f"{name}:{t}", [e for e in entries if e.get("page_type") == t]) for t in types]
+    rows = []
+    for group, subset in groups:
+        for track in tracks:
+            scores = (scorer.score_dataset(str(dataset), str(pred_root / track.name / name))
+                      if subset is entries and len(entries) == _index_size(dataset)
+                      else _score_subset(scorer, dataset, subset, pred_root / track.name / name))
+            ids = [e["id"] for e in subset]
+            rows.append({
+                "dataset": group, "algorithm": track.name,
+                "mode": "static" if args.static else "rendered", "pages": len(subset),
+                "f1": scores["shingle"]["f1"], "precision": scores["shingle"]["precision"],
+                "recall": scores["shingle"]["recall"],
+                "word_f1": (scores.get("words") or {}).get("f1"),
+                "snippet_f1": (scores.get("snippets") or {}).get("f1"),
+                "mean_page_f1": _mean(track.page_f1, ids),
+                "one_click_f1": None if track.anchor else _mean(track.click_f1, ids),
+                "capture_ms_median": None if track.anchor or not capture_ms
+                else statistics.median(capture_ms),
+                "capture_ms_p95": None if track.anchor or not capture_ms
+                else percentile(capture_ms, 0.95),
+                "host_ms_median": statistics.median(track.host_ms) if track.host_ms else None,
+                "host_ms_p95": percentile(track.host_ms, 0.95) if track.host_ms else None,
+                "failures": track.failures if group == name else {},
+                "options": {} if track.anchor else overrides,
+            })
+    return rows
+
+
+def _ceiling_texts(data: str | None, truth: str, scorer: ModuleType) -> tuple[str, str]:
+    """The texts of the page's best single element and of its content blocks
+    (ceiling.py), "" without a snapshot."""
+    if data is None:
+        return "", ""
+    from . import ceiling
+    try:   # select's snapshot and features: hidden text counted as the methods count it
+        sel = select(json.loads(data), Options.from_overrides({"blocks": False}))
+    except PithError:   # the algorithms' rows already count this page as failed
+        return "", ""
+    return (ceiling.best(sel.snap, sel.feats, truth, scorer.score_pair)[1],
+            ceiling.best_blocks(sel.snap, sel.feats, truth))
+
+
+def tracks_of(algorithms: list[str], blocks: str) -> list[tuple[str, dict]]:
+    """(row name, option overrides) per algorithm: with the block stage (the name alone),
+    without it (name + ELEMENT_SUFFIX), or both."""
+    out = []
+    for a in algorithms:
+        if blocks in ("on", "both"):
+            out.append((a, {"algorithm": a, "blocks": True}))
+        if blocks in ("off", "both"):
+            out.append((a + ELEMENT_SUFFIX, {"algorithm": a, "blocks": False}))
+    return out
+
+
+def _mean(values: dict[str, float], ids: list[str]) -> float | None:
+    picked = [values[i] for i in ids if i in values]
+    return sum(picked) / len(picked) if picked else None
+
+
+def _index_size(dataset: Path) -> int:
+    with open(dataset / "index.jsonl", encoding="utf-8") as f:
+        return sum(1 for line in f if line.strip())
+
+
+def mean_rows(rows: list[dict]) -> list[dict]:
+    """Per method, the unweighted mean over the whole datasets (not per-type rows)."""
+    out = []
+    whole = [r for r in rows if ":" not in r["dataset"]]
+    for method in dict.fromkeys(r["algorithm"] for r in whole):
+        mine = [r for r in whole if r["algorithm"] == method]
+        if len(mine) < 2:
+            continue
+        row = {"dataset": "MEAN", "algorithm": method, "mode": mine[0]["mode"],
+               "pages": sum(r["pages"] for r in mine), "failures": {}, "options": mine[0]["options"],
+               "capture_ms_median": None, "capture_ms_p95": None, "host_ms_median": None,
+               "host_ms_p95": None, "snippet_f1": None}
+        for key in ("f1", "precision", "recall", "word_f1", "mean_page_f1", "one_click_f1"):
+            vals = [r[key] for r in mine if r[key] is not None]
+            row[key] = sum(vals) / len(vals) if len(vals) == len(mine) else None
+        out.append(row)
+    return out
+
+
+def _score_subset(scorer: ModuleType, dataset: Path, entries: list[dict], pred_dir: Path) -> dict:
+    """Score only the first --limit pages: a temporary dataset folder with a cut index."""
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp_path = Path(tmp)
+        (tmp_path / "index.jsonl").write_text(
+            "".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
+        (tmp_path / "truth").symlink_to((dataset / "truth").resolve())
+        return scorer.score_dataset(str(tmp_path), str(pred_dir))
+
+
+def _snapshot_json(capturer: Capturer, cache: SnapshotCache | None, dataset: str, pid: str,
+                   html_path: Path) -> tuple[str, float | None]:
+    """(snapshot JSON, capture ms); from the cache when there, with the ms it took then."""
+    if cache is not None:
+        cached = cache.get(dataset, pid)
+        if cached is not None:
+            snap = json.loads(cached)
+            if not capturer.static_mode and not has_text(snap):   # cached before the fallback
+                snap = capturer.static_fallback(str(html_path))
+                snap["capture_ms_total"] = None
+                cached = json.dumps(snap, ensure_ascii=False)
+                cache.put(dataset, pid, cached)
+            return cached, snap.get("capture_ms_total")
+    captured = capturer.capture(str(html_path))
+    captured.snapshot["capture_ms_total"] = round(captured.capture_ms, 3)
+    data = json.dumps(captured.snapshot, ensure_ascii=False)
+    if cache is not None:
+        cache.put(dataset, pid, data)
+    return data, captured.capture_ms
+
+
+def format_rows(rows: list[dict]) -> str:
+    head = (f"{'dataset':<22} {'algorithm':<16} {'mode':<8} {'pages':>5}  {'F1':>5} {'P':>5} "
+            f"{'R':>5}  {'wordF1':>6} {'snipF1':>6} {'pageF1':>6} {'click':>5}  {'capture ms med/p95':>18}  "
+            f"{'ms/page med/p95':>16}  failures")
+    lines = [head, "-" * len(head)]
+
+    def num(v, fmt):
+        return format(v, fmt) if isinstance(v, (int, float)) else "-"
+    for r in rows:
+        cap = f"{num(r['capture_ms_median'], '.1f')}/{num(r['capture_ms_p95'], '.1f')}"
+        host = f"{num(r['host_ms_median'], '.2f')}/{num(r['host_ms_p95'], '.2f')}"
+        fails = ", ".join(f"{k} {v}" for k, v in sorted(r["failures"].items())) or "0"
+        lines.append(f"{r['dataset']:<22} {r['algorithm']:<16} {r['mode']:<8} {r['pages']:>5}  "
+                     f"{r['f1']:.3f} {r['precision']:.3f} {r['recall']:.3f}  "
+                     f"{num(r['word_f1'], '6.3f'):>6} {num(r['snippet_f1'], '6.3f'):>6} "
+                     f"{num(r['mean_page_f1'], '6.3f'):>6} {num(r['one_click_f1'], '5.3f'):>5}  "
+                     f"{cap:>18}  {host:>16}  {fails}")
+    lines.append("F1/P/R: shingle metric of ../shared/tools/score.py; pageF1: mean of per-page "
+                 "F1; click: the same mean for the best of selection, grow, shrink (one press); "
+                 "ceiling (with --ceiling): the best single element of each page, chosen by "
+                 "reading the truth (an oracle: the most any one-element answer can score); "
+                 "ms/page: host pipeline for our "
+                 "methods (snapshot JSON decode + select), the whole extract call for anchors.")
+    return "\n".join(lines)
+
+
+def main(args: Namespace) -> int:
+    if args.scale:
+        from .scale import main as scale_main
+        return scale_main(args)
+    scorer = load_scorer()
+    datasets = args.datasets or all_datasets()
+    for d in datasets:
+        if not (d / "index.jsonl").is_file():
+            raise PithError(f"{d} is not a dataset folder (no index.jsonl)")
+    algorithms = args.algorithm or list(ALGORITHMS)
+    mode = "static" if args.static else ("nojs" if args.no_js else "rendered")
+    cache = None if args.static else SnapshotCache(cache_root(args.cache), mode)
+    anchor_objs = []
+    for anchor_name in ([] if args.no_anchors else (args.anchor or list(anchors.ANCHORS))):
+        try:
+            anchor_objs.append(anchors.make(anchor_name))
+        except anchors.AnchorMissing as exc:
+            print(f"pith bench: anchor {anchor_name} left out: {exc}", file=sys.stderr)
+    rows: list[dict] = []
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            pred_root = args.save_predictions or Path(tmp)
+            with Capturer(static_mode=args.static, js=not args.no_js, timeout_s=args.timeout,
+                          encoding=args.encoding,
+                          encoding_errors=BENCH_ENCODING_ERRORS) as capturer:
+                for d in datasets:
+                    rows.extend(run_dataset(d, args, capturer, cache, algorithms, anchor_objs,
+                                            scorer, pred_root))
+    finally:
+        for anchor in anchor_objs:
+            anchor.close()
+    rows += mean_rows(rows)
+    print(json.dumps(rows, indent=1) if args.json else format_rows(rows))
+    if getattr(args, "overrides", None) and not args.json:
+        print("options: " + ", ".join(f"{k}={json.dumps(v)}" for k, v in args.overrides.items()))
+    return 0

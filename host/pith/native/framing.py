@@ -1,0 +1,147 @@
+"""Bytes on the pipe: read and write native-messaging frames (length + UTF-8 JSON).
+
+A frame is a 4-byte unsigned length in the machine's native byte order followed by that
+many bytes of UTF-8 JSON; Chrome and Firefox both speak it (host/PROTOCOL.md, "Framing").
+Everything here is a pure function over a binary stream, so it is tested with
+`io.BytesIO`; what a message *means* is `protocol.py`'s job.
+"""
+from __future__ import annotations
+
+import json
+import struct
+from typing import Any, BinaryIO
+
+from ..errors import FrameNotJson, FrameNotUtf8, FrameTooLarge, FrameTruncated, ReplyTooLarge
+
+# The length prefix: unsigned 32-bit, native byte order ("=" = native order, no padding),
+# which is what both browsers write and expect.
+HEADER = struct.Struct("=I")
+
+# The browser never sends more than 64 MiB to a host (Chrome's documented cap), so a larger
+# declared length can only mean a corrupt or desynchronised stream.
+MAX_IN = 64 * 1024 * 1024
+
+# The browser refuses a host message over 1 MB (both browsers) and drops the port.
+MAX_OUT = 1024 * 1024
+
+# A body is read in pieces of at most this size: a buffered pipe's read(n) allocates n
+# bytes before any arrive, so a peer declaring 64 MiB and sending ten bytes would cost
+# 64 MiB; in 1 MiB pieces memory follows what actually arrives, at no measurable cost.
+READ_CHUNK = 1024 * 1024
+
+# Errors after which the stream position is unknown: the reader cannot find the next
+# header, so the host must reply once (if it can) and exit.
+UNRECOVERABLE = (FrameTruncated, FrameTooLarge)
+
+# Compact JSON out: every byte counts against MAX_OUT.
+_SEPARATORS = (",", ":")
+
+
+def read_exactly(stream: BinaryIO, size: int) -> bytes:
+    """Up to `size` bytes; fewer only at end of stream (pipes may return short reads).
+    Read READ_CHUNK bytes at a time, so nothing is allocated for bytes that never come."""
+    chunks, got = [], 0
+    while got < size:
+        chunk = stream.read(min(size - got, READ_CHUNK))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        got += len(chunk)
+    return b"".join(chunks)
+
+
+def read_frame(stream: BinaryIO, max_bytes: int = MAX_IN) -> dict | None:
+    """The next message as a dict, or None on a clean end of stream (no header byte).
+
+    Raises FrameTruncated (header or body cut short), FrameTooLarge (declared length over
+    `max_bytes`; the body is not read), FrameNotUtf8 or FrameNotJson. After the first two
+    the stream is unusable; after the last two the frame was consumed whole and the next
+    frame can be read.
+    """
+    header = read_exactly(stream, HEADER.size)
+    if not header:
+        return None
+    if len(header) < HEADER.size:
+        raise FrameTruncated(
+            f"frame header cut short: expected {HEADER.size} bytes, got {len(header)}",
+            expected=HEADER.size, got=len(header))
+    (length,) = HEADER.unpack(header)
+    if length > max_bytes:
+        raise FrameTooLarge(
+            f"frame declares {length} bytes, over the limit of {max_bytes}",
+            length=length, limit=max_bytes)
+    body = read_exactly(stream, length)
+    if len(body) < length:
+        raise FrameTruncated(
+            f"frame body cut short: expected {length} bytes, got {len(body)}",
+            expected=length, got=len(body))
+    return decode_body(body)
+
+
+def decode_body(body: bytes) -> dict:
+    """The JSON object in a frame body; FrameNotUtf8 / FrameNotJson otherwise."""
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise FrameNotUtf8(f"frame body is not UTF-8 (bad byte at offset {exc.start})",
+                           offset=exc.start) from None
+    try:
+        obj = json.loads(text, parse_constant=_refuse_constant)
+    except RecursionError:
+        raise FrameNotJson("frame body is JSON nested too deeply") from None
+    except ValueError as exc:  # JSONDecodeError, NaN/Infinity, ints over Python's digit cap
+        raise FrameNotJson(f"frame body is not JSON: {exc}") from None
+    if not isinstance(obj, dict):
+        raise FrameNotJson(
+            f"frame body must be a JSON object, got {_json_type(obj)}")
+    return obj
+
+
+def encode_frame(obj: Any, max_bytes: int = MAX_OUT) -> bytes:
+    """Header + compact UTF-8 JSON of `obj`; ReplyTooLarge if the body exceeds `max_bytes`.
+
+    A value that is not JSON (NaN, a set, ...) raises the json module's ValueError or
+    TypeError: that is a bug of the caller, not of the peer.
+    """
+    text = json.dumps(obj, ensure_ascii=False, separators=_SEPARATORS, allow_nan=False)
+    try:
+        body = text.encode("utf-8")
+    except UnicodeEncodeError:
+        # A lone surrogate (pages can hold them; JSON.stringify escapes them) has no UTF-8
+        # form: fall back to \u escapes, which are valid JSON and decode to the same string.
+        body = json.dumps(obj, ensure_ascii=True, separators=_SEPARATORS,
+                          allow_nan=False).encode("ascii")
+    if len(body) > max_bytes:
+        raise ReplyTooLarge(
+            f"reply is {len(body)} bytes, over the browser's limit of {max_bytes}",
+            size=len(body), limit=max_bytes)
+    return HEADER.pack(len(body)) + body
+
+
+def write_frame(stream: BinaryIO, obj: Any, max_bytes: int = MAX_OUT) -> int:
+    """Encode `obj`, write it as one frame and flush; the number of bytes written.
+
+    Nothing is written when encoding fails (ReplyTooLarge, or a value that is not JSON).
+    """
+    frame = encode_frame(obj, max_bytes)
+    stream.write(frame)
+    stream.flush()
+    return len(frame)
+
+
+def _refuse_constant(name: str):
+    """json.loads hook: NaN and Infinity are not JSON, whatever Python accepts."""
+    raise ValueError(f"{name} is not allowed in JSON")
+
+
+def _json_type(obj: Any) -> str:
+    """The JSON name of a decoded value's type, for error messages."""
+    if isinstance(obj, list):
+        return "an array"
+    if isinstance(obj, str):
+        return "a string"
+    if isinstance(obj, bool):
+        return "a boolean"
+    if obj is None:
+        return "null"
+    return "a number"

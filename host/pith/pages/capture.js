@@ -1,0 +1,1 @@
+../../../extension/inject/capture.js

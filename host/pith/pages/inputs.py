@@ -1,0 +1,187 @@
+"""Inputs of the CLI: a path or URL → its snapshot (rendered in Chromium, or static with lxml).
+
+`Capturer` hides the two modes behind one call, times the capture, and names each
+input's output file (`X.html` → `X`, a URL → its last path segment or host), which is a
+contract outside evaluation scripts rely on.
+
+A rendered page that shows no text at all (an app whose scripts cannot load: saved pages
+render offline; a forum that keeps its posts in <noscript> for crawlers) is captured
+again as a browser without scripting shows it, the --static snapshot of the same HTML;
+the snapshot then says `"fallback": "static"` and carries a `rendered_no_text` warning.
+"""
+from __future__ import annotations
+
+import http.client
+import re
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass
+from email.message import Message
+from pathlib import Path
+from typing import Any
+
+from . import network, static
+from ..errors import FetchFailed, Timeout
+
+# Timeout of a --static URL fetch and of a page load in the browser: long enough for
+# a slow site, short enough that a batch never hangs on one page.
+DEFAULT_TIMEOUT_S = 30.0
+# Largest page --static downloads; a browser would refuse to be useful beyond it too.
+MAX_FETCH_BYTES = 64 * 1024 * 1024
+_UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def is_url(target: str) -> bool:
+    return re.match(r"^(https?|file)://", target, re.I) is not None
+
+
+def local_path(target: str) -> Path | None:
+    """The file behind a path or file:// URL; None for http(s)."""
+    if target.lower().startswith("file://"):
+        return Path(urllib.parse.unquote(urllib.parse.urlparse(target).path))
+    if is_url(target):
+        return None
+    return Path(target)
+
+
+def output_stem(target: str) -> str:
+    """`dir/X.html` (or `X.html.gz`) → `X`; `https://host/a/b.html` → `b`; `https://host/` → `host`."""
+    path = local_path(target)
+    if path is not None:
+        name = path.name[:-3] if path.name.lower().endswith(".gz") else path.name
+        base, dot, ext = name.rpartition(".")
+        stem = base if dot and ext.lower() in ("html", "htm", "xhtml") else name
+    else:
+        parts = urllib.parse.urlparse(target)
+        segment = parts.path.rstrip("/").rsplit("/", 1)[-1]
+        stem = re.sub(r"\.(x?html?|php|aspx?)$", "", segment, flags=re.I) or parts.hostname or "page"
+    return _UNSAFE_NAME.sub("_", stem).strip("._") or "page"
+
+
+@dataclass
+class Captured:
+    """One input's snapshot and how long getting it took."""
+
+    target: str
+    snapshot: dict[str, Any]
+    capture_ms: float
+
+
+class Capturer:
+    """Snapshots inputs in one mode; a context manager so the browser is started once."""
+
+    def __init__(self, static_mode: bool = False, js: bool = True,
+                 timeout_s: float = DEFAULT_TIMEOUT_S, encoding: str | None = None,
+                 encoding_errors: str = "strict") -> None:
+        self.static_mode = static_mode
+        self.js = js
+        self.timeout_s = timeout_s
+        self.encoding = encoding
+        self.encoding_errors = encoding_errors
+        self._browser = None
+
+    def __enter__(self) -> "Capturer":
+        if not self.static_mode:
+            from .browser import Browser   # Playwright is imported only when used
+            self._browser = Browser(js=self.js, timeout_s=self.timeout_s,
+                                    encoding=self.encoding, encoding_errors=self.encoding_errors)
+            self._browser.__enter__()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._browser is not None:
+            self._browser.__exit__(*exc)
+            self._browser = None
+
+    def capture(self, target: str) -> Captured:
+        t0 = time.perf_counter()
+        if self._browser is not None:
+            snap = self._browser.capture(target)
+            path = local_path(target)
+            if path is not None:
+                _to_file_urls(snap, path.resolve().parent.as_uri() + "/")
+            if not has_text(snap):
+                snap = self.static_fallback(target)
+        else:
+            snap = self._static(target)
+        return Captured(target, snap, (time.perf_counter() - t0) * 1e3)
+
+    def static_fallback(self, target: str) -> dict[str, Any]:
+        """The --static snapshot of a rendered page that showed no text, marked so."""
+        snap = self._static(target)
+        snap["fallback"] = "static"
+        snap.setdefault("warnings", []).append(
+            {"code": "rendered_no_text",
+             "message": "the rendered page showed no text; captured as a browser without "
+                        "scripting shows it"})
+        return snap
+
+    def _static(self, target: str) -> dict[str, Any]:
+        path = local_path(target)
+        if path is not None:
+            data, header_charset, url = static.read_page(path), None, path.resolve().as_uri()
+        else:
+            data, header_charset, url = fetch(target, self.timeout_s)
+        text, _charset = static.decode_html(data, self.encoding or header_charset,
+                                            self.encoding_errors)
+        static.check_html(text, target)
+        return static.snapshot_from_html(text, url)
+
+
+def has_text(snap: dict[str, Any]) -> bool:
+    """Whether a snapshot holds any text outside code (hidden text counts: the pipeline
+    scores it when nothing else is there); an invalid snapshot says yes, so that select
+    reports what is wrong with it."""
+    from ..pipeline import features, snapshot
+    from ..errors import PithError
+    from ..pipeline.options import Options
+    try:
+        snap_ = snapshot.from_json(snap, Options().max_nodes)
+    except PithError:
+        return True
+    return snap_.n > 0 and int(features.compute(snap_, skip_hidden=False).chars[0]) > 0
+
+
+def _to_file_urls(snap: dict[str, Any], folder_uri: str) -> None:
+    """Point the synthetic origin a local page was served from back at its folder.
+
+    The browser serves a local file as http://pith.invalid/<name> (browser.py), so its
+    own URL and its relative links resolve there; outputs should name the real files.
+    """
+    from .browser import LOCAL_ORIGIN
+    prefix = LOCAL_ORIGIN + "/"
+    if isinstance(snap.get("url"), str) and snap["url"].startswith(prefix):
+        snap["url"] = folder_uri + snap["url"][len(prefix):]
+    nodes = snap.get("nodes") or {}
+    urls, hosts = nodes.get("url"), nodes.get("host")
+    if not isinstance(urls, list) or not isinstance(hosts, list) or len(urls) != len(hosts):
+        return
+    for i, url in enumerate(urls):
+        if isinstance(url, str) and url.startswith(prefix):
+            urls[i] = folder_uri + url[len(prefix):]
+            hosts[i] = ""
+
+
+def fetch(url: str, timeout_s: float) -> tuple[bytes, str | None, str]:
+    """GET an http(s) URL for --static: (body, charset from Content-Type, final URL)."""
+    request = urllib.request.Request(url, headers={"User-Agent": "pith (+static fetch)"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout_s) as response:
+            body = response.read(MAX_FETCH_BYTES + 1)
+            if len(body) > MAX_FETCH_BYTES:
+                raise FetchFailed(f"{url}: larger than {MAX_FETCH_BYTES} bytes")
+            msg = Message()
+            msg["content-type"] = response.headers.get("Content-Type", "")
+            return body, msg.get_param("charset"), response.geturl()
+    except urllib.error.HTTPError as exc:
+        raise FetchFailed(f"{url}: HTTP {exc.code} {exc.reason}", status=exc.code) from None
+    except urllib.error.URLError as exc:
+        if isinstance(exc.reason, TimeoutError):
+            raise Timeout(f"{url}: no answer within {timeout_s:g} s") from None
+        raise network.unreachable(url, exc.reason) from None
+    except TimeoutError:
+        raise Timeout(f"{url}: no answer within {timeout_s:g} s") from None
+    except (ConnectionError, http.client.HTTPException) as exc:   # dropped mid-answer
+        raise network.unreachable(url, exc) from None

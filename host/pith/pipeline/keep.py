@@ -1,0 +1,293 @@
+"""The block stage: inside the chosen element, keep the blocks that are content and drop the rest.
+
+After a method has chosen an element, every block of that element (blocks.py) is scored
+by a small learned model over the block features (block_features.py). The decision is a
+blend with the method's own answer (its element less what it dropped, its parts): a
+block the method shows stays unless its probability is under the model's `threshold`,
+a block it does not show is taken in only at `add` or above — the model overrides the
+method where it is sure (both chosen by cross-validation on the training sites,
+models/BLOCKS.md). The answer stays anchored on an element (the outline, grow and shrink
+move it), and what is read, exported and shown in the reader is exactly the kept
+blocks: `Choice.kept`, rendered through `drop` and `quiet`.
+
+Decisions written down:
+- Scope: the method's element grown `blocks_grow` times (the grow button's rule), so a
+  headline or a first paragraph just outside the method's element can be taken in; the
+  model knows which blocks lie in the method's own element (block_features). The
+  answer's node — what is outlined — is then the lowest common ancestor of the kept
+  blocks, so the outline goes round what is read. A reader's include / exclude on that
+  node is decided in the same wide scope (the same features, so the other blocks keep
+  their verdicts). After a grow or a shrink the scope is the reader's element, as it is
+  (no widening, no tightening).
+- A block with no text (an image alone, the image of a figure without caption) cannot be
+  judged from a text truth: it is kept when a text block next to it (before or after, in
+  the element) is kept, so an article's images stay and a sidebar's thumbnails go.
+- Code (`pre`), data tables and figures with an image inside the method's own element
+  are kept whatever the model says (option `blocks_keep_structured`): a reader expects a
+  tutorial's listings, an article's tables and its pictures in the reader view, and the
+  text truths the model learns from are split on code and captions and blind to images,
+  so the model alone learns to doubt them.
+- Blocks inside page furniture (auto.furniture: footer, nav, aside, dialogs) that lie
+  outside the method's element are dropped (with `auto_furniture`): widening the scope
+  must not bring back the cookie dialog or the footer the method already left out.
+- When the model keeps no text block, the element is answered whole (never an empty
+  answer): the model has then found nothing that looks like content, and the method's
+  element is the better evidence.
+- The model file (models/blocks.json, written by `pith train-blocks`, documented in
+  models/BLOCKS.md) has a rendered model (layout features) and a static one; a snapshot
+  without layout uses the static one, as CLG does.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from . import block_features as bf
+from . import blocks as blocks_mod
+from .algorithms.auto import furniture, lowest_common_ancestor
+from .algorithms.base import Choice
+from ..errors import PithError
+from .features import Features
+from .options import Options
+from .snapshot import Snapshot
+
+# Rows a tree walk takes at once (Model.margin): every row walks every tree, so a batch
+# holds rows x trees node indices per level; 4096 rows x 200 trees keep that to a few MB
+# (cache-resident) where all the blocks of a 1,000,000-element page at once took gigabytes
+# and twice the time (tests/bench_host_scale.py).
+MARGIN_BATCH_ROWS = 4096
+
+MODEL_PATH = Path(__file__).resolve().parent / "models" / "blocks.json"
+
+
+@dataclass(frozen=True, eq=False)
+class Model:
+    """A binary classifier over named features: gradient-boosted trees (all trees' nodes
+    in flat arrays) or a logistic regression, with its decision threshold."""
+
+    names: tuple[str, ...]
+    threshold: float                   # keep at or above (a block the method shows, with `add`)
+    kind: str                          # "trees" or "logistic"
+    add: float | None = None           # take in a block the method does not show at or above
+    base: float = 0.0
+    roots: np.ndarray | None = None    # trees: index of each tree's root in the flat arrays
+    feature: np.ndarray | None = None  # per node of all trees: split feature (0 at leaves)
+    split: np.ndarray | None = None    # go left when x <= split (inf at leaves)
+    children: np.ndarray | None = None  # flat child indices, node i's left at 2i and right
+                                       # at 2i+1; a leaf's children are itself
+    value: np.ndarray | None = None    # leaf values (0 at splits)
+    depth: int = 0
+    weights: np.ndarray | None = None  # logistic: per feature, on standardised values
+    mean: np.ndarray | None = None
+    scale: np.ndarray | None = None
+
+    def columns(self, names: tuple[str, ...]) -> np.ndarray:
+        """Where the model's features are among `names` (the matrix's columns)."""
+        return _columns(self.names, names)
+
+    def probability(self, x: np.ndarray, columns: np.ndarray | None = None) -> np.ndarray:
+        """Per row of `x`, the probability of keeping; the model's features are the
+        columns `columns` of `x` (all of them, in order, when None)."""
+        if self.kind == "logistic":
+            x = x if columns is None else x[:, columns]
+            z = self.base + ((x - self.mean) / self.scale) @ self.weights
+        else:
+            z = self.base + self.margin(x, columns)
+        return 1.0 / (1.0 + np.exp(-np.clip(z, -50, 50)))
+
+    def margin(self, x: np.ndarray, columns: np.ndarray | None = None) -> np.ndarray:
+        """Sum of the trees' leaf values per row: every row walks every tree at once,
+        one numpy step per tree level, over flat arrays (children interleaved, left at
+        2i and right at 2i+1; a leaf's children are itself, so rows that reached a leaf
+        stay there). The model's feature k is column columns[k] of `x`: the splits read
+        the wide matrix in place, with no copy of its model columns."""
+        feature = self.feature if columns is None else np.asarray(columns)[self.feature]
+        if len(x) > MARGIN_BATCH_ROWS:    # bounded memory: one batch of rows at a time
+            return np.concatenate([self._walk(x[i:i + MARGIN_BATCH_ROWS], feature)
+                                   for i in range(0, len(x), MARGIN_BATCH_ROWS)])
+        return self._walk(x, feature)
+
+    def _walk(self, x: np.ndarray, feature: np.ndarray) -> np.ndarray:
+        b, t = len(x), len(self.roots)
+        if not b:
+            return np.zeros(0)
+        flat = np.ascontiguousarray(x, np.float64).ravel()
+        base = (np.arange(b) * x.shape[1])[:, None]
+        node = np.broadcast_to(self.roots, (b, t)).copy()
+        children = self.children
+        for _ in range(self.depth):
+            right = flat[base + feature[node]] > self.split[node]
+            node = children[2 * node + right]
+        return self.value[node].sum(axis=1)
+
+    @classmethod
+    def from_json(cls, obj: dict) -> "Model":
+        names = tuple(obj["features"])
+        add = float(obj["add"]) if obj.get("add") is not None else None
+        if obj["kind"] == "logistic":
+            return cls(names=names, threshold=float(obj["threshold"]), kind="logistic", add=add,
+                       base=float(obj["intercept"]), weights=np.array(obj["weights"]),
+                       mean=np.array(obj["mean"]), scale=np.array(obj["scale"]))
+        trees = obj["trees"]
+        sizes = np.array([len(tr["feature"]) for tr in trees], np.int64)
+        roots = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+        cat = lambda key: np.concatenate([np.asarray(tr[key]) for tr in trees])  # noqa: E731
+        own = np.arange(int(sizes.sum()))
+        offset = np.repeat(roots, sizes)
+        feature, left, right = cat("feature"), cat("left"), cat("right")
+        leaf = feature < 0
+        left = np.where(leaf, own, left + offset)
+        right = np.where(leaf, own, right + offset)
+        return cls(names=names, threshold=float(obj["threshold"]), kind="trees", add=add,
+                   base=float(obj.get("base", 0.0)), roots=roots,
+                   feature=np.where(leaf, 0, feature).astype(np.int64),
+                   split=np.where(leaf, np.inf, cat("split")).astype(np.float64),
+                   children=np.stack((left, right), axis=1).ravel(),
+                   value=cat("value").astype(np.float64), depth=int(obj["depth"]))
+
+
+@lru_cache(maxsize=8)
+def _columns(wanted: tuple[str, ...], names: tuple[str, ...]) -> np.ndarray:
+    missing = [n for n in wanted if n not in names]
+    if missing:
+        raise PithError(f"the block model needs features this host does not compute: "
+                        f"{', '.join(missing)}; retrain it with `pith train-blocks`")
+    return np.array([names.index(n) for n in wanted], np.int64)
+
+
+@lru_cache(maxsize=4)
+def load_models(path: str = str(MODEL_PATH)) -> dict[str, Model]:
+    """{"rendered": Model, "static": Model} from the package's model file."""
+    try:
+        obj = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise PithError(f"block model not readable at {path} ({exc}); run `pith train-blocks`")
+    return {kind: Model.from_json(obj[kind]) for kind in ("rendered", "static")}
+
+
+def scope(snap: Snapshot, blocks: blocks_mod.Blocks, element: int) -> np.ndarray:
+    """Positions (in blocks.rows) of the blocks inside `element`, itself included, and,
+    for an element that is not a block row (a span, a cell of a data table), the block
+    that holds its own text."""
+    rows = blocks.rows
+    inside = (rows >= element) & (rows < snap.end[element])
+    # an element that is not a block row shows its own text, which its block holds
+    inside |= rows == blocks.owner[element]
+    return np.flatnonzero(inside)
+
+
+def decide(p: np.ndarray, threshold: float, has_text: np.ndarray,
+           shown: np.ndarray | None = None, add: float | None = None) -> np.ndarray:
+    """Keep per block: text blocks by the model — with `add`, a block the method shows
+    (`shown`) stays unless p < threshold and another is taken in only when p >= add, so
+    the model overrides the method where it is sure —, text-less ones by their text
+    neighbours (the previous or the next text block kept); every block when no text
+    block is kept."""
+    if add is not None and shown is not None:
+        keep = np.where(shown, p >= threshold, p >= add) & has_text
+    else:
+        keep = (p >= threshold) & has_text
+    if not keep.any():
+        return np.ones(len(p), np.bool_)
+    idx = np.arange(len(p))
+    text_at = np.where(has_text, idx, -1)
+    prev = np.maximum.accumulate(text_at)                                # last text block <= i
+    nxt = np.minimum.accumulate(np.where(has_text, idx, len(p))[::-1])[::-1]
+    kept_prev = np.where(prev >= 0, keep[np.maximum(prev, 0)], False)
+    kept_next = np.where(nxt < len(p), keep[np.minimum(nxt, len(p) - 1)], False)
+    return np.where(has_text, keep, kept_prev | kept_next)
+
+
+def structured(snap: Snapshot, blocks: blocks_mod.Blocks, which: np.ndarray) -> np.ndarray:
+    """Which blocks at `which` are code (`pre` and its old spellings), data tables, or
+    figures with an image."""
+    rows = blocks.rows[which]
+    code = np.isin(snap.tag[rows], ("pre", "listing", "xmp", "plaintext"))
+    figure = (snap.tag[rows] == "figure") & (blocks.images[which] > 0)
+    return code | figure | blocks.data[rows]
+
+
+def widen(snap: Snapshot, feats: Features, node: int, times: int) -> int:
+    """`node` grown `times` times, each to the nearest ancestor with more visible text
+    (the grow button's rule), stopping at the root."""
+    chars, parent = feats.chars, snap.parent
+    for _ in range(times):
+        up = int(parent[node])
+        while up >= 0 and chars[up] <= chars[node]:
+            up = int(parent[up])
+        if up < 0:
+            break
+        node = up
+    return node
+
+
+def probabilities(snap: Snapshot, feats: Features, opts: Options, element: int,
+                  method: Choice, blocks: blocks_mod.Blocks, which: np.ndarray,
+                  model_path: str = str(MODEL_PATH)) -> tuple[np.ndarray, Model]:
+    """(probability per block at `which`, the model) for this snapshot."""
+    models = load_models(model_path)
+    model = models["rendered" if snap.layout else "static"]
+    sig = bf.page_signals(snap, feats, opts, element)
+    x = bf.matrix(snap, feats, blocks, sig, element, which, method.drop, method.parts,
+                  layout=snap.layout, method=method.node)
+    return model.probability(x, model.columns(bf.LAYOUT_NAMES if snap.layout
+                                              else bf.NAMES)), model
+
+
+def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: Choice,
+          include: np.ndarray | None = None, exclude: np.ndarray | None = None,
+          answer: int | None = None, model_path: str = str(MODEL_PATH)) -> Choice:
+    """The method's choice answered by the kept blocks inside `element` (the method's
+    node or an ancestor of it; see the module docstring). A reader's own decisions
+    override the model's: every block inside an `include` row is kept, then every block
+    inside an `exclude` row is left out. The answer's node is `answer` (a row inside
+    `element`; the blocks outside it are left out), or, when None, the lowest common
+    ancestor of the kept blocks: the outline goes round what is kept."""
+    blocks = blocks_mod.compute(snap, feats)
+    which = scope(snap, blocks, element)
+    if not len(which):
+        return method if element == method.node else pin(method, element)
+    if len(which) > opts.blocks_max:        # a runaway page: the element, as without blocks
+        node = method.node if answer is None else answer
+        return method if node == method.node else pin(method, node)
+    p, model = probabilities(snap, feats, opts, element, method, blocks, which, model_path)
+    rows = blocks.rows[which]
+    shown = bf.method_keeps(snap, blocks, rows, method.node, method.drop, method.parts)
+    keep = decide(p, model.threshold, blocks.chars[which] > 0, shown, model.add)
+    in_method = bf.method_mask(snap, blocks, rows, method.node)
+    if opts.blocks_keep_structured:
+        keep |= structured(snap, blocks, which) & in_method
+    if opts.auto_furniture:          # widening never brings back furniture the method left
+        land = furniture(snap)
+        keep &= in_method | ~snap.subtrees(np.flatnonzero(land))[rows]
+    for chosen, value in ((include, True), (exclude, False)):
+        if chosen is not None and len(chosen):
+            keep = np.where(snap.subtrees(chosen)[rows], value, keep)
+    node = answer if answer is not None else (
+        lowest_common_ancestor(snap, rows[keep]) if keep.any() else element)
+    inside = (rows >= node) & (rows < snap.end[node])
+    base = method if node == method.node else pin(method, node)
+    return with_blocks(snap, blocks, base, which[inside], keep[inside])
+
+
+def pin(choice: Choice, node: int) -> Choice:
+    """`choice` moved to `node`: one subtree, nothing dropped, the method's blocks after it."""
+    blocks = np.concatenate(([node], choice.blocks[choice.blocks != node]))
+    return dataclasses.replace(choice, node=node, blocks=blocks, parts=None, drop=None,
+                               quiet=None, kept=None, appendix=(), preface=())
+
+
+def with_blocks(snap: Snapshot, blocks: blocks_mod.Blocks, choice: Choice, which: np.ndarray,
+                keep: np.ndarray) -> Choice:
+    """`choice` showing only the blocks `which[keep]` of its element."""
+    full = np.zeros(len(blocks.rows), np.bool_)
+    full[which[keep]] = True
+    drop, quiet = blocks_mod.render_masks(snap, blocks, full, choice.node)
+    return dataclasses.replace(choice, drop=drop if drop.any() else None,
+                               quiet=quiet if quiet.any() else None, parts=None,
+                               preface=(), kept=blocks.rows[which[keep]])

@@ -1,0 +1,435 @@
+"""One frozen Options object: every tunable of the pipeline, its default and its reason.
+
+The host owns the defaults; callers (the extension, the CLI) pass only overrides, as a
+dict, through `Options.from_overrides`, the one validation point. Unknown keys, wrong
+types and out-of-range values raise `BadOptions` naming the key.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import BadOptions
+
+# Each name is a module of pith/pipeline/algorithms/ with `run(snap, feats, opts) -> Choice`.
+ALGORITHMS = ("cnr", "lqf", "sst", "filters", "clg", "auto")
+
+# Tags Algorithm 1 of the CNR paper treats as "nonContentNode": weight 1, no characters,
+# subtree not counted. The paper names img, nav, a, script, video and svg "for
+# instance"; the rest are of the same three kinds it describes (no text, menus, code or
+# embedded media), plus `head`, which is never main content.
+CNR_NON_CONTENT = frozenset({
+    # the paper's own examples
+    "img", "nav", "a", "script", "video", "svg",
+    # code and metadata
+    "style", "noscript", "template", "head", "title", "meta", "link", "base",
+    # embedded media and widgets without readable text (a frame is not one of them: the
+    # document of a same-origin frame is captured as its child and may be the content)
+    "audio", "canvas", "object", "embed", "picture", "map",
+    "select", "button", "input", "textarea",
+})
+
+# Structurally important elements of the link-quota filter (options.lqf_structural).
+LQF_STRUCTURAL = frozenset({
+    # the paper's table-like structures, and p
+    "table", "tr", "td", "ul", "ol", "li", "div", "p",
+    # the same table and list roles
+    "th", "dl", "dt", "dd", "menu",
+    # today's containers in div's role
+    "section", "article", "aside", "nav", "header", "footer", "main", "form",
+    "blockquote", "figure", "details",
+    # roots
+    "html", "body",
+})
+
+
+def _opt(default, why: str, **meta):
+    """A field with its reason; `meta` may carry `lo`/`hi` bounds or `choices`."""
+    return field(default=default, metadata={"why": why, **meta})
+
+
+@dataclass(frozen=True)
+class Options:
+    """Every tunable of the host pipeline. Read the `why` of a field before changing it."""
+
+    algorithm: str = _opt(
+        "auto", "the scoring method: one seed paper each, or auto, their vote (README, 'The "
+        "methods'); auto is the default because on the validation sites it scored above every "
+        "single method on all three shared datasets (issue notes, `pith bench --split validation`)",
+        choices=ALGORITHMS)
+
+    # --- CNR (López, Silva, Insa) ---------------------------------------------------
+    cnr_non_content: frozenset = _opt(
+        CNR_NON_CONTENT, "Algorithm 1's nonContentNode set: weight 1, 0 chars, subtree ignored")
+    cnr_top_fraction: float = _opt(
+        0.25,
+        "Algorithm 2's 'top-rated nodes': this share of the elements that hold text, taken "
+        "in decreasing CNR. The paper's worked example (Example 4.2, Figure 3) marks 4 of "
+        "its roughly 15 nodes as top-rated, about a quarter; a share of the page, not a "
+        "fixed count, scales from a short note to a long thread.",
+        lo=0.0, hi=1.0)
+    # --- LQF, link-quota filter (Mantratzis, Orgun, Cassidy) --------------------------
+    lqf_structural: frozenset = _opt(
+        LQF_STRUCTURAL,
+        "the paper's 'structurally important' elements, the roots of sections; every other "
+        "element (span, a, b, h1…) is flattened into its nearest one. The paper's table-like "
+        "set (table, tr, td, ul, ol, li, div) and p; th, dl/dt/dd and menu in the same table "
+        "and list roles; the HTML5 containers that took over div's job since 2005 (section, "
+        "article, aside, nav, header, footer, main, form, blockquote, figure, details); html "
+        "and body as the roots")
+    lqf_anchor_ratio: float = _opt(
+        0.5, "the paper's first criterion: non-empty anchors / non-empty tags of a section "
+        "at or above this earns one point", lo=0.0, hi=1.0)
+    lqf_text_ratio: float = _opt(
+        0.4, "the paper's second criterion: linked characters / all characters of a section "
+        "at or above this earns one point", lo=0.0, hi=1.0)
+    lqf_decay: float = _opt(
+        0.1, "share by which a sub-section's values shrink per structural level as they are "
+        "pulled into their parent (the paper: 'decreased by a percentage analogous to the "
+        "distance', no number given). Small, so the nested tables and lists the paper "
+        "targets, two to four levels deep, still add up: four levels keep 66%",
+        lo=0.0, hi=1.0)
+    lqf_block_share: float = _opt(
+        0.5, "LQF as an extractor steps from a section into the child section holding more "
+        "than this share of the text left after dropping link lists ('mostly inside one "
+        "child'); at least one half, so there is never more than one such child",
+        lo=0.5, hi=1.0)
+    lqf_clean: bool = _opt(
+        False, "after the chosen algorithm, drop the link lists (two LQF points) inside its "
+        "block: CNR+LQF is measured in the bench (--option lqf_clean=true); making it part "
+        "of the default pipeline is issue 6's decision")
+
+    # --- SST, satisfiable sub-trees (Qi, Sun) -----------------------------------------
+    sst_generations: int = _opt(
+        2, "G of the paper (its tested value): from each text node go up this many "
+        "generations (1 = the element owning the text) to the sub-tree to test, and look "
+        "this many generations down from it for a long text node", lo=1, hi=64)
+    sst_min_text: int = _opt(
+        40, "alpha of the paper (its tested value): a satisfiable sub-tree holds a text node "
+        "of at least this many characters within G generations", lo=0, hi=1_000_000)
+    sst_min_total: int = _opt(
+        100, "beta of the paper (its tested value): a satisfiable sub-tree holds at least "
+        "this many characters of text in all", lo=0, hi=100_000_000)
+    sst_max_anchor: float = _opt(
+        0.3, "gamma of the paper (its tested value): anchor text is at most this share of "
+        "a satisfiable sub-tree's text", lo=0.0, hi=1.0)
+    sst_title: bool = _opt(
+        True, "put the page's headline (first h1, else <title>) before the parts when it "
+        "falls outside them: the paper's own remedy for the title node it discards")
+
+    # --- DOM filters and NLP (Agarwal) ------------------------------------------------
+    # First set of filters: ignore tags. Defaults are the ticks of the paper's Figure 1.
+    filters_ignore_scripts: bool = _opt(
+        True, "Figure 1 default. No effect on a snapshot: script text is never captured and "
+        "scripts are code for every method; kept so the paper's switch exists")
+    filters_ignore_styles: bool = _opt(
+        False, "Figure 1 default (off). No effect on a snapshot: style text is never "
+        "captured and no output writes it")
+    filters_ignore_style_attributes: bool = _opt(
+        True, "Figure 1 default ('style attribute in <div>'). No effect on a snapshot: it "
+        "holds no style attributes and no output writes any")
+    filters_ignore_meta: bool = _opt(
+        True, "Figure 1 default. No effect on a snapshot: meta rows sit in head and carry "
+        "no text")
+    filters_ignore_forms: bool = _opt(
+        False, "Figure 1 default (off): leave form subtrees out. Off matters: ASP.NET pages "
+        "wrap the whole body in one form")
+    filters_ignore_inputs: bool = _opt(
+        False, "Figure 1 default (off): leave input/textarea rows out. No visible effect: "
+        "render never outputs form widgets and they hold no counted text")
+    filters_ignore_buttons: bool = _opt(
+        False, "Figure 1 default (off): leave button rows out; their labels then stop "
+        "counting in the link list and empty table tests (no output shows them anyway)")
+    filters_ignore_selects: bool = _opt(
+        False, "Figure 1 default (off): leave select rows out; their option labels then "
+        "stop counting in the link list and empty table tests (no output shows them anyway)")
+    filters_ignore_iframes: bool = _opt(
+        True, "Figure 1 default: leave iframe/frame subtrees out, captured same-origin "
+        "frame documents included (embedded widgets, ads)")
+    filters_ignore_embeds: bool = _opt(
+        True, "Figure 1 default: leave embed/object rows out (plug-in media, ads)")
+    filters_ignore_image_links: bool = _opt(
+        True, "Figure 1 default: leave out links whose only content is images (banners, "
+        "badges); links with text stay")
+    # Second set: the algorithmic filters.
+    filters_ads: bool = _opt(
+        True, "Figure 1 default: the advertisement remover drops every row whose href/src "
+        "host (or a parent domain of it) is a listed ad or tracker server")
+    filters_ad_lists: str = _opt(
+        "", "extra ad/tracker lists to load besides the built-in "
+        "host/pith/pipeline/algorithms/ad_hosts.txt, file paths joined by the OS path separator; EasyList/EasyPrivacy ('||host^' rules, "
+        "e.g. from a uBlock Origin install) or hosts-file lines. Empty: built-in list only, "
+        "so results do not depend on what a machine has installed")
+    filters_link_lists: bool = _opt(
+        True, "the paper's link list remover: table cells with more links per non-linked "
+        "word than filters_link_ratio are removed")
+    filters_link_ratio: float = _opt(
+        0.25, "the paper's 'link/text removal ratio' (links / non-linked words), which it "
+        "leaves to the user without a number. 0.25, one link per four words of plain text, "
+        "is 5-10x above running prose with links (one per 20-50 words) and far below menus "
+        "(several links per word); not tuned on the benchmarks",
+        lo=0.0, hi=1000.0)
+    filters_chars_per_word: float = _opt(
+        5.0, "the paper's average characters per word, turning non-linked characters into "
+        "non-linked words for the link/text ratio", lo=1.0, hi=100.0)
+    filters_link_list_tags: frozenset = _opt(
+        frozenset({"td", "th"}), "elements the link list remover inspects: the paper's "
+        "'table cells'. Modern pages build menus from ul/div, which the paper's filter "
+        "does not touch; add them here to extend it")
+    filters_empty_tables: bool = _opt(
+        True, "the paper's empty table remover: tables left without substance after the "
+        "other filters are removed")
+    filters_table_min_chars: int = _opt(
+        1, "characters a table needs to be substantive; the paper leaves the number to the "
+        "user. 1 removes exactly the tables with no text left (emptied by the other "
+        "filters, or spacer tables), never a small data table",
+        lo=0, hi=1_000_000)
+    filters_table_substance: frozenset = _opt(
+        frozenset({"img", "picture", "video", "audio", "canvas", "svg", "math", "object",
+                   "embed", "iframe"}),
+        "elements that make a table substantive without text (the paper's user-chosen "
+        "'tags considered to be substance'): media and formulas")
+    filters_retain_links: bool = _opt(
+        False, "the paper's removed links retainer: list the text links the filters removed "
+        "at the end of the output; off as in the paper's Figure 2 ('Append Links to Bottom "
+        "of Page' unticked)")
+    filters_article_chars: int = _opt(
+        500, "the paper's threshold: the article is the first subtree whose paragraph text "
+        "reaches this many characters ('a good threshold value is 500')",
+        lo=1, hi=10_000_000)
+    filters_paragraph_tags: frozenset = _opt(
+        frozenset({"p", "div"}), "the paper's paragraph forms '<div> text' and '<p> text'; "
+        "the third, 'text <br> text', is any block with a br child")
+    filters_image_relevance: bool = _opt(
+        True, "the paper's NLP step: an image in the article stays only if it has a "
+        "caption whose entity vector is cosine-similar to the article text")
+    filters_image_similarity: float = _opt(
+        0.1, "cosine threshold of the image relevance test; the paper gives no number. At "
+        "0.1 a caption must share an entity the article mentions repeatedly: one shared "
+        "entity named once among ~20 scores about 0.05, the article's main name about 0.3",
+        lo=0.0, hi=1.0)
+
+    # --- CLG, learning and grouping (Wu, Liu, Fan) -----------------------------------
+    clg_mode: str = _opt(
+        "clg", "clg = the paper's method; lr = its baseline LR (threshold + compaction, no "
+        "grouping); lr_a = its baseline LR_A (the single best-scored node) (§7.2)",
+        choices=("clg", "lr", "lr_a"))
+    clg_threshold: float = _opt(
+        0.55, "logistic-regression score above which a node is a candidate: the paper's "
+        "value (§7.1), chosen there for precision/recall balance and shown insensitive "
+        "above 0.4 (Figure 13)", lo=0.0, hi=1.0)
+    clg_overlap: float = _opt(
+        0.7, "projection overlap ratio T above which two candidates are aligned and "
+        "stay in one group: the paper's value (§7.1, Figure 15)", lo=0.0, hi=1.0)
+    clg_theta1: float = _opt(
+        0.05, "Algorithm 1: a selection under this share of the page grows to its "
+        "ancestors; about 1% of the paper's truths are smaller than 5% of the page (§7.1)",
+        lo=0.0, hi=1.0)
+    clg_theta2: float = _opt(
+        0.2, "Algorithm 1: growing stops at this share of the page, where the paper's "
+        "truth sizes become dense (20–40%, §7.1)", lo=0.0, hi=1.0)
+    clg_theta3: float = _opt(
+        0.4, "Algorithm 1: a common ancestor at most this share of the page is returned "
+        "whole (upper end of the dense 20–40% range, §7.1)", lo=0.0, hi=1.0)
+    clg_theta4: float = _opt(
+        0.9, "Algorithm 1: a common ancestor at least this share of the page is drilled "
+        "into; under 2% of the paper's truths are larger than 90% of the page (§7.1)",
+        lo=0.0, hi=1.0)
+    clg_depth: int = _opt(
+        3, "Algorithm 1's d: a common ancestor below the top d levels (html = level 1) is "
+        "returned whole; main content is 'usually not the top 3 levels' (§7.1)",
+        lo=0, hi=1000)
+    clg_title: bool = _opt(
+        True, "add a missing H1–H6 title at the top of the selection (§6.3)")
+    clg_title_gap: float = _opt(
+        250.0, "largest gap in CSS px between a heading and the top of the selection for "
+        "it to be 'the title at the top' (the paper gives no number): a headline, byline "
+        "and share bar fit, a site banner above a hero image does not", lo=0.0, hi=1e6)
+    clg_title_gap_chars: int = _opt(
+        200, "the same gap without layout, in visible characters read between the heading "
+        "and the selection: a byline and a date fit, a navigation menu does not",
+        lo=0, hi=1_000_000)
+
+    # --- auto: the methods combined ---------------------------------------------------
+    auto_members: tuple = _opt(
+        ("cnr", "lqf", "sst", "clg"),
+        "the methods whose proposals vote (algorithms/auto.py); filters is left out: its "
+        "'first subtree with 500 characters' rule proposes partial blocks by design")
+    auto_clean: bool = _opt(
+        True, "drop link lists inside the winning block with the LQF cleaner")
+    auto_clg_wide: bool = _opt(
+        True, "CLG proposes twice when it is a member: as configured, and with clg_depth 0, so "
+        "a common ancestor high in the tree (a listing's repeated items) is returned "
+        "whole (NOTES.md, 'Why CLG proposes twice in auto (auto_clg_wide)')")
+    auto_filters_vote: bool = _opt(
+        True, "the DOM-filters method votes but never proposes: its 'first subtree with 500 "
+        "characters' is a partial block by design, yet where it lands says where the "
+        "paragraphs are (NOTES.md, 'Why the DOM filters vote but never propose in auto "
+        "(auto_filters_vote)')")
+    auto_clean_max: float = _opt(
+        0.25, "the LQF cleaner leaves the winner's link lists in when they hold more than this "
+        "share of its visible text: the block is then a list (a listing's or a "
+        "collection's items, a documentation index), not an article with a menu in it. "
+        "The reader view's cleaner (reader.py) keeps link lists by the same rule "
+        "(NOTES.md, 'Why auto_clean_max is 0.25')",
+        lo=0.0, hi=1.0)
+    auto_furniture: bool = _opt(
+        True, "page furniture (footer, nav, aside, dialog and the contentinfo, navigation, "
+        "complementary, dialog and alertdialog roles) counts for nothing in the "
+        "agreement, cannot win while a proposal outside it can, and inside the winner is "
+        "dropped (auto_furniture_max); header/banner stay out, as an article's header "
+        "holds its headline (NOTES.md, 'Why auto leaves page furniture out "
+        "(auto_furniture)')")
+    auto_furniture_max: float = _opt(
+        0.9, "a furniture landmark inside the winner stays when it holds at least this share "
+        "of the winner's visible text: the block is then that landmark's content (a page "
+        "that wraps everything in an aside) (NOTES.md, 'Why auto_furniture_max is 0.9')",
+        lo=0.0, hi=1.0)
+    auto_union: bool = _opt(
+        False, "join the winner with every proposal that shows none of its rows when another "
+        "ballot entry agrees with that proposal (auto_union_agree). Off: it helped "
+        "rendered snapshots but not static ones, and a change is kept only when it helps "
+        "both (NOTES.md, 'Why auto_union is off')")
+    auto_union_agree: float = _opt(
+        0.3, "weighted Jaccard with another ballot entry (proposal or voter) a proposal apart "
+        "from the winner needs to join it; 0.3 sits inside the measured plateau "
+        "(NOTES.md, 'Why auto_union_agree is 0.3')",
+        lo=0.0, hi=1.0)
+
+    # --- the block stage (keep.py) ---------------------------------------------------
+    blocks: bool = _opt(
+        True, "answer below the element: inside the chosen element, keep the blocks the "
+        "block model (models/blocks.json, BLOCKS.md) judges content and leave the rest "
+        "out of what is read, exported and shown in the reader; the element stays what "
+        "grow and shrink move. Off: the element's whole text, as before")
+    blocks_keep_structured: bool = _opt(
+        True, "code (pre), data tables and figures with an image inside the method's own "
+        "element are kept whatever the block model says: readers expect listings, tables "
+        "and pictures in the reader view, and the text truths disagree on code and captions "
+        "and cannot see images, so the model learns to doubt them")
+    blocks_max: int = _opt(
+        50_000, "with the block stage, an element whose scope holds more blocks than this is "
+        "answered whole, as with the stage off: far above any real page's scope, it "
+        "bounds the time and memory a runaway page costs (NOTES.md, 'Why blocks_max is "
+        "50,000')",
+        lo=1, hi=50_000_000)
+    blocks_grow: int = _opt(
+        1, "with the block stage, the element judged block by block is the method's choice "
+        "grown this many times (the grow button's rule), so a headline or a first "
+        "paragraph just outside it can be taken in; the block model prunes what the wider "
+        "element adds (NOTES.md, 'Why blocks_grow is 1')",
+        lo=0, hi=5)
+
+    # --- every method ----------------------------------------------------------------
+    skip_hidden: bool = _opt(
+        True, "hidden elements (display:none, visibility:hidden, aria-hidden, zero size) "
+        "count like nonContentNodes: a reader never sees their text")
+
+    hidden_min_visible: float = _opt(
+        0.1, "when hiding leaves less than this share of the page's text visible, the page is "
+        "scored as if nothing were hidden (select.py stage 3; 0 = only when no text at "
+        "all is visible); only text waiting to be revealed (opacity, visibility) counts "
+        "as hidden here (NOTES.md, 'Why hidden_min_visible is 0.1')", lo=0.0, hi=1.0)
+
+    # --- reply ----------------------------------------------------------------------
+    candidates: int = _opt(
+        5, "how many runner-up blocks the reply lists, for the UI and for debugging",
+        lo=0, hi=100)
+
+    # --- limits ---------------------------------------------------------------------
+    max_nodes: int = _opt(
+        1_000_000, "snapshots above this many rows are refused before any work: 5x the "
+        "largest real page we have seen (200k elements), so only runaway pages hit it",
+        lo=1, hi=50_000_000)
+    max_request_ms: int = _opt(
+        50_000, "a select or clean still running after this many ms is cut off with "
+        "request_too_slow and the host serves the next request: below the extension's own "
+        "limit for them (60 s), so the reader gets the host's precise error instead of a "
+        "killed host, and far above what a 1,000,000-element page takes on a loaded machine "
+        "(about 15 s, tests/bench_host_scale.py)", lo=100, hi=600_000)
+    max_grow_ms: int = _opt(
+        12_000, "the same cut-off for grow and shrink, whose extension limit is 15 s: they "
+        "rerun the block stage on one element (about 1 s at 25k elements)",
+        lo=100, hi=600_000)
+
+    @classmethod
+    def from_overrides(cls, overrides: dict[str, Any] | None = None) -> "Options":
+        """Defaults updated by `overrides`, validated; the one way to build Options."""
+        if overrides is None:
+            return cls()
+        if not isinstance(overrides, dict):
+            raise BadOptions(f"options must be an object, got {type(overrides).__name__}")
+        fields = {f.name: f for f in dataclasses.fields(cls)}
+        values: dict[str, Any] = {}
+        for key, value in overrides.items():
+            f = fields.get(key)
+            if f is None:
+                raise BadOptions(f"unknown option {key!r}", key=key)
+            values[key] = _check(f, value)
+        return cls(**values)
+
+    def describe(self) -> list[dict]:
+        """Each option with its value and reason (for `pith options` and the docs)."""
+        out = []
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, frozenset):
+                value = sorted(value)
+            elif isinstance(value, tuple):
+                value = list(value)
+            item = {"name": f.name, "value": value, "kind": _kind(f.default),
+                    "why": f.metadata["why"]}
+            item.update({k: list(v) if k == "choices" else v
+                         for k, v in f.metadata.items() if k in ("choices", "lo", "hi")})
+            out.append(item)
+        return out
+
+
+def _kind(default: Any) -> str:
+    """The JSON kind of an option, for forms that edit it (the options page)."""
+    if isinstance(default, bool):
+        return "bool"
+    if isinstance(default, (int, float)):
+        return "int" if isinstance(default, int) else "float"
+    if isinstance(default, str):
+        return "str"
+    return "list"
+
+
+def _check(f: dataclasses.Field, value: Any) -> Any:
+    """Coerce and validate one override against its field's default type and bounds."""
+    default, meta, key = f.default, f.metadata, f.name
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise BadOptions(f"option {key!r} must be true or false", key=key)
+        return value
+    if isinstance(default, int):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise BadOptions(f"option {key!r} must be an integer", key=key)
+    elif isinstance(default, float):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise BadOptions(f"option {key!r} must be a number", key=key)
+        value = float(value)
+    elif isinstance(default, str):
+        if not isinstance(value, str):
+            raise BadOptions(f"option {key!r} must be a string", key=key)
+    elif isinstance(default, tuple):   # an ordered list of method names
+        members = [a for a in ALGORITHMS if a != "auto"]
+        if not isinstance(value, (list, tuple)) or not value or not all(
+                v in members for v in value):
+            raise BadOptions(f"option {key!r} must be a non-empty list of: "
+                             f"{', '.join(members)}", key=key)
+        return tuple(value)
+    elif isinstance(default, frozenset):
+        if not isinstance(value, (list, tuple, set, frozenset)) or not all(
+                isinstance(v, str) for v in value):
+            raise BadOptions(f"option {key!r} must be a list of strings", key=key)
+        return frozenset(v.lower() for v in value)
+    if "choices" in meta and value not in meta["choices"]:
+        raise BadOptions(f"option {key!r} must be one of {', '.join(meta['choices'])}",
+                         key=key)
+    if "lo" in meta and not (meta["lo"] <= value <= meta["hi"]):
+        raise BadOptions(f"option {key!r} must be between {meta['lo']} and {meta['hi']}",
+                         key=key)
+    return value

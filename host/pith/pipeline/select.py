@@ -1,0 +1,260 @@
+"""The host pipeline, and the only module that knows its stage order.
+
+`select`: validate the capture (snapshot.from_json), compute per-node features
+(features.compute), score and choose with the selected algorithm (algorithms.<name>.run),
+run the block stage (keep.py, option `blocks`), and describe the choice (node, path,
+score, runner-ups, kept blocks, stage timings). Decisions a change must keep:
+  - when hiding leaves no text, or less than `hidden_min_visible` of the page's text
+    (display:none and aria-hidden not counted), the page is scored with nothing hidden
+    (`hidden_ignored`): it is then in a state no reader sees as final (anti-flicker
+    opacity, sections a scroll animation has not revealed), and its text is the best
+    evidence;
+  - `lqf_clean` drops the link lists inside the choice; a `pin` (a reader's per-site
+    rule) replaces the choice's node, keeping the method's scores and blocks;
+  - the block stage judges the choice grown `blocks_grow` times, and the node becomes the
+    kept blocks' lowest common ancestor (a pinned node is judged as it is).
+
+`grow` and `shrink` move a choice afterwards, and every press changes the text the reader
+sees (a press that only moves the outline looks broken): grow = the nearest ancestor with
+more visible text than the selection shows (for a method's answer of several parts, only
+those parts); shrink = the child with the method's highest score, and down through
+wrappers with the same text; a shrink right after a grow returns along the caller's trail
+(NOTES.md, 'Why grow and shrink always change the text').
+"""
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from . import features as features_mod
+from . import keep
+from . import snapshot as snapshot_mod
+from .algorithms import lqf
+from .algorithms.base import Choice
+from ..errors import BadNode, NoContent
+from .options import Options
+
+def runner(name: str):
+    """`run` of the algorithm module `name` (imported on first use)."""
+    return importlib.import_module(f"{__package__}.algorithms.{name}").run
+
+
+@dataclass(eq=False)
+class Selection:
+    """A scored page and the node chosen on it; kept by the host for grow/shrink."""
+
+    snap: snapshot_mod.Snapshot
+    feats: features_mod.Features
+    result: Choice
+    options: Options
+    timings: dict[str, float] = field(default_factory=dict)
+    hidden_ignored: bool = False   # stage 3 fell back to scoring hidden text
+    pinned: bool = False           # the node is the caller's pin, not the method's choice
+    element: Choice | None = None  # the choice before the block stage (None: stage off)
+    scope: int | None = None       # the row the block stage judged the node's blocks in
+    # block-stage answers already computed, by (node, include, exclude): a grow's reply,
+    # the reader's clean and the bench's one-click text ask for the same node
+    choices: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def node(self) -> int:
+        return self.result.node
+
+    def describe(self, node: int) -> dict[str, Any]:
+        """The wire form of one node: id, path, tag, score and text size."""
+        return {
+            "node": node,
+            "path": self.snap.path(node),
+            "tag": str(self.snap.tag[node]),
+            "id": str(self.snap.id[node]),
+            "cls": str(self.snap.cls[node]),
+            "score": round(float(self.result.score[node]), 4),
+            "chars": int(self.feats.chars[node]),
+        }
+
+    def blocks_wire(self, node: int, include=None, exclude=None) -> dict[str, Any] | None:
+        """The block stage's answer inside `node` as row lists of this capture: `kept`
+        block rows, `drop` (topmost rows left out), `quiet` (rows whose own text is left
+        out); None with the stage off."""
+        choice = block_choice(self, node, include, exclude)
+        if choice is None:
+            return None
+        return blocks_reply(choice)
+
+    def to_wire(self) -> dict[str, Any]:
+        out = self.describe(self.node)
+        out["algorithm"] = self.options.algorithm
+        out["title"] = self.snap.meta["title"]
+        out["url"] = self.snap.meta["url"]
+        out["hidden_ignored"] = self.hidden_ignored
+        out["pinned"] = self.pinned
+        if self.result.parts is not None:
+            out["parts"] = [self.snap.path(int(p)) for p in self.result.parts]
+        out["candidates"] = [self.describe(int(b))
+                             for b in self.result.blocks[1:1 + self.options.candidates]]
+        if self.result.kept is not None:
+            out["blocks"] = blocks_reply(self.result)
+        out["timings"] = {k: round(v, 3) for k, v in self.timings.items()}
+        return out
+
+
+# Most rows one list of a `blocks` reply carries (a reply stays far under the 1 MB cap).
+MAX_BLOCK_ROWS = 20_000
+
+
+def blocks_reply(choice: Choice) -> dict[str, Any]:
+    """{kept, drop, quiet, truncated} of a block-stage choice (rows of the capture)."""
+    lists = {
+        "kept": choice.kept.tolist() if choice.kept is not None else [],
+        "drop": np.flatnonzero(choice.drop).tolist() if choice.drop is not None else [],
+        "quiet": np.flatnonzero(choice.quiet).tolist() if choice.quiet is not None else [],
+    }
+    truncated = any(len(v) > MAX_BLOCK_ROWS for v in lists.values())
+    return {**{k: v[:MAX_BLOCK_ROWS] for k, v in lists.items()}, "truncated": truncated}
+
+
+def block_choice(sel: "Selection", node: int, include=None, exclude=None) -> Choice | None:
+    """The block stage's choice for `node` (the selection's own when it is the chosen
+    node and the reader changed nothing), None with the stage off."""
+    if not sel.options.blocks:
+        return None
+    node = sel.snap.check_node(node)
+    if node == sel.node and not include and not exclude:
+        return sel.result
+    inc = tuple(sel.snap.check_node(r) for r in include or ())
+    exc = tuple(sel.snap.check_node(r) for r in exclude or ())
+    key = (node, inc, exc)
+    if key not in sel.choices:
+        # a Selection made without the stage (element, scope None) judges the node itself
+        scope = sel.scope if (node == sel.node and sel.scope is not None) else node
+        method = sel.element if sel.element is not None else sel.result
+        sel.choices[key] = keep.apply(sel.snap, sel.feats, sel.options, scope, method,
+                                      np.array(inc, np.int64), np.array(exc, np.int64),
+                                      answer=node)
+    return sel.choices[key]
+
+
+def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None,
+           pin: int | None = None, consume: bool = False) -> Selection:
+    """Run stages 1–5 on a decoded capture (or an already validated Snapshot); `pin`,
+    a row of that capture, is then the chosen node (BadNode when it is not a row).
+    `consume`: the capture's column lists are emptied once validated (the host's request
+    is never read again, and a million-element page's number lists are a few hundred MB
+    of its peak memory; the strings live on in the Snapshot's arrays)."""
+    opts = options or Options()
+    t0 = time.perf_counter()
+    if isinstance(capture, snapshot_mod.Snapshot):
+        snap = capture
+    else:
+        snap = snapshot_mod.from_json(capture, opts.max_nodes)
+        if consume and isinstance(capture.get("nodes"), dict):
+            capture["nodes"].clear()
+    t1 = time.perf_counter()
+    feats = features_mod.compute(snap, skip_hidden=opts.skip_hidden)
+    t2 = time.perf_counter()
+    run = runner(opts.algorithm)
+    hidden_ignored = False
+    try:
+        if mostly_hidden(snap, feats, opts):
+            raise NoContent("too little visible text")
+        result = run(snap, feats, opts)
+    except NoContent:
+        if not opts.skip_hidden or not feats.hidden.any():
+            raise
+        opts = dataclasses.replace(opts, skip_hidden=False)
+        feats = features_mod.compute(snap, skip_hidden=False)
+        result = run(snap, feats, opts)
+        hidden_ignored = True
+    if pin is not None:
+        result = keep.pin(result, snap.check_node(pin))
+    if opts.lqf_clean:
+        result = lqf.clean(snap, feats, opts, result)
+    t3 = time.perf_counter()
+    element = result
+    if opts.blocks:
+        mine = pin is None             # a reader's pinned element is judged as it is
+        scope = keep.widen(snap, feats, result.node, opts.blocks_grow if mine else 0)
+        result = keep.apply(snap, feats, opts, scope, result,
+                            answer=None if mine else result.node)
+    t4 = time.perf_counter()
+    timings = {"validate_ms": (t1 - t0) * 1e3, "features_ms": (t2 - t1) * 1e3,
+               "score_ms": (t3 - t2) * 1e3, "blocks_ms": (t4 - t3) * 1e3,
+               "total_ms": (t4 - t0) * 1e3}
+    return Selection(snap=snap, feats=feats, result=result, options=opts, timings=timings,
+                     hidden_ignored=hidden_ignored, pinned=pin is not None,
+                     element=element if opts.blocks else None,
+                     scope=scope if opts.blocks else None)
+
+
+def mostly_hidden(snap: snapshot_mod.Snapshot, feats: features_mod.Features,
+                  opts: Options) -> bool:
+    """Whether less than opts.hidden_min_visible of the page's text is visible, counting
+    only text that waits to be revealed (opacity:0, visibility:hidden) as hidden; code and
+    text hidden on purpose (features.HIDDEN_ON_PURPOSE) do not count."""
+    if not opts.skip_hidden or not feats.hidden.any():
+        return False
+    out = features_mod.code_rows(snap) | ((snap.hidden & features_mod.HIDDEN_ON_PURPOSE) > 0)
+    total = int(feats.own_chars[~(out | snap.below(out))].sum())
+    return int(feats.chars[0]) < opts.hidden_min_visible * total
+
+
+def shown_chars(sel: Selection, node: int) -> int:
+    """Visible characters of what selecting `node` shows: the method's parts when `node` is
+    its multi-part answer, else the node's subtree."""
+    parts = sel.result.parts
+    if node != sel.node or parts is None:
+        return int(sel.feats.chars[node])
+    inside = sel.snap.subtrees(parts)
+    return int(np.where(inside & ~sel.feats.gone, sel.feats.own_chars, 0).sum())
+
+
+def moved(sel: Selection, node: int) -> dict[str, Any]:
+    """The wire form of the node a grow or shrink moved to, with its blocks."""
+    out = sel.describe(node)
+    wire = sel.blocks_wire(node)
+    if wire is not None:
+        out["blocks"] = wire
+    return out
+
+
+def grow(sel: Selection, node: int) -> dict[str, Any]:
+    """The nearest ancestor of `node` that shows more text; BadNode when none does."""
+    node = sel.snap.check_node(node)
+    parent, chars = sel.snap.parent, sel.feats.chars
+    shown = shown_chars(sel, node)
+    up = int(parent[node])
+    while up >= 0 and chars[up] <= shown:
+        up = int(parent[up])
+    if up < 0:
+        raise BadNode("the selection already shows the whole page; it cannot grow", node=node)
+    return moved(sel, up)
+
+
+def shrink(sel: Selection, node: int, trail: list[int] | None = None) -> dict[str, Any]:
+    """Back down the grow trail if it leads here, else the child with the highest score
+    (the CNR for the cnr method, as the paper says; each method's own score otherwise),
+    passing through children that show the same text as `node`."""
+    snap = sel.snap
+    node = snap.check_node(node)
+    if trail:
+        last = snap.check_node(trail[-1])
+        if node < last < snap.end[node]:
+            return moved(sel, last)
+    chars, score = sel.feats.chars, sel.result.score
+    shown = shown_chars(sel, node)
+    at = node
+    while True:
+        kids = snap.children(at)
+        kids = kids[chars[kids] > 0]
+        if not len(kids):
+            raise BadNode("the selection has no smaller block with text; it cannot shrink",
+                          node=node)
+        best = int(kids[np.lexsort((-chars[kids], -score[kids]))[0]])
+        if chars[best] != shown:
+            return moved(sel, best)
+        at = best

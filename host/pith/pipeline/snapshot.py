@@ -1,0 +1,299 @@
+"""Snapshot validation: capture JSON (host/SNAPSHOT.md) → read-only numpy arrays and tree ranges.
+
+Everything downstream trusts a `Snapshot`: columns have length `n` and the right types,
+`parent` is in preorder and every subtree is the contiguous row range `i .. end[i]-1`,
+strings are well-formed Unicode (a lone surrogate becomes U+FFFD).
+Subtree aggregates are then prefix-sum differences (`subtree_sum`), with no recursion,
+so a page nested 10,000 deep costs the same as a flat one.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .. import SNAPSHOT_VERSION
+from ..errors import BadNode, SnapshotInvalid, SnapshotOrder, SnapshotTooLarge, SnapshotVersion
+
+STRING_COLUMNS = ("tag", "text", "tail", "id", "cls", "role", "host", "url", "alt", "color")
+# numeric columns: name -> numpy dtype they are stored as
+NUMBER_COLUMNS = {
+    "parent": np.int64, "link": np.bool_, "x": np.float64, "y": np.float64,
+    "w": np.float64, "h": np.float64, "hidden": np.int64, "fs": np.float64,
+    "fw": np.float64, "frame": np.int64,
+}
+INTEGER_COLUMNS = ("parent", "link", "hidden", "frame")
+# A page's strings may hold lone UTF-16 surrogates (JavaScript allows them; JSON.stringify
+# writes them as \ud800 escapes). No UTF-8 or UTF-32 form exists for them, so every later
+# encode (text statistics, output files, replies) would fail: validation replaces each
+# with U+FFFD, as a browser does when it shows one.
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+REPLACEMENT = "\ufffd"
+# Integer columns come from JavaScript numbers: beyond 2**53 they are not exact there, nor
+# in the float64 the column is read through, and beyond int64 the cast would wrap.
+MAX_SAFE_INTEGER = 2**53 - 1
+# hidden bitmask (SNAPSHOT.md): display none, visibility, opacity 0, zero size, aria-hidden
+HIDDEN_BITS_MAX = 31
+
+
+@dataclass(frozen=True, eq=False)
+class Snapshot:
+    """One validated capture. Arrays are read-only; rows are elements in preorder."""
+
+    n: int
+    cols: dict[str, np.ndarray]   # every column of SNAPSHOT.md, read-only
+    end: np.ndarray               # subtree of i is rows i .. end[i]-1
+    depth: np.ndarray             # root has depth 0
+    meta: dict[str, Any]          # url, title, lang, layout, viewport, page, warnings, capture_ms
+
+    def __getattr__(self, name: str) -> np.ndarray:
+        cols = self.__dict__.get("cols")
+        if cols is not None and name in cols:
+            return cols[name]
+        raise AttributeError(name)
+
+    @property
+    def layout(self) -> bool:
+        return bool(self.meta.get("layout"))
+
+    def tag_codes(self) -> tuple[np.ndarray, list[str]]:
+        """(code of each row's tag, the tag of each code): a page has a few dozen distinct
+        tags, so a mask over tags is a lookup of a few dozen names and one gather instead
+        of a Python test per row. Found on first use, then kept."""
+        cached = self.__dict__.get("_tag_codes")
+        if cached is None:
+            ids: dict[str, int] = {}
+            codes = np.fromiter((ids.setdefault(t, len(ids)) for t in self.cols["tag"]),
+                                np.int64, self.n)
+            codes.flags.writeable = False
+            cached = (codes, list(ids))
+            object.__setattr__(self, "_tag_codes", cached)
+        return cached
+
+    # --- tree helpers ------------------------------------------------------------
+    def subtree_sum(self, values: np.ndarray) -> np.ndarray:
+        """Per row, the sum of `values` over its subtree (itself included)."""
+        cs = np.concatenate(([0], np.cumsum(values, dtype=np.float64 if values.dtype.kind == "f"
+                                            else np.int64)))
+        return cs[self.end] - cs[:-1]
+
+    def below(self, mask: np.ndarray) -> np.ndarray:
+        """Rows that have a *strict* ancestor in `mask` (mask propagated down the tree)."""
+        diff = np.zeros(self.n + 1, np.int64)
+        idx = np.flatnonzero(mask)
+        np.add.at(diff, idx + 1, 1)
+        np.add.at(diff, self.end[idx], -1)
+        return np.cumsum(diff[:-1]) > 0
+
+    def subtrees(self, rows) -> np.ndarray:
+        """Rows in the subtree of one of `rows` (the rows themselves included)."""
+        mask = np.zeros(self.n, np.bool_)
+        mask[rows] = True
+        return mask | self.below(mask)
+
+    def nearest(self, mask: np.ndarray) -> np.ndarray:
+        """Per row, its nearest ancestor-or-self in `mask` (the root counts as in it);
+        pointer doubling, O(n log depth)."""
+        up = np.where(mask, np.arange(self.n), self.parent)
+        up[0] = 0
+        while True:
+            nxt = up[up]
+            if np.array_equal(nxt, up):
+                return up
+            up = nxt
+
+    def children(self, node: int) -> np.ndarray:
+        """Element children of `node`, in document order."""
+        self.check_node(node)
+        rows = np.arange(node + 1, self.end[node])
+        return rows[self.parent[rows] == node]
+
+    def path(self, node: int) -> list[int]:
+        """Element-child index path from the root to `node` (the portable node form)."""
+        self.check_node(node)
+        out = []
+        while node > 0:
+            p = int(self.parent[node])
+            siblings = np.flatnonzero(self.parent[p + 1:node + 1] == p)
+            out.append(int(len(siblings) - 1))
+            node = p
+        return out[::-1]
+
+    def node_at(self, path: list[int]) -> int:
+        """Row of the element at `path`; BadNode if the path leaves the tree."""
+        node = 0
+        for depth, k in enumerate(path):
+            kids = self.children(node)
+            if not isinstance(k, int) or not 0 <= k < len(kids):
+                raise BadNode(f"path {path} has no child {k} at depth {depth}", path=path)
+            node = int(kids[k])
+        return node
+
+    def check_node(self, node: Any) -> int:
+        if isinstance(node, bool) or not isinstance(node, (int, np.integer)) or not 0 <= node < self.n:
+            raise BadNode(f"node {node!r} is not a row of this snapshot (0..{self.n - 1})",
+                          node=node if isinstance(node, int) else None)
+        return int(node)
+
+
+def from_json(obj: Any, max_nodes: int) -> Snapshot:
+    """Validate a decoded snapshot object and build the Snapshot; raise on any violation."""
+    if not isinstance(obj, dict):
+        raise SnapshotInvalid(f"snapshot must be an object, got {type(obj).__name__}")
+    if obj.get("v") != SNAPSHOT_VERSION:
+        raise SnapshotVersion(f"snapshot version {obj.get('v')!r} is not supported; "
+                              f"this host reads version {SNAPSHOT_VERSION}")
+    n = obj.get("n")
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise SnapshotInvalid(f"'n' must be a positive integer, got {n!r}")
+    if n > max_nodes:
+        raise SnapshotTooLarge(f"snapshot has {n} elements, over the limit of {max_nodes} "
+                               f"(option max_nodes)", n=n, limit=max_nodes)
+    nodes = obj.get("nodes")
+    if not isinstance(nodes, dict):
+        raise SnapshotInvalid("'nodes' must be an object of columns")
+    cols: dict[str, np.ndarray] = {}
+    for name in STRING_COLUMNS:
+        cols[name] = _string_column(nodes, name, n)
+    for name, dtype in NUMBER_COLUMNS.items():
+        cols[name] = _number_column(nodes, name, n, dtype)
+    _check_ranges(cols)
+    end, depth = _tree_ranges(cols["parent"])
+    for arr in (*cols.values(), end, depth):
+        arr.flags.writeable = False
+    meta = {k: obj.get(k) for k in ("url", "title", "lang", "layout", "viewport", "page",
+                                    "capture_ms")}
+    meta["url"] = meta["url"] if isinstance(meta["url"], str) else ""
+    meta["title"] = meta["title"] if isinstance(meta["title"], str) else ""
+    meta["lang"] = meta["lang"] if isinstance(meta["lang"], str) else ""
+    meta["viewport"], meta["page"] = _size(meta["viewport"]), _size(meta["page"])
+    meta["capture_ms"] = meta["capture_ms"] if _finite(meta["capture_ms"]) else None
+    meta["layout"] = bool(meta["layout"])
+    warnings = obj.get("warnings") or []
+    meta["warnings"] = warnings if isinstance(warnings, list) else []
+    return Snapshot(n=n, cols=cols, end=end, depth=depth, meta=meta)
+
+
+def _finite(value: Any) -> bool:
+    """A JSON number that is finite (json reads 1e400 as inf)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) \
+        and math.isfinite(value)
+
+
+def _size(value: Any) -> list[float]:
+    """A [width, height] of the page or viewport, or [0, 0] ("unknown") when it is not
+    two finite non-negative numbers: like url and title, a bad size is not worth refusing
+    the page for, and everything downstream reads [0, 0] as "measure the boxes"."""
+    if isinstance(value, list) and len(value) == 2 and all(_finite(v) and v >= 0 for v in value):
+        return [float(value[0]), float(value[1])]
+    return [0.0, 0.0]
+
+
+def _column(nodes: dict, name: str, n: int) -> list:
+    col = nodes.get(name)
+    if not isinstance(col, list):
+        raise SnapshotInvalid(f"column {name!r} is missing or not an array", column=name)
+    if len(col) != n:
+        raise SnapshotInvalid(f"column {name!r} has {len(col)} rows, expected n={n}",
+                              column=name)
+    return col
+
+
+def _string_column(nodes: dict, name: str, n: int) -> np.ndarray:
+    col = _column(nodes, name, n)
+    if not set(map(type, col)) <= {str}:
+        bad = next(i for i, v in enumerate(col) if type(v) is not str)
+        raise SnapshotInvalid(f"column {name!r} row {bad}: expected a string, got "
+                              f"{type(col[bad]).__name__}", column=name, row=bad)
+    arr = np.empty(n, dtype=object)
+    try:
+        "".join(col).encode("utf-8")      # one pass for the whole column, the common case
+        arr[:] = col
+    except UnicodeEncodeError:
+        arr[:] = [LONE_SURROGATE.sub(REPLACEMENT, v) for v in col]
+    return arr
+
+
+def _number_column(nodes: dict, name: str, n: int, dtype) -> np.ndarray:
+    col = _column(nodes, name, n)
+    kinds = set(map(type, col))
+    allowed = {int, float} if name not in INTEGER_COLUMNS else {int}
+    if name == "link":
+        allowed = {int, bool}
+    if not kinds <= allowed:
+        bad = next(i for i, v in enumerate(col) if type(v) not in allowed)
+        want = "an integer" if name in INTEGER_COLUMNS else "a number"
+        raise SnapshotInvalid(f"column {name!r} row {bad}: expected {want}, got "
+                              f"{type(col[bad]).__name__}", column=name, row=bad)
+    try:
+        arr = np.asarray(col, dtype=np.float64)
+    except OverflowError as exc:
+        raise SnapshotInvalid(f"column {name!r}: a value is out of range", column=name) from exc
+    if not np.all(np.isfinite(arr)):
+        bad = int(np.flatnonzero(~np.isfinite(arr))[0])
+        raise SnapshotInvalid(f"column {name!r} row {bad}: not a finite number",
+                              column=name, row=bad)
+    if name in INTEGER_COLUMNS and len(arr) and np.abs(arr).max() > MAX_SAFE_INTEGER:
+        bad = int(np.flatnonzero(np.abs(arr) > MAX_SAFE_INTEGER)[0])
+        raise SnapshotInvalid(f"column {name!r} row {bad}: {col[bad]} is beyond a safe "
+                              f"integer (2^53-1)", column=name, row=bad)
+    return arr.astype(dtype)
+
+
+def _check_ranges(cols: dict[str, np.ndarray]) -> None:
+    parent = cols["parent"]
+    if parent[0] != -1:
+        raise SnapshotOrder("row 0 must be the root (parent -1), got parent "
+                            f"{int(parent[0])}", row=0)
+    rows = np.arange(len(parent))
+    bad = np.flatnonzero((parent[1:] < 0) | (parent[1:] >= rows[1:]))
+    if len(bad):
+        i = int(bad[0]) + 1
+        raise SnapshotOrder(f"row {i} has parent {int(parent[i])}: parents must come before "
+                            f"their children (0 <= parent[i] < i), which also rules out cycles",
+                            row=i)
+    hidden = cols["hidden"]
+    bad = np.flatnonzero((hidden < 0) | (hidden > HIDDEN_BITS_MAX))
+    if len(bad):
+        raise SnapshotInvalid(f"column 'hidden' row {int(bad[0])}: bits outside 0..31",
+                              column="hidden", row=int(bad[0]))
+
+
+def _tree_ranges(parent: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Subtree end and depth of every row by pointer doubling (O(n log depth), no recursion).
+
+    At step k, `up` is each row's ancestor 2**k levels up (-1 past the root); `size`
+    and `last` hold the row count and the largest row among descendants less than 2**k
+    levels down, and `depth` the distance to `up` (Wyllie's list ranking, which ends
+    as the distance to the root). A subtree is contiguous exactly when size == last - i + 1, which the
+    preorder contract requires; a violation is reported as `snapshot_order`.
+    """
+    n = len(parent)
+    rows = np.arange(n)
+    up = parent.copy()
+    size = np.ones(n, np.int64)
+    last = rows.copy()
+    depth = (parent >= 0).astype(np.int64)   # distance to `up`, or to the root once past it
+    while True:
+        live = np.flatnonzero(up >= 0)
+        if not len(live):
+            break
+        target = up[live]
+        new_size, new_last = size.copy(), last.copy()
+        np.add.at(new_size, target, size[live])
+        np.maximum.at(new_last, target, last[live])
+        new_depth = depth.copy()
+        new_depth[live] += depth[target]
+        size, last, depth = new_size, new_last, new_depth
+        nxt = np.full(n, -1, np.int64)
+        nxt[live] = up[target]
+        up = nxt
+    bad = np.flatnonzero(size != last - rows + 1)
+    if len(bad):
+        i = int(bad[0])
+        raise SnapshotOrder(f"the subtree of row {i} is not contiguous: rows are not in "
+                            f"preorder", row=i)
+    return last + 1, depth

@@ -1,0 +1,70 @@
+"""pith.pages.inputs: inputs of the CLI, and the static fallback for rendered pages without text."""
+from __future__ import annotations
+
+import pytest
+
+from builders import make_snapshot
+from conftest import chromium_or_skip
+from pith.pages import inputs
+
+APP_SHELL = """<!DOCTYPE html><html><head><title>Forum</title>
+<script>document.documentElement.dataset.app = 'loading';</script></head>
+<body><div id="app"></div>
+<noscript><div class="post"><p>The first post of the thread, kept here for crawlers and for
+readers without scripts, with enough words to be the content of the page.</p></div></noscript>
+</body></html>"""
+
+
+def test_has_text_ignores_code_and_counts_hidden_text():
+    code_only = make_snapshot([("html", -1), ("body", 0), ("script", 1, {"text": "var a = 1;"}),
+                               ("noscript", 1, {"text": "<p>raw</p>"})])
+    hidden = make_snapshot([("html", -1), ("body", 0), ("p", 1, {"text": "later", "hidden": 4})])
+    assert not inputs.has_text(code_only)
+    assert inputs.has_text(hidden)
+    assert inputs.has_text({"v": 1, "nodes": "broken"})     # select says what is wrong
+
+
+def test_a_rendered_page_without_text_falls_back_to_the_static_snapshot(tmp_path):
+    chromium_or_skip()
+    page = tmp_path / "shell.html"
+    page.write_text(APP_SHELL, encoding="utf-8")
+    with inputs.Capturer() as capturer:
+        snap = capturer.capture(str(page)).snapshot
+    assert snap["fallback"] == "static" and snap["layout"] is False
+    assert "rendered_no_text" in [w["code"] for w in snap["warnings"]]
+    assert any("first post of the thread" in t for t in snap["nodes"]["text"])
+
+
+def test_a_rendered_page_with_text_is_kept(tmp_path):
+    chromium_or_skip()
+    page = tmp_path / "plain.html"
+    page.write_text("<!DOCTYPE html><title>t</title><p>Plain visible text.</p>", encoding="utf-8")
+    with inputs.Capturer() as capturer:
+        snap = capturer.capture(str(page)).snapshot
+    assert "fallback" not in snap and snap["layout"] is True
+
+
+def test_static_fetch_failures_in_words():
+    import socket
+    from pith.errors import FetchFailed
+    with pytest.raises(FetchFailed) as err:
+        inputs.fetch("http://nonexistent.invalid/", 10)
+    assert err.value.message == ("http://nonexistent.invalid/: cannot reach nonexistent.invalid: "
+                                 "name not resolved")
+    assert "Errno" in err.value.detail["reason"]          # the raw cause, for bug reports
+    with socket.socket() as s:                           # a port that was free a moment ago
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(FetchFailed, match=f"cannot reach 127.0.0.1:{port}: connection refused$"):
+        inputs.fetch(f"http://127.0.0.1:{port}/", 10)
+
+
+@pytest.mark.parametrize("make", ["missing", "folder"])
+def test_static_local_input_errors_name_the_path_once(tmp_path, make):
+    from pith.errors import InputNotFound
+    target = tmp_path / "nope.html" if make == "missing" else tmp_path
+    with inputs.Capturer(static_mode=True) as capturer, pytest.raises(InputNotFound) as err:
+        capturer.capture(str(target))
+    assert err.value.message.count(str(target)) == 1
+    assert err.value.message == (f"{target}: no such file" if make == "missing"
+                                 else f"{target} is a directory, not an HTML file")
