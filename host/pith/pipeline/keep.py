@@ -1,41 +1,26 @@
 """The block stage: inside the chosen element, keep the blocks that are content and drop the rest.
 
-After a method has chosen an element, every block of that element (blocks.py) is scored
-by a small learned model over the block features (block_features.py). The decision is a
-blend with the method's own answer (its element less what it dropped, its parts): a
-block the method shows stays unless its probability is under the model's `threshold`,
-a block it does not show is taken in only at `add` or above — the model overrides the
-method where it is sure (both chosen by cross-validation on the training sites,
-models/BLOCKS.md). The answer stays anchored on an element (the outline, grow and shrink
-move it), and what is read, exported and shown in the reader is exactly the kept
-blocks: `Choice.kept`, rendered through `drop` and `quiet`.
+After a method has chosen an element, every block of it (blocks.py) gets a probability from
+the block model (models/blocks.json, written by `pith train-blocks`, documented in
+models/BLOCKS.md) over the block features (block_features.py). The decision is a blend
+with the method's own answer (its element less what it dropped, its parts): a block the
+method shows stays unless under the model's `threshold`, a block it does not show is taken
+in only at `add` or above. What is read, exported and shown in the reader is exactly the
+kept blocks (`Choice.kept`, rendered through `drop` and `quiet`); the answer's node, which
+the outline, grow and shrink use, is their lowest common ancestor.
 
-Decisions written down:
-- Scope: the method's element grown `blocks_grow` times (the grow button's rule), so a
-  headline or a first paragraph just outside the method's element can be taken in; the
-  model knows which blocks lie in the method's own element (block_features). The
-  answer's node — what is outlined — is then the lowest common ancestor of the kept
-  blocks, so the outline goes round what is read. A reader's include / exclude on that
-  node is decided in the same wide scope (the same features, so the other blocks keep
-  their verdicts). After a grow or a shrink the scope is the reader's element, as it is
-  (no widening, no tightening).
-- A block with no text (an image alone, the image of a figure without caption) cannot be
-  judged from a text truth: it is kept when a text block next to it (before or after, in
-  the element) is kept, so an article's images stay and a sidebar's thumbnails go.
-- Code (`pre`), data tables and figures with an image inside the method's own element
-  are kept whatever the model says (option `blocks_keep_structured`): a reader expects a
-  tutorial's listings, an article's tables and its pictures in the reader view, and the
-  text truths the model learns from are split on code and captions and blind to images,
-  so the model alone learns to doubt them.
-- Blocks inside page furniture (auto.furniture: footer, nav, aside, dialogs) that lie
-  outside the method's element are dropped (with `auto_furniture`): widening the scope
-  must not bring back the cookie dialog or the footer the method already left out.
-- When the model keeps no text block, the element is answered whole (never an empty
-  answer): the model has then found nothing that looks like content, and the method's
-  element is the better evidence.
-- The model file (models/blocks.json, written by `pith train-blocks`, documented in
-  models/BLOCKS.md) has a rendered model (layout features) and a static one; a snapshot
-  without layout uses the static one, as CLG does.
+Decisions a change must keep:
+- scope: the method's element grown `blocks_grow` times (the model knows which blocks lie
+  in the method's own element); a reader's include / exclude is decided in the same scope;
+  after a grow or a shrink, the reader's element as it is;
+- a block with no text cannot be judged from a text truth: it is kept when a text block
+  next to it is kept, so an article's images stay and a sidebar's thumbnails go;
+- code, data tables and figures with an image inside the method's element are kept
+  whatever the model says (`blocks_keep_structured`);
+- blocks inside page furniture (auto.furniture) outside the method's element are dropped
+  (`auto_furniture`): widening must not bring back what the method left out;
+- when the model keeps no text block, the element is answered whole (never empty);
+- a snapshot without layout uses the model's static half, as CLG does.
 """
 from __future__ import annotations
 
