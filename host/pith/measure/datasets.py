@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
+import sys
 import os
 import urllib.parse
 from pathlib import Path
@@ -46,6 +47,17 @@ def load_scorer() -> ModuleType:
 def all_datasets() -> list[Path]:
     """Every dataset folder of the shared folder (one with an index.jsonl), sorted."""
     return sorted(p for p in (shared_dir() / "datasets").iterdir() if (p / "index.jsonl").is_file())
+
+
+def pages_of(dataset: Path, quiet: bool = False) -> tuple[str, Iterable[dict]]:
+    """(the dataset's name, its index entries behind a progress bar drawn only on a
+    terminal and not when `quiet`)."""
+    from tqdm import tqdm
+    entries = [json.loads(line) for line in (dataset / "index.jsonl").read_text(
+        encoding="utf-8").splitlines() if line.strip()]
+    name = entries[0].get("dataset", dataset.name) if entries else dataset.name
+    return name, tqdm(entries, desc=name, unit="page", file=sys.stderr,
+                      disable=quiet or not sys.stderr.isatty(), dynamic_ncols=True)
 
 
 def cache_root(given: Path | None) -> Path:

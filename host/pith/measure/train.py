@@ -56,7 +56,6 @@ import datetime as _dt
 import hashlib
 import json
 import re
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -68,7 +67,7 @@ from ..pipeline.algorithms import clg_features as cf
 from ..errors import PithError
 from ..pipeline.features import Features, compute
 from ..pipeline.snapshot import Snapshot, from_json
-from .datasets import MODELS_DIR, SPLIT_FILE, SnapshotCache, all_datasets, cache_root, make_split
+from .datasets import MODELS_DIR, SPLIT_FILE, SnapshotCache, all_datasets, cache_root, make_split, pages_of
 
 MODEL_FILE = "clg.json"
 # Shingle length of the truth matching: the scorer's (4-token shingles).
@@ -310,15 +309,10 @@ class Corpus:
 
 def collect(datasets: list[Path], split: dict, cache_dir: Path, quiet: bool = False) -> Corpus:
     """Labels and sampled rows of every page, rendered (from the cache) and static."""
-    from tqdm import tqdm
     corpus = Corpus()
     for d in datasets:
-        entries = [json.loads(line) for line in (d / "index.jsonl").read_text(
-            encoding="utf-8").splitlines() if line.strip()]
-        name = entries[0].get("dataset", d.name) if entries else d.name
-        for e in tqdm(entries, desc=name, unit="page", file=sys.stderr,
-                      disable=quiet or not sys.stderr.isatty(),   # a bar only on a terminal
-                      dynamic_ncols=True):
+        name, pages = pages_of(d, quiet)
+        for e in pages:
             pid, side = e["id"], split["pages"][name][e["id"]]
             if e.get("synthetic_fixture"):
                 corpus.add(side, "rendered", None, "synthetic fixture")

@@ -45,8 +45,8 @@ from ..pipeline.features import compute
 from ..pipeline.options import Options
 from ..pipeline.select import select
 from ..pipeline.snapshot import Snapshot, from_json
-from .datasets import (MODELS_DIR, SnapshotCache, all_datasets, cache_root, load_scorer, side_of,
-                       site_of)
+from .datasets import (MODELS_DIR, SnapshotCache, all_datasets, cache_root, load_scorer, pages_of,
+                       side_of, site_of)
 from .train import MAX_NODES, _units, truth_units
 
 MODEL_FILE = "blocks.json"
@@ -140,15 +140,10 @@ def collect(datasets: list[Path], cache_dir: Path, sides: tuple[str, ...] = ("tr
             quiet: bool = False, grow: int = Options().blocks_grow,
             modes: tuple[str, ...] = MODES) -> dict[str, list[Page]]:
     """Pages per mode, for the pages of `sides`."""
-    from tqdm import tqdm
     out: dict[str, list[Page]] = {m: [] for m in MODES}
     for d in datasets_to_use(datasets):
-        entries = [json.loads(line) for line in (d / "index.jsonl").read_text(
-            encoding="utf-8").splitlines() if line.strip()]
-        name = entries[0].get("dataset", d.name) if entries else d.name
-        for e in tqdm(entries, desc=name, unit="page", file=sys.stderr,
-                      disable=quiet or not sys.stderr.isatty(),   # a bar only on a terminal
-                      dynamic_ncols=True):
+        name, pages = pages_of(d, quiet)
+        for e in pages:
             site = site_of({**e, "dataset": name})
             side = side_of(site)
             if side not in sides or e.get("synthetic_fixture"):
