@@ -206,6 +206,29 @@ class RequestTooSlow(PithError):
     code, name = 70, "request_too_slow"
 
 
+# --- batch extraction (pith.batch): one record of a crawl, judged on its own -------------
+class PageTimeLimit(PithError):
+    """A batch record ran past the per-page time limit; its worker was stopped and replaced."""
+    code, name = 90, "page_time_limit"
+
+
+class PageMemoryLimit(PithError):
+    """A batch record needed more memory than the per-page limit allows."""
+    code, name = 91, "page_memory_limit"
+
+
+class RecordDamaged(PithError):
+    """Bytes of a WARC file that do not read as a record (truncated gzip member, wrong
+    Content-Length, garbage); the reader skipped to the next record."""
+    code, name = 92, "record_damaged"
+
+
+class WorkerCrashed(PithError):
+    """A batch worker process died on a record (killed by the system, a crash in native
+    code); the record is counted as failed and the worker replaced."""
+    code, name = 93, "worker_crashed"
+
+
 def all_errors() -> list[type[PithError]]:
     """Every error class, for the code-table test and PROTOCOL.md."""
     seen, todo = [], [PithError]

@@ -1,0 +1,270 @@
+"""Records → rows on N worker processes, each page under a time and a memory limit.
+
+Why a pool of our own and not multiprocessing.Pool or concurrent.futures: both stop being
+usable when one worker has to be killed, and killing is the only sure way to stop a page
+stuck inside native code (lxml, numpy). Here each worker is a process with a pipe:
+
+  - the parent streams records in and sends each worker at most DEPTH of them, so at most
+    jobs × DEPTH records are in flight and memory does not grow with the input;
+  - a worker's first outstanding record is its current page; when it has run longer than
+    `time_s`, the worker is killed, the page becomes a `page_time_limit` row (status
+    timeout), a new worker starts and gets the worker's other records again. A page that
+    runs away costs at most its limit (plus a process start, a few ms with forkserver);
+  - each worker caps its own address space at its size after start-up plus `memory_bytes`
+    (RLIMIT_AS, where the system has it): an allocation past it raises MemoryError in the
+    page, which becomes a `page_memory_limit` row, and the worker goes on;
+  - a worker that dies (killed by the system, a crash in native code) costs its current
+    page a `worker_crashed` row and is replaced the same way;
+  - rows come out in input order (`ordered`: a reorder buffer of at most MAX_WAITING rows;
+    when it is full no new record is read until the oldest page is done) or as they finish.
+
+Workers start from a forkserver that has already imported the pipeline (spawn where the
+system has no forkserver), and each numeric library is held to one thread: a worker is one
+core's worth of work, so N workers use N cores without oversubscribing them.
+"""
+from __future__ import annotations
+
+import heapq
+import multiprocessing
+import os
+import threading
+import time
+from collections import deque
+from queue import SimpleQueue
+from dataclasses import dataclass
+from multiprocessing.connection import wait
+from typing import Any, Iterable, Iterator
+
+from . import work
+from .records import Record
+from ..errors import InternalError, PageMemoryLimit, PageTimeLimit, WorkerCrashed
+
+# Records sent ahead to one worker: the next page is already there when one finishes (no
+# round trip between pages), and a killed worker has little to hand back.
+DEPTH = 2
+# Finished rows held back waiting for an older page (ordered output); past this many the
+# reader pauses, so one slow page cannot make the buffer grow without bound.
+MAX_WAITING = 512
+# Per-page limits (options of the CLI: --page-timeout, --page-memory). Reasons: a page of
+# a crawl takes milliseconds and the 1,000,000-element hostile page 3 s in the host, so
+# 10 s passes every real page and stops a runaway one; 2 GiB is three times what that
+# page needed (705 MB) and lets several workers share an ordinary machine.
+PAGE_TIME_S = 10.0
+PAGE_MEMORY_BYTES = 2 << 30
+# Workers that die before finishing a page, one after another, before the pool gives up:
+# past this, something is wrong with every worker (it cannot start), not with a page.
+MAX_CRASHES_IN_A_ROW = 8
+# Environment each worker's numeric libraries read at import: one thread each.
+ONE_THREAD = {name: "1" for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
+                                     "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS")}
+
+
+@dataclass(frozen=True)
+class Limits:
+    time_s: float = PAGE_TIME_S
+    memory_bytes: int | None = PAGE_MEMORY_BYTES   # None: no memory limit
+
+
+def default_jobs() -> int:
+    """The cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:        # not Linux
+        return os.cpu_count() or 1
+
+
+def run(records: Iterable[Record], job: work.Job, jobs: int | None = None,
+        ordered: bool = True, limits: Limits = Limits()) -> Iterator[dict[str, Any]]:
+    """The rows of `records` (work.extract on `jobs` worker processes, see the module)."""
+    with _Pool(job, jobs or default_jobs(), limits) as pool:
+        yield from pool.rows(iter(records), ordered)
+
+
+# ------------------------------------------------------------------------- the worker side
+def _serve(inbox, outbox, job: work.Job, memory_bytes: int | None) -> None:
+    """A worker's loop: (seq, record) in, (seq, row) out, until None or the pipe closes."""
+    _cap_memory(memory_bytes)
+    while True:
+        try:
+            item = inbox.recv()
+        except (EOFError, OSError):
+            return
+        if item is None:
+            return
+        seq, record = item
+        try:
+            row = work.extract(record, job)
+        except MemoryError:
+            row = None
+        if row is None:                    # outside the except: the page's memory is freed
+            row = work.failed_row(record, PageMemoryLimit(
+                f"{record.source}: needed more than the {memory_bytes / 2**30:g} GiB a page "
+                "may use"))
+        outbox.send((seq, row))
+
+
+def _cap_memory(memory_bytes: int | None) -> None:
+    if memory_bytes is None:
+        return
+    try:
+        import resource
+        with open("/proc/self/statm") as f:
+            size = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (ImportError, OSError, ValueError):
+        return                             # no RLIMIT_AS here: the time limit still holds
+    limit = size + memory_bytes
+    resource.setrlimit(resource.RLIMIT_AS, (limit, resource.getrlimit(resource.RLIMIT_AS)[1]))
+
+
+# ------------------------------------------------------------------------- the parent side
+class _Worker:
+    """One worker process, its two pipes and the records it holds, oldest (current) first.
+
+    Records go out through a thread: a send blocks until the worker reads, and the worker
+    reads its next record only when its current page is done, so the parent itself must
+    never wait on it (it would stop watching the other workers' time)."""
+
+    def __init__(self, ctx, job: work.Job, limits: Limits) -> None:
+        self.conn, child_out = ctx.Pipe(duplex=False)       # rows: worker -> parent
+        child_in, self._to_child = ctx.Pipe(duplex=False)   # records: parent -> worker
+        self.process = ctx.Process(target=_serve, args=(child_in, child_out, job,
+                                                        limits.memory_bytes),
+                                   daemon=True, name="pith-batch-worker")
+        self.process.start()
+        child_in.close()
+        child_out.close()
+        self.queue: deque[Record] = deque()
+        self.started = 0.0                 # when the current page began
+        self._outbox: SimpleQueue = SimpleQueue()
+        self._pump = threading.Thread(target=self._send_all, daemon=True,
+                                      name="pith-batch-send")
+        self._pump.start()
+
+    def _send_all(self) -> None:
+        while True:
+            item = self._outbox.get()
+            if item is _CLOSE:
+                return
+            try:
+                self._to_child.send(item)
+            except (OSError, ValueError):  # the worker is gone; the parent sees it die
+                return
+
+    def send(self, record: Record) -> None:
+        if not self.queue:
+            self.started = time.monotonic()
+        self.queue.append(record)
+        self._outbox.put((record.seq, record))
+
+    def stop(self, kill: bool = False) -> None:
+        if kill:
+            self.process.kill()
+        else:
+            self._outbox.put(None)         # the worker's "no more records"
+        self._outbox.put(_CLOSE)
+        self.process.join(timeout=5)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+        self._to_child.close()             # unblocks a send to a dead worker
+        self._pump.join(timeout=5)
+        self.conn.close()
+
+
+# The sender thread's end mark (None is the worker's).
+_CLOSE = object()
+
+
+class _Pool:
+    def __init__(self, job: work.Job, jobs: int, limits: Limits) -> None:
+        self.job, self.jobs, self.limits = job, max(1, jobs), limits
+        self.workers: list[_Worker] = []
+        self.crashes_in_a_row = 0
+
+    def __enter__(self) -> "_Pool":
+        methods = multiprocessing.get_all_start_methods()
+        for key, value in ONE_THREAD.items():
+            os.environ.setdefault(key, value)
+        if "forkserver" in methods:
+            self.ctx = multiprocessing.get_context("forkserver")
+            self.ctx.set_forkserver_preload(["pith.batch.work"])
+        else:
+            self.ctx = multiprocessing.get_context("spawn")
+        self.workers = [_Worker(self.ctx, self.job, self.limits) for _ in range(self.jobs)]
+        return self
+
+    def __exit__(self, *exc) -> None:
+        failed = exc[0] is not None
+        for worker in self.workers:
+            worker.stop(kill=failed)
+        self.workers = []
+
+    def rows(self, records: Iterator[Record], ordered: bool) -> Iterator[dict[str, Any]]:
+        done: list[tuple[int, dict]] = []      # heap of (seq, row) not yet given out
+        next_seq = 0
+        exhausted = False
+        while True:
+            # 1. read records while a worker has room and the buffer is not full
+            while not exhausted and len(done) < MAX_WAITING:
+                worker = min(self.workers, key=lambda w: len(w.queue))
+                if len(worker.queue) >= DEPTH:
+                    break
+                record = next(records, None)
+                if record is None:
+                    exhausted = True
+                elif record.failure is not None:   # unreadable: its row needs no worker
+                    heapq.heappush(done, (record.seq, work.extract(record, self.job)))
+                else:
+                    worker.send(record)
+            busy = [w for w in self.workers if w.queue]
+            if exhausted and not busy and not done:
+                return
+            # 2. collect finished pages; stop pages over their time
+            if busy:
+                now = time.monotonic()
+                timeout = max(0.0, min(w.started + self.limits.time_s for w in busy) - now)
+                ready = wait([w.conn for w in busy], timeout)
+                for worker in busy:
+                    if worker.conn in ready:
+                        self._collect(worker, done)
+                    elif time.monotonic() - worker.started >= self.limits.time_s:
+                        self._replace(worker, done, PageTimeLimit(
+                            f"{worker.queue[0].source}: still running after the "
+                            f"{self.limits.time_s:g} s a page may take"), "timeout")
+            # 3. give out what is ready
+            # (with nothing in flight, every older record is done: give out in order)
+            idle = not any(w.queue for w in self.workers)
+            while done and (not ordered or done[0][0] == next_seq or idle):
+                seq, row = heapq.heappop(done)
+                next_seq = seq + 1
+                yield row
+
+    def _collect(self, worker: _Worker, done: list) -> None:
+        try:
+            seq, row = worker.conn.recv()
+        except (EOFError, OSError):
+            self.crashes_in_a_row += 1
+            if self.crashes_in_a_row > MAX_CRASHES_IN_A_ROW:
+                raise InternalError(
+                    f"batch workers die before finishing any page ({self.crashes_in_a_row} "
+                    f"in a row, last exit code {worker.process.exitcode}); see the errors "
+                    "above") from None
+            self._replace(worker, done, WorkerCrashed(
+                f"{worker.queue[0].source}: the worker process died on it (exit code "
+                f"{worker.process.exitcode})" if worker.queue else "a worker died"), "failed")
+            return
+        worker.queue.popleft()
+        worker.started = time.monotonic()
+        self.crashes_in_a_row = 0
+        heapq.heappush(done, (seq, row))
+
+    def _replace(self, worker: _Worker, done: list, error, status: str) -> None:
+        """Kill `worker`, give its current page the row `error`, and hand its other
+        records to a new worker in its place."""
+        worker.stop(kill=True)
+        current = worker.queue.popleft()
+        heapq.heappush(done, (current.seq, work.failed_row(current, error, status)))
+        fresh = _Worker(self.ctx, self.job, self.limits)
+        self.workers[self.workers.index(worker)] = fresh
+        for record in worker.queue:
+            fresh.send(record)

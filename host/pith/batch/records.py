@@ -1,0 +1,138 @@
+"""The inputs of a batch as one stream of records: HTML files, folders, path lists, WARC files.
+
+`records(inputs, tally)` expands what the user named, lazily and in a fixed order, so a
+crawl of any size streams through in bounded memory:
+
+  - a file named like HTML (`.html`, `.htm`, `.xhtml`, `.shtml`, or any of these `.gz`) or
+    any other existing file: one record (the worker reads it; a file that is not HTML is
+    reported by the pipeline's own check, `input_not_html`);
+  - a WARC file (`warc.WARC_SUFFIXES`): one record per HTML response or resource record;
+    other records are skipped and counted by reason, damaged spans become failed records;
+  - a folder: its HTML and WARC files, recursively, in sorted order; other files are
+    skipped and counted (`not_html`);
+  - `-`: the paths and URLs listed on stdin, one per line (blank lines and lines starting
+    with `#` ignored), each expanded as above;
+  - an http(s) URL: one record, fetched by the worker.
+
+Every record gets `seq`, its place in the stream: outputs keep input order by it.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Iterable, Iterator
+
+from . import warc
+from ..errors import InputNotFound, PageTooLarge, PithError, RecordDamaged
+
+# Names of files a folder contributes besides WARC files (a trailing .gz is allowed).
+HTML_SUFFIXES = (".html", ".htm", ".xhtml", ".shtml")
+
+
+@dataclass(slots=True)
+class Record:
+    """One page of a batch. `data` None: the worker reads or fetches `source` itself.
+    `failure` set: the record could not be read; its row is that failure, no work done."""
+
+    seq: int
+    source: str                  # what the row names: a path, a URL, or WARC-FILE@OFFSET
+    url: str                     # the page's address (WARC-Target-URI; file:// for files)
+    data: bytes | None = None
+    charset: str | None = None   # the HTTP Content-Type's charset
+    record_id: str | None = None
+    language: str | None = None  # the HTTP Content-Language
+    failure: PithError | None = None
+
+
+@dataclass
+class Tally:
+    """What the reader saw besides records: skips by reason, WARC records read."""
+
+    warc_records: int = 0
+    skipped: Counter = None
+
+    def __post_init__(self) -> None:
+        if self.skipped is None:
+            self.skipped = Counter()
+
+
+def is_html_name(name: str) -> bool:
+    lower = name.lower()
+    lower = lower[:-3] if lower.endswith(".gz") else lower
+    return lower.endswith(HTML_SUFFIXES)
+
+
+def records(inputs: Iterable[str], tally: Tally, stdin: IO[str] | None = None) -> Iterator[Record]:
+    """The records of `inputs` in order (see the module's docstring)."""
+    seq = 0
+    for target in _targets(inputs, stdin or sys.stdin):
+        for record in _expand(target, tally):
+            record.seq = seq
+            seq += 1
+            yield record
+
+
+def _targets(inputs: Iterable[str], stdin: IO[str]) -> Iterator[str]:
+    for target in inputs:
+        if target != "-":
+            yield target
+            continue
+        for line in stdin:
+            line = line.strip()
+            if line and not line.startswith("#"):
+                yield line
+
+
+def _expand(target: str, tally: Tally) -> Iterator[Record]:
+    from ..pages.inputs import is_url, local_path
+    if is_url(target) and local_path(target) is None:
+        yield Record(0, target, target)
+        return
+    path = local_path(target)
+    if path.is_dir():
+        yield from _folder(path, tally)
+    elif warc.is_warc(path) and path.is_file():
+        yield from _warc(path, tally)
+    elif path.exists():
+        yield _file(path)
+    else:
+        yield Record(0, target, "", failure=InputNotFound(f"{target}: no such file"))
+
+
+def _file(path: Path) -> Record:
+    return Record(0, str(path), path.resolve().as_uri())
+
+
+def _folder(root: Path, tally: Tally) -> Iterator[Record]:
+    for folder, dirs, files in os.walk(root):
+        dirs.sort()
+        for name in sorted(files):
+            path = Path(folder) / name
+            if warc.is_warc(name):
+                yield from _warc(path, tally)
+            elif is_html_name(name):
+                yield _file(path)
+            else:
+                tally.skipped["not_html"] += 1
+
+
+def _warc(path: Path, tally: Tally) -> Iterator[Record]:
+    for entry in warc.read(path):
+        source = f"{path}@{entry.offset}"
+        if not isinstance(entry, warc.Damaged):
+            tally.warc_records += 1
+        if isinstance(entry, warc.Page):
+            yield Record(0, source, entry.url, entry.data, entry.charset, entry.record_id,
+                         entry.language)
+        elif isinstance(entry, warc.Skipped):
+            tally.skipped[entry.why] += 1
+        elif isinstance(entry, warc.TooLarge):
+            yield Record(0, source, entry.url, record_id=entry.record_id, failure=PageTooLarge(
+                f"{source}: the record is {entry.size:,} bytes, over the "
+                f"{warc.MAX_RECORD_BYTES:,} a page may be",
+                bytes=entry.size, limit=warc.MAX_RECORD_BYTES))
+        else:
+            yield Record(0, source, "", failure=RecordDamaged(f"{source}: {entry.message}"))

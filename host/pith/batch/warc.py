@@ -1,0 +1,218 @@
+"""WARC files as a stream of entries, read with FastWARC, resynchronising past damage.
+
+FastWARC (resiliparse) parses; it is the fastest maintained reader (C++, gzip/zstd/lz4
+streams, HTTP header parsing, Content-Encoding decoding) and reads Common Crawl's files
+as they come. Like every reader it stops at the first record it cannot parse. Crawls are
+not clean, so this module restarts it past the damage:
+
+  - after an error, the next record start is searched for in the raw bytes from the last
+    good record on: a gzip member that inflates to `WARC/` in a `.gz` file, a line
+    `WARC/1.x` otherwise;
+  - a start that fails again before giving a record is skipped too, so the position only
+    moves forward and a damaged file is read once;
+  - each skipped span becomes one `Damaged` entry (offset and message), counted by the
+    caller; every intact record around it is still read.
+
+A record whose Content-Length is too long swallows the start of the next one; that next
+record is recovered by the search (its own first line is the mark), the long one keeps
+some bytes of garbage at its end, which HTML parsing ignores.
+
+Entries carry their start offset, so a reader can begin at any record (`read(path,
+start=...)`): the Dask engine hands out (file, offset, count) slices this way.
+"""
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+from email.message import Message
+from pathlib import Path
+from typing import Iterator
+
+# File names read as WARC (FastWARC detects the compression from the bytes).
+WARC_SUFFIXES = (".warc", ".warc.gz", ".warc.zst", ".warc.lz4")
+# HTTP Content-Types taken as HTML; a response without one is sniffed by the pipeline.
+HTML_TYPES = ("text/html", "application/xhtml+xml")
+# Largest record body read; a larger one is reported as failed unread (the same bound as
+# a --static download: no page a reader wants is that large).
+MAX_RECORD_BYTES = 64 * 1024 * 1024
+# Bytes read at a time while searching for the next record after damage.
+SCAN_WINDOW = 1 << 20
+_GZIP_MEMBER = b"\x1f\x8b\x08"
+
+
+def is_warc(name: str | Path) -> bool:
+    return str(name).lower().endswith(WARC_SUFFIXES)
+
+
+@dataclass(slots=True)
+class Page:
+    """An HTML response (or resource) record."""
+
+    offset: int
+    url: str
+    record_id: str
+    data: bytes
+    charset: str | None      # from the HTTP Content-Type
+    language: str | None     # the HTTP Content-Language
+
+
+@dataclass(slots=True)
+class Skipped:
+    """A record that is not an HTML page; `why` is one of the SKIP_REASONS."""
+
+    offset: int
+    why: str
+    record_id: str = ""
+
+
+@dataclass(slots=True)
+class Damaged:
+    """Bytes that do not read as a record, skipped up to the next record start."""
+
+    offset: int
+    message: str
+
+
+@dataclass(slots=True)
+class TooLarge:
+    """An HTML record over MAX_RECORD_BYTES, reported unread."""
+
+    offset: int
+    url: str
+    record_id: str
+    size: int
+
+
+Entry = Page | Skipped | Damaged | TooLarge
+# Why a record is skipped: not a response/resource record (request, metadata, warcinfo,
+# revisit...), a response that is not 2xx (redirects, errors), or not HTML.
+SKIP_REASONS = ("not_response", "http_status", "not_html")
+
+
+def read(path: str | Path, start: int = 0, count: int | None = None) -> Iterator[Entry]:
+    """The entries of the WARC file at `path` from byte `start`, at most `count` of them
+    (damaged spans count as entries)."""
+    from fastwarc.warc import ArchiveIterator   # imported on use: only batch input needs it
+
+    path = Path(path)
+    gzipped = _is_gzip(path)
+    given = 0
+    pos = start
+    while True:
+        last = None
+        with open(path, "rb") as f:
+            f.seek(pos)
+            try:
+                for record in ArchiveIterator(f, parse_http=False, auto_decode="all"):
+                    if count is not None and given >= count:
+                        return
+                    entry = _entry(record)   # reads the body: damage may show here
+                    last = record.stream_pos
+                    given += 1
+                    yield entry
+                return
+            except OSError as exc:
+                message = f"not a readable WARC record ({exc or type(exc).__name__})"
+        # A failure right at `pos` is damage there: one entry, then on from the next
+        # record start after it. A failure after good records may be no loss at all (a
+        # record whose Content-Length was wrong): restart at the next start after the
+        # last good record, which reports damage only if that start fails in turn.
+        if last is None:
+            if count is not None and given >= count:
+                return
+            given += 1
+            yield Damaged(pos, message)
+        with open(path, "rb") as f:
+            nxt = _next_start(f, pos if last is None else last, gzipped)
+        if nxt is None:
+            return
+        pos = nxt
+
+
+def _entry(record) -> Entry:
+    """A FastWARC record as an Entry (reads the body of HTML records only)."""
+    from fastwarc.warc import WarcRecordType
+    offset = record.stream_pos
+    record_id = record.record_id or ""
+    if record.record_type not in (WarcRecordType.response, WarcRecordType.resource):
+        return Skipped(offset, "not_response", record_id)
+    url = record.headers.get("WARC-Target-URI") or ""
+    if record.record_type == WarcRecordType.response:
+        record.parse_http()
+        status = record.http_headers.status_code if record.http_headers is not None else 0
+        if not 200 <= (status or 0) < 300:
+            return Skipped(offset, "http_status", record_id)
+        ctype = record.http_headers.get("Content-Type") or ""
+        language = record.http_headers.get("Content-Language")
+    else:
+        ctype = record.headers.get("Content-Type") or ""
+        language = None
+    mime, charset = _content_type(ctype)
+    if mime and mime not in HTML_TYPES:
+        return Skipped(offset, "not_html", record_id)
+    size = record.content_length
+    if size > MAX_RECORD_BYTES:
+        return TooLarge(offset, url, record_id, size)
+    data = record.reader.read()
+    return Page(offset, url, record_id, data, charset, language.strip() if language else None)
+
+
+def _content_type(value: str) -> tuple[str, str | None]:
+    """(lower-case media type, charset parameter) of a Content-Type header value."""
+    msg = Message()
+    msg["content-type"] = value
+    mime = value.split(";", 1)[0].strip().lower()
+    return mime, (msg.get_param("charset") or None) if mime else None
+
+
+def _is_gzip(path: Path) -> bool:
+    with open(path, "rb") as f:
+        return f.read(3) == _GZIP_MEMBER
+
+
+def _next_start(f, after: int, gzipped: bool) -> int | None:
+    """The offset of the first record start strictly after `after`, or None at the end."""
+    pos = after + 1
+    mark = _GZIP_MEMBER if gzipped else b"WARC/1."
+    carry = b""
+    f.seek(pos)
+    base = pos
+    while True:
+        chunk = f.read(SCAN_WINDOW)
+        if not chunk:
+            return None
+        window = carry + chunk
+        i = window.find(mark)
+        while i != -1:
+            at = base - len(carry) + i
+            if _starts_record(f, at, gzipped, window, i):
+                return at
+            i = window.find(mark, i + 1)
+        carry = window[-(len(mark) - 1):]
+        base += len(chunk)
+        f.seek(base)
+
+
+def _starts_record(f, at: int, gzipped: bool, window: bytes, i: int) -> bool:
+    """Whether a record begins at `at`: a line `WARC/1.x` at a line start, or (gzip) a
+    member whose first inflated bytes are one."""
+    if not gzipped:
+        return at == 0 or (i > 0 and window[i - 1:i] == b"\n") or _byte_before(f, at) == b"\n"
+    here = f.tell()
+    try:
+        f.seek(at)
+        head = f.read(4096)
+        inflated = zlib.decompressobj(31).decompress(head, 16)
+        return inflated.startswith(b"WARC/")
+    except zlib.error:
+        return False
+    finally:
+        f.seek(here)
+
+
+def _byte_before(f, at: int) -> bytes:
+    here = f.tell()
+    f.seek(at - 1)
+    byte = f.read(1)
+    f.seek(here)
+    return byte
