@@ -1,0 +1,74 @@
+"""Where rows go: JSON Lines (a stream, stdout or a file) or Parquet (a file, in row groups).
+
+One row per record, never a file per record. Both writers take rows one at a time and hold
+at most one row group (ROW_GROUP rows) in memory. Parquet needs pyarrow (the `batch`
+extra); its schema is fixed (SCHEMA), so files of different runs concatenate.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import IO, Any
+
+from .work import ROW_FIELDS
+
+# Rows per Parquet row group: a few MB of text, a good unit for readers that skip groups.
+ROW_GROUP = 1000
+
+
+class JsonLines:
+    """One JSON object per line, UTF-8, flushed per row (a pipeline reads as we go)."""
+
+    def __init__(self, out: IO[str]) -> None:
+        self.out = out
+
+    def write(self, row: dict[str, Any]) -> None:
+        self.out.write(json.dumps(row, ensure_ascii=False) + "\n")
+        self.out.flush()
+
+    def close(self) -> None:
+        self.out.flush()
+
+
+def schema():
+    """The Parquet schema of a row (timings and error as structs)."""
+    import pyarrow as pa
+    text = pa.string()
+    return pa.schema([
+        ("source", text), ("url", text), ("record_id", text), ("status", text),
+        ("title", text), ("language", text), ("text", text), ("markdown", text),
+        ("html", text), ("path", text), ("blocks", pa.int32()),
+        ("error", pa.struct([("code", pa.int32()), ("name", text), ("message", text)])),
+        ("timings", pa.struct([(k, pa.float64()) for k in
+                               ("read_ms", "snapshot_ms", "select_ms", "render_ms")])),
+    ])
+
+
+class Parquet:
+    """Rows into one Parquet file, ROW_GROUP rows at a time."""
+
+    def __init__(self, path: Path) -> None:
+        try:
+            import pyarrow.parquet as pq
+        except ImportError:
+            from ..errors import PithError
+            raise PithError("Parquet output needs pyarrow: pip install 'pith[batch]'") from None
+        self.schema = schema()
+        assert tuple(self.schema.names) == ROW_FIELDS
+        self.writer = pq.ParquetWriter(str(path), self.schema, compression="zstd")
+        self.pending: list[dict] = []
+
+    def write(self, row: dict[str, Any]) -> None:
+        self.pending.append(row)
+        if len(self.pending) >= ROW_GROUP:
+            self._flush()
+
+    def _flush(self) -> None:
+        import pyarrow as pa
+        if self.pending:
+            self.writer.write_table(pa.Table.from_pylist(self.pending, schema=self.schema))
+            self.pending = []
+
+    def close(self) -> None:
+        self._flush()
+        self.writer.close()
