@@ -15,7 +15,9 @@ from typing import Any
 
 from . import __version__
 from .pipeline import render
-from .errors import BadOptions, PithError
+from .batch.command import TABLE_FORMATS
+from .batch.warc import is_warc
+from .errors import BadOptions, InputNotFound, PithError
 from .measure.anchors import ANCHORS
 from .pipeline.options import ALGORITHMS, Options
 from .pages.inputs import DEFAULT_TIMEOUT_S, Capturer, local_path, output_stem
@@ -34,23 +36,34 @@ def build_parser() -> argparse.ArgumentParser:
 
     ex = sub.add_parser(
         "extract", help="print or save the main content of pages",
-        description="Extract the main content of saved pages (paths, file:// URLs) or live "
-                    "http(s) URLs. By default each page is rendered in headless Chromium "
-                    "and captured by the extension's own capture script.")
-    ex.add_argument("inputs", nargs="+", metavar="PATH_OR_URL")
+        description="Extract the main content of saved pages (paths, file:// URLs), live "
+                    "http(s) URLs, folders of pages (recursively), WARC files (.warc, "
+                    ".warc.gz) and lists of these on stdin (-). By default each page is "
+                    "rendered in headless Chromium and captured by the extension's own "
+                    "capture script; --format jsonl or parquet (the default for WARC "
+                    "input) writes one row per page, extracted without a browser on every "
+                    "core, each page under a time and a memory limit.")
+    ex.add_argument("inputs", nargs="+", metavar="PATH_OR_URL",
+                    help="a page, a folder, a WARC file, a URL, or - to read them from stdin "
+                         "(one per line)")
     ex.add_argument("--algorithm", "-a", choices=ALGORITHMS, default=Options().algorithm,
                     help=f"scoring method (default {Options().algorithm}; see README)")
-    ex.add_argument("--format", "-f", choices=render.FORMATS, default="text")
+    ex.add_argument("--format", "-f", choices=render.FORMATS + TABLE_FORMATS, default=None,
+                    help="text (default), markdown, html, json (one object per page); "
+                         "jsonl or parquet: one row per page or WARC record (the default for "
+                         "WARC input; see README 'Crawls')")
     ex.add_argument("--blocks", choices=("on", "off"), default=None,
                     help="the block stage: output only the chosen element's blocks the block "
                          "model keeps (on, the default), or the element's whole text (off)")
-    ex.add_argument("--out", "-o", metavar="DIR", type=Path,
-                    help="write DIR/X.txt (.md/.html/.json) for each input X.html or URL")
+    ex.add_argument("--out", "-o", metavar="DIR|FILE", type=Path,
+                    help="write DIR/X.txt (.md/.html/.json) for each input X.html or URL; "
+                         "with --format jsonl or parquet, the FILE of rows")
     _capture_args(ex)
     ex.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                     help="override a pipeline option (see `pith options`); VALUE is JSON")
     ex.add_argument("--quiet", "-q", action="store_true",
                     help="no progress bar (it is drawn only when stderr is a terminal)")
+    _batch_args(ex)
     ex.set_defaults(run=cmd_extract, parser=ex)
 
     be = sub.add_parser(
@@ -150,6 +163,45 @@ def _training_args(p: argparse.ArgumentParser, writes: str) -> None:
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
 
 
+def _batch_args(p: argparse.ArgumentParser) -> None:
+    from .batch.pool import PAGE_MEMORY_BYTES, PAGE_TIME_S
+    g = p.add_argument_group("rows (--format jsonl or parquet)")
+    g.add_argument("--jobs", "-j", type=_positive_int, default=None, metavar="N",
+                   help="worker processes (default: every core)")
+    g.add_argument("--unordered", action="store_true",
+                   help="write rows as pages finish instead of in input order")
+    g.add_argument("--also", action="append", choices=("markdown", "html"),
+                   help="add the content as Markdown or HTML to each row (repeatable)")
+    g.add_argument("--page-timeout", type=_positive_float, default=PAGE_TIME_S, metavar="S",
+                   help=f"stop a page after S seconds (default {PAGE_TIME_S:g}); it is "
+                        "counted as timed out")
+    g.add_argument("--page-memory", type=float, default=PAGE_MEMORY_BYTES / 2**20,
+                   metavar="MB", help=f"memory one page may use (default "
+                                      f"{PAGE_MEMORY_BYTES / 2**20:g}; 0: no limit)")
+    g.add_argument("--summary", type=Path, metavar="FILE",
+                   help="also write the final counts as JSON to FILE")
+    g.add_argument("--engine", choices=("local", "dask"), default="local",
+                   help="local: a process pool here (default); dask: a Dask cluster, "
+                        "one task per input file")
+    g.add_argument("--scheduler", metavar="ADDRESS",
+                   help="the Dask scheduler to use (e.g. tcp://10.0.0.1:8786); without it "
+                        "--engine dask starts a local cluster of --jobs workers")
+
+
+def _positive_int(value: str) -> int:
+    n = int(value)
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+    return n
+
+
+def _positive_float(value: str) -> float:
+    x = float(value)
+    if not x > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, not {value}")
+    return x
+
+
 def _host_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--browser", choices=("chrome", "chromium", "edge", "brave", "firefox", "all"),
                    help="which browser (default: all; chromium with --user-data-dir)")
@@ -167,9 +219,9 @@ def _capture_args(p: argparse.ArgumentParser) -> None:
                    help=f"seconds to load one page (default {DEFAULT_TIMEOUT_S:g})")
     p.add_argument("--encoding", metavar="CHARSET",
                    help="decode local files with CHARSET instead of the declared one")
-    p.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict",
+    p.add_argument("--encoding-errors", choices=("strict", "replace"), default=None,
                    help="'replace' decodes bytes invalid in the charset as U+FFFD "
-                        "instead of failing")
+                        "instead of failing (default: strict for pages, replace for rows)")
 
 
 def parse_overrides(pairs: list[str]) -> dict[str, Any]:
@@ -209,6 +261,15 @@ def cmd_extract(args: argparse.Namespace) -> int:
     if args.blocks is not None:
         overrides["blocks"] = args.blocks == "on"
     opts = Options.from_overrides(overrides)
+    if args.format is None:
+        args.format = "jsonl" if any(is_warc(t) for t in args.inputs) else "text"
+    if args.format in TABLE_FORMATS:
+        from .batch import command
+        return command.run(args, opts, stderr_is_terminal())
+    if args.engine != "local" or args.scheduler:
+        raise UsageError("--engine and --scheduler are for rows: add --format jsonl or parquet")
+    args.inputs = expand_inputs(args.inputs)
+    args.encoding_errors = args.encoding_errors or "strict"
     many = len(args.inputs) > 1
     if many and args.out is None and args.format != "json":
         raise UsageError("several inputs need --out DIR, or --format json (one JSON object "
@@ -246,6 +307,30 @@ def cmd_extract(args: argparse.Namespace) -> int:
     if failed and many:
         print(f"pith: {failed} of {len(args.inputs)} inputs failed", file=sys.stderr)
     return EXIT_FAILED if failed else EXIT_OK
+
+
+def expand_inputs(inputs: list[str]) -> list[str]:
+    """Folders and `-` (a list on stdin) as the pages they name, for the one-output-per-page
+    formats; a WARC file holds many pages, so it needs rows (--format jsonl)."""
+    from .batch.records import is_html_name
+    out: list[str] = []
+    for target in inputs:
+        if target == "-":
+            out.extend(expand_inputs([line.strip() for line in sys.stdin
+                                      if line.strip() and not line.startswith("#")]))
+            continue
+        if is_warc(target):
+            raise UsageError(f"{target} is a WARC file: its pages are rows, use --format "
+                             "jsonl (or parquet --out FILE)")
+        path = local_path(target)
+        if path is None or not path.is_dir():
+            out.append(target)
+            continue
+        found = sorted(str(p) for p in path.rglob("*") if p.is_file() and is_html_name(p.name))
+        if not found:
+            raise InputNotFound(f"{target} is a folder with no HTML file in it")
+        out.extend(found)
+    return out
 
 
 def stderr_is_terminal() -> bool:

@@ -7,7 +7,9 @@ not clean, so this module restarts it past the damage:
 
   - after an error, the next record start is searched for in the raw bytes from the last
     good record on: a gzip member that inflates to `WARC/` in a `.gz` file, a line
-    `WARC/1.x` otherwise;
+    `WARC/1.0` or `WARC/1.1` otherwise;
+  - a record cut inside its header reads as one header running into the next record's
+    (two WARC-Type or WARC-Record-ID lines): that is damage too, not a record;
   - a start that fails again before giving a record is skipped too, so the position only
     moves forward and a damaged file is read once;
   - each skipped span becomes one `Damaged` entry (offset and message), counted by the
@@ -22,6 +24,7 @@ start=...)`): the Dask engine hands out (file, offset, count) slices this way.
 """
 from __future__ import annotations
 
+import re
 import zlib
 from dataclasses import dataclass
 from email.message import Message
@@ -38,6 +41,8 @@ MAX_RECORD_BYTES = 64 * 1024 * 1024
 # Bytes read at a time while searching for the next record after damage.
 SCAN_WINDOW = 1 << 20
 _GZIP_MEMBER = b"\x1f\x8b\x08"
+# The first line of a record: where a search after damage may restart.
+_VERSION_LINE = re.compile(rb"WARC/1\.[01]\r?\n")
 
 
 def is_warc(name: str | Path) -> bool:
@@ -129,10 +134,16 @@ def read(path: str | Path, start: int = 0, count: int | None = None) -> Iterator
         pos = nxt
 
 
+class _Merged(OSError):
+    """A record header that runs into the next record's (a record cut inside its header)."""
+
+
 def _entry(record) -> Entry:
     """A FastWARC record as an Entry (reads the body of HTML records only)."""
     from fastwarc.warc import WarcRecordType
     offset = record.stream_pos
+    if any(len(record.headers.get_multiple(name)) > 1 for name in ("WARC-Type", "WARC-Record-ID")):
+        raise _Merged("a record cut short inside its header runs into the next one")
     record_id = record.record_id or ""
     if record.record_type not in (WarcRecordType.response, WarcRecordType.resource):
         return Skipped(offset, "not_response", record_id)
@@ -173,7 +184,7 @@ def _is_gzip(path: Path) -> bool:
 def _next_start(f, after: int, gzipped: bool) -> int | None:
     """The offset of the first record start strictly after `after`, or None at the end."""
     pos = after + 1
-    mark = _GZIP_MEMBER if gzipped else b"WARC/1."
+    mark = _GZIP_MEMBER if gzipped else b"WARC/1."   # then a digit and a line end
     carry = b""
     f.seek(pos)
     base = pos
@@ -197,7 +208,11 @@ def _starts_record(f, at: int, gzipped: bool, window: bytes, i: int) -> bool:
     """Whether a record begins at `at`: a line `WARC/1.x` at a line start, or (gzip) a
     member whose first inflated bytes are one."""
     if not gzipped:
-        return at == 0 or (i > 0 and window[i - 1:i] == b"\n") or _byte_before(f, at) == b"\n"
+        here = f.tell()
+        f.seek(at)
+        line = f.read(11)
+        f.seek(here)
+        return _VERSION_LINE.match(line) is not None
     here = f.tell()
     try:
         f.seek(at)
@@ -210,9 +225,3 @@ def _starts_record(f, at: int, gzipped: bool, window: bytes, i: int) -> bool:
         f.seek(here)
 
 
-def _byte_before(f, at: int) -> bytes:
-    here = f.tell()
-    f.seek(at - 1)
-    byte = f.read(1)
-    f.seek(here)
-    return byte

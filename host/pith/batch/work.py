@@ -9,7 +9,8 @@ Parquet carry the same thing and a failed record is a row like any other:
                            failed, timeout
   title, language          the page's <title>; <html lang>, else the HTTP Content-Language
   text, markdown, html     the main content (markdown and html only when asked for)
-  path                     the chosen element's path (host/SNAPSHOT.md's `path`)
+  path                     the chosen element's path: element-child indices from the root
+                           (host/SNAPSHOT.md's portable node form)
   blocks                   how many blocks the block stage kept (null with it off)
   error                    {code, name, message} of a failure, else null
   timings                  {read_ms, snapshot_ms, select_ms, render_ms} (time differs
