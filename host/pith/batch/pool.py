@@ -11,8 +11,8 @@ stuck inside native code (lxml, numpy). Here each worker is a process with a pip
     timeout), a new worker starts and gets the worker's other records again. A page that
     runs away costs at most its limit (plus a process start, a few ms with forkserver);
   - each worker caps its own address space at its size after start-up plus `memory_bytes`
-    (RLIMIT_AS, where the system has it): an allocation past it raises MemoryError in the
-    page, which becomes a `page_memory_limit` row, and the worker goes on;
+    (RLIMIT_AS, where the system has it): an allocation past it fails inside the page,
+    which becomes a `page_memory_limit` row, and the worker is replaced;
   - a worker that dies (killed by the system, a crash in native code) costs its current
     page a `worker_crashed` row and is replaced the same way;
   - rows come out in input order (`ordered`: a reorder buffer of at most MAX_WAITING rows;
@@ -51,6 +51,10 @@ MAX_WAITING = 512
 # page needed (705 MB) and lets several workers share an ordinary machine.
 PAGE_TIME_S = 10.0
 PAGE_MEMORY_BYTES = 2 << 30
+# How close to its memory cap a worker's peak must come for a failed page to count as
+# out of memory: an allocation that fails asks for more than is left, so the peak stops
+# short of the cap by up to that request; 64 MB covers a parser's buffer growth.
+MEMORY_CAP_MARGIN = 64 << 20
 # Workers that die before finishing a page, one after another, before the pool gives up:
 # past this, something is wrong with every worker (it cannot start), not with a page.
 MAX_CRASHES_IN_A_ROW = 8
@@ -82,8 +86,11 @@ def run(records: Iterable[Record], job: work.Job, jobs: int | None = None,
 
 # ------------------------------------------------------------------------- the worker side
 def _serve(inbox, outbox, job: work.Job, memory_bytes: int | None) -> None:
-    """A worker's loop: (seq, record) in, (seq, row) out, until None or the pipe closes."""
-    _cap_memory(memory_bytes)
+    """A worker's loop: (seq, record) in, (seq, row, retire) out, until None or the pipe
+    closes. `retire`: the page reached the memory cap; this worker sends its row and ends
+    (its peak size stays at the cap, and a heap that held a huge page is best dropped),
+    and the parent starts a new one."""
+    cap = _cap_memory(memory_bytes)
     while True:
         try:
             item = inbox.recv()
@@ -96,24 +103,42 @@ def _serve(inbox, outbox, job: work.Job, memory_bytes: int | None) -> None:
             row = work.extract(record, job)
         except MemoryError:
             row = None
-        if row is None:                    # outside the except: the page's memory is freed
+        # Native code (libxml2) reports a failed allocation its own way ("unknown error"):
+        # a failed page that took the process to its cap failed for want of memory.
+        retire = cap is not None and _peak_size() >= cap - MEMORY_CAP_MARGIN
+        if row is None or (retire and row["status"] == "failed"):
+            cause = "" if row is None else f" ({row['error']['name']}: {row['error']['message']})"
             row = work.failed_row(record, PageMemoryLimit(
-                f"{record.source}: needed more than the {memory_bytes / 2**30:g} GiB a page "
-                "may use"))
-        outbox.send((seq, row))
+                f"{record.source}: needed more than the {memory_bytes / 2**20:,.0f} MB a page "
+                f"may use{cause}"))
+        outbox.send((seq, row, retire))
+        if retire:
+            return
 
 
-def _cap_memory(memory_bytes: int | None) -> None:
+def _cap_memory(memory_bytes: int | None) -> int | None:
+    """Cap this process's address space at its size now plus `memory_bytes`; the cap, or
+    None where the system has no RLIMIT_AS or /proc (the time limit still holds there)."""
     if memory_bytes is None:
-        return
+        return None
     try:
         import resource
         with open("/proc/self/statm") as f:
             size = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
     except (ImportError, OSError, ValueError):
-        return                             # no RLIMIT_AS here: the time limit still holds
-    limit = size + memory_bytes
-    resource.setrlimit(resource.RLIMIT_AS, (limit, resource.getrlimit(resource.RLIMIT_AS)[1]))
+        return None
+    cap = size + memory_bytes
+    resource.setrlimit(resource.RLIMIT_AS, (cap, resource.getrlimit(resource.RLIMIT_AS)[1]))
+    return cap
+
+
+def _peak_size() -> int:
+    """The most address space this process has held (VmPeak), in bytes."""
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmPeak:"):
+                return int(line.split()[1]) * 1024
+    return 0
 
 
 # ------------------------------------------------------------------------- the parent side
@@ -147,8 +172,8 @@ class _Worker:
                 return
             try:
                 self._to_child.send(item)
-            except (OSError, ValueError):  # the worker is gone; the parent sees it die
-                return
+            except (OSError, ValueError, TypeError):   # the worker is gone (its pipe
+                return                                 # closed): the parent sees it die
 
     def send(self, record: Record) -> None:
         if not self.queue:
@@ -241,8 +266,9 @@ class _Pool:
 
     def _collect(self, worker: _Worker, done: list) -> None:
         try:
-            seq, row = worker.conn.recv()
+            seq, row, retire = worker.conn.recv()
         except (EOFError, OSError):
+            worker.process.join(timeout=1)       # for its exit code
             self.crashes_in_a_row += 1
             if self.crashes_in_a_row > MAX_CRASHES_IN_A_ROW:
                 raise InternalError(
@@ -257,13 +283,19 @@ class _Pool:
         worker.started = time.monotonic()
         self.crashes_in_a_row = 0
         heapq.heappush(done, (seq, row))
+        if retire:
+            self._respawn(worker)
 
     def _replace(self, worker: _Worker, done: list, error, status: str) -> None:
         """Kill `worker`, give its current page the row `error`, and hand its other
         records to a new worker in its place."""
-        worker.stop(kill=True)
         current = worker.queue.popleft()
         heapq.heappush(done, (current.seq, work.failed_row(current, error, status)))
+        self._respawn(worker)
+
+    def _respawn(self, worker: _Worker) -> None:
+        """A new worker in `worker`'s place, given the records `worker` still held."""
+        worker.stop(kill=True)
         fresh = _Worker(self.ctx, self.job, self.limits)
         self.workers[self.workers.index(worker)] = fresh
         for record in worker.queue:

@@ -108,7 +108,7 @@ def read(path: str | Path, start: int = 0, count: int | None = None) -> Iterator
         with open(path, "rb") as f:
             f.seek(pos)
             try:
-                for record in ArchiveIterator(f, parse_http=False, auto_decode="all"):
+                for record in ArchiveIterator(f, parse_http=True, auto_decode="all"):
                     if count is not None and given >= count:
                         return
                     entry = _entry(record)   # reads the body: damage may show here
@@ -134,8 +134,9 @@ def read(path: str | Path, start: int = 0, count: int | None = None) -> Iterator
         pos = nxt
 
 
-class _Merged(OSError):
-    """A record header that runs into the next record's (a record cut inside its header)."""
+class _Unreadable(OSError):
+    """A record FastWARC parsed but that cannot be whole: a header running into the next
+    record's (a record cut inside its header), a response cut before its status line."""
 
 
 def _entry(record) -> Entry:
@@ -143,15 +144,16 @@ def _entry(record) -> Entry:
     from fastwarc.warc import WarcRecordType
     offset = record.stream_pos
     if any(len(record.headers.get_multiple(name)) > 1 for name in ("WARC-Type", "WARC-Record-ID")):
-        raise _Merged("a record cut short inside its header runs into the next one")
+        raise _Unreadable("a record cut short inside its header runs into the next one")
     record_id = record.record_id or ""
     if record.record_type not in (WarcRecordType.response, WarcRecordType.resource):
         return Skipped(offset, "not_response", record_id)
     url = record.headers.get("WARC-Target-URI") or ""
     if record.record_type == WarcRecordType.response:
-        record.parse_http()
         status = record.http_headers.status_code if record.http_headers is not None else 0
-        if not 200 <= (status or 0) < 300:
+        if not status:
+            raise _Unreadable("a response record without an HTTP status line (cut short?)")
+        if not 200 <= status < 300:
             return Skipped(offset, "http_status", record_id)
         ctype = record.http_headers.get("Content-Type") or ""
         language = record.http_headers.get("Content-Language")

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .records import Record
-from ..errors import InternalError, NoContent, PithError
+from ..errors import InputDecode, InternalError, NoContent, PithError
 from ..pipeline import render
 from ..pipeline.options import Options
 from ..pipeline.select import select
@@ -93,7 +93,14 @@ def _extract(record: Record, job: Job) -> dict[str, Any]:
             data = static.read_page(path)
         else:
             data, charset, url = fetch(record.source, job.timeout_s)
-    text, _ = static.decode_html(data, job.encoding or charset, job.encoding_errors)
+    try:
+        text, _ = static.decode_html(data, job.encoding or charset, job.encoding_errors)
+    except InputDecode:
+        if job.encoding or not charset:
+            raise
+        # a charset label in the HTTP header that no browser knows is ignored, as
+        # browsers do: the page's own declaration and sniffing decide
+        text, _ = static.decode_html(data, None, job.encoding_errors)
     static.check_html(text, record.source)
     t1 = time.perf_counter()
     snap = static.snapshot_from_html(text, url)

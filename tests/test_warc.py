@@ -1,0 +1,133 @@
+"""pith.batch.warc: every intact record is read, damage is one entry and skipped, slices re-read."""
+import gzip
+from pathlib import Path
+
+import pytest
+
+from pith.batch import warc
+from pith.measure import warcfile
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "pages"
+SUFFIXES = [pytest.param(".warc", id="plain"), pytest.param(".warc.gz", id="gzip")]
+
+
+def page(i: int, **kw) -> warcfile.Page:
+    return warcfile.Page(f"https://site{i % 3}.test/p/{i}",
+                         f"<html><body><p>Page number {i} says hello.</p></body></html>".encode(),
+                         **kw)
+
+
+def entries(path, **kw):
+    return list(warc.read(path, **kw))
+
+
+def pages_of(found):
+    return [e.url for e in found if isinstance(e, warc.Page)]
+
+
+@pytest.mark.parametrize("suffix", SUFFIXES)
+def test_clean_file_gives_every_page_and_skips_the_requests(tmp_path, suffix):
+    path = tmp_path / f"c{suffix}"
+    warcfile.write(path, [page(i) for i in range(6)])
+    found = entries(path)
+    assert pages_of(found) == [page(i).url for i in range(6)]
+    assert [e.why for e in found if isinstance(e, warc.Skipped)] == ["not_response"] * 6
+    first = next(e for e in found if isinstance(e, warc.Page))
+    assert first.data == page(0).body and first.charset == "utf-8"
+    assert first.record_id == warcfile.record_id(page(0).url, "response")
+
+
+@pytest.mark.parametrize("suffix", SUFFIXES)
+@pytest.mark.parametrize("damage", warcfile.DAMAGE)
+def test_one_damaged_record_loses_nothing_else(tmp_path, suffix, damage):
+    pages = [page(i) for i in range(7)]
+    pages[3].damage = damage
+    path = tmp_path / f"d{suffix}"
+    warcfile.write(path, pages, seed=3)
+    found = entries(path)
+    intact = [p.url for p in pages if p.damage is None]
+    got = pages_of(found)
+    assert [u for u in got if u != pages[3].url] == intact      # nothing else lost, in order
+    if damage == "truncated":      # the page itself cannot be read: one damaged entry
+        assert pages[3].url not in got
+        assert sum(isinstance(e, warc.Damaged) for e in found) == 1
+    # every offset is a real position, increasing
+    offsets = [e.offset for e in found]
+    assert offsets == sorted(offsets) and len(set(offsets)) == len(offsets)
+
+
+def test_garbage_and_truncation_together_at_the_end(tmp_path):
+    pages = [page(i) for i in range(4)]
+    pages[2].damage = "garbage"
+    pages[3].damage = "truncated"
+    path = tmp_path / "e.warc.gz"
+    warcfile.write(path, pages)
+    found = entries(path)
+    assert pages_of(found) == [p.url for p in pages[:3]]
+    assert isinstance(found[-1], warc.Damaged)
+    assert "not a readable WARC record" in found[-1].message
+
+
+def test_non_html_and_non_2xx_responses_are_skipped_by_reason(tmp_path):
+    path = tmp_path / "s.warc"
+    warcfile.write(path, [
+        page(0),
+        warcfile.Page("https://x.test/logo.png", b"\x89PNG\r\n\x1a\n", content_type="image/png"),
+        warcfile.Page("https://x.test/moved", b"<html>moved</html>", status=301),
+        warcfile.Page("https://x.test/feed", b"{}", content_type="application/json"),
+        warcfile.Page("https://x.test/x", b"<html><p>xhtml</p></html>",
+                      content_type="application/xhtml+xml"),
+    ])
+    found = entries(path)
+    assert pages_of(found) == [page(0).url, "https://x.test/x"]
+    whys = sorted(e.why for e in found if isinstance(e, warc.Skipped))
+    assert whys == ["http_status", "not_html", "not_html"] + ["not_response"] * 5
+
+
+def test_http_charset_and_language_are_kept(tmp_path):
+    path = tmp_path / "h.warc.gz"
+    body = (FIXTURES / "legacy-charset" / "source.html").read_bytes()
+    warcfile.write(path, [warcfile.Page("https://x.test/fr", body,
+                                        content_type="text/html; charset=windows-1252",
+                                        headers={"Content-Language": "fr-FR"})])
+    (found,) = [e for e in entries(path) if isinstance(e, warc.Page)]
+    assert found.charset == "windows-1252" and found.language == "fr-FR"
+    assert found.data == body
+
+
+def test_content_encoding_gzip_is_decoded(tmp_path):
+    path = tmp_path / "z.warc"
+    html = b"<html><body><p>compressed on the wire</p></body></html>"
+    warcfile.write(path, [warcfile.Page("https://x.test/z", gzip.compress(html),
+                                        headers={"Content-Encoding": "gzip"})])
+    (found,) = [e for e in entries(path) if isinstance(e, warc.Page)]
+    assert found.data == html
+
+
+def test_a_record_over_the_size_limit_is_reported_unread(tmp_path, monkeypatch):
+    monkeypatch.setattr(warc, "MAX_RECORD_BYTES", 200)
+    path = tmp_path / "big.warc"
+    warcfile.write(path, [page(0), warcfile.Page("https://x.test/big", b"<p>" + b"x" * 500)])
+    found = entries(path)
+    big = [e for e in found if isinstance(e, warc.TooLarge)]
+    assert len(big) == 1 and big[0].url == "https://x.test/big" and big[0].size > 500
+    assert pages_of(found) == [page(0).url]
+
+
+@pytest.mark.parametrize("suffix", SUFFIXES)
+def test_a_slice_from_any_entry_reads_the_same_entries(tmp_path, suffix):
+    """(offset, count) slices, as the Dask engine hands them out, re-read exactly."""
+    pages = [page(i) for i in range(9)]
+    pages[4].damage = "truncated"
+    path = tmp_path / f"x{suffix}"
+    warcfile.write(path, pages)
+    whole = entries(path)
+    key = lambda e: (type(e).__name__, e.offset, getattr(e, "url", ""))   # noqa: E731
+    for i in range(0, len(whole), 4):
+        part = entries(path, start=whole[i].offset, count=4)
+        assert [key(e) for e in part] == [key(e) for e in whole[i:i + 4]]
+
+
+def test_names_read_as_warc():
+    assert warc.is_warc("a/CC-MAIN-1.warc.gz") and warc.is_warc("x.WARC")
+    assert not warc.is_warc("page.html") and not warc.is_warc("x.warc.gz.txt")
