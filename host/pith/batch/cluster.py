@@ -1,0 +1,220 @@
+"""Batch extraction on a Dask cluster: a bag of rows, and rows in input order from a scheduler.
+
+Dask distributes, Pith guards: a Dask task is a partition of the input, a WARC file or a
+run of HTML files, and it runs that partition's records through the same guarded worker
+process as `pith.batch.extract` (pool.run with one job: each page under its time and
+memory limit), so a page that runs away costs its limit on the cluster too, and every row
+is the row the single-process run gives (the `timings` aside).
+
+  - `extract_bag(paths)` is a dask.bag.Bag of rows, one partition per WARC file (or run
+    of FILES_PER_PARTITION HTML files), for pipelines that go on in Dask
+    (`.to_dataframe()`, `.map(...)`). Given a Bag of paths instead, its partitions are
+    kept as they are. A bag has rows only: what was skipped without a row (non-HTML WARC
+    records, other files in folders) is counted by `run`.
+  - `run(paths, ...)` connects to a scheduler (or starts a LocalCluster), yields the rows
+    in input order and fills a Summary with every count. At most AHEAD_PER_WORKER
+    partitions per worker are submitted at a time: finished partitions wait on their
+    workers, the client holds the rows of one partition, so a crawl of any size runs in
+    bounded memory.
+
+Inputs are expanded on the client the way records.py does (folders walked in sorted
+order, `-` read from stdin) so that a folder of WARC files spreads over the cluster;
+every path must be readable by the workers under the same name (a shared filesystem).
+
+Worker processes: a Dask worker started by a nanny is a daemonic process by default, and
+a daemonic process may not start the process that runs the pages. The LocalCluster
+started here sets `distributed.worker.daemon` to False. Workers of a cluster started
+elsewhere must be started the same way (`DASK_DISTRIBUTED__WORKER__DAEMON=False dask
+worker ADDRESS`, or `dask worker --no-nanny ADDRESS`); otherwise `run` stops before the
+first task with an error naming this fix. Pages are never run unguarded instead: one
+stuck page would hold its Dask worker for ever.
+
+Dask is the optional extra `cluster` (`pip install pith[cluster]`); it is imported when
+a function here is called.
+"""
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import sys
+import time
+from collections import deque
+from pathlib import Path
+from typing import IO, Any, Iterable, Iterator
+
+from . import pool, records, warc, work
+from .summary import Summary
+from ..errors import BadOptions
+from ..pages.inputs import is_url, local_path
+
+# HTML files (or URLs) in one partition: a partition should be about a second of work, so
+# the cost of a task (a round trip to the scheduler, ~50 ms to start its guarded worker
+# process) stays a few per cent; pages take 5-20 ms each. A WARC file is always one
+# partition of its own, whatever its size (a Common Crawl file is ~40,000 records).
+FILES_PER_PARTITION = 128
+# Partitions submitted ahead of the one being given out, per worker: one running and one
+# waiting, so no worker idles between tasks while the rows of finished partitions wait
+# on the workers, not in the client.
+AHEAD_PER_WORKER = 2
+# The LocalCluster's HTTP port (its scheduler serves one even without a dashboard): any
+# free one, since several runs may share a machine and a fixed port would clash.
+DASHBOARD_ADDRESS = ":0"
+# Seconds to wait for a scheduler given by address, and for its first worker, before
+# giving up: a cluster that is starting up needs a few seconds, one that is down never comes.
+CONNECT_TIMEOUT_S = 30
+# Dask config key that makes nanny-started workers non-daemonic (see the module).
+DAEMON_KEY = "distributed.worker.daemon"
+DAEMONIC_WORKERS = (
+    "the Dask workers are daemonic processes, which may not start the process that runs "
+    "each page under its time and memory limit; start them with "
+    "DASK_DISTRIBUTED__WORKER__DAEMON=False (or `dask worker --no-nanny`)")
+
+
+# ------------------------------------------------------------------------------ the API
+def extract_bag(paths: "Iterable[str] | Any", job: work.Job = work.Job(),
+                limits: pool.Limits = pool.Limits()) -> "Any":
+    """A dask.bag.Bag of rows (work.ROW_FIELDS) for `paths` (files, folders, WARC files,
+    URLs; or a Bag of them, whose partitions are kept)."""
+    import dask
+    import dask.bag
+
+    if isinstance(paths, dask.bag.Bag):
+        return paths.map_partitions(_rows, job, limits)
+    parts = list(partitions(paths, records.Tally()))
+    return dask.bag.from_delayed([dask.delayed(_rows)(targets, job, limits)
+                                  for targets in parts])
+
+
+def run(paths: Iterable[str], job: work.Job = work.Job(),
+        limits: pool.Limits = pool.Limits(), scheduler: str | None = None,
+        n_workers: int | None = None, summary: Summary | None = None,
+        stdin: IO[str] | None = None) -> Iterator[dict[str, Any]]:
+    """The rows of `paths` in input order, computed on the Dask cluster at `scheduler`
+    (an address, tcp://host:8786) or on a LocalCluster of `n_workers` processes (default:
+    every core) started here and closed at the end; `summary` is filled as rows go by."""
+    summary = summary if summary is not None else Summary()
+    t0 = time.perf_counter()
+    with _client(scheduler, n_workers) as client:
+        workers = _check_workers(client)
+        stream = partitions(paths, summary.tally, stdin)
+        ahead: deque = deque()
+
+        def submit() -> None:
+            targets = next(stream, None)
+            if targets is not None:
+                ahead.append(client.submit(_partition, targets, job, limits, pure=False))
+
+        for _ in range(AHEAD_PER_WORKER * workers):
+            submit()
+        while ahead:
+            future = ahead.popleft()
+            rows, tally = future.result()
+            future.release()
+            submit()
+            summary.tally.warc_records += tally.warc_records
+            summary.tally.skipped.update(tally.skipped)
+            for row in rows:
+                summary.add(row)
+                summary.seconds = time.perf_counter() - t0
+                yield row
+    summary.seconds = time.perf_counter() - t0
+
+
+def partitions(inputs: Iterable[str], tally: records.Tally,
+               stdin: IO[str] | None = None) -> Iterator[list[str]]:
+    """The inputs as partitions, in input order: each WARC file alone, other targets (HTML
+    files, URLs, missing paths) in runs of at most FILES_PER_PARTITION. Folders are walked
+    as records.py walks them, and the files they skip are counted in `tally`."""
+    run: list[str] = []
+    for target in _targets(inputs, stdin or sys.stdin, tally):
+        if warc.is_warc(target) and not is_url(target):
+            if run:
+                yield run
+                run = []
+            yield [target]
+        else:
+            run.append(target)
+            if len(run) >= FILES_PER_PARTITION:
+                yield run
+                run = []
+    if run:
+        yield run
+
+
+# ------------------------------------------------------------------- on the Dask worker
+def _partition(targets: list[str], job: work.Job,
+               limits: pool.Limits) -> tuple[list[dict[str, Any]], records.Tally]:
+    """One task: the rows of `targets`' records, each page guarded, and what was skipped."""
+    tally = records.Tally()
+    return _rows(targets, job, limits, tally), tally
+
+
+def _rows(targets: Iterable[str], job: work.Job, limits: pool.Limits,
+          tally: records.Tally | None = None) -> list[dict[str, Any]]:
+    if multiprocessing.current_process().daemon:
+        raise BadOptions(DAEMONIC_WORKERS)
+    stream = records.records(list(targets), tally if tally is not None else records.Tally())
+    return list(pool.run(stream, job, jobs=1, limits=limits))
+
+
+def _is_daemon() -> bool:
+    return multiprocessing.current_process().daemon
+
+
+# -------------------------------------------------------------------------- the client
+@contextlib.contextmanager
+def _client(scheduler: str | None, n_workers: int | None) -> "Iterator[Any]":
+    """A distributed.Client of the scheduler at `scheduler`, or of a LocalCluster started
+    here; leaving closes the client and the cluster it started."""
+    import dask
+    from distributed import Client, LocalCluster
+
+    if scheduler is not None:
+        with Client(scheduler, timeout=CONNECT_TIMEOUT_S) as client:
+            yield client
+        return
+    # The nanny reads the key whenever it (re)starts a worker: it stays set while the
+    # cluster lives.
+    with dask.config.set({DAEMON_KEY: False}), \
+            LocalCluster(n_workers=n_workers or pool.default_jobs(), threads_per_worker=1,
+                         processes=True, dashboard_address=DASHBOARD_ADDRESS) as cluster, \
+            Client(cluster) as client:
+        yield client
+
+
+def _check_workers(client) -> int:
+    """How many workers `client`'s cluster has; an error naming the fix when they are
+    daemonic (checked before any task: a task would fail on each of them)."""
+    client.wait_for_workers(1, timeout=CONNECT_TIMEOUT_S)
+    daemonic = client.run(_is_daemon)
+    if any(daemonic.values()):
+        raise BadOptions(DAEMONIC_WORKERS)
+    return len(daemonic)
+
+
+# -------------------------------------------------------------------------- the inputs
+def _targets(inputs: Iterable[str], stdin: IO[str], tally: records.Tally) -> Iterator[str]:
+    """Every target of `inputs`, with `-` read from stdin and folders walked."""
+    for target in inputs:
+        if target == "-":
+            for line in stdin:
+                line = line.strip()
+                if line and not line.startswith("#"):
+                    yield from _expand(line, tally)
+        else:
+            yield from _expand(target, tally)
+
+
+def _expand(target: str, tally: records.Tally) -> Iterator[str]:
+    path = None if is_url(target) and local_path(target) is None else local_path(target)
+    if path is None or not path.is_dir():
+        yield target
+        return
+    for folder, dirs, files in os.walk(path):
+        dirs.sort()
+        for name in sorted(files):
+            if warc.is_warc(name) or records.is_html_name(name):
+                yield str(Path(folder) / name)
+            else:
+                tally.skipped["not_html"] += 1
