@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
+import numpy as np
 from lxml import etree
 
 from .. import SNAPSHOT_VERSION
@@ -353,16 +354,6 @@ _END_BODY_HTML = re.compile(r"</(?:body|html)\s*>", re.I)
 LIBXML2_MAX_DEPTH = 2048
 
 
-class _Virtual:
-    """An element the browser would have inserted (head, body, tbody, tr, colgroup)."""
-
-    __slots__ = ("tag", "kids")
-
-    def __init__(self, tag: str, kids: list | None = None):
-        self.tag = tag
-        self.kids = kids or []     # [(item, tail)]
-
-
 def _parse(html: str):
     """libxml2's tree of `html`, or CaptureFailed when libxml2 stopped before the end."""
     parser = etree.HTMLParser(encoding="utf-8", huge_tree=True, remove_comments=False)
@@ -383,102 +374,98 @@ def _parse(html: str):
     return root
 
 
-def _lxml_kids(el) -> tuple[str, list]:
-    """(leading text, [[child, tail]]) of lxml element `el`: comments and PIs dissolved."""
-    lead = el.text or ""
-    kids: list = []
-    for c in el:
-        if isinstance(c.tag, str):
-            kids.append([c, c.tail or ""])
-        else:       # comment, processing instruction: its tail is the surrounding text
-            t = c.tail or ""
-            if t:
-                if kids:
-                    kids[-1][1] += t
-                else:
-                    lead += t
-    return lead, kids
+# --- the browser's tree ----------------------------------------------------------------
+
+def _lower(tag: str) -> str:
+    return tag.lower()
 
 
-def _unnest_void(kids: list) -> list:
-    """Kids with what libxml2 nested inside a void element it does not know as void
-    (embed, source, track, wbr) moved out after it, where browsers put it: otherwise the
-    rest of an article after an <embed> would sit inside a dropped widget."""
-    out: list = []
-    todo = kids[::-1]
-    while todo:
-        item, tail = todo.pop()
-        if isinstance(item, _Virtual) or item.tag.lower() not in VOID_ELEMENTS or (
-                not len(item) and not item.text):
-            out.append([item, tail])
-            continue
-        lead, inner = _lxml_kids(item)
-        out.append([item, lead])
-        if inner:
-            inner[-1][1] += tail
-        else:
-            out[-1][1] += tail
-        todo.extend(inner[::-1])
-    return out
+def _browser_tree(root) -> None:
+    """Rearrange lxml tree `root`, in place, into the tree a browser builds of the page.
+
+    In this order: comments and processing instructions dissolve into the text around
+    them; template, svg and frames lose their children (none is a row); what libxml2
+    nested inside a void element moves out after it (otherwise the rest of an article
+    after an <embed> would sit inside a dropped widget); an `html` element loses its
+    text and gains its implied head / body; bare cells and rows of a table, bare cells of
+    a table section and bare <col>s get their implied tr / tbody / colgroup. Each step
+    finds its elements with lxml's tag filter (libxml2 lower-cases HTML tag names), so
+    pages that need none of it cost one C-level pass per step.
+    """
+    etree.strip_elements(root, etree.Comment, etree.ProcessingInstruction, etree.Entity,
+                         with_tail=False)
+    for el in list(root.iter(*NO_CHILD_TAGS)):
+        del el[:]
+        el.text = None
+    for el in list(root.iter(*VOID_ELEMENTS)):
+        if len(el) or el.text:
+            _unnest_void(el)
+    for el in list(root.iter("html")):
+        el.text = None                          # browsers drop text before <head>
+        tags = [_lower(kid.tag) for kid in el]
+        if "head" not in tags:
+            el.insert(0, el.makeelement("head"))
+        if "body" not in tags and "frameset" not in tags:
+            el.append(el.makeelement("body"))
+    for el in list(root.iter("table", *TABLE_SECTIONS)):
+        _wrap_runs(el, {"td", "th"}, "tr")
+        if _lower(el.tag) == "table":
+            _wrap_runs(el, {"tr"}, "tbody")
+            _wrap_runs(el, {"col"}, "colgroup")
 
 
-def _kids(el, tag: str) -> tuple[str, list]:
-    """(leading text, [(child, tail)]) of lxml element `el` as a browser's tree has them:
-    comments and PIs dissolved, void elements empty, implied elements inserted."""
-    if tag in VOID_ELEMENTS:
-        return "", []           # its content was moved after it by _unnest_void
-    lead, kids = _lxml_kids(el)
-    kids = _unnest_void(kids)
-    if tag == "html":
-        lead, kids = "", _fix_html(kids)        # browsers drop text before <head>
-    elif tag == "table":
-        kids = _fix_table(kids)
-    elif tag in TABLE_SECTIONS:
-        kids = _wrap_runs(kids, {"td", "th"}, "tr")
-    return lead, kids
+def _unnest_void(el) -> None:
+    """Move the text and children of void element `el` out after it, where browsers put
+    them: its text becomes its tail, its children follow it, its old tail follows them."""
+    lead, tail = el.text or "", el.tail or ""
+    kids = list(el)
+    el.text = None
+    parent = el.getparent()
+    if parent is None:          # the root itself: its content is not part of the tree
+        del el[:]
+        return
+    at = parent.index(el)
+    for k, kid in enumerate(kids, at + 1):
+        parent.insert(k, kid)               # a moved element takes its tail along
+    if kids:
+        el.tail = lead
+        kids[-1].tail = (kids[-1].tail or "") + tail
+    else:
+        el.tail = lead + tail
 
 
-def _tag_of(item) -> str:
-    return item.tag if isinstance(item, _Virtual) else item.tag.lower()
-
-
-def _fix_html(kids: list) -> list:
-    """Browsers always build <head> first, then <body> (unless the page is a frameset)."""
-    tags = [_tag_of(k[0]) for k in kids]
-    if "head" not in tags:
-        kids.insert(0, [_Virtual("head"), ""])
-    if "body" not in tags and "frameset" not in tags:
-        kids.append([_Virtual("body"), ""])
-    return kids
-
-
-def _wrap_runs(kids: list, tags: set, wrapper: str) -> list:
-    """Each run of consecutive kids whose tag is in `tags` moved into one `wrapper`."""
-    out: list = []
-    run: _Virtual | None = None
-    for item, tail in kids:
-        if _tag_of(item) in tags:
+def _wrap_runs(el, tags: set, wrapper: str) -> None:
+    """Move each run of consecutive children of `el` whose tag is in `tags` into a new
+    `wrapper` element at the run's place."""
+    run = None
+    for kid in list(el):
+        if _lower(kid.tag) in tags:
             if run is None:
-                run = _Virtual(wrapper)
-                out.append([run, ""])
-            run.kids.append([item, tail])
+                run = el.makeelement(wrapper)
+                kid.addprevious(run)
+            run.append(kid)                     # with its tail
         else:
             run = None
-            out.append([item, tail])
-    return out
 
 
-def _fix_table(kids: list) -> list:
-    """Bare rows and cells of a table go into an implied <tbody>/<tr>; bare <col>s into a
-    <colgroup>."""
-    kids = _wrap_runs(kids, {"td", "th"}, "tr")
-    kids = _wrap_runs(kids, {"tr"}, "tbody")
-    return _wrap_runs(kids, {"col"}, "colgroup")
+# --- urls ------------------------------------------------------------------------------
+
+# An absolute http(s) URL that urljoin returns unchanged whatever the base (urlunparse
+# of its urlparse is itself): a lower-case scheme, a plain host name with an optional
+# port, no ';' in the path (urlparse would split params off), no empty query or fragment
+# (urlunparse would drop the '?' or '#'), no space or control character (urlsplit removes
+# some). About two thirds of a page's links are such; they skip urljoin's two parses.
+_PLAIN_ABSOLUTE = re.compile(
+    r"https?://([A-Za-z0-9.-]+)(?::[0-9]*)?(?:/[^?#;\x00-\x20\x7f]*)?"
+    r"(?:\?[^#\x00-\x20\x7f]+)?(?:#[^\x00-\x20\x7f]+)?")
 
 
 def _resolve(base: str, raw: str) -> tuple[str, str]:
     """(resolved url capped at MAX_URL_CHARS, lower-case host name) of attribute `raw`."""
     raw = raw.strip()
+    plain = _PLAIN_ABSOLUTE.fullmatch(raw)
+    if plain is not None:
+        return raw[:MAX_URL_CHARS], plain.group(1).lower()
     try:
         url = urljoin(base, raw)
         host = urlsplit(url).hostname or ""
@@ -512,85 +499,123 @@ def snapshot_from_html(html: str, url: str = "") -> dict:
     return snapshot_from_root(root, url, t0)
 
 
+# The attributes the snapshot reads (see _attributes).
+_READ_ATTRIBUTES = ("id", "class", "role", "aria-modal", "href", "src", "alt", "title",
+                    "hidden", "aria-hidden", "style")
+
+
+def _attributes(els: list) -> dict[str, dict[int, str]]:
+    """{attribute: {row: value}} of the attributes in _READ_ATTRIBUTES, one lxml call per
+    element (most elements carry none of them, or one or two)."""
+    found: dict[str, dict[int, str]] = {name: {} for name in _READ_ATTRIBUTES}
+    get = found.get
+    for row, el in enumerate(els):
+        for name, value in el.items():
+            where = get(name)
+            if where is not None:
+                where[row] = value
+    return found
+
+
+def _inherited(parent: np.ndarray, own: np.ndarray, values: np.ndarray, default):
+    """Per row, `values` at its nearest ancestor-or-self where `own` is set, `default`
+    where none is (the way computed style inherits); pointer doubling, no node loop."""
+    n = len(parent)
+    if not own.any():
+        return np.full(n, default, values.dtype)
+    up = np.where(own, np.arange(n), np.where(parent < 0, n, parent))
+    up = np.append(up, n)                   # row n: the default, its own nearest
+    while True:
+        nxt = up[up]
+        if np.array_equal(nxt, up):
+            return np.append(values, default)[up[:n]]
+        up = nxt
+
+
 def snapshot_from_root(root, url: str = "", t0: float | None = None) -> dict:
     """The snapshot of an lxml HTML tree (`root` None: an empty document, as browsers
-    build it: html, head, body). The walk uses an explicit stack: any depth works."""
+    build it: html, head, body). `root` is first rearranged in place into the browser's
+    tree (_browser_tree); then every column is read over its elements in document order
+    (lxml's C iterator: preorder, any depth), the inherited ones with numpy."""
     t0 = time.perf_counter() if t0 is None else t0
-    cols: dict[str, list] = {c: [] for c in COLUMNS}
-    tag_c, parent_c, text_c, tail_c = cols["tag"], cols["parent"], cols["text"], cols["tail"]
-    link_c, id_c, cls_c, role_c = cols["link"], cols["id"], cols["cls"], cols["role"]
-    host_c, url_c, alt_c = cols["host"], cols["url"], cols["alt"]
-    hidden_c, fs_c, fw_c, frame_c = cols["hidden"], cols["fs"], cols["fw"], cols["frame"]
-    warnings: list[dict] = []
-
     if root is None:
-        root = _Virtual("html", [[_Virtual("head"), ""], [_Virtual("body"), ""]])
+        root = etree.Element("html")
         base, title, lang = url, "", ""
     else:
         base, title, lang = _base_url(root, url), _title(root), root.get("lang") or ""
+    _browser_tree(root)
 
-    # (item, parent row, tail); pushed in reverse so rows come out in preorder
-    stack: list = [(root, -1, "")]
-    while stack:
-        item, par, tail = stack.pop()
-        row = len(tag_c)
-        virtual = isinstance(item, _Virtual)
-        tag = item.tag if virtual else item.tag.lower()
-        attrib = {} if virtual else item.attrib
+    els = list(root.iter(etree.Element))
+    n = len(els)
+    row_of = {el: row for row, el in enumerate(els)}
+    parent = [row_of.get(el.getparent(), -1) for el in els]
+    raw_tags = [el.tag for el in els]
+    lower = {t: t.lower() for t in set(raw_tags)}
+    tag = [lower[t] for t in raw_tags]
+    text = [el.text or "" for el in els]
+    tail = [el.tail or "" for el in els]
+    tail[0] = ""
+    found = _attributes(els)
 
-        tag_c.append(tag)
-        parent_c.append(par)
-        tail_c.append(tail)
-        id_c.append(attrib.get("id", ""))
-        cls_c.append(attrib.get("class", ""))
-        modal = attrib.get("aria-modal", "").strip().lower() == "true"
-        role_c.append(attrib.get("role", "") or ("dialog" if modal else ""))
+    def column(name: str) -> list:
+        col = [""] * n
+        for row, value in found[name].items():
+            col[row] = value
+        return col
 
-        link, u, host = 0, "", ""
-        if tag in ("a", "area") and "href" in attrib:
-            link = 1
-            u, host = _resolve(base, attrib["href"])
-        elif tag in SRC_TAGS and "src" in attrib:
-            u, host = _resolve(base, attrib["src"])
-        link_c.append(link)
-        url_c.append(u)
-        host_c.append(host)
+    id_c, cls_c, role_c = column("id"), column("class"), column("role")
+    for row, value in found["aria-modal"].items():
+        if value.strip().lower() == "true" and not role_c[row]:
+            role_c[row] = "dialog"
 
-        alt = ""
-        if tag in ("img", "area", "input"):
-            alt = attrib.get("alt", "")
-            if not alt and tag == "img":
-                alt = attrib.get("title", "")
-        alt_c.append(alt)
+    link_c, url_c, host_c = [0] * n, [""] * n, [""] * n
+    resolved: dict[str, tuple[str, str]] = {}     # a page repeats its links
+    for attr, tags in (("href", ("a", "area")), ("src", SRC_TAGS)):
+        for row, value in found[attr].items():
+            if tag[row] in tags:
+                if attr == "href":
+                    link_c[row] = 1
+                done = resolved.get(value)
+                if done is None:
+                    done = resolved[value] = _resolve(base, value)
+                url_c[row], host_c[row] = done
 
-        hidden_c.append(_hidden(tag, attrib, hidden_c[par] if par >= 0 else 0))
-        fs_c.append(HEADING_FS.get(tag, fs_c[par] if par >= 0 else DEFAULT_FS))
-        fw_c.append(BOLD_FW if tag in BOLD_TAGS else (fw_c[par] if par >= 0 else DEFAULT_FW))
+    alt_c = [""] * n
+    for row, value in found["alt"].items():
+        if tag[row] in ("img", "area", "input"):
+            alt_c[row] = value
+    for row, value in found["title"].items():
+        if tag[row] == "img" and not alt_c[row]:
+            alt_c[row] = value
 
-        if tag in FRAME_TAGS:
-            frame_c.append(2)
-            warnings.append({"node": row, "code": "frame_not_loaded",
-                             "message": "static capture does not load frames"})
-        else:
-            frame_c.append(0)
+    names = list(lower)                            # the page's distinct raw tags
+    code_of = {t: code for code, t in enumerate(names)}
+    codes = np.fromiter(map(code_of.__getitem__, raw_tags), np.int64, n)
 
-        if tag in NO_CHILD_TAGS:
-            text_c.append("")
-            continue
-        if virtual:
-            lead, kids = "", item.kids
-            if tag == "html":
-                kids = _fix_html(kids)
-        else:
-            lead, kids = _kids(item, tag)
-        text_c.append("" if tag in NO_TEXT_TAGS else lead)
-        for kid, kid_tail in reversed(kids):
-            stack.append((kid, row, kid_tail))
+    def tag_in(tags) -> np.ndarray:
+        return np.array([lower[t] in tags for t in names], np.bool_)[codes]
 
-    n = len(tag_c)
+    for row in np.flatnonzero(tag_in(NO_TEXT_TAGS)).tolist():
+        text[row] = ""
+    frame_c = [0] * n
+    warnings: list[dict] = []
+    for row in np.flatnonzero(tag_in(FRAME_TAGS)).tolist():
+        frame_c[row] = 2
+        warnings.append({"node": row, "code": "frame_not_loaded",
+                         "message": "static capture does not load frames"})
+
+    parents = np.array(parent, np.int64)
+    hidden_c = _hidden_column(parents, tag_in(UA_DISPLAY_NONE), found)
+    heading_fs = np.array([HEADING_FS.get(lower[t], 0.0) for t in names])[codes]
+    fs_c = _inherited(parents, heading_fs > 0, heading_fs, DEFAULT_FS).tolist()
+    fw_c = _inherited(parents, tag_in(BOLD_TAGS), np.full(n, BOLD_FW, np.int64),
+                      DEFAULT_FW).tolist()
+
     zeros = [0] * n
-    cols["x"], cols["y"], cols["w"], cols["h"] = zeros, list(zeros), list(zeros), list(zeros)
-    cols["color"] = [""] * n
+    cols = {"tag": tag, "parent": parent, "text": text, "tail": tail, "link": link_c,
+            "id": id_c, "cls": cls_c, "role": role_c, "host": host_c, "url": url_c,
+            "alt": alt_c, "x": zeros, "y": list(zeros), "w": list(zeros), "h": list(zeros),
+            "hidden": hidden_c, "fs": fs_c, "fw": fw_c, "color": [""] * n, "frame": frame_c}
     return {
         "v": SNAPSHOT_VERSION,
         "url": url,
@@ -601,29 +626,36 @@ def snapshot_from_root(root, url: str = "", t0: float | None = None) -> dict:
         "page": [0, 0],
         "capture_ms": round((time.perf_counter() - t0) * 1000, 1),
         "n": n,
-        "nodes": cols,
+        "nodes": {c: cols[c] for c in COLUMNS},
         "warnings": warnings,
     }
 
 
-def _hidden(tag: str, attrib, parent_bits: int) -> int:
-    """The static `hidden` bits of one element (see host/SNAPSHOT.md)."""
-    bits = 0
-    if tag in UA_DISPLAY_NONE or "hidden" in attrib:
-        bits |= H_DISPLAY_NONE
-    aria = attrib.get("aria-hidden")
-    if aria is not None and aria.strip().lower() == "true":
-        bits |= H_ARIA
-    visibility = parent_bits & H_VISIBILITY      # inherited, as in computed style
-    style = attrib.get("style")
-    if style:
+def _hidden_column(parent: np.ndarray, ua_none: np.ndarray, found: dict) -> list[int]:
+    """The static `hidden` bits of every row (see host/SNAPSHOT.md): display none from the
+    UA stylesheet (`ua_none`), the `hidden` attribute or an inline style; aria-hidden;
+    opacity 0; and visibility, inherited as in computed style (the last declaration of a
+    style wins)."""
+    n = len(parent)
+    bits = np.where(ua_none, H_DISPLAY_NONE, 0).astype(np.int64)
+    for row in found["hidden"]:
+        bits[row] |= H_DISPLAY_NONE
+    for row, value in found["aria-hidden"].items():
+        if value.strip().lower() == "true":
+            bits[row] |= H_ARIA
+    sets_visibility = np.zeros(n, np.bool_)
+    visibility = np.zeros(n, np.int64)
+    for row, style in found["style"].items():
+        if not style:
+            continue
         if _DISPLAY_NONE.search(style):
-            bits |= H_DISPLAY_NONE
+            bits[row] |= H_DISPLAY_NONE
         m = None
         for m in _VISIBILITY.finditer(style):
             pass                                 # the last declaration wins
         if m is not None:
-            visibility = 0 if m.group(1).lower() == "visible" else H_VISIBILITY
+            sets_visibility[row] = True
+            visibility[row] = 0 if m.group(1).lower() == "visible" else H_VISIBILITY
         if _OPACITY_ZERO.search(style):
-            bits |= H_OPACITY
-    return bits | visibility
+            bits[row] |= H_OPACITY
+    return (bits | _inherited(parent, sets_visibility, visibility, 0)).tolist()

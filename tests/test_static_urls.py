@@ -1,0 +1,50 @@
+"""Static capture's URL resolution: the fast path for plain absolute URLs answers exactly
+what urljoin and urlsplit answer."""
+from urllib.parse import urljoin, urlsplit
+
+import pytest
+
+from pith.pages.static import MAX_URL_CHARS, _PLAIN_ABSOLUTE, _resolve
+
+
+def reference(base: str, raw: str) -> tuple[str, str]:
+    """What _resolve answered before the fast path: urljoin, then urlsplit's hostname."""
+    raw = raw.strip()
+    try:
+        url = urljoin(base, raw)
+        host = urlsplit(url).hostname or ""
+    except ValueError:
+        url, host = raw, ""
+    return url[:MAX_URL_CHARS], host
+
+
+BASES = ["http://Example.COM/dir/page.html?q=1#top", "https://user@www.site.org:8443/a/",
+         "", "file:///home/x/page.html", "HTTPS://Shop.example/", "about:blank"]
+RAWS = [
+    "http://example.com", "http://example.com/", "https://A.Example.com/Path/To?x=1#frag",
+    "http://example.com?", "http://example.com/#", "http://example.com/a?#f",
+    "http://example.com/a;params", "http://example.com/a;p?q=1", "http://example.com/?a;b",
+    "http://example.com:", "http://example.com:8080/x", "http://user@example.com/",
+    "http://[::1]/x", "http://exa mple.com/", "http://example.com/a b", "http://example.com/a\tb",
+    "HTTP://example.com/", "Https://example.com/x", "https://example.com/%7Euser/ü?ä=1#ö",
+    "http://example.com/a/../b/./c", "http://example.com//double", "http://xn--bcher-kva.ch/",
+    "https://exämple.com/", "http:example.com/", "http:/example.com", "http:///x",
+    "//cdn.example.com/lib.js", "/root/path", "relative/path", "../up", "?query", "#frag",
+    "mailto:a@b.c", "javascript:void(0)", "data:image/png;base64,AAAA", "  http://pad.com/  ",
+    "http://example.com/" + "x" * 3000, "http://example.com/?" + "q" * 3000,
+    "http://example.com/\x00", "http://example.com/\x7f", "http://exa\x01mple.com/",
+    "https://example.com/a#b#c", "https://example.com/a?b?c", "http://example.com/a%",
+    "http://-weird-.host./", "http://1.2.3.4:80/x", "http://example.com./"]
+
+
+@pytest.mark.parametrize("base", BASES)
+def test_resolve_agrees_with_urljoin(base):
+    for raw in RAWS:
+        assert _resolve(base, raw) == reference(base, raw), (base, raw)
+
+
+def test_the_fast_path_takes_plain_absolute_urls_only():
+    assert _PLAIN_ABSOLUTE.fullmatch("https://example.com/a/b?c=d#e")
+    for raw in ("http://example.com?", "http://example.com/a;p", "HTTP://example.com/",
+                "http://user@example.com/", "//example.com/", "http://example.com/a b"):
+        assert not _PLAIN_ABSOLUTE.fullmatch(raw), raw
