@@ -124,7 +124,10 @@ def counts(summary: pith.batch.Summary) -> dict:
 def test_rows_and_counts_on_the_cluster_equal_the_single_process_run(inputs, address):
     alone, spread = pith.batch.Summary(), pith.batch.Summary()
     expected = list(pith.batch.extract(inputs, jobs=1, summary=alone))
-    got = list(cluster.run(inputs, scheduler=address, summary=spread))
+    got = []
+    for row in cluster.run(inputs, scheduler=address, tally=spread.tally):
+        spread.add(row)
+        got.append(row)
     assert without_timings(got) == without_timings(expected)
     assert counts(spread) == counts(alone)
     d = counts(spread)

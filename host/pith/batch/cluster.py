@@ -12,10 +12,11 @@ is the row the single-process run gives (the `timings` aside).
     kept as they are. A bag has rows only: what was skipped without a row (non-HTML WARC
     records, other files in folders) is counted by `run`.
   - `run(paths, ...)` connects to a scheduler (or starts a LocalCluster), yields the rows
-    in input order and fills a Summary with every count. At most AHEAD_PER_WORKER
-    partitions per worker are submitted at a time: finished partitions wait on their
-    workers, the client holds the rows of one partition, so a crawl of any size runs in
-    bounded memory.
+    in input order and counts what was skipped in a records.Tally (the caller adds the
+    rows to its Summary, as with pool.run). At most AHEAD_PER_WORKER partitions per
+    worker are submitted at a time: finished partitions wait on their workers, the
+    client holds the rows of one partition, so a crawl of any size runs in bounded
+    memory.
 
 Inputs are expanded on the client the way records.py does (folders walked in sorted
 order, `-` read from stdin) so that a folder of WARC files spreads over the cluster;
@@ -38,13 +39,11 @@ import contextlib
 import multiprocessing
 import os
 import sys
-import time
 from collections import deque
 from pathlib import Path
 from typing import IO, Any, Iterable, Iterator
 
 from . import pool, records, warc, work
-from .summary import Summary
 from ..errors import BadOptions
 from ..pages.inputs import is_url, local_path
 
@@ -88,16 +87,17 @@ def extract_bag(paths: "Iterable[str] | Any", job: work.Job = work.Job(),
 
 def run(paths: Iterable[str], job: work.Job = work.Job(),
         limits: pool.Limits = pool.Limits(), scheduler: str | None = None,
-        n_workers: int | None = None, summary: Summary | None = None,
+        n_workers: int | None = None, tally: records.Tally | None = None,
         stdin: IO[str] | None = None) -> Iterator[dict[str, Any]]:
     """The rows of `paths` in input order, computed on the Dask cluster at `scheduler`
     (an address, tcp://host:8786) or on a LocalCluster of `n_workers` processes (default:
-    every core) started here and closed at the end; `summary` is filled as rows go by."""
-    summary = summary if summary is not None else Summary()
-    t0 = time.perf_counter()
+    every core) started here and closed at the end. What was skipped without a row is
+    counted in `tally`, as records.records counts it (pool.run's rows with
+    records.records' tally, on a cluster)."""
+    tally = tally if tally is not None else records.Tally()
     with _client(scheduler, n_workers) as client:
         workers = _check_workers(client)
-        stream = partitions(paths, summary.tally, stdin)
+        stream = partitions(paths, tally, stdin)
         ahead: deque = deque()
 
         def submit() -> None:
@@ -109,16 +109,12 @@ def run(paths: Iterable[str], job: work.Job = work.Job(),
             submit()
         while ahead:
             future = ahead.popleft()
-            rows, tally = future.result()
+            rows, skipped = future.result()
             future.release()
             submit()
-            summary.tally.warc_records += tally.warc_records
-            summary.tally.skipped.update(tally.skipped)
-            for row in rows:
-                summary.add(row)
-                summary.seconds = time.perf_counter() - t0
-                yield row
-    summary.seconds = time.perf_counter() - t0
+            tally.warc_records += skipped.warc_records
+            tally.skipped.update(skipped.skipped)
+            yield from rows
 
 
 def partitions(inputs: Iterable[str], tally: records.Tally,
