@@ -11,7 +11,7 @@ WEB_EXT := tests/node_modules/.bin/web-ext
 DIST := .cache/dist
 VERSION = $(shell $(BIN)/python -c 'import json; print(json.load(open("extension/manifest.json"))["version"])')
 
-.PHONY: run test bench bench-static bench-scale bench-extension lint package system venv npm clean help train train-blocks fuzz
+.PHONY: run test bench bench-crawl bench-static bench-scale bench-extension lint package system venv npm clean help train train-blocks fuzz
 
 help:
 	@echo "make run     set up (system packages, venv, host registration in .cache/profile) and"
@@ -24,6 +24,8 @@ help:
 	@echo "             the expected BACKGROUND_SERVICE_WORKER_IGNORED warning passes)"
 	@echo "make package web-ext build: the Chrome zip and the Firefox xpi in $(DIST)/"
 	@echo "make bench-extension  click-to-highlight latency of the extension in headless Chromium"
+	@echo "make bench-crawl  batch extraction of a 10,000-record WARC crawl: pages/s against"
+	@echo "             trafilatura, --jobs, Dask, peak memory, a pathological record"
 	@echo "make train   retrain CLG's model (host/pith/pipeline/models/) from the snapshot cache of make bench"
 	@echo "make train-blocks  retrain the block model (host/pith/pipeline/models/blocks.json) the same way"
 	@echo "make fuzz    the long fuzz run: 100,000 cases over framing, protocol, snapshot and"
@@ -39,6 +41,11 @@ bench: system venv npm
 	$(BIN)/pith bench --by-type
 	$(BIN)/pith bench --static --by-type
 	$(BIN)/pith bench --scale
+
+# Batch extraction of a 10,000-record WARC crawl built from ../shared/datasets (issue 16's
+# figures: one core against trafilatura, --jobs, Dask, memory, a pathological record).
+bench-crawl: venv
+	$(BIN)/pith bench --crawl
 
 # The long fuzz run (the short one is part of `make test`); atheris when it installs.
 fuzz: venv
@@ -88,7 +95,7 @@ venv: $(STAMP)
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[test,bench,train]'
+	$(BIN)/pip install -q -e '.[test,bench,train,parquet,cluster]'
 	touch $@
 
 npm: $(NPM_STAMP)

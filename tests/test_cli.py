@@ -287,11 +287,20 @@ def test_one_input_error_names_the_input_once(tmp_path):
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_a_directory_has_one_message_in_both_modes(tmp_path, mode):
+def test_a_folder_without_pages_has_one_message_in_both_modes(tmp_path, mode):
+    (tmp_path / "notes.txt").write_text("no page here")
     result = pith("extract", tmp_path, *mode)
     assert result.returncode == 1
-    assert result.stderr == (f"pith: input_not_found (50): {tmp_path} is a directory, "
-                             "not an HTML file\n")
+    assert result.stderr == (f"pith: input_not_found (50): {tmp_path} is a folder with no "
+                             "HTML file in it\n")
+
+
+def test_a_folder_stands_for_its_pages(tmp_path):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "article.html").write_bytes(EXAMPLE.read_bytes())
+    result = pith("extract", tmp_path, "--static")
+    assert result.returncode == 0, result.stderr
+    assert_main_text(result.stdout)
 
 
 @pytest.mark.parametrize("mode", MODES)

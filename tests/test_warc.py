@@ -28,12 +28,15 @@ def pages_of(found):
 @pytest.mark.parametrize("suffix", SUFFIXES)
 def test_clean_file_gives_every_page_and_skips_the_requests(tmp_path, suffix):
     path = tmp_path / f"c{suffix}"
-    warcfile.write(path, [page(i) for i in range(6)])
+    pages = [page(i) for i in range(6)]
+    pages[0].content_type = "text/html; charset=UTF-8"
+    warcfile.write(path, pages)
     found = entries(path)
     assert pages_of(found) == [page(i).url for i in range(6)]
     assert [e.why for e in found if isinstance(e, warc.Skipped)] == ["not_response"] * 6
     first = next(e for e in found if isinstance(e, warc.Page))
-    assert first.data == page(0).body and first.charset == "utf-8"
+    assert first.data == page(0).body and first.charset == "UTF-8"
+    assert [e.charset for e in found if isinstance(e, warc.Page)][1:] == [None] * 5
     assert first.record_id == warcfile.record_id(page(0).url, "response")
 
 

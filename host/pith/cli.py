@@ -104,6 +104,16 @@ def build_parser() -> argparse.ArgumentParser:
                          "(row ALG:element), or both (default)")
     be.add_argument("--scale", action="store_true",
                     help="instead of datasets, time synthetic pages of 1k..200k elements")
+    be.add_argument("--crawl", action="store_true",
+                    help="instead of datasets, build a WARC crawl from the shared datasets "
+                         "and time batch extraction: one core against trafilatura, every "
+                         "core, Dask, memory, a pathological record")
+    be.add_argument("--records", type=_positive_int, default=10_000, metavar="N",
+                    help="--crawl: HTML records in the crawl (default 10,000)")
+    be.add_argument("--compare", type=_positive_int, default=1_000, metavar="N",
+                    help="--crawl: records timed against trafilatura (default 1,000)")
+    be.add_argument("--page-timeout", type=_positive_float, default=None, metavar="S",
+                    help="--crawl: the per-page time limit (default that of pith extract)")
     be.add_argument("--json", action="store_true", help="print results as JSON")
     be.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     be.set_defaults(run=cmd_bench, parser=be)

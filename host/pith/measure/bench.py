@@ -307,6 +307,12 @@ def main(args: Namespace) -> int:
     if args.scale:
         from .scale import main as scale_main
         return scale_main(args)
+    if args.crawl:
+        from . import crawl
+        if args.page_timeout is None:
+            from ..batch.pool import PAGE_TIME_S
+            args.page_timeout = PAGE_TIME_S
+        return crawl.main(args)
     scorer = load_scorer()
     datasets = args.datasets or all_datasets()
     for d in datasets:

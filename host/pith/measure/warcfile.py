@@ -29,7 +29,7 @@ class Page:
 
     url: str
     body: bytes
-    content_type: str = "text/html; charset=utf-8"
+    content_type: str = "text/html"              # no charset: the page declares its own
     status: int = 200
     headers: dict[str, str] = field(default_factory=dict)   # more HTTP headers
     damage: str | None = None                                # one of DAMAGE
