@@ -282,6 +282,14 @@ def test_entities_are_names_numbers_and_caseless_bigrams():
     assert filters.cosine(Counter(a=1), Counter(a=3)) == pytest.approx(1.0)
 
 
+def test_entities_count_every_occurrence_of_a_repeated_token():
+    text = "Bergen and BERGEN, Bergen; 7 and 42 and 42. x1 北京北京 北京北京. Oslo oslo"
+    got = filters.entities(text, filters.lower_words(text))
+    # names fold their case; one-digit numbers and names seen in lower case do not count
+    assert got == Counter({"bergen": 3, "42": 2, "x1": 1, "北京": 4, "京北": 2})
+    assert filters.entities(text, set()) == got + Counter({"oslo": 1})
+
+
 # --- bad input ---------------------------------------------------------------------
 def test_no_text_at_all_has_no_content():
     with pytest.raises(NoContent):

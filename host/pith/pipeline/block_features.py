@@ -38,7 +38,7 @@ import numpy as np
 
 from . import blocks as blocks_mod
 from .algorithms import auto, clg, filters, lqf, sst
-from .features import Features
+from .features import Features, tag_in
 from .options import Options
 from .snapshot import Snapshot
 
@@ -297,7 +297,7 @@ def matrix(snap: Snapshot, feats: Features, blocks: blocks_mod.Blocks, sig: Page
     cols: list[np.ndarray] = [np.log1p(chars), dens, np.log1p(blocks.links[which]),
                               np.log1p(blocks.images[which]), np.log1p(blocks.pieces[which])]
     tag = snap.tag[rows]
-    cols += [np.isin(tag, t).astype(np.float64) for t in TAG_GROUPS.values()]
+    cols += [tag_in(snap, frozenset(t))[rows].astype(np.float64) for t in TAG_GROUPS.values()]
 
     par = np.maximum(snap.parent[rows], 0)
     cols += [np.log1p(sig.cnr[rows]), np.log1p(sig.cnr[par]), sig.lqf_points[rows],
@@ -339,7 +339,7 @@ def matrix(snap: Snapshot, feats: Features, blocks: blocks_mod.Blocks, sig: Page
 
     away_idx = [list(FAMILIES).index(k) for k in _AWAY]
     away = fam[:, away_idx].sum(axis=1).astype(np.float64)
-    heading = np.isin(tag, TAG_GROUPS["h12"] + TAG_GROUPS["h36"]).astype(np.float64)
+    heading = tag_in(snap, frozenset(TAG_GROUPS["h12"] + TAG_GROUPS["h36"]))[rows].astype(np.float64)
     logc = np.log1p(chars)
     for by in (1, -1):
         cols += [_shift(logc, by), _shift(dens, by), _shift(away, by), _shift(heading, by)]

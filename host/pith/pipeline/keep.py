@@ -37,7 +37,7 @@ from . import blocks as blocks_mod
 from .algorithms.auto import furniture, lowest_common_ancestor
 from .algorithms.base import Choice
 from ..errors import PithError
-from .features import Features
+from .features import Features, tag_in
 from .options import Options
 from .snapshot import Snapshot
 
@@ -48,6 +48,10 @@ from .snapshot import Snapshot
 MARGIN_BATCH_ROWS = 4096
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "blocks.json"
+
+# The structured blocks kept whatever the model says (`structured`): code and figures.
+CODE_BLOCK_TAGS = frozenset({"pre", "listing", "xmp", "plaintext"})
+FIGURE_TAGS = frozenset({"figure"})
 
 
 @dataclass(frozen=True, eq=False)
@@ -192,8 +196,8 @@ def structured(snap: Snapshot, blocks: blocks_mod.Blocks, which: np.ndarray) -> 
     """Which blocks at `which` are code (`pre` and its old spellings), data tables, or
     figures with an image."""
     rows = blocks.rows[which]
-    code = np.isin(snap.tag[rows], ("pre", "listing", "xmp", "plaintext"))
-    figure = (snap.tag[rows] == "figure") & (blocks.images[which] > 0)
+    code = tag_in(snap, CODE_BLOCK_TAGS)[rows]
+    figure = tag_in(snap, FIGURE_TAGS)[rows] & (blocks.images[which] > 0)
     return code | figure | blocks.data[rows]
 
 

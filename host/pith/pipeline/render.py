@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Iterator, Sequence
 
 import numpy as np
 
-from .features import Features
+from .features import Features, tag_in
 from .snapshot import Snapshot
 
 if TYPE_CHECKING:
@@ -73,16 +73,21 @@ def events(snap: Snapshot, feats: Features, roots: Sequence[int],
 
 def _subtree_events(snap: Snapshot, feats: Features, root: int,
                     drop: np.ndarray | None) -> Iterator[tuple[str, int]]:
-    end = snap.end
+    stop = int(snap.end[root])
+    # the subtree's rows as Python lists (one conversion, then cheap indexing per row)
+    end = snap.end[root:stop].tolist()
+    skip = (feats.gone[root:stop] | tag_in(snap, WIDGET_TAGS)[root:stop])
+    if drop is not None:
+        skip = skip | drop[root:stop]
+    skip = skip.tolist()
     stack: list[int] = []
-    i, stop = root, int(end[root])
+    i = root
     while i < stop:
-        while stack and end[stack[-1]] <= i:
+        while stack and end[stack[-1] - root] <= i:
             yield "close", stack.pop()
-        if i != root and (feats.gone[i] or snap.tag[i] in WIDGET_TAGS
-                          or (drop is not None and drop[i])):
+        if i != root and skip[i - root]:
             yield "skip", i
-            i = int(end[i])
+            i = end[i - root]
             continue
         yield "open", i
         stack.append(i)
@@ -115,14 +120,15 @@ class _TextSink:
             self.run.append(s)
 
     def brk(self, level: int) -> None:
-        chunk = "".join(self.run)
-        self.run = []
-        chunk = chunk.strip("\n") if self.pre else _SPACES.sub(" ", chunk).strip()
-        if chunk:
-            if self.blocks:
-                self.blocks.append("\n" * max(self.pending, 1) if self.pending else " ")
-            self.blocks.append(chunk)
-            self.pending = 0
+        if self.run:                    # an empty run adds nothing: only the break counts
+            chunk = "".join(self.run)
+            self.run = []
+            chunk = chunk.strip("\n") if self.pre else _SPACES.sub(" ", chunk).strip()
+            if chunk:
+                if self.blocks:
+                    self.blocks.append("\n" * max(self.pending, 1) if self.pending else " ")
+                self.blocks.append(chunk)
+                self.pending = 0
         self.pending = max(self.pending, level)
 
     def result(self) -> str:
@@ -134,13 +140,16 @@ def to_text(snap: Snapshot, feats: Features, roots: Sequence[int],
             drop: np.ndarray | None = None, quiet: np.ndarray | None = None) -> str:
     """Visible text of the subtrees, blocks separated by blank lines, lines kept."""
     sink = _TextSink()
-    tag = snap.tag
     text, tail = shown_text(snap, quiet)
     is_root = set(map(int, roots)).__contains__
+    # the rows the roots span, as Python lists (cheap indexing in the loop below)
+    lo = min(map(int, roots), default=0)
+    hi = max((int(snap.end[r]) for r in roots), default=0)
+    tag, text, tail = (col[lo:hi].tolist() for col in (snap.tag, text, tail))
     for kind, i in events(snap, feats, roots, drop):
         if kind == "open" and is_root(i):
             sink.brk(2)
-        t = tag[i]
+        t = tag[i - lo]
         if kind == "open":
             if t in BLOCK_TAGS:
                 sink.brk(2)
@@ -150,7 +159,7 @@ def to_text(snap: Snapshot, feats: Features, roots: Sequence[int],
                 sink.pre += 1
             if t in CELL_TAGS:
                 sink.text(" ")
-            sink.text(text[i])
+            sink.text(text[i - lo])
             if t == "br":
                 sink.brk(1)
         else:
@@ -165,7 +174,7 @@ def to_text(snap: Snapshot, feats: Features, roots: Sequence[int],
             if is_root(i):
                 sink.brk(2)
             else:
-                sink.text(tail[i])
+                sink.text(tail[i - lo])
     return sink.result()
 
 

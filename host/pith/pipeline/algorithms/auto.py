@@ -38,7 +38,7 @@ import importlib
 import numpy as np
 
 from ...errors import NoContent
-from ..features import Features
+from ..features import Features, tag_in
 from ..options import Options
 from ..snapshot import Snapshot
 from . import lqf
@@ -154,7 +154,7 @@ FURNITURE_ROLES = ("contentinfo", "navigation", "complementary", "dialog", "aler
 
 def furniture(snap: Snapshot) -> np.ndarray:
     """Rows that are a furniture landmark themselves (not their descendants)."""
-    out = np.isin(snap.tag, FURNITURE_TAGS)
+    out = tag_in(snap, frozenset(FURNITURE_TAGS))
     has = np.flatnonzero(snap.role != "")          # few rows have a role: lower only those
     out[has] |= np.isin(np.char.lower(snap.role[has].astype(str)), FURNITURE_ROLES)
     return out

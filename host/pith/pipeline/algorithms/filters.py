@@ -384,25 +384,51 @@ def article(snap: Snapshot, feats: Features, tags: Tags, owner: np.ndarray,
 
 # ======================================================================= image relevance
 def entities(text: str, lower: set[str]) -> Counter:
-    """Entity candidates of `text` with counts (see the module docstring for the rule)."""
+    """Entity candidates of `text` with counts (see the module docstring for the rule).
+    Each distinct token is judged once (a page repeats its words), its count added."""
     out: Counter = Counter()
-    for token in _TOKEN.findall(text):
-        first = token[0]
-        if any(c.isdigit() for c in token):
-            if len(token) > 1:
-                out[token.casefold()] += 1
-        elif first.isupper():
-            key = token.casefold()
-            if len(token) > 1 and key not in lower:
-                out[key] += 1
-        elif not first.islower() and first.isalpha():
-            out.update(token[k:k + 2] for k in range(len(token) - 1))
+    for token, count in Counter(_TOKEN.findall(text)).items():
+        kind, key = _token_kind(token)
+        if kind == _NUMBER or (kind == _NAME and key not in lower):
+            out[key] += count
+        elif kind == _SCRIPT:
+            for k in range(len(token) - 1):
+                out[token[k:k + 2]] += count
     return out
+
+
+# What a token is to `entities`: a number (a digit in it), a name (capitalised), a word of
+# a script without case (its character bigrams count), or nothing.
+_NUMBER, _NAME, _SCRIPT, _NOTHING = range(4)
+# Distinct tokens whose kind is remembered: words repeat from page to page, and a batch
+# run sees many pages; the memo is emptied when it reaches this many.
+TOKEN_KIND_CACHE_SIZE = 200_000
+_TOKEN_KINDS: dict[str, tuple[int, str]] = {}
+
+
+def _token_kind(token: str) -> tuple[int, str]:
+    """(kind, casefolded token) of one token; one-character numbers and names are nothing."""
+    known = _TOKEN_KINDS.get(token)
+    if known is not None:
+        return known
+    first = token[0]
+    if any(c.isdigit() for c in token):
+        kind = _NUMBER if len(token) > 1 else _NOTHING
+    elif first.isupper():
+        kind = _NAME if len(token) > 1 else _NOTHING
+    elif not first.islower() and first.isalpha():
+        kind = _SCRIPT
+    else:
+        kind = _NOTHING
+    if len(_TOKEN_KINDS) >= TOKEN_KIND_CACHE_SIZE:
+        _TOKEN_KINDS.clear()
+    known = _TOKEN_KINDS[token] = (kind, token.casefold())
+    return known
 
 
 def lower_words(text: str) -> set[str]:
     """Tokens that occur starting with a lower-case letter: ordinary words, not names."""
-    return {t.casefold() for t in _TOKEN.findall(text) if t[0].islower()}
+    return {t.casefold() for t in set(_TOKEN.findall(text)) if t[0].islower()}
 
 
 def cosine(a: Counter, b: Counter) -> float:
