@@ -113,7 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
     be.add_argument("--compare", type=_positive_int, default=1_000, metavar="N",
                     help="--crawl: records timed against trafilatura (default 1,000)")
     be.add_argument("--page-timeout", type=_positive_float, default=None, metavar="S",
-                    help="--crawl: the per-page time limit (default that of pith extract)")
+                    help="--crawl: the per-page time limit of the pathological run (default 2)")
     be.add_argument("--json", action="store_true", help="print results as JSON")
     be.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     be.set_defaults(run=cmd_bench, parser=be)

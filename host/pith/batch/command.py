@@ -67,7 +67,7 @@ def _rows(args: Any, job: work.Job, limits: pool.Limits, summary: Summary):
     if args.engine == "dask":
         from . import cluster
         return cluster.run(args.inputs, job, limits, scheduler=args.scheduler,
-                           n_workers=args.jobs, summary=summary)
+                           n_workers=args.jobs, tally=summary.tally)
     stream = records.records(args.inputs, summary.tally)
     return pool.run(stream, job, jobs=args.jobs, ordered=not args.unordered, limits=limits)
 

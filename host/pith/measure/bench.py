@@ -310,8 +310,7 @@ def main(args: Namespace) -> int:
     if args.crawl:
         from . import crawl
         if args.page_timeout is None:
-            from ..batch.pool import PAGE_TIME_S
-            args.page_timeout = PAGE_TIME_S
+            args.page_timeout = crawl.PAGE_TIMEOUT_S
         return crawl.main(args)
     scorer = load_scorer()
     datasets = args.datasets or all_datasets()

@@ -2,9 +2,11 @@
 
 What it prints (issue 16's targets), all on the same records in the same run:
 
-  1. one core: `pith.batch.extract(jobs=1)` against trafilatura (`extract`, its defaults,
-     in this process) on the first `--compare` records, pages/s each and the ratio;
-  2. every core: `--jobs 1` against `--jobs 2` (or the cores there are) on all records;
+  1. one core: `pith extract --format jsonl --jobs 1` against trafilatura (`extract`,
+     its defaults, in this process) on the first `--compare` records, both pinned to one
+     CPU (the CLI's reading parent and its worker share it), pages/s each and the ratio;
+  2. every core: `--jobs 1` against `--jobs 2` (or the cores there are) on all records,
+     each `pith extract` a subprocess timed from start to end (start-up included);
   3. Dask: a LocalCluster of as many workers, on the same files (when dask is installed);
   4. memory: the peak resident set of the whole process tree (parent, forkserver,
      workers; sampled every RSS_SAMPLE_S) and at each quarter of the run, so a growth
@@ -23,6 +25,8 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -31,14 +35,19 @@ from pathlib import Path
 
 from . import warcfile
 from .datasets import REPO, all_datasets
+from ..errors import PithError
 
 # Files the crawl is split into: a Dask task is one file, so several keep 2 workers busy.
 CRAWL_FILES = 8
 # How often the memory sampler reads /proc.
 RSS_SAMPLE_S = 0.25
-# The pathological page: a flat page this many elements long takes the static pipeline
-# well over the default 10 s page limit (about 20 s for a million at the time of writing).
-PATHOLOGICAL_ELEMENTS = 1_000_000
+# The pathological page: a flat page this many elements long (under the pipeline's
+# max_nodes, 1,000,000, which would refuse it at once) takes the static pipeline seconds,
+# well over PAGE_TIMEOUT_S, while real pages take milliseconds.
+PATHOLOGICAL_ELEMENTS = 900_000
+# The page limit of the pathological run (--page-timeout): low enough that the
+# pathological page surely exceeds it, high enough that no real page does.
+PAGE_TIMEOUT_S = 2.0
 
 
 def crawl_dir(records: int) -> Path:
@@ -93,9 +102,10 @@ def _pages(records: int):
 
 
 class TreeMemory:
-    """Samples the resident set of this process and all its descendants in a thread."""
+    """Samples the resident set of a process and all its descendants, in a thread."""
 
-    def __init__(self) -> None:
+    def __init__(self, root: int) -> None:
+        self.root = root
         self.peak_total = 0
         self.peak_one = 0
         self.samples: list[int] = []
@@ -112,7 +122,7 @@ class TreeMemory:
 
     def _run(self) -> None:
         while not self._stop.wait(RSS_SAMPLE_S):
-            sizes = [_rss(pid) for pid in _tree(os.getpid())]
+            sizes = [_rss(pid) for pid in _tree(self.root)]
             total = sum(sizes)
             self.samples.append(total)
             self.peak_total = max(self.peak_total, total)
@@ -146,33 +156,28 @@ def _rss(pid: int) -> int:
 
 
 def run_pith(files: list[Path], jobs: int, out: Path, engine: str = "local",
-             limit: int | None = None, page_timeout: float | None = None) -> dict:
-    """Extract `files` (the first `limit` HTML records only, if given) into `out`."""
-    from ..batch import cluster, records, sinks, work
-    from ..batch import extract as batch_extract
-    from ..batch.summary import Summary
-    summary = Summary()
+             cores: set[int] | None = None, page_timeout: float | None = None) -> dict:
+    """`pith extract FILES --format jsonl --jobs N` in a subprocess (pinned to `cores`
+    when given: children inherit it), timed, its process tree's memory sampled."""
+    summary_file = out.with_suffix(".summary.json")
+    command = [sys.executable, "-m", "pith", "extract", *map(str, files), "--format", "jsonl",
+               "--out", str(out), "--jobs", str(jobs), "--summary", str(summary_file), "-q",
+               "--engine", engine]
+    if page_timeout is not None:
+        command += ["--page-timeout", str(page_timeout)]
+    env = {**os.environ, "PYTHONPATH": str(REPO / "host")}
+    pin = (lambda: os.sched_setaffinity(0, cores)) if cores else None
     t0 = time.perf_counter()
-    with open(out, "w", encoding="utf-8") as f, TreeMemory() as memory:
-        sink = sinks.JsonLines(f)
-        if engine == "dask":
-            rows = cluster.run([str(p) for p in files], work.Job(), summary=summary,
-                               n_workers=jobs)
-        else:
-            rows = batch_extract([str(p) for p in files], jobs=jobs, summary=summary,
-                                 time_s=page_timeout)
-        for n, row in enumerate(rows, 1):
-            if engine == "dask":
-                summary.add(row)
-            sink.write(row)
-            if limit is not None and n >= limit:
-                break
-        if hasattr(rows, "close"):
-            rows.close()
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            env=env, preexec_fn=pin)
+    with TreeMemory(proc.pid) as memory:
+        _, err = proc.communicate()
     seconds = time.perf_counter() - t0
-    counts = summary.as_dict()
-    return {"engine": engine, "jobs": jobs, "pages": summary.rows, "seconds": round(seconds, 2),
-            "pages_per_s": round(summary.rows / seconds, 1),
+    if proc.returncode not in (0, 1):
+        raise PithError(f"pith extract failed ({proc.returncode}): {err.decode()[-2000:]}")
+    counts = json.loads(summary_file.read_text())
+    return {"engine": engine, "jobs": jobs, "pages": counts["html"], "seconds": round(seconds, 2),
+            "pages_per_s": round(counts["html"] / seconds, 1),
             "peak_rss_mb": round(memory.peak_total / 2**20),
             "peak_process_rss_mb": round(memory.peak_one / 2**20),
             "rss_quarters_mb": _quarters(memory.samples),
@@ -186,37 +191,42 @@ def _quarters(samples: list[int]) -> list[int]:
             for q in (1, 2, 3, 4)]
 
 
-def run_trafilatura(files: list[Path], limit: int) -> dict:
-    """trafilatura.extract (defaults) on the first `limit` HTML records, read the same way."""
+def run_trafilatura(files: list[Path], cores: set[int] | None) -> dict:
+    """trafilatura.extract (its defaults) on every HTML record of `files`, read the same
+    way, in this process (pinned to `cores` meanwhile)."""
     import trafilatura
     from ..batch import records
-    tally = records.Tally()
-    n = 0
-    t0 = time.perf_counter()
-    for record in records.records([str(p) for p in files], tally):
-        if record.data is None:
-            continue
-        trafilatura.extract(record.data, url=record.url)
-        n += 1
-        if n >= limit:
-            break
-    seconds = time.perf_counter() - t0
-    return {"engine": "trafilatura", "jobs": 1, "pages": n, "seconds": round(seconds, 2),
-            "pages_per_s": round(n / seconds, 1)}
+    before = os.sched_getaffinity(0) if cores else None
+    if cores:
+        os.sched_setaffinity(0, cores)
+    try:
+        pages = [(r.data, r.url) for r in records.records([str(p) for p in files],
+                                                          records.Tally()) if r.data is not None]
+        t0 = time.perf_counter()
+        for data, url in pages:
+            trafilatura.extract(data, url=url)
+        seconds = time.perf_counter() - t0
+    finally:
+        if before:
+            os.sched_setaffinity(0, before)
+    return {"engine": "trafilatura", "jobs": 1, "pages": len(pages), "seconds": round(seconds, 2),
+            "pages_per_s": round(len(pages) / seconds, 1)}
 
 
 def main(args: Namespace) -> int:
-    records = args.records
-    files = build(records)
-    results: dict = {"records": records, "files": len(files)}
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    files = build(args.records)
+    sample = build(min(args.compare, args.records))
+    results: dict = {"records": args.records, "files": len(files), "compare": len(sample)}
+    every = sorted(os.sched_getaffinity(0))
+    cores = len(every)
+    one = {every[0]}
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "rows.jsonl"
         try:
-            results["trafilatura"] = run_trafilatura(files, args.compare)
+            results["trafilatura"] = run_trafilatura(sample, one)
         except ImportError:
             results["trafilatura"] = None
-        results["pith_one_core"] = run_pith(files, 1, out, limit=args.compare)
+        results["pith_one_core"] = run_pith(sample, 1, out, cores=one)
         results["jobs_1"] = run_pith(files, 1, out)
         results[f"jobs_{cores}"] = run_pith(files, cores, out)
         try:
@@ -224,7 +234,7 @@ def main(args: Namespace) -> int:
             results[f"dask_{cores}"] = run_pith(files, cores, out, engine="dask")
         except ImportError:
             results[f"dask_{cores}"] = None
-        bad = build(records, pathological=True)
+        bad = build(args.records, pathological=True)
         results["pathological"] = run_pith(bad, cores, out, page_timeout=args.page_timeout)
         results["page_timeout_s"] = args.page_timeout
     _print(results, cores)
@@ -237,7 +247,7 @@ def _print(r: dict, cores: int) -> None:
     tr, one = r["trafilatura"], r["pith_one_core"]
     print(f"crawl: {r['records']:,} HTML records in {r['files']} WARC files (.cache/crawl)")
     if tr:
-        print(f"one core, first {tr['pages']:,} records: pith {one['pages_per_s']:,.1f} pages/s, "
+        print(f"one core (both pinned to one CPU), the first {tr['pages']:,} records: pith {one['pages_per_s']:,.1f} pages/s, "
               f"trafilatura {tr['pages_per_s']:,.1f} pages/s: {one['pages_per_s'] / tr['pages_per_s']:.2f}x")
     j1, jn = r["jobs_1"], r[f"jobs_{cores}"]
     print(f"all records: --jobs 1 {j1['pages_per_s']:,.1f} pages/s, --jobs {cores} "
