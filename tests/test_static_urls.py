@@ -1,5 +1,5 @@
-"""Static capture's URL resolution: the fast path for plain absolute URLs answers exactly
-what urljoin and urlsplit answer."""
+"""Static capture's URL resolution: the fast paths for plain absolute and root-relative URLs
+answer exactly what urljoin and urlsplit answer."""
 from urllib.parse import urljoin, urlsplit
 
 import pytest
@@ -19,7 +19,8 @@ def reference(base: str, raw: str) -> tuple[str, str]:
 
 
 BASES = ["http://Example.COM/dir/page.html?q=1#top", "https://user@www.site.org:8443/a/",
-         "", "file:///home/x/page.html", "HTTPS://Shop.example/", "about:blank"]
+         "", "file:///home/x/page.html", "HTTPS://Shop.example/", "about:blank",
+         "https://www.site.org:8443/a;p/b?", "http://plain.example", "https://h.example:/x#"]
 RAWS = [
     "http://example.com", "http://example.com/", "https://A.Example.com/Path/To?x=1#frag",
     "http://example.com?", "http://example.com/#", "http://example.com/a?#f",
@@ -34,7 +35,10 @@ RAWS = [
     "http://example.com/" + "x" * 3000, "http://example.com/?" + "q" * 3000,
     "http://example.com/\x00", "http://example.com/\x7f", "http://exa\x01mple.com/",
     "https://example.com/a#b#c", "https://example.com/a?b?c", "http://example.com/a%",
-    "http://-weird-.host./", "http://1.2.3.4:80/x", "http://example.com./"]
+    "http://-weird-.host./", "http://1.2.3.4:80/x", "http://example.com./",
+    "/", "/a/./b", "/a/../b", "/.", "/..", "/a/.", "/a/..", "/a//b", "/?q", "/#f", "/a?",
+    "/a#", "/a;b", "/a b", "/ä/ö?x=ü#y", "/a/.b/..c/", "/a?x=/../#/./", "/.well-known/x",
+    "/a\tb", " /padded ", "/a#b#c", "/%2e%2e/x"]
 
 
 @pytest.mark.parametrize("base", BASES)

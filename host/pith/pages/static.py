@@ -23,6 +23,7 @@ import io
 import json
 import re
 import time
+from functools import lru_cache
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
@@ -456,8 +457,14 @@ def _wrap_runs(el, tags: set, wrapper: str) -> None:
 # (urlunparse would drop the '?' or '#'), no space or control character (urlsplit removes
 # some). About two thirds of a page's links are such; they skip urljoin's two parses.
 _PLAIN_ABSOLUTE = re.compile(
-    r"https?://([A-Za-z0-9.-]+)(?::[0-9]*)?(?:/[^?#;\x00-\x20\x7f]*)?"
+    r"(https?://([A-Za-z0-9.-]+)(?::[0-9]*)?)(?:/[^?#;\x00-\x20\x7f]*)?"
     r"(?:\?[^#\x00-\x20\x7f]+)?(?:#[^\x00-\x20\x7f]+)?")
+# A root-relative URL that urljoin appends, as it is, to a plain absolute base's scheme
+# and host: one '/' first, then the same characters as above; and no '.' or '..' path
+# segment (_DOT_SEGMENT), which urljoin would resolve. Most other links of a page are such.
+_ROOT_RELATIVE = re.compile(
+    r"(/(?!/)[^?#;\x00-\x20\x7f]*)(?:\?[^#\x00-\x20\x7f]+)?(?:#[^\x00-\x20\x7f]+)?")
+_DOT_SEGMENT = re.compile(r"/\.\.?(?=/|$)")
 
 
 def _resolve(base: str, raw: str) -> tuple[str, str]:
@@ -465,13 +472,25 @@ def _resolve(base: str, raw: str) -> tuple[str, str]:
     raw = raw.strip()
     plain = _PLAIN_ABSOLUTE.fullmatch(raw)
     if plain is not None:
-        return raw[:MAX_URL_CHARS], plain.group(1).lower()
+        return raw[:MAX_URL_CHARS], plain.group(2).lower()
+    if raw[:1] == "/":
+        origin = _origin(base)
+        rooted = _ROOT_RELATIVE.fullmatch(raw) if origin is not None else None
+        if rooted is not None and _DOT_SEGMENT.search(rooted.group(1)) is None:
+            return (origin[0] + raw)[:MAX_URL_CHARS], origin[1]
     try:
         url = urljoin(base, raw)
         host = urlsplit(url).hostname or ""
     except ValueError:
         url, host = raw, ""
     return url[:MAX_URL_CHARS], host
+
+
+@lru_cache(maxsize=64)
+def _origin(base: str) -> tuple[str, str] | None:
+    """("scheme://host[:port]", lower-case host) of a plain absolute `base`, else None."""
+    plain = _PLAIN_ABSOLUTE.fullmatch(base)
+    return None if plain is None else (plain.group(1), plain.group(2).lower())
 
 
 def _base_url(root, url: str) -> str:
