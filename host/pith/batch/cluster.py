@@ -2,9 +2,10 @@
 
 Dask distributes, Pith guards: a Dask task is a partition of the input, a WARC file or a
 run of HTML files, and it runs that partition's records through the same guarded worker
-process as `pith.batch.extract` (pool.run with one job: each page under its time and
-memory limit), so a page that runs away costs its limit on the cluster too, and every row
-is the row the single-process run gives (the `timings` aside).
+process as `pith.batch.extract` (pool.py: each page under its time and memory limit; one
+such process per Dask worker thread, kept from task to task), so a page that runs away
+costs its limit on the cluster too, and every row is the row the single-process run
+gives (the `timings` aside).
 
   - `extract_bag(paths)` is a dask.bag.Bag of rows, one partition per WARC file (or run
     of FILES_PER_PARTITION HTML files), for pipelines that go on in Dask
@@ -39,6 +40,7 @@ import contextlib
 import multiprocessing
 import os
 import sys
+import threading
 from collections import deque
 from pathlib import Path
 from typing import IO, Any, Iterable, Iterator
@@ -47,10 +49,10 @@ from . import pool, records, warc, work
 from ..errors import BadOptions
 from ..pages.inputs import is_url, local_path
 
-# HTML files (or URLs) in one partition: a partition should be about a second of work, so
-# the cost of a task (a round trip to the scheduler, ~50 ms to start its guarded worker
-# process) stays a few per cent; pages take 5-20 ms each. A WARC file is always one
-# partition of its own, whatever its size (a Common Crawl file is ~40,000 records).
+# HTML files (or URLs) in one partition: a partition should be a second or two of work
+# (pages take 5-20 ms each), so the cost of a task (round trips to the scheduler, its rows
+# pickled) stays small and the client holds few rows. A WARC file is always one partition
+# of its own, whatever its size (a Common Crawl file is ~40,000 records).
 FILES_PER_PARTITION = 128
 # Partitions submitted ahead of the one being given out, per worker: one running and one
 # waiting, so no worker idles between tasks while the rows of finished partitions wait
@@ -151,7 +153,31 @@ def _rows(targets: Iterable[str], job: work.Job, limits: pool.Limits,
     if multiprocessing.current_process().daemon:
         raise BadOptions(DAEMONIC_WORKERS)
     stream = records.records(list(targets), tally if tally is not None else records.Tally())
-    return list(pool.run(stream, job, jobs=1, limits=limits))
+    guarded = _pool_of_this_thread(job, limits)
+    try:
+        return list(guarded.rows(stream, ordered=True))
+    except BaseException:
+        _held.pool = None
+        guarded.__exit__(*sys.exc_info())
+        raise
+
+
+# The guarded pool of each Dask worker thread, kept from task to task: starting one costs
+# a Dask task 60 ms, and 250 ms when the client's main script imports Dask (the pool's
+# process imports that script again), against ~2 s for a partition of HTML files. One
+# process per thread: a worker of N threads runs N pages at a time, as Dask asks of it.
+# Its process ends with the Dask worker (its pipes close).
+_held = threading.local()
+
+
+def _pool_of_this_thread(job: work.Job, limits: pool.Limits) -> "pool._Pool":
+    held = getattr(_held, "pool", None)
+    if held is not None and (held.job, held.limits) != (job, limits):
+        held.__exit__(None, None, None)
+        held = None
+    if held is None:
+        held = _held.pool = pool._Pool(job, 1, limits).__enter__()
+    return held
 
 
 def _is_daemon() -> bool:
