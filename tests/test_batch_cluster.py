@@ -209,3 +209,16 @@ def test_job_options_reach_the_workers(inputs, address):
     assert all(row["markdown"] is not None for row in got if row["status"] == "ok")
     expected = list(pith.batch.extract(inputs[1:2], jobs=1, extra=["markdown"]))
     assert without_timings(got) == without_timings(expected)
+
+
+def test_only_a_few_partitions_are_in_flight(tmp_path, address):
+    """Ten WARC files are ten partitions; while the first one's rows are being given out,
+    the scheduler holds at most AHEAD_PER_SLOT per worker thread (2 threads here)."""
+    page = pages()[0]
+    paths = [str(write_warc(tmp_path / f"{i}.warc", [response(*page)])) for i in range(10)]
+    rows = cluster.run(paths, scheduler=address)
+    next(rows)
+    with Client(address) as client:
+        held = client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks))
+    assert 1 <= held <= cluster.AHEAD_PER_SLOT * 2
+    assert len(list(rows)) == 9

@@ -14,8 +14,8 @@ gives (the `timings` aside).
     records, other files in folders) is counted by `run`.
   - `run(paths, ...)` connects to a scheduler (or starts a LocalCluster), yields the rows
     in input order and counts what was skipped in a records.Tally (the caller adds the
-    rows to its Summary, as with pool.run). At most AHEAD_PER_WORKER partitions per
-    worker are submitted at a time: finished partitions wait on their workers, the
+    rows to its Summary, as with pool.run). At most AHEAD_PER_SLOT partitions per
+    worker thread are submitted at a time: finished partitions wait on their workers, the
     client holds the rows of one partition, so a crawl of any size runs in bounded
     memory.
 
@@ -54,10 +54,10 @@ from ..pages.inputs import is_url, local_path
 # pickled) stays small and the client holds few rows. A WARC file is always one partition
 # of its own, whatever its size (a Common Crawl file is ~40,000 records).
 FILES_PER_PARTITION = 128
-# Partitions submitted ahead of the one being given out, per worker: one running and one
-# waiting, so no worker idles between tasks while the rows of finished partitions wait
-# on the workers, not in the client.
-AHEAD_PER_WORKER = 2
+# Partitions submitted ahead of the one being given out, per worker thread: one running
+# and one waiting, so no thread idles between tasks, while the rows of finished
+# partitions wait on the workers, not in the client.
+AHEAD_PER_SLOT = 2
 # The LocalCluster's HTTP port (its scheduler serves one even without a dashboard): any
 # free one, since several runs may share a machine and a fixed port would clash.
 DASHBOARD_ADDRESS = ":0"
@@ -98,7 +98,7 @@ def run(paths: Iterable[str], job: work.Job = work.Job(),
     records.records' tally, on a cluster)."""
     tally = tally if tally is not None else records.Tally()
     with _client(scheduler, n_workers) as client:
-        workers = _check_workers(client)
+        slots = _check_workers(client)
         stream = partitions(paths, tally, stdin)
         ahead: deque = deque()
 
@@ -107,7 +107,7 @@ def run(paths: Iterable[str], job: work.Job = work.Job(),
             if targets is not None:
                 ahead.append(client.submit(_partition, targets, job, limits, pure=False))
 
-        for _ in range(AHEAD_PER_WORKER * workers):
+        for _ in range(AHEAD_PER_SLOT * slots):
             submit()
         while ahead:
             future = ahead.popleft()
@@ -206,13 +206,13 @@ def _client(scheduler: str | None, n_workers: int | None) -> "Iterator[Any]":
 
 
 def _check_workers(client) -> int:
-    """How many workers `client`'s cluster has; an error naming the fix when they are
-    daemonic (checked before any task: a task would fail on each of them)."""
+    """How many tasks `client`'s cluster runs at a time (its workers' threads); an error
+    naming the fix when its workers are daemonic (checked before any task: a task would
+    fail on each of them)."""
     client.wait_for_workers(1, timeout=CONNECT_TIMEOUT_S)
-    daemonic = client.run(_is_daemon)
-    if any(daemonic.values()):
+    if any(client.run(_is_daemon).values()):
         raise BadOptions(DAEMONIC_WORKERS)
-    return len(daemonic)
+    return sum(client.nthreads().values())
 
 
 # -------------------------------------------------------------------------- the inputs
