@@ -200,3 +200,18 @@ def test_tag_codes_name_every_row_and_are_found_once():
     assert [names[c] for c in codes] == list(snap.tag)
     assert sorted(names) == ["body", "div", "html", "p"]
     assert snap.tag_codes()[0] is codes                 # kept, not found again
+
+
+def test_memo_computes_once_and_hands_out_a_read_only_array():
+    snap = from_json(make_snapshot([("html", -1), ("body", 0), ("nav", 1), ("p", 1)]), 100)
+    calls = []
+
+    def compute():
+        calls.append(1)
+        return snap.tag == "nav"
+
+    first = snap.memo(("nav",), compute)
+    assert snap.memo(("nav",), compute) is first and len(calls) == 1
+    assert first.tolist() == [False, False, True, False]
+    with pytest.raises(ValueError):
+        first[0] = True

@@ -85,8 +85,9 @@ def shown_noscript(snap: Snapshot) -> np.ndarray:
 
 
 def code_rows(snap: Snapshot) -> np.ndarray:
-    """Rows whose tag is code (CODE_TAGS), less the noscripts a browser shows."""
-    return tag_in(snap, CODE_TAGS) & ~shown_noscript(snap)
+    """Rows whose tag is code (CODE_TAGS), less the noscripts a browser shows (found once
+    per snapshot)."""
+    return snap.memo(("code_rows",), lambda: tag_in(snap, CODE_TAGS) & ~shown_noscript(snap))
 
 
 @dataclass(frozen=True, eq=False)

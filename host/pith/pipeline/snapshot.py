@@ -65,13 +65,27 @@ class Snapshot:
         of a Python test per row. Found on first use, then kept."""
         cached = self.__dict__.get("_tag_codes")
         if cached is None:
-            ids: dict[str, int] = {}
-            codes = np.fromiter((ids.setdefault(t, len(ids)) for t in self.cols["tag"]),
-                                np.int64, self.n)
+            tags = self.cols["tag"].tolist()
+            ids = {t: code for code, t in enumerate(dict.fromkeys(tags))}   # first-seen order
+            codes = np.fromiter(map(ids.__getitem__, tags), np.int64, self.n)
             codes.flags.writeable = False
             cached = (codes, list(ids))
             object.__setattr__(self, "_tag_codes", cached)
         return cached
+
+    def memo(self, key: tuple, compute_fn) -> np.ndarray:
+        """`compute_fn()` the first time `key` is asked for on this snapshot, then the same
+        array, read-only: for masks that depend on the capture alone (furniture, code
+        rows, ad rows), which several stages read."""
+        cache = self.__dict__.get("_memo")
+        if cache is None:
+            cache = {}
+            object.__setattr__(self, "_memo", cache)
+        if key not in cache:
+            value = compute_fn()
+            value.flags.writeable = False
+            cache[key] = value
+        return cache[key]
 
     # --- tree helpers ------------------------------------------------------------
     def subtree_sum(self, values: np.ndarray) -> np.ndarray:
@@ -81,12 +95,15 @@ class Snapshot:
         return cs[self.end] - cs[:-1]
 
     def below(self, mask: np.ndarray) -> np.ndarray:
-        """Rows that have a *strict* ancestor in `mask` (mask propagated down the tree)."""
-        diff = np.zeros(self.n + 1, np.int64)
-        idx = np.flatnonzero(mask)
-        np.add.at(diff, idx + 1, 1)
-        np.add.at(diff, self.end[idx], -1)
-        return np.cumsum(diff[:-1]) > 0
+        """Rows that have a *strict* ancestor in `mask` (mask propagated down the tree).
+
+        In preorder, row i lies strictly inside the subtree of an earlier row j exactly
+        when end[j] > i; so i is below the mask when the largest `end` of the masked
+        rows before it passes i (a running maximum, no scatter)."""
+        reach = np.maximum.accumulate(np.where(mask, self.end, 0))
+        out = np.zeros(self.n, np.bool_)
+        out[1:] = reach[:-1] > np.arange(1, self.n)
+        return out
 
     def subtrees(self, rows) -> np.ndarray:
         """Rows in the subtree of one of `rows` (the rows themselves included)."""

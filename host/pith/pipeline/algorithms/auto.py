@@ -153,7 +153,12 @@ FURNITURE_ROLES = ("contentinfo", "navigation", "complementary", "dialog", "aler
 
 
 def furniture(snap: Snapshot) -> np.ndarray:
-    """Rows that are a furniture landmark themselves (not their descendants)."""
+    """Rows that are a furniture landmark themselves (not their descendants); found once
+    per snapshot."""
+    return snap.memo(("furniture",), lambda: _furniture(snap))
+
+
+def _furniture(snap: Snapshot) -> np.ndarray:
     out = tag_in(snap, frozenset(FURNITURE_TAGS))
     has = np.flatnonzero(snap.role != "")          # few rows have a role: lower only those
     out[has] |= np.isin(np.char.lower(snap.role[has].astype(str)), FURNITURE_ROLES)

@@ -230,7 +230,12 @@ def ad_list(extra: str = "") -> AdList:
 
 
 def ad_rows(snap: Snapshot, opts: Options) -> np.ndarray:
-    """Rows whose URL goes to a listed server for the kind of request the row makes."""
+    """Rows whose URL goes to a listed server for the kind of request the row makes
+    (found once per snapshot and list)."""
+    return snap.memo(("ad_rows", opts.filters_ad_lists), lambda: _ad_rows(snap, opts))
+
+
+def _ad_rows(snap: Snapshot, opts: Options) -> np.ndarray:
     out = np.zeros(snap.n, np.bool_)
     rows = np.flatnonzero(snap.host != "")
     if not len(rows):
@@ -384,10 +389,20 @@ def article(snap: Snapshot, feats: Features, tags: Tags, owner: np.ndarray,
 
 # ======================================================================= image relevance
 def entities(text: str, lower: set[str]) -> Counter:
-    """Entity candidates of `text` with counts (see the module docstring for the rule).
-    Each distinct token is judged once (a page repeats its words), its count added."""
+    """Entity candidates of `text` with counts (see the module docstring for the rule)."""
+    return token_entities(tokens(text), lower)
+
+
+def tokens(text: str) -> Counter:
+    """The tokens of `text` with their counts, in order of first occurrence."""
+    return Counter(_TOKEN.findall(text))
+
+
+def token_entities(counts: Counter, lower: set[str]) -> Counter:
+    """`entities` of a text from its token counts: each distinct token is judged once (a
+    page repeats its words), its count added."""
     out: Counter = Counter()
-    for token, count in Counter(_TOKEN.findall(text)).items():
+    for token, count in counts.items():
         kind, key = _token_kind(token)
         if kind == _NUMBER or (kind == _NAME and key not in lower):
             out[key] += count
@@ -428,7 +443,12 @@ def _token_kind(token: str) -> tuple[int, str]:
 
 def lower_words(text: str) -> set[str]:
     """Tokens that occur starting with a lower-case letter: ordinary words, not names."""
-    return {t.casefold() for t in set(_TOKEN.findall(text)) if t[0].islower()}
+    return token_lower_words(tokens(text))
+
+
+def token_lower_words(counts: Counter) -> set[str]:
+    """`lower_words` of a text from its token counts."""
+    return {t.casefold() for t in counts if t[0].islower()}
 
 
 def cosine(a: Counter, b: Counter) -> float:
@@ -447,21 +467,22 @@ def irrelevant_images(snap: Snapshot, tags: Tags, owner: np.ndarray, alive: np.n
     images = rows[tags.mask({"img"})[rows] & alive[rows]]
     if not len(images):
         return out
-    text = subtree_text(snap, alive, node)
-    lower = lower_words(text)
-    whole = entities(text, lower)
-    blocks: dict[int, tuple[str, Counter]] = {-1: ("", Counter())}
+    counts = tokens(subtree_text(snap, alive, node))
+    lower = token_lower_words(counts)
+    whole = token_entities(counts, lower)
+    # per caption block: its text, its entities and the article's entities outside it
+    blocks: dict[int, tuple[str, Counter, Counter]] = {}
     for img, block in zip(images.tolist(), owner[snap.parent[images]].tolist()):
         block = block if block > node else -1     # the caption block lies inside the article
         if block not in blocks:
-            block_text = subtree_text(snap, alive, block)
-            blocks[block] = (block_text, entities(block_text, lower))
-        block_text, own = blocks[block]
+            block_text = subtree_text(snap, alive, block) if block >= 0 else ""
+            own = entities(block_text, lower)
+            blocks[block] = (block_text, own, whole - own)
+        block_text, own, rest = blocks[block]
         alt = str(snap.alt[img])
         if not (_TOKEN.search(block_text) or _TOKEN.search(alt)):
             out[img] = True                       # no caption: a non-article image
             continue
-        rest = whole - own
         if not rest:
             continue                              # nothing to compare with: keep
         out[img] = cosine(own + entities(alt, lower), rest) < opts.filters_image_similarity
