@@ -311,3 +311,13 @@ def test_a_page_that_is_all_furniture_still_votes_on_its_text(monkeypatch):
     opts = Options.from_overrides({"blocks": False, "algorithm": "auto", "auto_members": ["cnr", "lqf", "sst"],
                                    "auto_clean": False})
     assert auto.run(snap, compute(snap), opts).parts.tolist() == [3, 4, 5]
+
+
+def test_member_options_are_made_once_per_options_and_equal_a_replace():
+    opts = Options()
+    made = auto.member_options(opts, "clg", {"clg_depth": 0})
+    assert made == Options(algorithm="clg", clg_depth=0)
+    assert auto.member_options(opts, "clg", {"clg_depth": 0}) is made
+    assert auto.member_options(opts, "clg", {}) == Options(algorithm="clg")
+    assert auto.member_options(Options(candidates=9), "clg", {}) == \
+        Options(candidates=9, algorithm="clg")

@@ -267,3 +267,18 @@ def test_group_values_prune_only_groups_that_cannot_win():
     assert int(np.argmax(got)) == int(np.argmax(exact))
     assert got.max() == pytest.approx(exact.max())
     assert (got <= exact + 1e-9).all()
+
+
+@needs_model
+@pytest.mark.parametrize("capture", [article_rendered, article_static])
+def test_a_second_run_with_another_depth_answers_as_a_first_run_does(capture):
+    # auto runs CLG twice on one page (as configured, then clg_depth 0): the grouping both
+    # share is computed once per page, and must not leak one run's answer into the other
+    snap = from_json(capture(), 10_000)
+    wide = Options(clg_depth=0)
+    feats = compute(snap)
+    first, second = clg.run(snap, feats, Options()), clg.run(snap, feats, wide)
+    for opts, got in ((Options(), first), (wide, second)):
+        alone = clg.run(snap, compute(snap), opts)
+        assert got.node == alone.node and got.blocks.tolist() == alone.blocks.tolist()
+        assert (got.parts is None) == (alone.parts is None)

@@ -123,7 +123,8 @@ class _TextSink:
         if self.run:                    # an empty run adds nothing: only the break counts
             chunk = "".join(self.run)
             self.run = []
-            chunk = chunk.strip("\n") if self.pre else _SPACES.sub(" ", chunk).strip()
+            # split/join collapses exactly what _SPACES does (\s is str.isspace)
+            chunk = chunk.strip("\n") if self.pre else " ".join(chunk.split())
             if chunk:
                 if self.blocks:
                     self.blocks.append("\n" * max(self.pending, 1) if self.pending else " ")

@@ -124,6 +124,20 @@ def ballot(opts: Options) -> list[tuple[str, dict, bool]]:
     return out
 
 
+def member_options(opts: Options, method: str, overrides: dict) -> Options:
+    """`opts` as one ballot member runs with: its algorithm and overrides. Made once per
+    Options object and kept on it (a replace copies every field; Options is frozen, so
+    what it derives never changes), not once per page."""
+    made = opts.__dict__.get("_members")
+    if made is None:
+        made = {}
+        object.__setattr__(opts, "_members", made)
+    key = (method, tuple(sorted(overrides.items())))
+    if key not in made:
+        made[key] = dataclasses.replace(opts, algorithm=method, **overrides)
+    return made[key]
+
+
 def clean(snap: Snapshot, feats: Features, opts: Options, choice: Choice,
           link_list: np.ndarray) -> Choice:
     """`choice` without the link lists inside it, unless they hold more than
@@ -197,8 +211,7 @@ def run(snap: Snapshot, feats: Features, opts: Options) -> Choice:
     for method, overrides, proposer in ballot(opts):
         module = importlib.import_module(f"{__package__}.{method}")
         try:
-            proposals.append(module.run(snap, feats, dataclasses.replace(
-                opts, algorithm=method, **overrides)))
+            proposals.append(module.run(snap, feats, member_options(opts, method, overrides)))
         except NoContent:
             continue
         proposes.append(proposer)

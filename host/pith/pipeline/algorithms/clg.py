@@ -333,6 +333,17 @@ def _choice(snap: Snapshot, parts: np.ndarray, score: np.ndarray,
                   parts=parts if len(parts) > 1 else None)
 
 
+def _groups(snap: Snapshot, rel: Relative, cands: np.ndarray, p: np.ndarray,
+            opts: Options) -> tuple[Space, list[np.ndarray], np.ndarray]:
+    """(the space, the groups of linked candidates, the groups best first): steps 3–4,
+    which do not depend on clg_depth (CLG runs twice in auto, once with depth 0)."""
+    space = space_of(rel)
+    keep = links_kept(space.rect[cands], snap.parent[cands], opts.clg_overlap)
+    groups = groups_of(cands, keep)
+    value = group_values(groups, p, space)
+    return space, groups, np.lexsort((np.arange(len(groups)), -value))
+
+
 def run(snap: Snapshot, feats: Features, opts: Options) -> Choice:
     """Steps 1–6 of the module docstring (or the LR / LR_A baselines, by clg_mode)."""
     if not (feats.chars > 0).any():
@@ -344,11 +355,9 @@ def run(snap: Snapshot, feats: Features, opts: Options) -> Choice:
         return _choice(snap, ranked[:1], p, list(ranked[1:1 + opts.candidates]))
     if opts.clg_mode == "lr":
         return _choice(snap, cands, p)
-    space = space_of(rel)
-    keep = links_kept(space.rect[cands], snap.parent[cands], opts.clg_overlap)
-    groups = groups_of(cands, keep)
-    value = group_values(groups, p, space)
-    order = np.lexsort((np.arange(len(groups)), -value))
+    space, groups, order = feats.memo(
+        ("clg_groups", opts.clg_threshold, opts.clg_overlap),
+        lambda: _groups(snap, rel, cands, p, opts))
     best = groups[int(order[0])]
     parts = refine(snap, best, p, space, opts)
     if opts.clg_title:
