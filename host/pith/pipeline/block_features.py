@@ -198,6 +198,14 @@ _COPYRIGHT = re.compile(r"©|\(c\)")
 TEXT_STATS_MAX_CHARS = 20_000
 _STOP_POINTS = np.array([ord(c) for c in ".!?。！？"], np.uint32)
 _COMMA_POINTS = np.array([ord(c) for c in ",;，、"], np.uint32)
+# The same as lookup tables over the Basic Multilingual Plane (every point above is in
+# it): one gather per text instead of a comparison per listed point; code points beyond
+# are read at U+FFFF, which is in neither list.
+_BMP_LAST = 0xFFFF
+_STOP_TABLE = np.zeros(_BMP_LAST + 1, np.bool_)
+_STOP_TABLE[_STOP_POINTS] = True
+_COMMA_TABLE = np.zeros(_BMP_LAST + 1, np.bool_)
+_COMMA_TABLE[_COMMA_POINTS] = True
 
 
 def _counts(pattern: re.Pattern, joined: str, starts: np.ndarray, k: int) -> np.ndarray:
@@ -234,8 +242,9 @@ def text_stats(strings: list[str]) -> np.ndarray:
     out[:, 0] = _per_string((cp >= 48) & (cp <= 57), starts, n) / size
     out[:, 1] = _per_string(((cp >= 65) & (cp <= 90)) | ((cp >= 0xC0) & (cp <= 0xDE)),
                             starts, n) / size
-    out[:, 2] = _per_string(np.isin(cp, _STOP_POINTS), starts, n) / size * 100
-    out[:, 3] = _per_string(np.isin(cp, _COMMA_POINTS), starts, n) / size * 100
+    bmp = np.minimum(cp, _BMP_LAST)
+    out[:, 2] = _per_string(_STOP_TABLE[bmp], starts, n) / size * 100
+    out[:, 3] = _per_string(_COMMA_TABLE[bmp], starts, n) / size * 100
     out[:, 4] = np.minimum(n / words, 30.0)
     low = joined.lower()
     if len(low) != len(joined):       # a character whose lower case is longer (İ)
