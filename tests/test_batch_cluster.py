@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import os
 import uuid
 from pathlib import Path
 
@@ -222,3 +223,17 @@ def test_only_a_few_partitions_are_in_flight(tmp_path, address):
         held = client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks))
     assert 1 <= held <= cluster.AHEAD_PER_SLOT * 2
     assert len(list(rows)) == 9
+
+
+def test_page_processes_do_not_inherit_the_nannys_malloc_trimming(tmp_path, address):
+    """Dask's nanny sets MALLOC_TRIM_THRESHOLD_ for its worker; a worker that has run a
+    partition has it out of the environment its page processes start with."""
+    assert "MALLOC_TRIM_THRESHOLD_" in dask.config.get("distributed.nanny.pre-spawn-environ")
+    page = str(FIXTURE_PAGES[0])
+    with Client(address) as client:
+        worker = next(iter(client.nthreads()))
+        rows = client.submit(cluster._partition, [page], work.Job(), pool.Limits(),
+                             workers=[worker], pure=False).result()[0]
+        assert rows[0]["status"] == "ok"
+        setting = client.run(lambda: os.environ.get("MALLOC_TRIM_THRESHOLD_"), workers=[worker])
+        assert setting[worker] is None
