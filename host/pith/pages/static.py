@@ -524,15 +524,16 @@ _READ_ATTRIBUTES = ("id", "class", "role", "aria-modal", "href", "src", "alt", "
 
 
 def _attributes(els: list) -> dict[str, dict[int, str]]:
-    """{attribute: {row: value}} of the attributes in _READ_ATTRIBUTES, one lxml call per
-    element (most elements carry none of them, or one or two)."""
+    """{attribute: {row: value}} of the attributes in _READ_ATTRIBUTES: one lxml call per
+    element for its attribute names, then one per name it has of these (most elements
+    carry none of them, or one or two, and other attributes' values are never read)."""
     found: dict[str, dict[int, str]] = {name: {} for name in _READ_ATTRIBUTES}
     get = found.get
     for row, el in enumerate(els):
-        for name, value in el.items():
+        for name in el.keys():
             where = get(name)
             if where is not None:
-                where[row] = value
+                where[row] = el.get(name)
     return found
 
 

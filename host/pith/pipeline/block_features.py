@@ -129,13 +129,14 @@ def name_families(snap: Snapshot, within: np.ndarray) -> np.ndarray:
     has = np.flatnonzero(within & ((snap.id != "") | (snap.cls != "")))
     if not len(has):
         return out
-    names = [f"{i} {c}".lower() for i, c in zip(snap.id[has].tolist(), snap.cls[has].tolist())]
-    seen: dict[str, int] = {}
-    codes = np.fromiter((seen.setdefault(s, len(seen)) for s in names), np.int64, len(names))
+    names = list(map("{} {}".format, snap.id[has].tolist(), snap.cls[has].tolist()))
+    seen = {name: code for code, name in enumerate(dict.fromkeys(names))}   # distinct names
+    codes = np.fromiter(map(seen.__getitem__, names), np.int64, len(names))
     if len(_FAMILY_CACHE) > FAMILY_CACHE_SIZE:
         _FAMILY_CACHE.clear()
+    lower = [name.lower() for name in seen]
     hits = np.array([_FAMILY_CACHE.get(name) or _FAMILY_CACHE.setdefault(name, _families(name))
-                     for name in seen], np.bool_).reshape(len(seen), len(FAMILIES))
+                     for name in lower], np.bool_).reshape(len(seen), len(FAMILIES))
     out[has] = hits[codes]
     return out
 
