@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+from functools import lru_cache
 
 import numpy as np
 
@@ -125,17 +126,18 @@ def ballot(opts: Options) -> list[tuple[str, dict, bool]]:
 
 
 def member_options(opts: Options, method: str, overrides: dict) -> Options:
-    """`opts` as one ballot member runs with: its algorithm and overrides. Made once per
-    Options object and kept on it (a replace copies every field; Options is frozen, so
-    what it derives never changes), not once per page."""
-    made = opts.__dict__.get("_members")
-    if made is None:
-        made = {}
-        object.__setattr__(opts, "_members", made)
-    key = (method, tuple(sorted(overrides.items())))
-    if key not in made:
-        made[key] = dataclasses.replace(opts, algorithm=method, **overrides)
-    return made[key]
+    """`opts` as one ballot member runs with: its algorithm and overrides."""
+    return _member_options(opts, method, tuple(sorted(overrides.items())))
+
+
+# Options are frozen and hashable: a member's options are made once per distinct Options
+# (a replace copies every field, seven times a page), not once per page.
+MEMBER_OPTIONS_CACHE_SIZE = 64
+
+
+@lru_cache(maxsize=MEMBER_OPTIONS_CACHE_SIZE)
+def _member_options(opts: Options, method: str, overrides: tuple) -> Options:
+    return dataclasses.replace(opts, algorithm=method, **dict(overrides))
 
 
 def clean(snap: Snapshot, feats: Features, opts: Options, choice: Choice,
