@@ -20,8 +20,9 @@ gives (the `timings` aside).
     memory.
 
 Inputs are expanded on the client the way records.py does (folders walked in sorted
-order, `-` read from stdin) so that a folder of WARC files spreads over the cluster;
-every path must be readable by the workers under the same name (a shared filesystem).
+order, `-` read from stdin) so that a folder of WARC files spreads over the cluster.
+The workers open each path as it is given, and rows name it so: on a cluster of other
+machines, give absolute paths on a filesystem they share.
 
 Worker processes: a Dask worker started by a nanny is a daemonic process by default, and
 a daemonic process may not start the process that runs the pages. The LocalCluster
@@ -130,20 +131,20 @@ def partitions(inputs: Iterable[str], tally: records.Tally,
     """The inputs as partitions, in input order: each WARC file alone, other targets (HTML
     files, URLs, missing paths) in runs of at most FILES_PER_PARTITION. Folders are walked
     as records.py walks them, and the files they skip are counted in `tally`."""
-    run: list[str] = []
+    files: list[str] = []
     for target in _targets(inputs, stdin or sys.stdin, tally):
         if warc.is_warc(target) and not is_url(target):
-            if run:
-                yield run
-                run = []
+            if files:
+                yield files
+                files = []
             yield [target]
         else:
-            run.append(target)
-            if len(run) >= FILES_PER_PARTITION:
-                yield run
-                run = []
-    if run:
-        yield run
+            files.append(target)
+            if len(files) >= FILES_PER_PARTITION:
+                yield files
+                files = []
+    if files:
+        yield files
 
 
 # ------------------------------------------------------------------- on the Dask worker
