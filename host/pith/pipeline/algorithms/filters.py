@@ -416,8 +416,9 @@ def token_entities(counts: Counter, lower: set[str]) -> Counter:
 # a script without case (its character bigrams count), or nothing.
 _NUMBER, _NAME, _SCRIPT, _NOTHING = range(4)
 # Distinct tokens whose kind is remembered: words repeat from page to page, and a batch
-# run sees many pages; the memo is emptied when it reaches this many.
-TOKEN_KIND_CACHE_SIZE = 200_000
+# run sees many pages; the memo is emptied when it reaches this many (about 7.5 MB of
+# short words at most).
+TOKEN_KIND_CACHE_SIZE = 50_000
 _TOKEN_KINDS: dict[str, tuple[int, str]] = {}
 
 
