@@ -131,7 +131,9 @@ def member_options(opts: Options, method: str, overrides: dict) -> Options:
 
 
 # Options are frozen and hashable: a member's options are made once per distinct Options
-# (a replace copies every field, seven times a page), not once per page.
+# (a replace copies every field, seven times a page), not once per page. A process sees a
+# few distinct Options (the defaults, a reader's or a bench's overrides), each with
+# seven ballot entries: 64 holds them all.
 MEMBER_OPTIONS_CACHE_SIZE = 64
 
 
