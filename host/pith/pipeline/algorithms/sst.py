@@ -58,7 +58,14 @@ def longest_text_node(snap: Snapshot, feats: Features) -> np.ndarray:
 
 def satisfiable(snap: Snapshot, feats: Features, opts: Options) -> np.ndarray:
     """ROOT(SST): the sub-tree roots reached from text nodes that satisfy both conditions,
-    sorted."""
+    sorted; computed once per page and option set (SST runs in auto, the block stage
+    reads it again)."""
+    key = ("sst", opts.sst_generations, opts.sst_min_text, opts.sst_min_total,
+           opts.sst_max_anchor)
+    return feats.memo(key, lambda: _satisfiable(snap, feats, opts))
+
+
+def _satisfiable(snap: Snapshot, feats: Features, opts: Options) -> np.ndarray:
     g = opts.sst_generations
     owners = np.flatnonzero(~feats.gone & (feats.own_texts > 0))
     candidates = np.unique(ancestors(snap, owners, g - 1))
