@@ -23,7 +23,7 @@ from distributed import Client, LocalCluster  # noqa: E402
 
 import pith.batch  # noqa: E402
 from pith.batch import cluster, pool, records, work  # noqa: E402
-from pith.errors import BadOptions  # noqa: E402
+from pith.errors import ClusterWorkersDaemonic  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE_PAGES = sorted((ROOT / "tests" / "fixtures" / "pages").glob("*/source.html"))
@@ -178,7 +178,7 @@ def test_daemonic_workers_are_refused_with_the_fix(tmp_path):
     with dask.config.set({cluster.DAEMON_KEY: True}), \
             LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
                          dashboard_address=cluster.DASHBOARD_ADDRESS) as local:
-        with pytest.raises(BadOptions, match="DASK_DISTRIBUTED__WORKER__DAEMON=False"):
+        with pytest.raises(ClusterWorkersDaemonic, match="DASK_DISTRIBUTED__WORKER__DAEMON=False"):
             list(cluster.run([path], scheduler=local.scheduler_address))
 
 

@@ -69,7 +69,7 @@ def test_a_page_over_the_memory_limit_fails_alone():
 
 def test_a_worker_killed_from_outside_costs_its_page_only():
     recs = [record(0), record(1, SLOW_PAGE, "slow"), record(2)]
-    with pool._Pool(work.Job(), 1, pool.Limits(time_s=60)) as p:
+    with pool.Pool(work.Job(), 1, pool.Limits(time_s=60)) as p:
         rows_iter = p.rows(iter(recs), ordered=True)
         first = next(rows_iter)
         victim = p.workers[0].process.pid

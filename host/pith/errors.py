@@ -229,6 +229,13 @@ class WorkerCrashed(PithError):
     code, name = 93, "worker_crashed"
 
 
+class ClusterWorkersDaemonic(PithError):
+    """The Dask workers are daemonic processes (Dask's default), which may not start the
+    process that runs each page under its limits; start them with
+    DASK_DISTRIBUTED__WORKER__DAEMON=False or `dask worker --no-nanny`."""
+    code, name = 94, "cluster_workers_daemonic"
+
+
 def all_errors() -> list[type[PithError]]:
     """Every error class, for the code-table test and PROTOCOL.md."""
     seen, todo = [], [PithError]

@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import IO, Any, Iterable, Iterator
 
 from . import pool, records, warc, work
-from ..errors import BadOptions
+from ..errors import ClusterWorkersDaemonic
 from ..pages.inputs import is_url, local_path
 
 # HTML files (or URLs) in one partition: a partition should be a second or two of work
@@ -158,7 +158,7 @@ def _partition(targets: list[str], job: work.Job,
 def _rows(targets: Iterable[str], job: work.Job, limits: pool.Limits,
           tally: records.Tally | None = None) -> list[dict[str, Any]]:
     if multiprocessing.current_process().daemon:
-        raise BadOptions(DAEMONIC_WORKERS)
+        raise ClusterWorkersDaemonic(DAEMONIC_WORKERS)
     stream = records.records(list(targets), tally if tally is not None else records.Tally())
     guarded = _pool_of_this_thread(job, limits)
     try:
@@ -177,7 +177,7 @@ def _rows(targets: Iterable[str], job: work.Job, limits: pool.Limits,
 _held = threading.local()
 
 
-def _pool_of_this_thread(job: work.Job, limits: pool.Limits) -> "pool._Pool":
+def _pool_of_this_thread(job: work.Job, limits: pool.Limits) -> "pool.Pool":
     held = getattr(_held, "pool", None)
     if held is not None and (held.job, held.limits) != (job, limits):
         held.__exit__(None, None, None)
@@ -185,7 +185,7 @@ def _pool_of_this_thread(job: work.Job, limits: pool.Limits) -> "pool._Pool":
     if held is None:
         for name in NOT_INHERITED:
             os.environ.pop(name, None)
-        held = _held.pool = pool._Pool(job, 1, limits).__enter__()
+        held = _held.pool = pool.Pool(job, 1, limits).__enter__()
     return held
 
 
@@ -220,7 +220,7 @@ def _check_workers(client) -> int:
     fail on each of them)."""
     client.wait_for_workers(1, timeout=CONNECT_TIMEOUT_S)
     if any(client.run(_is_daemon).values()):
-        raise BadOptions(DAEMONIC_WORKERS)
+        raise ClusterWorkersDaemonic(DAEMONIC_WORKERS)
     return sum(client.nthreads().values())
 
 

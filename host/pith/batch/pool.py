@@ -80,7 +80,7 @@ def default_jobs() -> int:
 def run(records: Iterable[Record], job: work.Job, jobs: int | None = None,
         ordered: bool = True, limits: Limits = Limits()) -> Iterator[dict[str, Any]]:
     """The rows of `records` (work.extract on `jobs` worker processes, see the module)."""
-    with _Pool(job, jobs or default_jobs(), limits) as pool:
+    with Pool(job, jobs or default_jobs(), limits) as pool:
         yield from pool.rows(iter(records), ordered)
 
 
@@ -200,13 +200,15 @@ class _Worker:
 _CLOSE = object()
 
 
-class _Pool:
+class Pool:
+    """`jobs` guarded worker processes; rows() may run several streams one after another
+    (cluster.py keeps one per Dask worker thread)."""
     def __init__(self, job: work.Job, jobs: int, limits: Limits) -> None:
         self.job, self.jobs, self.limits = job, max(1, jobs), limits
         self.workers: list[_Worker] = []
         self.crashes_in_a_row = 0
 
-    def __enter__(self) -> "_Pool":
+    def __enter__(self) -> "Pool":
         methods = multiprocessing.get_all_start_methods()
         for key, value in ONE_THREAD.items():
             os.environ.setdefault(key, value)
