@@ -95,3 +95,37 @@ def test_several_roots_in_order_and_dropped_rows():
     assert text == "First para with inside.\n\nalpha"
     md = render.to_markdown(snap, compute(snap), [1, 2], drop)
     assert md == "# Title\n\nFirst para with inside."
+
+
+def layout_table():
+    """A page laid out by a table: a menu cell and an article cell with paragraphs, and a
+    small grid table inside the article cell."""
+    return from_json(make_snapshot([
+        ("table", -1),                                                      # 0
+        ("tr", 0),                                                          # 1
+        ("td", 1, {"text": "Menu"}),                                        # 2
+        ("td", 1),                                                          # 3
+        ("p", 3, {"text": "Article paragraph one."}),                       # 4
+        ("p", 3, {"text": "Article paragraph two."}),                       # 5
+        ("table", 3),                                                       # 6
+        ("tr", 6),                                                          # 7
+        ("td", 7, {"text": "k"}), ("td", 7, {"text": "v"}),                 # 8 9
+    ]), 1000)
+
+
+def test_markdown_of_a_layout_table_keeps_the_text_of_its_cells():
+    """Before, the cells of a table with paragraphs inside were collected as a Markdown
+    table's cells and dropped: pages laid out by tables came out empty."""
+    snap = layout_table()
+    md = render.to_markdown(snap, compute(snap), [0])
+    assert "Menu" in md and "Article paragraph one." in md and "Article paragraph two." in md
+    assert "| k | v |" in md                     # the grid inside is still a table
+    assert render.grid_tables(snap).tolist() == [False] * 6 + [True] + [False] * 3
+
+
+def test_markdown_of_a_cell_chosen_on_its_own_keeps_its_text():
+    snap = layout_table()
+    md = render.to_markdown(snap, compute(snap), [3])
+    assert md.startswith("Article paragraph one.\n\nArticle paragraph two.")
+    md = render.to_markdown(snap, compute(snap), [8])
+    assert md == "k"

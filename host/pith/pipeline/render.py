@@ -219,6 +219,11 @@ def to_markdown(snap: Snapshot, feats: Features, roots: Sequence[int],
     tag, url, alt = snap.tag, snap.url, snap.alt
     text, tail = shown_text(snap, quiet)
     is_root = set(map(int, roots)).__contains__
+    grid = grid_tables(snap)
+    grids: list[bool] = []    # per open table: drawn as a Markdown table (else blocks)
+
+    def in_grid() -> bool:
+        return bool(grids) and grids[-1]
 
     def flush(blank: bool = True) -> None:
         nonlocal line
@@ -272,11 +277,14 @@ def to_markdown(snap: Snapshot, feats: Features, roots: Sequence[int],
                 pre += 1
             elif t == "table":
                 flush()
+                grids.append(bool(grid[i]))
                 table_rows = []
-            elif t == "tr":
+            elif t == "tr" and in_grid():
                 table_rows.append([])
-            elif t in CELL_TAGS:
+            elif t in CELL_TAGS and in_grid():
                 cell = []
+            elif t in ("tr", *CELL_TAGS):       # a layout table's row or cell: a block
+                flush()
             elif t == "br":
                 emit("  \n" if not pre else "\n")
             elif t == "hr":
@@ -310,11 +318,13 @@ def to_markdown(snap: Snapshot, feats: Features, roots: Sequence[int],
                     out.extend("".join(prefix) + ln for ln in s.split("\n"))
                 out.extend(["".join(prefix) + "```", ""])
                 pre -= 1
-            elif t in CELL_TAGS:
+            elif t in CELL_TAGS and in_grid():
                 if table_rows and cell is not None:
                     table_rows[-1].append(_SPACES.sub(" ", "".join(cell)).strip()
                                           .replace("|", "\\|"))
                 cell = None
+            elif t == "table" and not (grids and grids.pop()):
+                flush()
             elif t == "table":
                 rows = [r for r in table_rows if r]
                 if rows:
@@ -340,6 +350,16 @@ def to_markdown(snap: Snapshot, feats: Features, roots: Sequence[int],
     while out and out[-1] == "":
         out.pop()
     return "\n".join(out)
+
+
+def grid_tables(snap: Snapshot) -> np.ndarray:
+    """Tables drawn as Markdown tables: no table inside and only table parts below them
+    (cells hold inline content). Any other table lays out a page (a sidebar cell, an
+    article cell): its rows and cells are blocks, or the text inside its cells is lost."""
+    from .blocks import BLOCK_LEVEL, TABLE_PARTS
+    tables = snap.tag == "table"
+    other = tag_in(snap, BLOCK_LEVEL - TABLE_PARTS) | tables
+    return tables & (snap.subtree_sum(other.astype(np.int64)) == 1)
 
 
 # --------------------------------------------------------------------------- HTML
