@@ -216,7 +216,8 @@ def run_trafilatura(files: list[Path], cores: set[int] | None) -> dict:
 def main(args: Namespace) -> int:
     files = build(args.records)
     sample = build(min(args.compare, args.records))
-    results: dict = {"records": args.records, "files": len(files), "compare": len(sample)}
+    results: dict = {"records": args.records, "files": len(files),
+                     "compare": min(args.compare, args.records)}
     every = sorted(os.sched_getaffinity(0))
     cores = len(every)
     one = {every[0]}
