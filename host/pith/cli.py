@@ -110,8 +110,9 @@ def build_parser() -> argparse.ArgumentParser:
                          "core, Dask, memory, a pathological record")
     be.add_argument("--records", type=_positive_int, default=10_000, metavar="N",
                     help="--crawl: HTML records in the crawl (default 10,000)")
-    be.add_argument("--compare", type=_positive_int, default=1_000, metavar="N",
-                    help="--crawl: records timed against trafilatura (default 1,000)")
+    be.add_argument("--compare", type=_positive_int, default=None, metavar="N",
+                    help="--crawl: records timed against trafilatura (default: every page "
+                         "of the shared datasets once)")
     be.add_argument("--page-timeout", type=_positive_float, default=None, metavar="S",
                     help="--crawl: the per-page time limit of the pathological run (default 2)")
     be.add_argument("--json", action="store_true", help="print results as JSON")

@@ -3,8 +3,9 @@
 What it prints (issue 16's targets), all on the same records in the same run:
 
   1. one core: `pith extract --format jsonl --jobs 1` against trafilatura (`extract`,
-     its defaults, in this process) on the first `--compare` records, both pinned to one
-     CPU (the CLI's reading parent and its worker share it), pages/s each and the ratio;
+     its defaults, in this process) on the first `--compare` records (default: one cycle,
+     every dataset page once), both pinned to one CPU (the CLI's reading parent and its
+     worker share it; pith's start-up is timed too), pages/s each and the ratio;
   2. every core: `--jobs 1` against `--jobs 2` (or the cores there are) on all records,
      each `pith extract` a subprocess timed from start to end (start-up included);
   3. Dask: a LocalCluster of as many workers, on the same files (when dask is installed);
@@ -77,6 +78,13 @@ def build(records: int, pathological: bool = False) -> list[Path]:
         names.append(name)
     done.write_text(json.dumps({"files": names, "records": len(pages)}))
     return [folder / name for name in names]
+
+
+def dataset_pages() -> int:
+    """How many pages the shared datasets hold: one cycle of the crawl, each page once."""
+    return sum(1 for dataset in all_datasets()
+               for line in (dataset / "index.jsonl").read_text(encoding="utf-8").splitlines()
+               if line.strip())
 
 
 def _pages(records: int):
@@ -215,9 +223,9 @@ def run_trafilatura(files: list[Path], cores: set[int] | None) -> dict:
 
 def main(args: Namespace) -> int:
     files = build(args.records)
-    sample = build(min(args.compare, args.records))
-    results: dict = {"records": args.records, "files": len(files),
-                     "compare": min(args.compare, args.records)}
+    compare = min(args.compare or dataset_pages(), args.records)
+    sample = build(compare)
+    results: dict = {"records": args.records, "files": len(files), "compare": compare}
     every = sorted(os.sched_getaffinity(0))
     cores = len(every)
     one = {every[0]}
