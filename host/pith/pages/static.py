@@ -1,12 +1,14 @@
 """Static capture: decode raw HTML bytes and build the snapshot of host/SNAPSHOT.md with lxml, no browser.
 
-Three public jobs, in the order the CLI uses them:
+Its public jobs, in the order the CLI uses them:
 
 - `decode_html(data, encoding, errors)` turns bytes into text the way a browser picks the
   charset (also used by `pith.pages.browser` for local files);
 - `check_html(text, name)` refuses inputs that are empty or clearly not HTML;
 - `snapshot_from_html(html, url)` parses with libxml2 and walks the tree iteratively into
-  the same columnar snapshot `capture.js` produces, with `layout: false`.
+  the same columnar snapshot `capture.js` produces, with `layout: false`;
+  `snapshot_of_html(html, url, max_nodes)` gives the same as a validated Snapshot, ready
+  for `select`, without the JSON-shaped detour (what extraction uses).
 
 libxml2's HTML parser is not a browser's. Where it is cheap, the walk mimics what Chromium
 builds, so static and rendered snapshots of simple pages share their tag, parent, text and
@@ -32,6 +34,7 @@ from lxml import etree
 
 from .. import SNAPSHOT_VERSION
 from ..errors import CaptureFailed, InputDecode, InputEmpty, InputNotFound, InputNotHtml
+from ..pipeline import snapshot as snapshot_mod
 
 # --- decoding ------------------------------------------------------------------------
 
@@ -518,6 +521,19 @@ def snapshot_from_html(html: str, url: str = "") -> dict:
     return snapshot_from_root(root, url, t0)
 
 
+def snapshot_of_html(html: str, url: str, max_nodes: int) -> snapshot_mod.Snapshot:
+    """The same snapshot as `snapshot_from_html`, as a pipeline.snapshot.Snapshot ready for
+    `select`: the columns this module builds go to the Snapshot as they are, with no
+    detour through JSON-shaped lists checked element by element (snapshot.from_columns).
+    SnapshotTooLarge past `max_nodes` elements (pass the Options' max_nodes), as `select`
+    raises for the dict."""
+    t0 = time.perf_counter()
+    n, cols, meta = _read_tree(_parse(html), url, t0)
+    for name in ("url", "host"):      # the caller's url may hold a lone surrogate
+        cols[name] = snapshot_mod.well_formed(cols[name])
+    return snapshot_mod.from_columns(n, cols, meta, max_nodes)
+
+
 # The attributes the snapshot reads (see _attributes).
 _READ_ATTRIBUTES = ("id", "class", "role", "aria-modal", "href", "src", "alt", "title",
                     "hidden", "aria-hidden", "style")
@@ -554,9 +570,33 @@ def _inherited(parent: np.ndarray, own: np.ndarray, values: np.ndarray, default)
 
 def snapshot_from_root(root, url: str = "", t0: float | None = None) -> dict:
     """The snapshot of an lxml HTML tree (`root` None: an empty document, as browsers
-    build it: html, head, body). `root` is first rearranged in place into the browser's
-    tree (_browser_tree); then every column is read over its elements in document order
-    (lxml's C iterator: preorder, any depth), the inherited ones with numpy."""
+    build it: html, head, body), as JSON-shaped lists (see _read_tree)."""
+    n, cols, meta = _read_tree(root, url, t0)
+    return {
+        "v": SNAPSHOT_VERSION,
+        "url": meta["url"],
+        "title": meta["title"],
+        "lang": meta["lang"],
+        "layout": False,
+        "viewport": [0, 0],
+        "page": [0, 0],
+        "capture_ms": meta["capture_ms"],
+        "n": n,
+        "nodes": {c: cols[c] if isinstance(cols[c], list) else cols[c].tolist()
+                  for c in COLUMNS},
+        "warnings": meta["warnings"],
+    }
+
+
+def _read_tree(root, url: str, t0: float | None) -> tuple[int, dict, dict]:
+    """(n, columns, page fields) of lxml tree `root`: string columns as lists of str,
+    number columns as int64 / float64 arrays (their `tolist()` is the JSON form).
+
+    `root` is first rearranged in place into the browser's tree (_browser_tree); then
+    every column is read over its elements in document order (lxml's C iterator:
+    preorder, any depth), the inherited ones with numpy. The strings libxml2 gives are
+    well-formed Unicode (_parse encodes the page with "replace"); those of the url and
+    host columns may not be, as they join the caller's `url`."""
     t0 = time.perf_counter() if t0 is None else t0
     if root is None:
         root = etree.Element("html")
@@ -588,17 +628,19 @@ def snapshot_from_root(root, url: str = "", t0: float | None = None) -> dict:
         if value.strip().lower() == "true" and not role_c[row]:
             role_c[row] = "dialog"
 
-    link_c, url_c, host_c = [0] * n, [""] * n, [""] * n
+    link_rows, url_c, host_c = [], [""] * n, [""] * n
     resolved: dict[str, tuple[str, str]] = {}     # a page repeats its links
     for attr, tags in (("href", ("a", "area")), ("src", SRC_TAGS)):
         for row, value in found[attr].items():
             if tag[row] in tags:
                 if attr == "href":
-                    link_c[row] = 1
+                    link_rows.append(row)
                 done = resolved.get(value)
                 if done is None:
                     done = resolved[value] = _resolve(base, value)
                 url_c[row], host_c[row] = done
+    link_c = np.zeros(n, np.int64)
+    link_c[link_rows] = 1
 
     alt_c = [""] * n
     for row, value in found["alt"].items():
@@ -617,41 +659,31 @@ def snapshot_from_root(root, url: str = "", t0: float | None = None) -> dict:
 
     for row in np.flatnonzero(tag_in(NO_TEXT_TAGS)).tolist():
         text[row] = ""
-    frame_c = [0] * n
-    warnings: list[dict] = []
-    for row in np.flatnonzero(tag_in(FRAME_TAGS)).tolist():
-        frame_c[row] = 2
-        warnings.append({"node": row, "code": "frame_not_loaded",
-                         "message": "static capture does not load frames"})
+    frames = np.flatnonzero(tag_in(FRAME_TAGS))
+    frame_c = np.zeros(n, np.int64)
+    frame_c[frames] = 2
+    warnings = [{"node": row, "code": "frame_not_loaded",
+                 "message": "static capture does not load frames"} for row in frames.tolist()]
 
     parents = np.array(parent, np.int64)
     hidden_c = _hidden_column(parents, tag_in(UA_DISPLAY_NONE), found)
     heading_fs = np.array([HEADING_FS.get(lower[t], 0.0) for t in names])[codes]
-    fs_c = _inherited(parents, heading_fs > 0, heading_fs, DEFAULT_FS).tolist()
-    fw_c = _inherited(parents, tag_in(BOLD_TAGS), np.full(n, BOLD_FW, np.int64),
-                      DEFAULT_FW).tolist()
+    fs_c = _inherited(parents, heading_fs > 0, heading_fs, DEFAULT_FS)
+    fw_c = _inherited(parents, tag_in(BOLD_TAGS), np.full(n, BOLD_FW, np.int64), DEFAULT_FW)
 
-    zeros = [0] * n
-    cols = {"tag": tag, "parent": parent, "text": text, "tail": tail, "link": link_c,
-            "id": id_c, "cls": cls_c, "role": role_c, "host": host_c, "url": url_c,
-            "alt": alt_c, "x": zeros, "y": list(zeros), "w": list(zeros), "h": list(zeros),
-            "hidden": hidden_c, "fs": fs_c, "fw": fw_c, "color": [""] * n, "frame": frame_c}
-    return {
-        "v": SNAPSHOT_VERSION,
-        "url": url,
-        "title": title,
-        "lang": lang,
-        "layout": False,
-        "viewport": [0, 0],
-        "page": [0, 0],
-        "capture_ms": round((time.perf_counter() - t0) * 1000, 1),
-        "n": n,
-        "nodes": {c: cols[c] for c in COLUMNS},
-        "warnings": warnings,
-    }
+    zeros = np.zeros(n, np.int64)                  # no layout: every box is 0, 0, 0, 0
+    cols = {"tag": tag, "parent": parents, "text": text, "tail": tail, "link": link_c,
+            "id": id_c, "cls": cls_c, "role": role_c, "host": host_c,
+            "url": url_c, "alt": alt_c, "x": zeros, "y": zeros,
+            "w": zeros, "h": zeros, "hidden": hidden_c, "fs": fs_c, "fw": fw_c,
+            "color": [""] * n, "frame": frame_c}
+    meta = {"url": url, "title": title, "lang": lang, "layout": False,
+            "viewport": [0, 0], "page": [0, 0], "warnings": warnings,
+            "capture_ms": round((time.perf_counter() - t0) * 1000, 1)}
+    return n, cols, meta
 
 
-def _hidden_column(parent: np.ndarray, ua_none: np.ndarray, found: dict) -> list[int]:
+def _hidden_column(parent: np.ndarray, ua_none: np.ndarray, found: dict) -> np.ndarray:
     """The static `hidden` bits of every row (see host/SNAPSHOT.md): display none from the
     UA stylesheet (`ua_none`), the `hidden` attribute or an inline style; aria-hidden;
     opacity 0; and visibility, inherited as in computed style (the last declaration of a
@@ -678,4 +710,4 @@ def _hidden_column(parent: np.ndarray, ua_none: np.ndarray, found: dict) -> list
             visibility[row] = 0 if m.group(1).lower() == "visible" else H_VISIBILITY
         if _OPACITY_ZERO.search(style):
             bits[row] |= H_OPACITY
-    return (bits | _inherited(parent, sets_visibility, visibility, 0)).tolist()
+    return bits | _inherited(parent, sets_visibility, visibility, 0)

@@ -5,6 +5,9 @@ Everything downstream trusts a `Snapshot`: columns have length `n` and the right
 strings are well-formed Unicode (a lone surrogate becomes U+FFFD).
 Subtree aggregates are then prefix-sum differences (`subtree_sum`), with no recursion,
 so a page nested 10,000 deep costs the same as a flat one.
+`from_json` checks every element of a capture that came from outside (browser, extension,
+protocol); `from_columns` takes the columns the static capture built itself, whose types
+and ranges hold by construction, and checks only the size and the preorder.
 """
 from __future__ import annotations
 
@@ -167,8 +170,7 @@ def from_json(obj: Any, max_nodes: int) -> Snapshot:
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise SnapshotInvalid(f"'n' must be a positive integer, got {n!r}")
     if n > max_nodes:
-        raise SnapshotTooLarge(f"snapshot has {n} elements, over the limit of {max_nodes} "
-                               f"(option max_nodes)", n=n, limit=max_nodes)
+        raise _too_large(n, max_nodes)
     nodes = obj.get("nodes")
     if not isinstance(nodes, dict):
         raise SnapshotInvalid("'nodes' must be an object of columns")
@@ -178,6 +180,37 @@ def from_json(obj: Any, max_nodes: int) -> Snapshot:
     for name, dtype in NUMBER_COLUMNS.items():
         cols[name] = _number_column(nodes, name, n, dtype)
     _check_ranges(cols)
+    return _built(n, cols, obj)
+
+
+def from_columns(n: int, columns: dict[str, Any], meta: dict[str, Any],
+                 max_nodes: int) -> Snapshot:
+    """The Snapshot of columns this host built itself (pith.pages.static), without the
+    per-element checks of `from_json`: what the caller promises instead is every column of
+    SNAPSHOT.md with `n` rows, string columns as lists of well-formed str, number columns
+    as numpy arrays whose values fit their column (a parent before its child, hidden bits
+    0..31). Only the size limit is checked, and the preorder by the tree ranges, as in
+    `from_json`. Captures from a browser, the extension or the protocol never come here."""
+    if n > max_nodes:
+        raise _too_large(n, max_nodes)
+    cols: dict[str, np.ndarray] = {}
+    for name in STRING_COLUMNS:
+        arr = np.empty(n, dtype=object)
+        arr[:] = columns[name]
+        cols[name] = arr
+    for name, dtype in NUMBER_COLUMNS.items():
+        cols[name] = np.asarray(columns[name]).astype(dtype)
+    return _built(n, cols, meta)
+
+
+def _too_large(n: int, max_nodes: int) -> SnapshotTooLarge:
+    return SnapshotTooLarge(f"snapshot has {n} elements, over the limit of {max_nodes} "
+                            f"(option max_nodes)", n=n, limit=max_nodes)
+
+
+def _built(n: int, cols: dict[str, np.ndarray], obj: dict[str, Any]) -> Snapshot:
+    """The Snapshot of checked columns, with the tree ranges and the page fields of `obj`
+    (url, title, ..., warnings), each replaced by its default when it is malformed."""
     end, depth = _tree_ranges(cols["parent"])
     for arr in (*cols.values(), end, depth):
         arr.flags.writeable = False
@@ -192,6 +225,16 @@ def from_json(obj: Any, max_nodes: int) -> Snapshot:
     warnings = obj.get("warnings") or []
     meta["warnings"] = warnings if isinstance(warnings, list) else []
     return Snapshot(n=n, cols=cols, end=end, depth=depth, meta=meta)
+
+
+def well_formed(strings: list[str]) -> list[str]:
+    """`strings` with every lone surrogate replaced by U+FFFD (the same list when there
+    is none: one encode of the whole column finds out)."""
+    try:
+        "".join(strings).encode("utf-8")      # one pass for the whole column, the common case
+    except UnicodeEncodeError:
+        return [LONE_SURROGATE.sub(REPLACEMENT, v) for v in strings]
+    return strings
 
 
 def _finite(value: Any) -> bool:
@@ -226,11 +269,7 @@ def _string_column(nodes: dict, name: str, n: int) -> np.ndarray:
         raise SnapshotInvalid(f"column {name!r} row {bad}: expected a string, got "
                               f"{type(col[bad]).__name__}", column=name, row=bad)
     arr = np.empty(n, dtype=object)
-    try:
-        "".join(col).encode("utf-8")      # one pass for the whole column, the common case
-        arr[:] = col
-    except UnicodeEncodeError:
-        arr[:] = [LONE_SURROGATE.sub(REPLACEMENT, v) for v in col]
+    arr[:] = well_formed(col)
     return arr
 
 
