@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from serving import serve
+from terminal import pith_on_a_terminal
 
 from pith.pages import static
 
@@ -239,41 +240,12 @@ def test_no_progress_bar_when_stderr_is_a_pipe(tmp_path):
 
 
 def test_progress_bar_on_a_terminal_for_many_inputs(tmp_path):
-    import fcntl
-    import pty
-    import struct
-    import termios
-    import threading
     for k in range(3):
         (tmp_path / f"p{k}.html").write_bytes(EXAMPLE.read_bytes())
-    main_fd, term_fd = pty.openpty()
-    fcntl.ioctl(term_fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # 100 columns
-    env = {**os.environ, "PYTHONPATH": str(REPO / "host")}
-    chunks: list[bytes] = []
-
-    def drain() -> None:        # read while it runs: a full terminal buffer would block it
-        while True:
-            try:
-                chunk = os.read(main_fd, 4096)
-            except OSError:     # the terminal's other end is closed: all read
-                return
-            if not chunk:
-                return
-            chunks.append(chunk)
-
-    reader = threading.Thread(target=drain, daemon=True)
-    reader.start()
-    try:
-        proc = subprocess.run(
-            [sys.executable, "-m", "pith", "extract", *sorted(map(str, tmp_path.glob("*.html"))),
-             "--out", str(tmp_path / "o"), "--static"],
-            stdout=subprocess.PIPE, stderr=term_fd, timeout=CLI_TIMEOUT_S, env=env)
-    finally:
-        os.close(term_fd)
-        reader.join(10)
-        os.close(main_fd)
-    drawn = b"".join(chunks)
-    assert proc.returncode == 0
+    status, drawn = pith_on_a_terminal(
+        ["extract", *sorted(map(str, tmp_path.glob("*.html"))), "--out", str(tmp_path / "o"),
+         "--static"], CLI_TIMEOUT_S)
+    assert status == 0
     assert b"3/3" in drawn and b"\r" in drawn
 
 

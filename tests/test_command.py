@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from pith.measure import warcfile
+from terminal import pith_on_a_terminal
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures" / "pages"
@@ -193,44 +194,10 @@ def test_a_crawl_of_shared_pages_with_hostile_records_loses_no_good_record(tmp_p
     assert sum(r["error"]["name"] == "record_damaged" for r in rows if r["error"]) == len(lost)
 
 
-def run_on_a_terminal(args: list[str]) -> tuple[int, bytes]:
-    """Run `pith ARGS` with stderr on a pseudo-terminal of 100 columns; (status, drawn)."""
-    import fcntl
-    import pty
-    import struct
-    import termios
-    import threading
-    main_fd, term_fd = pty.openpty()
-    fcntl.ioctl(term_fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
-    chunks: list[bytes] = []
-
-    def drain() -> None:
-        while True:
-            try:
-                chunk = os.read(main_fd, 4096)
-            except OSError:
-                return
-            if not chunk:
-                return
-            chunks.append(chunk)
-
-    reader = threading.Thread(target=drain, daemon=True)
-    reader.start()
-    try:
-        proc = subprocess.run([sys.executable, "-m", "pith", *args], stdout=subprocess.DEVNULL,
-                              stderr=term_fd, timeout=CLI_TIMEOUT_S,
-                              env={**os.environ, "PYTHONPATH": str(REPO / "host")})
-    finally:
-        os.close(term_fd)
-        reader.join(10)
-        os.close(main_fd)
-    return proc.returncode, b"".join(chunks)
-
-
 def test_a_progress_bar_with_pages_per_second_on_a_terminal_only(tmp_path):
     crawl = tmp_path / "c.warc.gz"
     warcfile.write(crawl, [fixture_page(n) for n in FIXTURE_PAGES])
-    status, drawn = run_on_a_terminal(["extract", str(crawl)])
+    status, drawn = pith_on_a_terminal(["extract", str(crawl)], CLI_TIMEOUT_S)
     assert status == 0
     assert b"\r" in drawn and b"page/s" in drawn and f"{len(FIXTURE_PAGES)}page".encode() in drawn.replace(b" ", b"")
     assert b"7 extracted" in drawn                       # the summary follows the bar
