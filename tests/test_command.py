@@ -134,11 +134,14 @@ def test_folders_and_stdin_lists_mix_pages_and_warcs(tmp_path):
     assert [Path(r["source"].split("@")[0]).name for r in rows] == ["a.html", "b.html.gz", "c.warc.gz"]
     counts = json.loads((tmp_path / "s.json").read_text())
     assert counts["extracted"] == 3 and counts["skipped"] == {"not_html": 1, "not_response": 1}
-    # the per-page formats take folders too, and refuse a WARC
-    text = pith("extract", site, "--static", "--format", "json")
-    assert [json.loads(l)["input"].endswith(("a.html", "b.html.gz")) for l in text.stdout.splitlines()] == [True, True]
+    # the per-page formats take folders too, and refuse a WARC, named or in a folder
     refused = pith("extract", site / "deep" / "c.warc.gz", "--format", "text")
-    assert refused.returncode == 2 and "is a WARC file" in refused.stderr
+    assert refused.returncode == 2 and "c.warc.gz is a WARC file" in refused.stderr
+    assert pith("extract", site, "--static", "--format", "json").returncode == 2
+    (site / "deep" / "c.warc.gz").unlink()
+    text = pith("extract", site, "--static", "--format", "json")
+    assert [json.loads(line)["input"].rsplit("/", 1)[1] for line in text.stdout.splitlines()] == [
+        "a.html", "b.html.gz"]
 
 
 def test_a_pathological_record_costs_its_time_limit_and_is_named(tmp_path):

@@ -323,23 +323,17 @@ def cmd_extract(args: argparse.Namespace) -> int:
 def expand_inputs(inputs: list[str]) -> list[str]:
     """Folders and `-` (a list on stdin) as the pages they name, for the one-output-per-page
     formats; a WARC file holds many pages, so it needs rows (--format jsonl)."""
-    from .batch.records import is_html_name
+    from .batch import records
     out: list[str] = []
-    for target in inputs:
-        if target == "-":
-            out.extend(expand_inputs([line.strip() for line in sys.stdin
-                                      if line.strip() and not line.startswith("#")]))
-            continue
-        if is_warc(target):
-            raise UsageError(f"{target} is a WARC file: its pages are rows, use --format "
+    for given in inputs:
+        found = list(records.targets([given], records.Tally()))
+        warcs = [t for t in found if is_warc(t)]
+        if warcs:
+            raise UsageError(f"{warcs[0]} is a WARC file: its pages are rows, use --format "
                              "jsonl (or parquet --out FILE)")
-        path = local_path(target)
-        if path is None or not path.is_dir():
-            out.append(target)
-            continue
-        found = sorted(str(p) for p in path.rglob("*") if p.is_file() and is_html_name(p.name))
-        if not found:
-            raise InputNotFound(f"{target} is a folder with no HTML file in it")
+        path = local_path(given) if given != "-" else None
+        if not found and path is not None and path.is_dir():
+            raise InputNotFound(f"{given} is a folder with no HTML file in it")
         out.extend(found)
     return out
 

@@ -43,12 +43,11 @@ import os
 import sys
 import threading
 from collections import deque
-from pathlib import Path
 from typing import IO, Any, Iterable, Iterator
 
 from . import pool, records, warc, work
 from ..errors import ClusterWorkersDaemonic
-from ..pages.inputs import is_url, local_path
+from ..pages.inputs import is_url
 
 # HTML files (or URLs) in one partition: a partition should be a second or two of work
 # (pages take 5-20 ms each), so the cost of a task (round trips to the scheduler, its rows
@@ -132,7 +131,7 @@ def partitions(inputs: Iterable[str], tally: records.Tally,
     files, URLs, missing paths) in runs of at most FILES_PER_PARTITION. Folders are walked
     as records.py walks them, and the files they skip are counted in `tally`."""
     files: list[str] = []
-    for target in _targets(inputs, stdin or sys.stdin, tally):
+    for target in records.targets(inputs, tally, stdin):
         if warc.is_warc(target) and not is_url(target):
             if files:
                 yield files
@@ -222,30 +221,3 @@ def _check_workers(client) -> int:
     if any(client.run(_is_daemon).values()):
         raise ClusterWorkersDaemonic(DAEMONIC_WORKERS)
     return sum(client.nthreads().values())
-
-
-# -------------------------------------------------------------------------- the inputs
-def _targets(inputs: Iterable[str], stdin: IO[str], tally: records.Tally) -> Iterator[str]:
-    """Every target of `inputs`, with `-` read from stdin and folders walked."""
-    for target in inputs:
-        if target == "-":
-            for line in stdin:
-                line = line.strip()
-                if line and not line.startswith("#"):
-                    yield from _expand(line, tally)
-        else:
-            yield from _expand(target, tally)
-
-
-def _expand(target: str, tally: records.Tally) -> Iterator[str]:
-    path = None if is_url(target) and local_path(target) is None else local_path(target)
-    if path is None or not path.is_dir():
-        yield target
-        return
-    for folder, dirs, files in os.walk(path):
-        dirs.sort()
-        for name in sorted(files):
-            if warc.is_warc(name) or records.is_html_name(name):
-                yield str(Path(folder) / name)
-            else:
-                tally.skipped["not_html"] += 1

@@ -68,33 +68,49 @@ def is_html_name(name: str) -> bool:
 def records(inputs: Iterable[str], tally: Tally, stdin: IO[str] | None = None) -> Iterator[Record]:
     """The records of `inputs` in order (see the module's docstring)."""
     seq = 0
-    for target in _targets(inputs, stdin or sys.stdin):
-        for record in _expand(target, tally):
+    for target in targets(inputs, tally, stdin):
+        for record in _records_of(target, tally):
             record.seq = seq
             seq += 1
             yield record
 
 
-def _targets(inputs: Iterable[str], stdin: IO[str]) -> Iterator[str]:
+def targets(inputs: Iterable[str], tally: Tally, stdin: IO[str] | None = None) -> Iterator[str]:
+    """Every file, WARC file or URL that `inputs` name, in order: `-` read from stdin,
+    folders walked (their other files counted in `tally` as not_html). The Dask engine
+    partitions these; `records` reads them."""
     for target in inputs:
         if target != "-":
-            yield target
+            yield from _walk(target, tally)
             continue
-        for line in stdin:
+        for line in stdin or sys.stdin:
             line = line.strip()
             if line and not line.startswith("#"):
-                yield line
+                yield from _walk(line, tally)
 
 
-def _expand(target: str, tally: Tally) -> Iterator[Record]:
+def _walk(target: str, tally: Tally) -> Iterator[str]:
+    from ..pages.inputs import is_url, local_path
+    path = None if is_url(target) and local_path(target) is None else local_path(target)
+    if path is None or not path.is_dir():
+        yield target
+        return
+    for folder, dirs, files in os.walk(path):
+        dirs.sort()
+        for name in sorted(files):
+            if warc.is_warc(name) or is_html_name(name):
+                yield str(Path(folder) / name)
+            else:
+                tally.skipped["not_html"] += 1
+
+
+def _records_of(target: str, tally: Tally) -> Iterator[Record]:
     from ..pages.inputs import is_url, local_path
     if is_url(target) and local_path(target) is None:
         yield Record(0, target, target)
         return
     path = local_path(target)
-    if path.is_dir():
-        yield from _folder(path, tally)
-    elif warc.is_warc(path) and path.is_file():
+    if warc.is_warc(path) and path.is_file():
         yield from _warc(path, tally)
     elif path.exists():
         yield _file(path)
@@ -104,19 +120,6 @@ def _expand(target: str, tally: Tally) -> Iterator[Record]:
 
 def _file(path: Path) -> Record:
     return Record(0, str(path), path.resolve().as_uri())
-
-
-def _folder(root: Path, tally: Tally) -> Iterator[Record]:
-    for folder, dirs, files in os.walk(root):
-        dirs.sort()
-        for name in sorted(files):
-            path = Path(folder) / name
-            if warc.is_warc(name):
-                yield from _warc(path, tally)
-            elif is_html_name(name):
-                yield _file(path)
-            else:
-                tally.skipped["not_html"] += 1
 
 
 def _warc(path: Path, tally: Tally) -> Iterator[Record]:
