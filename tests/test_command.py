@@ -206,3 +206,11 @@ def test_a_progress_bar_with_pages_per_second_on_a_terminal_only(tmp_path):
     assert b"7 extracted" in drawn                       # the summary follows the bar
     piped = pith("extract", crawl)
     assert "\r" not in piped.stderr and piped.stderr.startswith("pith: 14 records read")
+
+
+def test_row_options_without_rows_are_a_usage_error():
+    page = FIXTURES / "article" / "source.html"
+    for flags in (["--jobs", "2"], ["--unordered"], ["--also", "markdown"], ["--engine", "dask"]):
+        result = pith("extract", page, "--static", *flags)
+        assert result.returncode == 2 and f"{flags[0]} is for rows" in result.stderr, flags
+    assert pith("extract", page, "--jobs", "2", "--format", "jsonl").returncode == 0

@@ -277,8 +277,13 @@ def cmd_extract(args: argparse.Namespace) -> int:
     if args.format in TABLE_FORMATS:
         from .batch import command
         return command.run(args, opts, stderr_is_terminal())
-    if args.engine != "local" or args.scheduler:
-        raise UsageError("--engine and --scheduler are for rows: add --format jsonl or parquet")
+    row_only = [flag for flag, used in (
+        ("--jobs", args.jobs is not None), ("--unordered", args.unordered),
+        ("--also", bool(args.also)), ("--summary", args.summary is not None),
+        ("--engine", args.engine != "local"), ("--scheduler", args.scheduler is not None))
+        if used]
+    if row_only:
+        raise UsageError(f"{row_only[0]} is for rows: add --format jsonl (or parquet --out FILE)")
     args.inputs = expand_inputs(args.inputs)
     args.encoding_errors = args.encoding_errors or "strict"
     many = len(args.inputs) > 1
