@@ -214,3 +214,22 @@ def test_row_options_without_rows_are_a_usage_error():
         result = pith("extract", page, "--static", *flags)
         assert result.returncode == 2 and f"{flags[0]} is for rows" in result.stderr, flags
     assert pith("extract", page, "--jobs", "2", "--format", "jsonl").returncode == 0
+
+
+def test_an_interrupted_run_keeps_its_rows_and_says_how_far_it_got(tmp_path):
+    import signal
+    slow = ("<html><body>" + "<div><p>word</p></div>" * 450_000 + "</body></html>").encode()
+    crawl = tmp_path / "c.warc.gz"
+    warcfile.write(crawl, [fixture_page("article"), warcfile.Page("https://slow.test/", slow),
+                           fixture_page("blocks")])
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pith", "extract", str(crawl), "-j", "1"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO / "host")},
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    first = json.loads(proc.stdout.readline())      # the slow page is running now
+    proc.send_signal(signal.SIGINT)
+    rest, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130
+    assert first["url"] == "https://article.test/page" and rest == ""
+    assert "pith: interrupted: " in err and "1 extracted" in err

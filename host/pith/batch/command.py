@@ -50,17 +50,26 @@ def run(args: Any, options: Options, terminal: bool) -> int:
             sink.write(row)
             if bar is not None:
                 bar.update(1)
-    finally:
-        summary.seconds = time.perf_counter() - t0
-        if bar is not None:
-            bar.close()
-        sink.close()
-    for line in summary.lines():
-        print(line, file=sys.stderr)
+    except KeyboardInterrupt:       # the rows so far are written: say how far it got
+        _report(summary, t0, bar, sink, "interrupted: ")
+        raise
+    except BaseException:
+        sink.close()                # a Parquet file gets its footer: what is in it reads
+        raise
+    _report(summary, t0, bar, sink, "")
     if args.summary is not None:
         args.summary.write_text(json.dumps(summary.as_dict(), indent=1) + "\n", encoding="utf-8")
     counts = summary.as_dict()
     return 1 if counts["failed"] or counts["timed_out"] or counts["damaged"] else 0
+
+
+def _report(summary: Summary, t0: float, bar, sink, prefix: str) -> None:
+    summary.seconds = time.perf_counter() - t0
+    if bar is not None:
+        bar.close()
+    sink.close()
+    for k, line in enumerate(summary.lines()):
+        print(line.replace("pith: ", "pith: " + prefix, 1) if k == 0 else line, file=sys.stderr)
 
 
 def _rows(args: Any, job: work.Job, limits: pool.Limits, summary: Summary):
