@@ -62,6 +62,12 @@ def test_subtree_sum_and_below_match_a_naive_walk():
             naive_below[i] = naive_below[parents[i]] or mask[parents[i]]
         assert snap.subtree_sum(values).tolist() == naive_sum.tolist()
         assert snap.below(mask).tolist() == naive_below.tolist()
+        masks = rng.random((n, 3)) < 0.2       # several masks at once: each on its own
+        masks[:, 0] = mask
+        stacked = snap.below(masks)
+        assert stacked.shape == (n, 3) and stacked[:, 0].tolist() == naive_below.tolist()
+        for k in range(3):
+            assert stacked[:, k].tolist() == snap.below(masks[:, k]).tolist()
 
 
 def test_version_and_shape_errors_name_the_problem():

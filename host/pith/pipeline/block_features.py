@@ -156,10 +156,6 @@ def page_signals(snap: Snapshot, feats: Features, opts: Options, element: int = 
     lq = lqf.link_quota(snap, feats, opts)
     sat = sst.satisfiable(snap, feats, opts)
     tags = filters.tags_of(snap, feats)
-    context = {}
-    for name, names in CONTEXT_TAGS.items():
-        mask = tags.mask(frozenset(names))
-        context[name] = mask | snap.below(mask)
     alive = ~feats.gone
     ad = filters.ad_rows(snap, opts)
     cells = filters.link_lists(snap, feats, tags, alive, opts)
@@ -169,15 +165,23 @@ def page_signals(snap: Snapshot, feats: Features, opts: Options, element: int = 
     line[element:snap.end[element]] = True
     line[np.flatnonzero((np.arange(snap.n) < element) & (snap.end > element))] = True
     own_family = name_families(snap, line)
-    family = own_family.copy()
-    for k in range(family.shape[1]):
-        family[:, k] |= snap.below(own_family[:, k])
+    # every row mask below is taken down the tree (the row or an ancestor is such) in
+    # one pass over the stacked masks: context tags, the methods' sub-tree roots, names
+    roots = np.zeros((snap.n, 5), np.bool_)
+    for k, rows in enumerate((lq.link_list, sat, ad, cells, land)):
+        roots[rows, k] = True          # a boolean mask or row indices, as subtrees takes
+    stacked = np.concatenate(
+        (np.stack([tags.mask(frozenset(names)) for names in CONTEXT_TAGS.values()], axis=1),
+         roots, own_family), axis=1)
+    inside = stacked | snap.below(stacked)
+    context = {name: inside[:, k] for k, name in enumerate(CONTEXT_TAGS)}
+    at = len(CONTEXT_TAGS)
+    lqf_list, in_sst, in_ad, filter_list, in_furniture = (inside[:, at + k] for k in range(5))
+    family = inside[:, at + 5:]
     return PageSignals(
-        cnr=cnr, lqf_points=lq.points[lq.section], lqf_list=snap.subtrees(np.flatnonzero(lq.link_list)),
-        sst=snap.subtrees(sat), ad=snap.subtrees(np.flatnonzero(ad)),
-        filter_list=snap.subtrees(np.flatnonzero(cells)), clg=p,
-        furniture=snap.subtrees(np.flatnonzero(land)), family=family, own_family=own_family,
-        context=context)
+        cnr=cnr, lqf_points=lq.points[lq.section], lqf_list=lqf_list, sst=in_sst, ad=in_ad,
+        filter_list=filter_list, clg=p, furniture=in_furniture, family=family,
+        own_family=own_family, context=context)
 
 
 # Words of page furniture in running text (English, as the training truths are): share

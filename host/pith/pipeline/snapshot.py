@@ -98,14 +98,18 @@ class Snapshot:
         return cs[self.end] - cs[:-1]
 
     def below(self, mask: np.ndarray) -> np.ndarray:
-        """Rows that have a *strict* ancestor in `mask` (mask propagated down the tree).
+        """Rows that have a *strict* ancestor in `mask` (mask propagated down the tree);
+        `mask` may be (n, k), k masks at once, each column on its own.
 
         In preorder, row i lies strictly inside the subtree of an earlier row j exactly
         when end[j] > i; so i is below the mask when the largest `end` of the masked
         rows before it passes i (a running maximum, no scatter)."""
-        reach = np.maximum.accumulate(np.where(mask, self.end, 0))
-        out = np.zeros(self.n, np.bool_)
-        out[1:] = reach[:-1] > np.arange(1, self.n)
+        end, rows = self.end, np.arange(1, self.n)
+        if mask.ndim == 2:
+            end, rows = end[:, None], rows[:, None]
+        reach = np.maximum.accumulate(np.where(mask, end, 0), axis=0)
+        out = np.zeros(mask.shape, np.bool_)
+        out[1:] = reach[:-1] > rows
         return out
 
     def subtrees(self, rows) -> np.ndarray:
