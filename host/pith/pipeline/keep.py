@@ -108,11 +108,13 @@ class Model:
         flat = np.ascontiguousarray(x, np.float64).ravel()
         base = (np.arange(b) * x.shape[1])[:, None]
         node = np.broadcast_to(self.roots, (b, t)).copy()
-        children = self.children
+        children, split = self.children, self.split
+        # np.take, not a[idx]: the same gather of a flat array by an index array, a
+        # quarter faster (the walk is most of the block stage's model time)
         for _ in range(self.depth):
-            right = flat[base + feature[node]] > self.split[node]
-            node = children[2 * node + right]
-        return self.value[node].sum(axis=1)
+            right = np.take(flat, base + np.take(feature, node)) > np.take(split, node)
+            node = np.take(children, 2 * node + right)
+        return np.take(self.value, node).sum(axis=1)
 
     @classmethod
     def from_json(cls, obj: dict) -> "Model":
