@@ -52,6 +52,7 @@ def test_a_page_over_the_time_limit_costs_its_limit_and_nothing_else():
     elapsed = time.monotonic() - t0
     assert [r["status"] for r in rows] == ["ok", "timeout", "ok", "ok", "ok"]
     assert rows[1]["error"]["name"] == "page_time_limit" and "slow" in rows[1]["error"]["message"]
+    assert SLOW_LIMIT_S * 1e3 <= rows[1]["timings"]["wall_ms"] < SLOW_LIMIT_S * 1e3 + 1500
     # the slow page would take seconds; the whole run stays near its limit plus the rest
     assert elapsed < SLOW_LIMIT_S + 3.0, elapsed
     # the pages queued behind it on the killed worker were redone, not lost

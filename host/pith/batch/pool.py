@@ -292,7 +292,9 @@ class Pool:
         """Kill `worker`, give its current page the row `error`, and hand its other
         records to a new worker in its place."""
         current = worker.queue.popleft()
-        heapq.heappush(done, (current.seq, work.failed_row(current, error, status)))
+        row = work.failed_row(current, error, status)
+        row["timings"] = {"wall_ms": round((time.monotonic() - worker.started) * 1e3, 3)}
+        heapq.heappush(done, (current.seq, row))
         self._respawn(worker)
 
     def _respawn(self, worker: _Worker) -> None:

@@ -40,7 +40,8 @@ def schema():
         ("html", text), ("path", pa.list_(pa.int32())), ("blocks", pa.int32()),
         ("error", pa.struct([("code", pa.int32()), ("name", text), ("message", text)])),
         ("timings", pa.struct([(k, pa.float64()) for k in
-                               ("read_ms", "snapshot_ms", "select_ms", "render_ms")])),
+                               ("read_ms", "snapshot_ms", "select_ms", "render_ms",
+                                "wall_ms")])),
     ])
 
 

@@ -13,8 +13,9 @@ Parquet carry the same thing and a failed record is a row like any other:
                            (host/SNAPSHOT.md's portable node form)
   blocks                   how many blocks the block stage kept (null with it off)
   error                    {code, name, message} of a failure, else null
-  timings                  {read_ms, snapshot_ms, select_ms, render_ms} (time differs
-                           from run to run; everything else of a row does not)
+  timings                  {read_ms, snapshot_ms, select_ms, render_ms}; for a page
+                           stopped or lost with its worker {wall_ms}, how long it ran
+                           (time differs from run to run; everything else of a row does not)
 
 Pages are always captured statically (lxml, no layout boxes): a crawl's record has no
 sub-resources to render with, and --static is what the speed targets are about.
