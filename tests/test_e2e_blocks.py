@@ -19,14 +19,13 @@ the most text outside links.
 """
 from __future__ import annotations
 
-import os
 import re
-import signal
 import time
 from pathlib import Path
 
 import pytest
 
+from hostproc import kill_host
 from serving import serve
 
 from conftest import PAGES, ROOT, chromium_or_skip, registered_profile
@@ -504,7 +503,7 @@ def test_decisions_survive_a_host_restart(pith, server):
     pith.click(*centre(s.scroll_to(left)["rect"]))
     s.wait_decisions([taken], [left], "the exclude row saved")
     pid = ok(pith.hello(), "hello")["hello"]["pid"]
-    os.kill(pid, signal.SIGKILL)
+    kill_host(pid)
     wait_for(lambda: not Path(f"/proc/{pid}").exists()
              or "zombie" in Path(f"/proc/{pid}/status").read_text(), "the host gone")
     # one more element before <body>: every row inside it moves by one in the next capture

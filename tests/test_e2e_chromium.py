@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import functools
 import json
-import os
-import signal
 import time
 from pathlib import Path
 
 import pytest
 
+from hostproc import kill_host
 from serving import QuietHandler, serve
 
 from conftest import PAGES, ROOT, chromium_or_skip, registered_profile
@@ -258,7 +257,7 @@ def test_killed_host_restarts_on_the_next_command(xb, server):
     load(xb, f"{server}/reader/source.html")
     first = ok(xb.click(), "click")
     pid = ok(xb.hello(), "hello")["hello"]["pid"]
-    os.kill(pid, signal.SIGKILL)
+    kill_host(pid)
     _wait_gone(pid)
     grown = ok(xb.command("grow"), "grow after the host was killed")
     assert grown["path"] == grown_path("reader")
@@ -274,7 +273,7 @@ def test_reader_opens_after_the_host_was_killed(xb, server):
     load(xb, f"{server}/reader/source.html")
     first = ok(xb.click(), "click")
     pid = ok(xb.hello(), "hello")["hello"]["pid"]
-    os.kill(pid, signal.SIGKILL)
+    kill_host(pid)
     _wait_gone(pid)
     reader, reply, _ = xb.open_reader()
     try:
@@ -335,7 +334,7 @@ def _running_host(xb: ExtensionBrowser, server: str) -> int:
 
 def _click_after_killing(xb: ExtensionBrowser, pid: int) -> dict:
     """Kill the host, click, and return the error the click must answer with."""
-    os.kill(pid, signal.SIGKILL)
+    kill_host(pid)
     _wait_gone(pid)
     reply = xb.click()
     assert reply["ok"] is False, reply
