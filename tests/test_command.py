@@ -145,7 +145,7 @@ def test_folders_and_stdin_lists_mix_pages_and_warcs(tmp_path):
 
 
 def test_a_pathological_record_costs_its_time_limit_and_is_named(tmp_path):
-    slow = ("<html><body>" + "<div><p>word</p></div>" * 300_000 + "</body></html>").encode()
+    slow = ("<html><body>" + "<div><p>word</p></div>" * 450_000 + "</body></html>").encode()
     crawl = tmp_path / "slow.warc.gz"
     warcfile.write(crawl, [fixture_page("article"), warcfile.Page("https://slow.test/", slow),
                            fixture_page("blocks")])
