@@ -9,7 +9,8 @@ stuck inside native code (lxml, numpy). Here each worker is a process with a pip
   - a worker's first outstanding record is its current page; when it has run longer than
     `time_s`, the worker is killed, the page becomes a `page_time_limit` row (status
     timeout), a new worker starts and gets the worker's other records again. A page that
-    runs away costs at most its limit (plus a process start, a few ms with forkserver);
+    runs away costs at most its limit (plus a new worker: about 60 ms here with the
+    forkserver, models loaded on its first page);
   - each worker caps its own address space at its size after start-up plus `memory_bytes`
     (RLIMIT_AS, where the system has it): an allocation past it fails inside the page,
     which becomes a `page_memory_limit` row, and the worker is replaced;
