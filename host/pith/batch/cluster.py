@@ -120,7 +120,6 @@ def run(paths: Iterable[str], job: work.Job = work.Job(),
             rows, skipped = future.result()
             future.release()
             submit()
-            tally.warc_records += skipped.warc_records
             tally.skipped.update(skipped.skipped)
             yield from rows
 
@@ -156,7 +155,7 @@ def _partition(targets: list[str], job: work.Job,
 
 def _rows(targets: Iterable[str], job: work.Job, limits: pool.Limits,
           tally: records.Tally | None = None) -> list[dict[str, Any]]:
-    if multiprocessing.current_process().daemon:
+    if _is_daemon():
         raise ClusterWorkersDaemonic(DAEMONIC_WORKERS)
     stream = records.records(list(targets), tally if tally is not None else records.Tally())
     guarded = _pool_of_this_thread(job, limits)

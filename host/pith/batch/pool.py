@@ -109,9 +109,10 @@ def _serve(inbox, outbox, job: work.Job, memory_bytes: int | None) -> None:
         retire = cap is not None and _peak_size() >= cap - MEMORY_CAP_MARGIN
         if row is None or (retire and row["status"] == "failed"):
             cause = "" if row is None else f" ({row['error']['name']}: {row['error']['message']})"
+            allowed = (f"the {memory_bytes / 2**20:,.0f} MB a page may use"
+                       if memory_bytes is not None else "the memory this machine has")
             row = work.failed_row(record, PageMemoryLimit(
-                f"{record.source}: needed more than the {memory_bytes / 2**20:,.0f} MB a page "
-                f"may use{cause}"))
+                f"{record.source}: needed more than {allowed}{cause}"))
         outbox.send((seq, row, retire))
         if retire:
             return

@@ -21,15 +21,14 @@ from __future__ import annotations
 import os
 import sys
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Iterable, Iterator
 
 from . import warc
 from ..errors import InputNotFound, PageTooLarge, PithError, RecordDamaged
-
-# Names of files a folder contributes besides WARC files (a trailing .gz is allowed).
-HTML_SUFFIXES = (".html", ".htm", ".xhtml", ".shtml")
+from ..pages.inputs import is_url, local_path
+from ..pages.static import HTML_SUFFIXES
 
 
 @dataclass(slots=True)
@@ -49,17 +48,15 @@ class Record:
 
 @dataclass
 class Tally:
-    """What the reader saw besides records: skips by reason, WARC records read."""
+    """What the reader skipped without a record, by reason (warc.SKIP_REASONS for WARC
+    records; not_html for other files in folders)."""
 
-    warc_records: int = 0
-    skipped: Counter = None
-
-    def __post_init__(self) -> None:
-        if self.skipped is None:
-            self.skipped = Counter()
+    skipped: Counter = field(default_factory=Counter)
 
 
 def is_html_name(name: str) -> bool:
+    """A file a folder contributes as a page: a name static.py reads as HTML, or one of
+    those gzipped."""
     lower = name.lower()
     lower = lower[:-3] if lower.endswith(".gz") else lower
     return lower.endswith(HTML_SUFFIXES)
@@ -90,7 +87,6 @@ def targets(inputs: Iterable[str], tally: Tally, stdin: IO[str] | None = None) -
 
 
 def _walk(target: str, tally: Tally) -> Iterator[str]:
-    from ..pages.inputs import is_url, local_path
     path = None if is_url(target) and local_path(target) is None else local_path(target)
     if path is None or not path.is_dir():
         yield target
@@ -105,7 +101,6 @@ def _walk(target: str, tally: Tally) -> Iterator[str]:
 
 
 def _records_of(target: str, tally: Tally) -> Iterator[Record]:
-    from ..pages.inputs import is_url, local_path
     if is_url(target) and local_path(target) is None:
         yield Record(0, target, target)
         return
@@ -125,8 +120,6 @@ def _file(path: Path) -> Record:
 def _warc(path: Path, tally: Tally) -> Iterator[Record]:
     for entry in warc.read(path):
         source = f"{path}@{entry.offset}"
-        if not isinstance(entry, warc.Damaged):
-            tally.warc_records += 1
         if isinstance(entry, warc.Page):
             yield Record(0, source, entry.url, entry.data, entry.charset, entry.record_id,
                          entry.language)

@@ -198,32 +198,26 @@ def _next_start(f, after: int, gzipped: bool) -> int | None:
         i = window.find(mark)
         while i != -1:
             at = base - len(carry) + i
-            if _starts_record(f, at, gzipped, window, i):
+            if _starts_record(f, at, gzipped):
                 return at
             i = window.find(mark, i + 1)
         carry = window[-(len(mark) - 1):]
         base += len(chunk)
-        f.seek(base)
 
 
-def _starts_record(f, at: int, gzipped: bool, window: bytes, i: int) -> bool:
-    """Whether a record begins at `at`: a line `WARC/1.x` at a line start, or (gzip) a
-    member whose first inflated bytes are one."""
-    if not gzipped:
-        here = f.tell()
-        f.seek(at)
-        line = f.read(11)
-        f.seek(here)
-        return _VERSION_LINE.match(line) is not None
+def _starts_record(f, at: int, gzipped: bool) -> bool:
+    """Whether a record begins at `at`: a line `WARC/1.0` or `WARC/1.1`, or (gzip) a member
+    whose first inflated bytes are `WARC/`. The file's position is left as it was."""
     here = f.tell()
     try:
         f.seek(at)
-        head = f.read(4096)
-        inflated = zlib.decompressobj(31).decompress(head, 16)
-        return inflated.startswith(b"WARC/")
+        if not gzipped:
+            return _VERSION_LINE.match(f.read(11)) is not None
+        return zlib.decompressobj(31).decompress(f.read(4096), 16).startswith(b"WARC/")
     except zlib.error:
         return False
     finally:
         f.seek(here)
+
 
 

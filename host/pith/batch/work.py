@@ -28,6 +28,8 @@ from typing import Any
 
 from .records import Record
 from ..errors import InputDecode, InternalError, NoContent, PithError
+from ..pages import static
+from ..pages.inputs import fetch, local_path
 from ..pipeline import render
 from ..pipeline.options import Options
 from ..pipeline.select import select
@@ -84,8 +86,6 @@ def extract(record: Record, job: Job) -> dict[str, Any]:
 
 
 def _extract(record: Record, job: Job) -> dict[str, Any]:
-    from ..pages import static
-    from ..pages.inputs import fetch, local_path
     t0 = time.perf_counter()
     data, charset, url = record.data, record.charset, record.url
     if data is None:
