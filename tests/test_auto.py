@@ -84,12 +84,34 @@ def test_a_method_that_only_votes_never_wins(monkeypatch):
     monkeypatch.setattr(cnr, "run", proposing([2, 3]))        # 10 + 20 characters
     monkeypatch.setattr(lqf, "run", proposing([3, 4]))        # 20 + 30
     monkeypatch.setattr(filters, "run", proposing([2, 3, 4]))
+    monkeypatch.setattr(filters, "vote", proposing([2, 3, 4]))
     opts = Options.from_overrides({"blocks": False, "algorithm": "auto", "auto_members": ["cnr", "lqf"],
                                    "auto_clean": False})
     assert auto.run(snap, compute(snap), opts).parts.tolist() == [3, 4]
     everyone = Options.from_overrides({"blocks": False, "algorithm": "auto", "auto_clean": False,
                                        "auto_members": ["cnr", "lqf", "filters"]})
     assert auto.run(snap, compute(snap), everyone).parts.tolist() == [2, 3, 4]
+
+
+def test_a_voter_is_asked_through_its_vote_and_a_proposer_through_run(monkeypatch):
+    from pith.pipeline.algorithms import filters
+    rows = [("html", -1), ("body", 0)] + [("p", 1, {"text": "w" * 40}) for _ in range(2)]
+    snap = from_json(make_snapshot(rows), 100)
+    asked = []
+
+    def answering(name):
+        def answer(snap, feats, opts):
+            asked.append(name)
+            return Choice(node=1, score=np.zeros(snap.n), blocks=np.array([1]))
+        return answer
+    monkeypatch.setattr(filters, "run", answering("run"))
+    monkeypatch.setattr(filters, "vote", answering("vote"))
+    voting = Options.from_overrides({"blocks": False, "auto_members": ["cnr"]})
+    auto.run(snap, compute(snap), voting)
+    assert asked == ["vote"]
+    proposing = Options.from_overrides({"blocks": False, "auto_members": ["cnr", "filters"]})
+    auto.run(snap, compute(snap), proposing)
+    assert asked == ["vote", "run"]
 
 
 def listing_page(items: int, prose: int) -> tuple:
@@ -150,7 +172,7 @@ def spread_page(monkeypatch, second):
     monkeypatch.setattr(cnr, "run", proposing([2, 3]))
     monkeypatch.setattr(lqf, "run", proposing([2, 3]))
     monkeypatch.setattr(sst, "run", proposing([4]))
-    monkeypatch.setattr(filters, "run", proposing(second))
+    monkeypatch.setattr(filters, "vote", proposing(second))   # a voter is asked to vote
     return snap
 
 

@@ -126,6 +126,28 @@ def test_captioned_on_topic_image_stays_uncaptioned_ad_image_goes():
     assert "holt.jpg" in md and "doubleclick" not in md and "cod.jpg" not in md
 
 
+def test_a_vote_covers_the_same_text_and_judges_only_images_holding_text():
+    """auto reads a voter by the text it covers: images without text are left unjudged,
+    an image holding text (a script can put some inside one) is judged as by `run`."""
+    from pith.pipeline.algorithms import auto
+    rows = [("html", -1), ("body", 0), ("div", 1, {"id": "art"}),
+            ("p", 2, {"text": STORY}), ("p", 2, {"text": STORY}),
+            ("div", 2), ("img", 5, {"id": "bare", "url": "/spacer.png"}),
+            ("div", 2), ("img", 7, {"id": "odd", "url": "/cruise.png",
+                                    "text": "Win a Caribbean Cruise with Acme Travel"})]
+    snap = from_json(make_snapshot(rows), 100)
+    feats = compute(snap)
+    opts = Options.from_overrides({"blocks": False, "algorithm": "filters"})
+    full, voted = filters.run(snap, feats, opts), filters.vote(snap, feats, opts)
+    bare, odd = row(snap, id="bare"), row(snap, id="odd")
+    assert full.drop[bare] and full.drop[odd]
+    assert not voted.drop[bare] and voted.drop[odd]
+    weight = np.where(feats.gone, 0, feats.own_chars)
+    assert np.array_equal(auto.covered(snap, full) * weight, auto.covered(snap, voted) * weight)
+    assert (voted.node, voted.blocks.tolist()) == (full.node, full.blocks.tolist())
+    assert np.array_equal(voted.score, full.score)
+
+
 def test_alt_text_is_a_caption_too():
     extra = '<div><img id="photo" src="/holt.jpg" alt="Maren Holt in Bergen"></div>'
     snap = page(ARTICLE.format(extra=extra))

@@ -6,8 +6,9 @@ ancestor high in the tree — a listing's or a collection's repeated items as on
 is returned whole instead of being drilled into. With `auto_filters_vote`, the DOM
 filters method (Agarwal et al.) votes without proposing: its "first subtree with 500
 characters of paragraph text" is a partial block by design, but where it lands says
-where the paragraphs are. Two proposals agree in proportion to the visible text they
-share: the characters of the rows both cover over the characters either covers (a
+where the paragraphs are (a voter is asked through its module's `vote` when it has one:
+the same covered text, with less work). Two proposals agree in proportion to the visible
+text they share: the characters of the rows both cover over the characters either covers (a
 weighted Jaccard over rows; a proposal covers the subtrees of its roots minus the rows it
 dropped). The winner is the medoid — the proposal with the largest summed agreement with
 the others — so a method that wanders off alone (a sidebar, a single paragraph) is
@@ -214,8 +215,10 @@ def run(snap: Snapshot, feats: Features, opts: Options) -> Choice:
     proposes: list[bool] = []
     for method, overrides, proposer in ballot(opts):
         module = importlib.import_module(f"{__package__}.{method}")
+        # a voter is read only for the text it covers: a method may answer that faster
+        answer = module.run if proposer else getattr(module, "vote", module.run)
         try:
-            proposals.append(module.run(snap, feats, member_options(opts, method, overrides)))
+            proposals.append(answer(snap, feats, member_options(opts, method, overrides)))
         except NoContent:
             continue
         proposes.append(proposer)

@@ -461,11 +461,16 @@ def cosine(a: Counter, b: Counter) -> float:
 
 
 def irrelevant_images(snap: Snapshot, tags: Tags, owner: np.ndarray, alive: np.ndarray,
-                      node: int, opts: Options) -> np.ndarray:
-    """Images of the article without a caption, or whose caption is off the article's topic."""
+                      node: int, opts: Options, judged: np.ndarray | None = None) -> np.ndarray:
+    """Images of the article without a caption, or whose caption is off the article's
+    topic; only the images among the `judged` rows when given (each image is judged on
+    its own, so the verdicts on those are the same)."""
     out = np.zeros(snap.n, np.bool_)
     rows = np.arange(node + 1, snap.end[node])
-    images = rows[tags.mask({"img"})[rows] & alive[rows]]
+    candidate = tags.mask({"img"})[rows] & alive[rows]
+    if judged is not None:
+        candidate &= judged[rows]
+    images = rows[candidate]
     if not len(images):
         return out
     counts = tokens(subtree_text(snap, alive, node))
@@ -519,6 +524,20 @@ def retained_links(snap: Snapshot, feats: Features, removed: np.ndarray,
 # ======================================================================= the method
 def run(snap: Snapshot, feats: Features, opts: Options) -> Choice:
     """Steps 1-4 of the paper; the article subtree with the removed rows in `drop`."""
+    return _article_choice(snap, feats, opts, voting=False)
+
+
+def vote(snap: Snapshot, feats: Features, opts: Options) -> Choice:
+    """`run` as a ballot entry that only votes (auto.py, `auto_filters_vote`) is read:
+    by the visible text its answer covers, and nothing else. A dropped image covers the
+    text of its subtree only, so of the images only those holding visible text are
+    judged (on a crawl, none: the relevance step, 7 % of `select`'s time there, is
+    skipped), and the removed links, which no vote reads, are not listed. The text
+    covered is the same as `run`'s (tests/test_filters.py)."""
+    return _article_choice(snap, feats, opts, voting=True)
+
+
+def _article_choice(snap: Snapshot, feats: Features, opts: Options, voting: bool) -> Choice:
     tags = tags_of(snap, feats)
     drop = ignored(snap, feats, tags, opts)
     ads = ad_rows(snap, opts) if opts.filters_ads else np.zeros(snap.n, np.bool_)
@@ -532,10 +551,11 @@ def run(snap: Snapshot, feats: Features, opts: Options) -> Choice:
     owner = nearest(snap, tags.mask(BLOCKS))
     node, blocks, para = article(snap, feats, tags, owner, alive, opts)
     appendix: tuple[str, ...] = ()
-    if opts.filters_retain_links:
+    if opts.filters_retain_links and not voting:
         appendix = retained_links(snap, feats, filtered & ~feats.gone, ads)
     if opts.filters_image_relevance:
-        drop = drop | irrelevant_images(snap, tags, owner, alive, node, opts)
+        judged = feats.chars > 0 if voting else None
+        drop = drop | irrelevant_images(snap, tags, owner, alive, node, opts, judged)
     drop.flags.writeable = False
     return Choice(node=node, score=para.total.astype(np.float64), blocks=blocks,
                   drop=drop, appendix=appendix)
