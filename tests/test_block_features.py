@@ -30,6 +30,45 @@ def test_text_statistics_read_a_long_block_from_its_start():
     assert ends[0] == 1 and ends[1] == 0                              # the end is the real end
 
 
+def test_the_character_shares_are_counts_per_block():
+    """One table and one bincount for all classes: each share is the plain count of its
+    characters in the block, over the block's length."""
+    strings = ["Ab 12, c.", "ÀÞ× ß ÿ", "。！？，、;", "𝟏𝟐 𝐀 ٣", "", "x" * 30, "  ", "Z9!"]
+    digits, capitals, stops, commas, word_len = bf.text_stats(strings).T[:5]
+    for k, t in enumerate(strings):
+        size = max(len(t), 1)
+        assert digits[k] == sum(c in "0123456789" for c in t) / size
+        assert capitals[k] == sum("A" <= c <= "Z" or "\xc0" <= c <= "\xde" for c in t) / size
+        assert stops[k] == sum(c in ".!?。！？" for c in t) / size * 100
+        assert commas[k] == sum(c in ",;，、" for c in t) / size * 100
+        assert word_len[k] == (min(len(t) / (t.count(" ") + 1), 30.0) if t else 0.0)
+
+
+def test_containing_marks_the_strings_a_word_occurs_in():
+    strings = ["three days ago", "chicago today", "agony", "", "a go", "today"]
+    n = np.array([len(t) for t in strings])
+    starts = np.concatenate(([0], np.cumsum(n + 1)[:-1]))
+    joined = "\n".join(strings)
+    assert bf._containing(joined, starts, n, ("ago", "today")).tolist() == \
+        [True, True, True, False, False, True]
+    assert bf._containing(joined, starts, n, ("zzz",)).tolist() == [False] * 6
+
+
+def test_the_date_and_copyright_columns_equal_a_scan_of_every_block():
+    """_DATE runs only over blocks with a decimal digit or a date word, and a copyright is a
+    containment: the columns are those of the pattern run over every block, also for digits
+    of other scripts (Arabic-Indic, mathematical bold, beyond the 16-bit plane)."""
+    import re
+    strings = ["posted 3 jan", "jan ٣", "٣ jan", "𝟏𝟐 feb", "feb 𝟏𝟐", "yesterday", "3 days ago",
+               "chicago", "2024-01-02", "1/2/24", "no date here", "© 2024", "(c) acme", "(c",
+               "c) 2020", "", "Today", "By Ada", "İstanbul, 5 May", "ß 5 jun"]
+    stats = bf.text_stats(strings)
+    copyright_re = re.compile(r"©|\(c\)")
+    assert stats[:, 7].tolist() == [float(bool(bf._DATE.search(t.lower()))) for t in strings]
+    assert stats[:, 8].tolist() == [float(bool(copyright_re.search(t.lower()))) for t in strings]
+    assert stats[:, 7].sum() == 10 and stats[:, 8].sum() == 2    # the check checks something
+
+
 def test_name_families_match_class_and_id_words():
     snap = from_json(make_snapshot([
         ("html", -1), ("body", 0),

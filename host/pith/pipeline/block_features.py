@@ -31,8 +31,10 @@ inside the chosen element. The signals, grouped:
 """
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -196,21 +198,42 @@ _DATE = re.compile(     # the lookahead (each alternative's first character) onl
     r"(?=[jfmasondyt0-9])(?:\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b|"
     r"\b\d{1,2} (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|"
     r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b|\b(ago|yesterday|today)\b)")
-_COPYRIGHT = re.compile(r"©|\(c\)")
+# _DATE runs only over the blocks that can hold a match (about half the text): every
+# alternative but the last holds a decimal digit (\d: any of Unicode's), the last one of
+# these words.
+_DATE_WORDS = ("ago", "yesterday", "today")
+# A copyright sign: either mark anywhere in the block (a containment, no pattern needed).
+_COPYRIGHT_MARKS = ("©", "(c)")
 # text_stats reads at most this many characters of a block: its shares and patterns are
 # settled long before (a paragraph is a few hundred characters), and one 50 MB text node
 # must not cost seconds and a gigabyte of per-character arrays (issue 15's hostile pages).
 TEXT_STATS_MAX_CHARS = 20_000
 _STOP_POINTS = np.array([ord(c) for c in ".!?。！？"], np.uint32)
 _COMMA_POINTS = np.array([ord(c) for c in ",;，、"], np.uint32)
-# The same as lookup tables over the Basic Multilingual Plane (every point above is in
-# it): one gather per text instead of a comparison per listed point; code points beyond
-# are read at U+FFFF, which is in neither list.
+# The character classes text_stats counts, as one code per code point of the Basic
+# Multilingual Plane (every point above is in it; the classes do not overlap), so one
+# gather and one bincount count them all for every block: ASCII digits (the digit
+# share), capitals, stops, commas, spaces (words), and the other decimal digits (what \d
+# matches besides ASCII's: the date pattern's blocks). A code point beyond the plane is
+# read at the last entry, another decimal digit: some are, and such a block is scanned
+# for a date as one with a digit is.
 _BMP_LAST = 0xFFFF
-_STOP_TABLE = np.zeros(_BMP_LAST + 1, np.bool_)
-_STOP_TABLE[_STOP_POINTS] = True
-_COMMA_TABLE = np.zeros(_BMP_LAST + 1, np.bool_)
-_COMMA_TABLE[_COMMA_POINTS] = True
+_OTHER, _DIGIT, _CAPITAL, _STOP, _COMMA, _SPACE, _DECIMAL = range(7)
+_CLASSES = 7
+
+
+@lru_cache(maxsize=1)
+def _class_table() -> np.ndarray:
+    table = np.full(_BMP_LAST + 2, _OTHER, np.uint8)
+    table[[c for c in range(_BMP_LAST + 1) if chr(c).isdecimal()]] = _DECIMAL
+    table[_BMP_LAST + 1] = _DECIMAL
+    table[ord("0"):ord("9") + 1] = _DIGIT
+    table[ord("A"):ord("Z") + 1] = _CAPITAL
+    table[0xC0:0xDE + 1] = _CAPITAL
+    table[_STOP_POINTS] = _STOP
+    table[_COMMA_POINTS] = _COMMA
+    table[ord(" ")] = _SPACE
+    return table
 
 
 def _counts(pattern: re.Pattern, joined: str, starts: np.ndarray, k: int) -> np.ndarray:
@@ -219,44 +242,77 @@ def _counts(pattern: re.Pattern, joined: str, starts: np.ndarray, k: int) -> np.
     return np.bincount(np.searchsorted(starts, at, side="right") - 1, minlength=k)[:k]
 
 
-def _per_string(mask: np.ndarray, starts: np.ndarray, n: np.ndarray) -> np.ndarray:
-    """Sums of a per-character mask over each string (`n` characters from `starts`)."""
-    cs = np.concatenate(([0], np.cumsum(mask, dtype=np.int64)))
-    return cs[starts + n] - cs[starts]
+def _containing(joined: str, starts: np.ndarray, n: np.ndarray, words: tuple[str, ...]) -> np.ndarray:
+    """Per string of `joined` (`n` characters from `starts`, newline-separated), whether one
+    of `words` (none holding a newline) occurs in it: each word is looked for with str.find,
+    which jumps past the string of each hit, so a string costs one hit per word at most."""
+    out = np.zeros(len(starts), np.bool_)
+    first, ends = starts.tolist(), (starts + n).tolist()
+    for word in words:
+        at = joined.find(word)
+        while at >= 0:
+            i = bisect.bisect_right(first, at) - 1
+            out[i] = True
+            at = joined.find(word, ends[i] + 1)
+    return out
+
+
+def _matching(pattern: re.Pattern, joined: str, starts: np.ndarray, n: np.ndarray,
+              scanned: np.ndarray) -> np.ndarray:
+    """Per string of `joined`, whether `pattern` matches in it, searching only the strings
+    marked `scanned` (the others: False). Each search stops at its string's first match and
+    ends at its string's end, which the patterns read as the newline there (a word boundary
+    either way; none spans a newline)."""
+    out = np.zeros(len(starts), np.bool_)
+    which = np.flatnonzero(scanned)
+    search = pattern.search
+    out[which] = [search(joined, a, a + b) is not None
+                  for a, b in zip(starts[which].tolist(), n[which].tolist())]
+    return out
 
 
 def text_stats(strings: list[str]) -> np.ndarray:
     """(blocks, 10): digit, capital, stop and comma shares, mean word length, ends with a
     stop, furniture words per word, a date, a copyright sign, starts with "By ".
-    Character classes are counted over the code points of all strings at once; the word
-    patterns run once over the strings joined by newlines (no pattern spans one). A string
-    longer than TEXT_STATS_MAX_CHARS is read from its first that many characters."""
+    Character classes are counted over the code points of all strings at once (one
+    bincount); the furniture-word pattern runs once over the strings joined by newlines
+    (no pattern spans one), the date pattern searches the strings that can hold a date, and
+    a copyright sign is a containment. A string longer than TEXT_STATS_MAX_CHARS is read
+    from its first that many characters."""
     k = len(strings)
     out = np.zeros((k, 10))
     if not k:
         return out
     out[:, 5] = [bool(s) and s[-1] in ".!?。！？:\"”'" for s in strings]
-    out[:, 9] = [s[:3].lower() == "by " for s in strings]
     strings = [s[:TEXT_STATS_MAX_CHARS] for s in strings]
     n = np.fromiter(map(len, strings), np.int64, k)
     starts = np.concatenate(([0], np.cumsum(n + 1)[:-1]))
     joined = "\n".join(strings)
     cp = np.frombuffer(joined.encode("utf-32-le"), np.uint32)
-    words = np.fromiter((s.count(" ") + 1 for s in strings), np.float64, k)
+    # each character's block (the newline after a block counts with it, as "other")
+    owner = np.repeat(np.arange(k), n + 1)[:len(cp)]
+    code = _class_table()[np.minimum(cp, _BMP_LAST + 1)]
+    counts = np.bincount(owner * _CLASSES + code, minlength=k * _CLASSES).reshape(k, _CLASSES)
+    words = (counts[:, _SPACE] + 1).astype(np.float64)
     size = np.maximum(n, 1).astype(np.float64)
-    out[:, 0] = _per_string((cp >= 48) & (cp <= 57), starts, n) / size
-    out[:, 1] = _per_string(((cp >= 65) & (cp <= 90)) | ((cp >= 0xC0) & (cp <= 0xDE)),
-                            starts, n) / size
-    bmp = np.minimum(cp, _BMP_LAST)
-    out[:, 2] = _per_string(_STOP_TABLE[bmp], starts, n) / size * 100
-    out[:, 3] = _per_string(_COMMA_TABLE[bmp], starts, n) / size * 100
+    out[:, 0] = counts[:, _DIGIT] / size
+    out[:, 1] = counts[:, _CAPITAL] / size
+    out[:, 2] = counts[:, _STOP] / size * 100
+    out[:, 3] = counts[:, _COMMA] / size * 100
     out[:, 4] = np.minimum(n / words, 30.0)
     low = joined.lower()
     if len(low) != len(joined):       # a character whose lower case is longer (İ)
         low = "".join(c if len(c.lower()) != 1 else c.lower() for c in joined)
+    # low has the code points of joined where it matters: no lower-casing makes or unmakes
+    # a decimal digit, and the string positions are the same
+    digits = (counts[:, _DIGIT] + counts[:, _DECIMAL]) > 0
     out[:, 6] = _counts(_BOILER, low, starts, k) / words
-    out[:, 7] = _counts(_DATE, low, starts, k) > 0
-    out[:, 8] = _counts(_COPYRIGHT, low, starts, k) > 0
+    dated = digits | _containing(low, starts, n, _DATE_WORDS)
+    out[:, 7] = _matching(_DATE, low, starts, n, dated)
+    out[:, 8] = _containing(low, starts, n, _COPYRIGHT_MARKS)
+    # "By " from the lower-cased text: a character whose lower case is longer is kept as
+    # it is there, and is none of these three (a longer lower case never equals "by ")
+    out[:, 9] = [low[a:a + 3] == "by " for a in starts.tolist()]
     out[n == 0] = 0.0
     return out
 
