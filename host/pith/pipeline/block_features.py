@@ -67,7 +67,12 @@ FAMILIES = {
     "caption": r"caption|credit|figure",
     "content": r"content|article|post|entry|body|text|story|main|prose",
 }
-_FAMILIES_RE = re.compile("|".join(f"(?P<{k}>{v})" for k, v in FAMILIES.items()))
+# Every alternative above starts with one of these characters (the ad family's with a
+# separator, or with "a" at the start of the name): the lookahead only skips the other
+# positions faster (an eighth of the families' time), the matches are the same.
+_FAMILY_FIRST = r"[abcdefglmnoprstw\-_\s]"
+_FAMILIES_RE = re.compile(f"(?={_FAMILY_FIRST})(?:"
+                          + "|".join(f"(?P<{k}>{v})" for k, v in FAMILIES.items()) + ")")
 _FAMILY_COLUMN = {k: c for c, k in enumerate(FAMILIES)}
 # Class names repeat from page to page of a site and across sites of one CMS: the families
 # of a name are remembered (a host or a batch run sees many pages), up to this many names.
