@@ -282,3 +282,19 @@ def test_a_second_run_with_another_depth_answers_as_a_first_run_does(capture):
         alone = clg.run(snap, compute(snap), opts)
         assert got.node == alone.node and got.blocks.tolist() == alone.blocks.tolist()
         assert (got.parts is None) == (alone.parts is None)
+
+
+@needs_model
+def test_the_candidates_are_found_once_per_page_and_threshold(monkeypatch):
+    snap = from_json(article_static(), 10_000)
+    feats = compute(snap)
+    calls = []
+    found = clg.compact
+    monkeypatch.setattr(clg, "compact", lambda s, mask: calls.append(1) or found(s, mask))
+    first = clg.run(snap, feats, Options())
+    clg.run(snap, feats, Options(clg_depth=0))            # auto's second, wide proposal
+    assert len(calls) == 1
+    p = clg.scores(snap, feats)[0]
+    assert feats.cache[("clg_candidates", 0.55)].tolist() == found(snap, p > 0.55).tolist()
+    clg.run(snap, feats, Options(clg_threshold=0.3))       # another threshold: found anew
+    assert len(calls) == 2 and first.blocks[0] == first.node

@@ -349,9 +349,11 @@ def run(snap: Snapshot, feats: Features, opts: Options) -> Choice:
     if not (feats.chars > 0).any():
         raise NoContent("the page has no visible text to choose from")
     p, rel, _kind = scores(snap, feats)
-    ranked = np.lexsort((np.arange(snap.n), -p))
-    cands = compact(snap, p > opts.clg_threshold)
+    # the candidates depend on the threshold alone (CLG runs twice in auto)
+    cands = feats.memo(("clg_candidates", opts.clg_threshold),
+                       lambda: compact(snap, p > opts.clg_threshold))
     if opts.clg_mode == "lr_a" or not len(cands):
+        ranked = np.lexsort((np.arange(snap.n), -p))
         return _choice(snap, ranked[:1], p, list(ranked[1:1 + opts.candidates]))
     if opts.clg_mode == "lr":
         return _choice(snap, cands, p)
