@@ -103,6 +103,40 @@ def test_font_popularity_is_the_dot_product_of_colour_shares():
     assert rel.color_pop[6] == 0
 
 
+def test_popularity_is_the_same_whichever_code_a_value_gets():
+    """Sizes are coded by np.unique (sorted), strings by first appearance: the same
+    column as numbers and as strings gives the same popularity, to the last bit."""
+    snap, feats = snap_and_feats()
+    rng = np.random.default_rng(5)
+    sizes = rng.choice([16.0, 12.5, -0.0, 0.0, 32.0, 13.33], snap.n)
+    own = rng.integers(0, 40, snap.n).astype(np.float64)
+    chars = snap.subtree_sum(own)
+    as_numbers = cf._popularity(snap, own, chars, sizes)
+    as_strings = cf._popularity(snap, own, chars, np.array([str(v + 0.0) for v in sizes], object))
+    assert np.array_equal(as_numbers, as_strings) and as_numbers.max() > 0
+
+
+def test_colour_popularity_is_left_out_without_layout():
+    """Only the rendered model reads colour popularity, and it scores only pages with
+    layout: without layout it is not computed, and the static model's answer is that of
+    a Relative that has it."""
+    import dataclasses
+    from pith.pipeline.algorithms import clg
+    assert "font_color_popularity" not in cf.STATIC_FEATURES
+    obj = make_snapshot([("html", -1), ("body", 0), ("p", 1, {"text": "one two", "color": "red"}),
+                         ("p", 1, {"text": "three", "color": "blue"})])
+    snap = from_json(obj, 10)
+    feats = compute(snap)
+    rel = cf.relative(snap, feats)
+    assert not rel.geo.layout and not rel.color_pop.any()
+    own = np.where(feats.gone, 0, feats.own_chars).astype(np.float64)
+    full = dataclasses.replace(rel, color_pop=cf._popularity(snap, own, feats.chars.astype(float),
+                                                             snap.color))
+    assert full.color_pop.any()
+    model = clg.load_models()["static"]
+    assert np.array_equal(model.predict(snap, rel), model.predict(snap, full))
+
+
 def test_font_size_scales_between_the_smallest_and_largest_size():
     snap, feats = snap_and_feats()
     rel = cf.relative(snap, feats)
@@ -154,6 +188,19 @@ def test_adjusted_values_use_the_perfect_values():
     # a row without a box: positions are the worst (0), never NaN
     assert np.isfinite(x).all()
     assert dict(zip(cf.FEATURES, x[10]))["pos_left"] == 0.0
+
+
+def test_tag_scores_from_the_tag_codes_equal_those_per_row():
+    snap, feats = snap_and_feats()
+    table = {"p": 0.9, "div": 0.4}
+    per_row = cf.tag_scores(snap.tag, table, 0.2)
+    assert np.array_equal(cf.tag_scores(snap.tag, table, 0.2, snap.tag_codes()), per_row)
+    assert set(per_row.tolist()) >= {0.9, 0.4}
+    rel = cf.relative(snap, feats)
+    best = {"start": 0.0, "end": 1.0, "middle": 0.5, "chars": 1.0}
+    assert np.array_equal(
+        cf.adjusted(snap.tag, rel, cf.STATIC_FEATURES, best, table, 0.2, snap.tag_codes()),
+        cf.adjusted(snap.tag, rel, cf.STATIC_FEATURES, best, table, 0.2))
 
 
 def test_static_features_need_no_box():

@@ -102,7 +102,8 @@ class Model:
         # ((x - mean) / std) @ coef with the standardisation folded into the weights: one
         # product over the raw matrix, no standardised copy of it (a large page's is
         # hundreds of MB)
-        x = adjusted(snap.tag, rel, self.names, self.best, self.tag_table, self.tag_prior)
+        x = adjusted(snap.tag, rel, self.names, self.best, self.tag_table, self.tag_prior,
+                     snap.tag_codes())
         weights = self.coef / self.std
         z = x @ weights + (self.intercept - self.mean @ weights)
         return 1.0 / (1.0 + np.exp(-np.clip(z, -50, 50)))

@@ -129,7 +129,8 @@ class Relative:
     end: np.ndarray
     middle: np.ndarray
     chars: np.ndarray       # VISIBLE_CHAR
-    color_pop: np.ndarray   # FONT_COLOR_POPULARITY
+    color_pop: np.ndarray   # FONT_COLOR_POPULARITY (0 without layout: only the rendered
+                            # model reads it, and only pages with layout train or use it)
     size_pop: np.ndarray    # FONT_SIZE_POPULARITY
     font_size: np.ndarray   # FONT_SIZE
     text_ratio: np.ndarray  # TEXT_RATIO
@@ -190,7 +191,12 @@ def geometry(snap: Snapshot, feats: Features) -> Geometry:
 
 
 def _codes(values: np.ndarray) -> tuple[np.ndarray, int]:
-    """Dense integer codes of a column's values (first-seen order) and how many."""
+    """Dense integer codes of a column's values and how many: numbers in sorted order (one
+    np.unique), strings in first-seen order (a dict, not a sort of Python strings). Which
+    value gets which code changes no popularity: each value's share is summed the same."""
+    if values.dtype.kind == "f":
+        uniq, codes = np.unique(values, return_inverse=True)
+        return codes.ravel(), len(uniq)
     table = {v: k for k, v in enumerate(dict.fromkeys(values.tolist()))}
     return np.fromiter(map(table.__getitem__, values.tolist()), np.int64, len(values)), len(table)
 
@@ -269,7 +275,8 @@ def relative(snap: Snapshot, feats: Features) -> Relative:
         centerx=(left + right) / 2, centery=(top + bottom) / 2, area=np.clip(area, 0, 1),
         start=before / total, end=after / total, middle=(before + after) / 2 / total,
         chars=chars / total,
-        color_pop=_popularity(snap, own, chars, snap.color),
+        color_pop=(_popularity(snap, own, chars, snap.color) if geo.layout
+                   else np.zeros(snap.n)),
         size_pop=_popularity(snap, own, chars, fs),
         font_size=font_size,
         text_ratio=text_area / (text_area + image_area + 1.0),
@@ -278,8 +285,14 @@ def relative(snap: Snapshot, feats: Features) -> Relative:
     )
 
 
-def tag_scores(tags: np.ndarray, table: dict[str, float], prior: float) -> np.ndarray:
-    """TAG_SCORE of every row: the learned share of positives of its tag."""
+def tag_scores(tags: np.ndarray, table: dict[str, float], prior: float,
+               coded: tuple[np.ndarray, list[str]] | None = None) -> np.ndarray:
+    """TAG_SCORE of every row: the learned share of positives of its tag. `coded`, the
+    same tags as (code per row, tag per code) (Snapshot.tag_codes), looks each distinct
+    tag up once instead of each row."""
+    if coded is not None:
+        codes, names = coded
+        return np.fromiter(map(table.get, names, repeat(prior)), np.float64, len(names))[codes]
     return np.fromiter(map(table.get, tags.tolist(), repeat(prior)), np.float64, len(tags))
 
 
@@ -293,9 +306,10 @@ def _log_distance(value: np.ndarray, best: float) -> np.ndarray:
 
 
 def adjusted(tags: np.ndarray, rel: Relative, names: tuple[str, ...], best: dict[str, float],
-             tag_table: dict[str, float], tag_prior: float) -> np.ndarray:
+             tag_table: dict[str, float], tag_prior: float,
+             coded: tuple[np.ndarray, list[str]] | None = None) -> np.ndarray:
     """The (n, len(names)) matrix of adjusted values, columns in the order of `names`;
-    `tags` is the tag column of the same rows as `rel`."""
+    `tags` is the tag column of the same rows as `rel` (`coded`: as tag_scores reads it)."""
     def column(name: str) -> np.ndarray:
         if name.startswith("pos_") and name[4:] in ("left", "right", "top", "bottom",
                                                      "centerx", "centery", "start", "end",
@@ -311,7 +325,7 @@ def adjusted(tags: np.ndarray, rel: Relative, names: tuple[str, ...], best: dict
         if name == "text_dist":
             return _log_distance(rel.chars, best["chars"])
         if name == "tag_score":
-            return tag_scores(tags, tag_table, tag_prior)
+            return tag_scores(tags, tag_table, tag_prior, coded)
         field = {"font_color_popularity": "color_pop", "font_size_popularity": "size_pop",
                  "visible_char": "chars"}.get(name, name)
         return getattr(rel, field)
