@@ -126,3 +126,27 @@ def test_matrix_has_one_row_per_block_and_the_documented_columns():
     assert x[rows.index(4), col["prev_heading"]] == 1        # the paragraph follows the h1
     wide = bf.matrix(snap, feats, blocks, sig, 2, which, None, None, layout=True)
     assert wide.shape[1] == len(bf.LAYOUT_NAMES)
+
+
+def test_page_signals_read_the_names_of_the_rows_asked_for_and_their_ancestors():
+    """With `read`, the names of inline rows inside blocks are not matched; at the rows
+    read, the families and the matrix are those of reading every name."""
+    snap = from_json(make_snapshot([
+        ("html", -1), ("body", 0), ("article", 1, {"cls": "post-content"}),
+        ("p", 2, {"text": "A paragraph with an inline link.", "cls": "story"}),
+        ("a", 3, {"text": "share", "cls": "share-button", "link": 1, "url": "https://e.org/s"}),
+        ("div", 2, {"cls": "comments"}), ("p", 5, {"text": "A comment here."}),
+    ]), 100)
+    feats = compute(snap)
+    blocks = blocks_mod.compute(snap, feats)
+    which = np.arange(blocks.count)
+    rows = blocks.rows[which]
+    every = bf.page_signals(snap, feats, Options(), 2)
+    asked = bf.page_signals(snap, feats, Options(), 2, read=rows)
+    share = list(bf.FAMILIES).index("share")
+    assert every.own_family[4, share] and not asked.own_family[4].any()   # the inline link
+    assert np.array_equal(asked.family[rows], every.family[rows])
+    assert np.array_equal(asked.own_family[rows], every.own_family[rows])
+    assert every.family[6, list(bf.FAMILIES).index("comment")]            # from its parent
+    assert np.array_equal(bf.matrix(snap, feats, blocks, asked, 2, which, None, None, False),
+                          bf.matrix(snap, feats, blocks, every, 2, which, None, None, False))

@@ -155,9 +155,14 @@ def _families(name: str) -> tuple[bool, ...]:
     return tuple(hit)
 
 
-def page_signals(snap: Snapshot, feats: Features, opts: Options, element: int = 0) -> PageSignals:
+def page_signals(snap: Snapshot, feats: Features, opts: Options, element: int = 0,
+                 read: np.ndarray | None = None) -> PageSignals:
     """The methods' per-row verdicts the block features read; names are read for the
-    rows of `element`'s subtree and its ancestors only (the blocks scored lie there)."""
+    rows of `element`'s subtree and its ancestors only (the blocks scored lie there).
+    With `read` (rows there: the block rows the caller scores), only for those rows and
+    their ancestors, whose names are all a row's families are made of: `family` and
+    `own_family` are then right at those rows (the names of the inline rows inside
+    blocks, half a page's, are not matched)."""
     page_cnr = feats.chars[0] / max(int(feats.tags[0]), 1)
     cnr = np.where(feats.tags > 0, feats.chars / np.maximum(feats.tags, 1), 0.0) / max(page_cnr, 1e-9)
     lq = lqf.link_quota(snap, feats, opts)
@@ -171,6 +176,10 @@ def page_signals(snap: Snapshot, feats: Features, opts: Options, element: int = 
     line = np.zeros(snap.n, np.bool_)
     line[element:snap.end[element]] = True
     line[np.flatnonzero((np.arange(snap.n) < element) & (snap.end > element))] = True
+    if read is not None:
+        marked = np.zeros(snap.n, np.int64)
+        marked[read] = 1
+        line &= snap.subtree_sum(marked) > 0          # a row read, or an ancestor of one
     own_family = name_families(snap, line)
     # every row mask below is taken down the tree (the row or an ancestor is such) in
     # one pass over the stacked masks: context tags, the methods' sub-tree roots, names

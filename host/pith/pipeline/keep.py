@@ -223,7 +223,7 @@ def probabilities(snap: Snapshot, feats: Features, opts: Options, element: int,
     """(probability per block at `which`, the model) for this snapshot."""
     models = load_models(model_path)
     model = models["rendered" if snap.layout else "static"]
-    sig = bf.page_signals(snap, feats, opts, element)
+    sig = bf.page_signals(snap, feats, opts, element, read=blocks.rows[which])
     x = bf.matrix(snap, feats, blocks, sig, element, which, method.drop, method.parts,
                   layout=snap.layout, method=method.node)
     return model.probability(x, model.columns(bf.LAYOUT_NAMES if snap.layout
