@@ -172,3 +172,28 @@ def test_the_tree_walk_gives_the_leaves_one_tree_and_row_at_a_time_would():
                 node = int(model.children[2 * node + int(row[model.feature[node]] > model.split[node])])
             leaves[r, t] = model.value[node]
     assert np.array_equal(model.margin(x), leaves.sum(axis=1))
+
+
+def test_a_tree_model_walks_only_the_blocks_decide_reads(monkeypatch):
+    """decide reads no probability of a block without text: apply asks for the others
+    only, and they are the probabilities a walk of every block gives."""
+    from pith.pipeline import blocks as blocks_mod
+    snap = article()
+    feats = compute(snap)
+    blocks = blocks_mod.compute(snap, feats)
+    which = np.arange(blocks.count)
+    has_text = blocks.chars[which] > 0
+    assert has_text.any() and not has_text.all()            # the image's block has none
+    method = Choice(node=2, score=np.zeros(snap.n), blocks=np.array([2]))
+    walked = []
+    margin = keep.Model.margin
+    monkeypatch.setattr(keep.Model, "margin",
+                        lambda self, x, columns=None: walked.append(len(x)) or margin(self, x, columns))
+    every, model = keep.probabilities(snap, feats, Options(), 2, method, blocks, which)
+    judged, _ = keep.probabilities(snap, feats, Options(), 2, method, blocks, which,
+                                   judged=has_text)
+    assert model.kind == "trees" and walked == [len(which), int(has_text.sum())]
+    assert np.array_equal(judged[has_text], every[has_text]) and not judged[~has_text].any()
+    walked.clear()
+    keep.apply(snap, feats, Options(), 2, method)
+    assert walked == [int(has_text.sum())]

@@ -219,15 +219,23 @@ def widen(snap: Snapshot, feats: Features, node: int, times: int) -> int:
 
 def probabilities(snap: Snapshot, feats: Features, opts: Options, element: int,
                   method: Choice, blocks: blocks_mod.Blocks, which: np.ndarray,
-                  model_path: str = str(MODEL_PATH)) -> tuple[np.ndarray, Model]:
-    """(probability per block at `which`, the model) for this snapshot."""
+                  model_path: str = str(MODEL_PATH),
+                  judged: np.ndarray | None = None) -> tuple[np.ndarray, Model]:
+    """(probability per block at `which`, the model) for this snapshot. With `judged` (a
+    mask over `which`), a tree model walks those blocks only and the others get 0: each
+    block walks the trees on its own, so the probabilities of the judged are the same
+    (a logistic model, one matrix product, scores them all)."""
     models = load_models(model_path)
     model = models["rendered" if snap.layout else "static"]
     sig = bf.page_signals(snap, feats, opts, element, read=blocks.rows[which])
     x = bf.matrix(snap, feats, blocks, sig, element, which, method.drop, method.parts,
                   layout=snap.layout, method=method.node)
-    return model.probability(x, model.columns(bf.LAYOUT_NAMES if snap.layout
-                                              else bf.NAMES)), model
+    columns = model.columns(bf.LAYOUT_NAMES if snap.layout else bf.NAMES)
+    if judged is None or model.kind != "trees" or judged.all():
+        return model.probability(x, columns), model
+    p = np.zeros(len(x))
+    p[judged] = model.probability(x[judged], columns)
+    return p, model
 
 
 def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: Choice,
@@ -246,10 +254,13 @@ def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: 
     if len(which) > opts.blocks_max:        # a runaway page: the element, as without blocks
         node = method.node if answer is None else answer
         return method if node == method.node else pin(method, node)
-    p, model = probabilities(snap, feats, opts, element, method, blocks, which, model_path)
+    # decide reads no probability of a block without text (its neighbours decide it)
+    has_text = blocks.chars[which] > 0
+    p, model = probabilities(snap, feats, opts, element, method, blocks, which, model_path,
+                             judged=has_text)
     rows = blocks.rows[which]
     shown = bf.method_keeps(snap, blocks, rows, method.node, method.drop, method.parts)
-    keep = decide(p, model.threshold, blocks.chars[which] > 0, shown, model.add)
+    keep = decide(p, model.threshold, has_text, shown, model.add)
     in_method = bf.method_mask(snap, blocks, rows, method.node)
     if opts.blocks_keep_structured:
         keep |= structured(snap, blocks, which) & in_method
