@@ -443,7 +443,9 @@ def matrix(snap: Snapshot, feats: Features, blocks: blocks_mod.Blocks, sig: Page
         cols += [(snap.x[rows] - ex) / ew, (snap.y[rows] - ey) / eh, snap.w[rows] / ew,
                  np.log1p(snap.h[rows]), fs / max(median_fs, 1.0), snap.fw[rows] >= 600,
                  snap.y[rows] / page_h, ~box]
-    x = np.column_stack([np.asarray(c, np.float64) for c in cols]) if m else \
+    # the columns as one (columns, blocks) array, then its rows: a quarter of column_stack's
+    # time (which makes each column a 2-D array first)
+    x = np.ascontiguousarray(np.array(cols, np.float64).T) if m else \
         np.zeros((0, len(LAYOUT_NAMES if layout else NAMES)))
     cols.clear()          # the columns are in x now: a large page holds one copy, not three
     return np.nan_to_num(x, copy=False, nan=0.0, posinf=0.0, neginf=0.0)
