@@ -243,9 +243,9 @@ def _ad_rows(snap: Snapshot, opts: Options) -> np.ndarray:
     listed = ad_list(opts.filters_ad_lists)
     hosts, inverse = np.unique(snap.host[rows].astype(str), return_inverse=True)
     host_kinds = np.fromiter((listed.kinds(h) for h in hosts), np.int64, len(hosts))
-    row_kinds = np.fromiter((TAG_KINDS.get(t, ALL_KINDS) for t in snap.tag[rows]),
-                            np.int64, len(rows))
-    out[rows] = (host_kinds[inverse.ravel()] & row_kinds) != 0
+    codes, tags = snap.tag_codes()      # the kinds of each distinct tag, then per row
+    tag_kinds = np.fromiter((TAG_KINDS.get(t, ALL_KINDS) for t in tags), np.int64, len(tags))
+    out[rows] = (host_kinds[inverse.ravel()] & tag_kinds[codes[rows]]) != 0
     return out
 
 
@@ -262,7 +262,7 @@ class Tags:
         self.codes, self.names = snap.tag_codes()
 
     def mask(self, tags) -> np.ndarray:
-        chosen = np.fromiter((t in tags for t in self.names), np.bool_, len(self.names))
+        chosen = np.fromiter(map(tags.__contains__, self.names), np.bool_, len(self.names))
         return chosen[self.codes]
 
 
