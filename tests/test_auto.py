@@ -256,6 +256,16 @@ def test_furniture_inside_the_winner_is_dropped(role):
     assert out.drop.tolist() == [False, False, False, True]
 
 
+def test_a_page_without_furniture_has_none_inside_and_skips_the_sums(monkeypatch):
+    snap = from_json(make_snapshot([("html", -1), ("body", 0), ("p", 1, {"text": "w" * 40})]),
+                     100)
+    feats = compute(snap)
+    landmarks = auto.furniture(snap)
+    monkeypatch.setattr(type(snap), "subtree_sum", lambda *a: pytest.fail("summed"))
+    found = auto.furniture_inside(snap, feats, np.ones(snap.n, bool), landmarks, 0.9)
+    assert found.shape == (snap.n,) and not found.any() and found is not landmarks
+
+
 def test_furniture_holding_nearly_all_of_the_winner_stays():
     rows = [("html", -1), ("body", 0), ("div", 1, {"text": "x"}),
             ("aside", 2, {"text": "The whole story sits in an aside " * 20})]

@@ -1,5 +1,6 @@
 """Blocks: which rows own which text, and rendering only the kept blocks."""
 import numpy as np
+import pytest
 
 from builders import make_snapshot
 from pith.pipeline import blocks, render
@@ -66,6 +67,12 @@ def test_nested_tables_and_cells_with_paragraphs_are_not_data_tables():
         ("p", 8, {"text": "A whole article in a cell."}),
     ]), 100)
     assert blocks.data_tables(snap).tolist() == [False, True] + [False] * 3 + [False] * 5
+
+
+def test_a_page_without_tables_has_no_data_table_and_skips_the_sums(monkeypatch):
+    snap = from_json(make_snapshot([("div", -1), ("p", 0, {"text": "x"})]), 100)
+    monkeypatch.setattr(type(snap), "subtree_sum", lambda *a: pytest.fail("summed"))
+    assert blocks.data_tables(snap).tolist() == [False, False]
 
 
 def test_render_masks_show_exactly_the_kept_blocks():

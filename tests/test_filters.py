@@ -69,6 +69,23 @@ def test_a_table_cell_of_links_is_removed_by_the_link_list_remover():
     assert "Section" not in text_of(snap, choice)
 
 
+def test_a_page_without_cells_has_no_link_list_and_skips_the_count(monkeypatch):
+    links = " ".join(f'<a href="/s{k}">Section {k}</a>' for k in range(8))
+    snap = page(f'<div id="nav">{links}</div><p>{STORY}</p>')
+    feats = compute(snap)
+    monkeypatch.setattr(filters, "nearest", lambda *a: pytest.fail("counted without cells"))
+    found = filters.link_lists(snap, feats, filters.Tags(snap), ~feats.gone, Options())
+    assert found.shape == (snap.n,) and not found.any()
+
+
+def test_a_page_without_tables_has_no_empty_table_and_skips_the_sums(monkeypatch):
+    snap = page(f'<div><p>{STORY}</p></div>')
+    feats = compute(snap)
+    monkeypatch.setattr(type(snap), "subtree_sum", lambda *a: pytest.fail("summed"))
+    found = filters.empty_tables(snap, feats, filters.Tags(snap), ~feats.gone, Options())
+    assert found.shape == (snap.n,) and not found.any()
+
+
 def test_a_layout_cell_is_not_removed_for_what_its_nested_cells_hold():
     nav = " ".join(f'<a href="/n{k}">Menu entry {k}</a>' for k in range(30))
     # the outer cell holds a nested menu cell (many links) and the story as its own text

@@ -87,7 +87,9 @@ class Blocks:
 def data_tables(snap: Snapshot) -> np.ndarray:
     """Rows that are data tables: a th, caption or thead inside, no nested table, and no
     block-level row inside but the table's own parts (cells hold inline content only)."""
-    tables = snap.tag == "table"
+    tables = tag_in(snap, frozenset({"table"}))
+    if not tables.any():
+        return tables
     marks = snap.subtree_sum(tag_in(snap, DATA_TABLE_MARKS).astype(np.int64))
     other = tag_in(snap, BLOCK_LEVEL - TABLE_PARTS) | tables
     inner = snap.subtree_sum(other.astype(np.int64))

@@ -266,7 +266,8 @@ def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: 
         keep |= structured(snap, blocks, which) & in_method
     if opts.auto_furniture:          # widening never brings back furniture the method left
         land = furniture(snap)
-        keep &= in_method | ~snap.subtrees(np.flatnonzero(land))[rows]
+        if land.any():
+            keep &= in_method | ~snap.subtrees(np.flatnonzero(land))[rows]
     for chosen, value in ((include, True), (exclude, False)):
         if chosen is not None and len(chosen):
             keep = np.where(snap.subtrees(chosen)[rows], value, keep)

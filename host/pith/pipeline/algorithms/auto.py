@@ -147,6 +147,8 @@ def clean(snap: Snapshot, feats: Features, opts: Options, choice: Choice,
           link_list: np.ndarray) -> Choice:
     """`choice` without the link lists inside it, unless they hold more than
     `auto_clean_max` of its visible text (then the list is the content)."""
+    if not link_list.any():
+        return choice
     inside = lqf.inside(snap, choice.roots) & link_list
     if not inside.any() or lists_are_content(snap, feats, covered(snap, choice), inside, opts):
         return choice
@@ -188,6 +190,8 @@ def furniture_inside(snap: Snapshot, feats: Features, shown: np.ndarray, landmar
                      max_share: float) -> np.ndarray:
     """The furniture landmarks whose subtree shows some of the `shown` rows' visible text,
     but less than `max_share` of it (one holding nearly all of it is the block itself)."""
+    if not landmarks.any():          # a page without furniture (landmarks may be a memo)
+        return np.zeros(snap.n, np.bool_)
     chars = np.where(shown & ~feats.gone, feats.own_chars, 0)
     in_row = snap.subtree_sum(chars)
     return landmarks & (in_row > 0) & (in_row < max_share * max(int(chars.sum()), 1))
@@ -197,6 +201,8 @@ def drop_furniture(snap: Snapshot, feats: Features, opts: Options, choice: Choic
                    landmarks: np.ndarray) -> Choice:
     """`choice` without the furniture landmarks whose text it shows (a part of SST's answer
     may lie deep inside a dialog), except one showing at least `auto_furniture_max` of it."""
+    if not landmarks.any():
+        return choice
     inner = furniture_inside(snap, feats, covered(snap, choice), landmarks,
                              opts.auto_furniture_max)
     if not inner.any():
@@ -227,9 +233,10 @@ def run(snap: Snapshot, feats: Features, opts: Options) -> Choice:
     weight = np.where(feats.gone, 0, feats.own_chars).astype(np.float64)
     if opts.auto_furniture:
         landmarks = furniture(snap)
-        outside = np.where(landmarks | snap.below(landmarks), 0.0, weight)
-        if outside.any():            # sharing a footer is no agreement (unless all is footer)
-            weight = outside
+        if landmarks.any():
+            outside = np.where(landmarks | snap.below(landmarks), 0.0, weight)
+            if outside.any():        # sharing a footer is no agreement (unless all is footer)
+                weight = outside
     masks = [covered(snap, p) for p in proposals]
     jac = jaccard(masks, weight)
     votes = jac.sum(axis=1)

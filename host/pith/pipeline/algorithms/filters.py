@@ -305,6 +305,8 @@ def link_lists(snap: Snapshot, feats: Features, tags: Tags, alive: np.ndarray,
     """Cells whose links outnumber ratio x non-linked words (the link list remover),
     counted over all they hold and over what is not inside a nested cell alike."""
     cells = tags.mask(opts.filters_link_list_tags)
+    if not cells.any():              # no cell (most pages have no table): none is a list
+        return cells
     links = (snap.link & alive).astype(np.int64)
     plain = np.where(alive & ~feats.in_link, feats.own_chars, 0)
 
@@ -324,6 +326,8 @@ def empty_tables(snap: Snapshot, feats: Features, tags: Tags, alive: np.ndarray,
                  opts: Options) -> np.ndarray:
     """Tables with fewer than min chars and no substance element (the empty table remover)."""
     tables = tags.mask({"table"}) & alive
+    if not tables.any():
+        return tables
     chars = snap.subtree_sum(np.where(alive, feats.own_chars, 0))
     substance = snap.subtree_sum((tags.mask(opts.filters_table_substance) & alive)
                                  .astype(np.int64))
