@@ -298,3 +298,17 @@ def test_the_candidates_are_found_once_per_page_and_threshold(monkeypatch):
     assert feats.cache[("clg_candidates", 0.55)].tolist() == found(snap, p > 0.55).tolist()
     clg.run(snap, feats, Options(clg_threshold=0.3))       # another threshold: found anew
     assert len(calls) == 2 and first.blocks[0] == first.node
+
+
+@needs_model
+def test_without_layout_every_link_is_kept_without_testing_pairs(monkeypatch):
+    snap = from_json(article_static(), 10_000)
+    feats = compute(snap)
+    p, rel, kind = clg.scores(snap, feats)
+    cands = clg.compact(snap, p > Options().clg_threshold)
+    space = clg.space_of(rel)
+    assert kind == "static" and len(cands) >= 2
+    assert clg.links_kept(space.rect[cands], snap.parent[cands], Options().clg_overlap).all()
+    monkeypatch.setattr(clg, "links_kept", lambda *a: pytest.fail("pairs tested"))
+    _, groups, _ = clg._groups(snap, rel, cands, p, Options())
+    assert [g.tolist() for g in groups] == [cands.tolist()]          # one group, as before

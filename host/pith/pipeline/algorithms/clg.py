@@ -339,7 +339,12 @@ def _groups(snap: Snapshot, rel: Relative, cands: np.ndarray, p: np.ndarray,
     """(the space, the groups of linked candidates, the groups best first): steps 3–4,
     which do not depend on clg_depth (CLG runs twice in auto, once with depth 0)."""
     space = space_of(rel)
-    keep = links_kept(space.rect[cands], snap.parent[cands], opts.clg_overlap)
+    if not space.layout and opts.clg_overlap < 1.0:
+        # one column (module docstring): every pair spans the width, a POR of exactly 1,
+        # above the threshold, so links_kept would keep every link
+        keep = np.ones(max(len(cands) - 1, 0), np.bool_)
+    else:
+        keep = links_kept(space.rect[cands], snap.parent[cands], opts.clg_overlap)
     groups = groups_of(cands, keep)
     value = group_values(groups, p, space)
     return space, groups, np.lexsort((np.arange(len(groups)), -value))
