@@ -78,6 +78,19 @@ def test_a_page_without_cells_has_no_link_list_and_skips_the_count(monkeypatch):
     assert found.shape == (snap.n,) and not found.any()
 
 
+def test_the_cells_rows_belong_to_are_found_once_per_page(monkeypatch):
+    links = " ".join(f'<a href="/s{k}">Section {k}</a>' for k in range(8))
+    snap = page(f'<table><tr><td id="nav">{links}</td><td><p>{STORY}</p></td></tr></table>')
+    feats = compute(snap)
+    calls = []
+    found = filters.nearest
+    monkeypatch.setattr(filters, "nearest", lambda s, m: calls.append(1) or found(s, m))
+    tags = filters.Tags(snap)
+    first = filters.link_lists(snap, feats, tags, ~feats.gone, Options())
+    again = filters.link_lists(snap, feats, tags, np.ones(snap.n, bool), Options())
+    assert len(calls) == 1 and first[row(snap, id="nav")] and again[row(snap, id="nav")]
+
+
 def test_a_page_without_tables_has_no_empty_table_and_skips_the_sums(monkeypatch):
     snap = page(f'<div><p>{STORY}</p></div>')
     feats = compute(snap)

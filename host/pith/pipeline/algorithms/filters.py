@@ -305,7 +305,7 @@ def link_lists(snap: Snapshot, feats: Features, tags: Tags, alive: np.ndarray,
     """Cells whose links outnumber ratio x non-linked words (the link list remover),
     counted over all they hold and over what is not inside a nested cell alike."""
     cells = tags.mask(opts.filters_link_list_tags)
-    if not cells.any():              # no cell (most pages have no table): none is a list
+    if not cells.any():              # a page without cells (no table): none is a list
         return cells
     links = (snap.link & alive).astype(np.int64)
     plain = np.where(alive & ~feats.in_link, feats.own_chars, 0)
@@ -314,7 +314,8 @@ def link_lists(snap: Snapshot, feats: Features, tags: Tags, alive: np.ndarray,
         return (n_links > 0) & (n_links > opts.filters_link_ratio * n_plain
                                 / opts.filters_chars_per_word)
 
-    cell_of = nearest(snap, cells)
+    # each row's cell, found once per page (the filters and the block stage both ask)
+    cell_of = snap.memo(("cell_of", opts.filters_link_list_tags), lambda: nearest(snap, cells))
     inside = cell_of >= 0
     own_links = np.bincount(cell_of[inside], weights=links[inside], minlength=snap.n)
     own_plain = np.bincount(cell_of[inside], weights=plain[inside], minlength=snap.n)
