@@ -465,6 +465,11 @@ def _walk(document: LexborHTMLParser):
     root = document.root
     if root is None:                       # never for lexbor, which always builds html
         return ["html"], [-1], [""], [""], found
+    # A row's second and later text nodes of one slot (text split by comments) wait here
+    # and are joined once at the end: adding each to the string copied it every time,
+    # which a page of 200,000 comments in one paragraph turned into 20 s.
+    more_text: dict[int, list[str]] = {}
+    more_tail: dict[int, list[str]] = {}
     for node in root.traverse(include_text=True):
         kind = node.tag
         if kind == _TEXT_NODE:
@@ -472,9 +477,9 @@ def _walk(document: LexborHTMLParser):
             if p is not None and not leaf[p]:
                 k = last_kid[p]
                 if k < 0:
-                    text[p] += node.text_content
+                    _add_text(text, more_text, p, node.text_content)
                 else:
-                    tail[k] += node.text_content
+                    _add_text(tail, more_tail, k, node.text_content)
             continue
         if kind is None or kind[0] == "-":  # comments (and processing instructions, which
             continue                        # an HTML parser reads as comments)
@@ -496,7 +501,18 @@ def _walk(document: LexborHTMLParser):
         for name, value in node.attributes.items():
             if name in _READ_ATTRIBUTES:
                 found[name][row] = value or ""
+    for column, more in ((text, more_text), (tail, more_tail)):
+        for row, parts in more.items():
+            column[row] = "".join(parts)
     return tag, parent, text, tail, found
+
+
+def _add_text(column: list[str], more: dict[int, list[str]], row: int, piece: str) -> None:
+    """Add `piece` to `column[row]`: in place when the slot is empty, else in `more`."""
+    if not column[row]:
+        column[row] = piece
+    else:
+        more.setdefault(row, [column[row]]).append(piece)
 
 
 def _inherited(parent: np.ndarray, own: np.ndarray, values: np.ndarray, default):
