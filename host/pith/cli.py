@@ -224,7 +224,7 @@ def _host_args(p: argparse.ArgumentParser) -> None:
 
 def _capture_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--static", action="store_true",
-                   help="no browser: build the snapshot with lxml (no layout boxes)")
+                   help="no browser: build the snapshot with an HTML5 parser (no layout boxes)")
     p.add_argument("--no-js", action="store_true", help="render with JavaScript disabled")
     p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, metavar="S",
                    help=f"seconds to load one page (default {DEFAULT_TIMEOUT_S:g})")

@@ -3,7 +3,7 @@
 cli.py hands over here when the output is a table of rows (`--format jsonl` or
 `parquet`, the default for WARC input). Decisions:
 
-  - every row is extracted statically (lxml, no browser): a crawl's record has no
+  - every row is extracted statically (an HTML5 parser, no browser): a crawl's record has no
     sub-resources to render with, and one browser would be the bottleneck of N cores;
   - JSON Lines go to stdout unless `--out FILE`; Parquet needs `--out FILE`;
   - the progress bar (pages and pages/s) is drawn only on a terminal, the summary is

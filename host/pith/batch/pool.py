@@ -2,7 +2,7 @@
 
 Why a pool of our own and not multiprocessing.Pool or concurrent.futures: both stop being
 usable when one worker has to be killed, and killing is the only sure way to stop a page
-stuck inside native code (lxml, numpy). Here each worker is a process with a pipe:
+stuck inside native code (the HTML parser, numpy). Here each worker is a process with a pipe:
 
   - the parent streams records in and sends each worker at most DEPTH of them, so at most
     jobs × DEPTH records are in flight and memory does not grow with the input;
@@ -104,7 +104,7 @@ def _serve(inbox, outbox, job: work.Job, memory_bytes: int | None) -> None:
             row = work.extract(record, job)
         except MemoryError:
             row = None
-        # Native code (libxml2) reports a failed allocation its own way ("unknown error"):
+        # Native code (the HTML parser) may report a failed allocation its own way ("unknown error"):
         # a failed page that took the process to its cap failed for want of memory.
         retire = cap is not None and _peak_size() >= cap - MEMORY_CAP_MARGIN
         if row is None or (retire and row["status"] == "failed"):

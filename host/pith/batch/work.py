@@ -17,7 +17,7 @@ Parquet carry the same thing and a failed record is a row like any other:
                            stopped or lost with its worker {wall_ms}, how long it ran
                            (time differs from run to run; everything else of a row does not)
 
-Pages are always captured statically (lxml, no layout boxes): a crawl's record has no
+Pages are always captured statically (an HTML5 parser, no layout boxes): a crawl's record has no
 sub-resources to render with, and --static is what the speed targets are about.
 """
 from __future__ import annotations

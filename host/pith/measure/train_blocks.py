@@ -6,7 +6,7 @@ Stages:
      `wcxb_dev` is left out when `wcxb_dev_full` is there (its 380 pages are inside it,
      same ids and bytes);
   2. per training page and mode — rendered (the snapshot cache `pith bench` fills) and
-     static (lxml, from the HTML) — the default pipeline's element (auto, block stage
+     static (parsed from the HTML) — the default pipeline's element (auto, block stage
      off), its blocks, their features (block_features.py) and labels: a block is content
      when at least half of its characters lie in text nodes the truth covers (train.py's
      `truth_units`: 4-token shingles, as the scorer); blocks without a token are not

@@ -1,21 +1,23 @@
-"""Static capture: decode raw HTML bytes and build the snapshot of host/SNAPSHOT.md with lxml, no browser.
+"""Static capture: decode raw HTML bytes and build the snapshot of host/SNAPSHOT.md with an HTML5 parser, no browser.
 
 Its public jobs, in the order the CLI uses them:
 
 - `decode_html(data, encoding, errors)` turns bytes into text the way a browser picks the
   charset (also used by `pith.pages.browser` for local files);
 - `check_html(text, name)` refuses inputs that are empty or clearly not HTML;
-- `snapshot_from_html(html, url)` parses with libxml2 and walks the tree iteratively into
-  the same columnar snapshot `capture.js` produces, with `layout: false`;
+- `snapshot_from_html(html, url)` parses the page and walks its tree into the same
+  columnar snapshot `capture.js` produces, with `layout: false`;
   `snapshot_of_html(html, url, max_nodes)` gives the same as a validated Snapshot, ready
   for `select`, without the JSON-shaped detour (what extraction uses).
 
-libxml2's HTML parser is not a browser's. Where it is cheap, the walk mimics what Chromium
-builds, so static and rendered snapshots of simple pages share their tag, parent, text and
-tail columns (tests/test_static.py checks the fixtures): a `head` and a `body` always
-exist, whitespace before `head` is dropped, bare `tr` / `td` / `col` in a table get their
-implied `tbody` / `tr` / `colgroup`, `</body>` and `</html>` do not end the document (libxml2
-would drop everything after `</html>`), `template`, `svg` and frame children are not rows.
+The parser is lexbor (through selectolax), which follows the HTML Standard's tree
+construction: the tree is the one a browser builds before scripts run, with its implied
+`head`, `body`, `tbody`, its end tags that close what is left open inside them, its
+content after `</html>`. (libxml2's HTML parser, used before, is not a browser's: e.g. it
+ignored a `</button>` with a `div` open inside and nested the whole article in the button;
+tests/bench_static_tree.py measures both against Chromium; README, "Dependencies and why".)
+What the walk still decides itself: `template`, `svg` and frame children are not rows, and
+`noscript` content is (static mode is a browser without scripting, which lexbor parses as).
 """
 from __future__ import annotations
 
@@ -30,10 +32,10 @@ from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 import numpy as np
-from lxml import etree
+from selectolax.lexbor import LexborHTMLParser
 
 from .. import SNAPSHOT_VERSION
-from ..errors import CaptureFailed, InputDecode, InputEmpty, InputNotFound, InputNotHtml
+from ..errors import InputDecode, InputEmpty, InputNotFound, InputNotHtml
 from ..pipeline import snapshot as snapshot_mod
 
 # --- decoding ------------------------------------------------------------------------
@@ -350,106 +352,15 @@ _DISPLAY_NONE = re.compile(r"(?:^|;)\s*display\s*:\s*none\b", re.I)
 _VISIBILITY = re.compile(r"(?:^|;)\s*visibility\s*:\s*(hidden|collapse|visible)\b", re.I)
 _OPACITY_ZERO = re.compile(
     r"(?:^|;)\s*opacity\s*:\s*(?:0+(?:\.0*)?|\.0+)%?\s*(?:!\s*important\s*)?(?:;|$)", re.I)
-# libxml2 ends the document at </html> and drops whatever follows; browsers keep reading
-# into <body>. Both end tags are no-ops for a browser's tree, so they are removed first.
-_END_BODY_HTML = re.compile(r"</(?:body|html)\s*>", re.I)
-# libxml2 stops (and drops the rest of the page) past this nesting depth, even with
-# huge_tree; browsers flatten nesting past 512 levels instead.
-LIBXML2_MAX_DEPTH = 2048
-
-
-def _parse(html: str):
-    """libxml2's tree of `html`, or CaptureFailed when libxml2 stopped before the end."""
-    parser = etree.HTMLParser(encoding="utf-8", huge_tree=True, remove_comments=False)
-    data = _END_BODY_HTML.sub("", html).encode("utf-8", "replace")
-    try:
-        root = etree.fromstring(data, parser)
-    except etree.XMLSyntaxError:
-        root = None         # libxml2 raises on documents with no content at all
-    for entry in parser.error_log:
-        if entry.level_name == "FATAL":
-            deep = "depth" in entry.message.lower()
-            why = (f"elements nest deeper than {LIBXML2_MAX_DEPTH} levels"
-                   if deep else entry.message.strip())
-            raise CaptureFailed(
-                f"the static parser (libxml2) stopped at line {entry.line}: {why}; "
-                "the rest of the page would be lost. Capture it without --static "
-                "(browsers flatten deep nesting)", line=entry.line)
-    return root
 
 
 # --- the browser's tree ----------------------------------------------------------------
 
-def _lower(tag: str) -> str:
-    return tag.lower()
-
-
-def _browser_tree(root) -> None:
-    """Rearrange lxml tree `root`, in place, into the tree a browser builds of the page.
-
-    In this order: comments and processing instructions dissolve into the text around
-    them; template, svg and frames lose their children (none is a row); what libxml2
-    nested inside a void element moves out after it (otherwise the rest of an article
-    after an <embed> would sit inside a dropped widget); an `html` element loses its
-    text and gains its implied head / body; bare cells and rows of a table, bare cells of
-    a table section and bare <col>s get their implied tr / tbody / colgroup. Each step
-    finds its elements with lxml's tag filter (libxml2 lower-cases HTML tag names), so
-    pages that need none of it cost one C-level pass per step.
-    """
-    etree.strip_elements(root, etree.Comment, etree.ProcessingInstruction, etree.Entity,
-                         with_tail=False)
-    for el in list(root.iter(*NO_CHILD_TAGS)):
-        del el[:]
-        el.text = None
-    for el in list(root.iter(*VOID_ELEMENTS)):
-        if len(el) or el.text:
-            _unnest_void(el)
-    for el in list(root.iter("html")):
-        el.text = None                          # browsers drop text before <head>
-        tags = [_lower(kid.tag) for kid in el]
-        if "head" not in tags:
-            el.insert(0, el.makeelement("head"))
-        if "body" not in tags and "frameset" not in tags:
-            el.append(el.makeelement("body"))
-    for el in list(root.iter("table", *TABLE_SECTIONS)):
-        _wrap_runs(el, {"td", "th"}, "tr")
-        if _lower(el.tag) == "table":
-            _wrap_runs(el, {"tr"}, "tbody")
-            _wrap_runs(el, {"col"}, "colgroup")
-
-
-def _unnest_void(el) -> None:
-    """Move the text and children of void element `el` out after it, where browsers put
-    them: its text becomes its tail, its children follow it, its old tail follows them."""
-    lead, tail = el.text or "", el.tail or ""
-    kids = list(el)
-    el.text = None
-    parent = el.getparent()
-    if parent is None:          # the root itself: its content is not part of the tree
-        del el[:]
-        return
-    at = parent.index(el)
-    for k, kid in enumerate(kids, at + 1):
-        parent.insert(k, kid)               # a moved element takes its tail along
-    if kids:
-        el.tail = lead
-        kids[-1].tail = (kids[-1].tail or "") + tail
-    else:
-        el.tail = lead + tail
-
-
-def _wrap_runs(el, tags: set, wrapper: str) -> None:
-    """Move each run of consecutive children of `el` whose tag is in `tags` into a new
-    `wrapper` element at the run's place."""
-    run = None
-    for kid in list(el):
-        if _lower(kid.tag) in tags:
-            if run is None:
-                run = el.makeelement(wrapper)
-                kid.addprevious(run)
-            run.append(kid)                     # with its tail
-        else:
-            run = None
+def _parse(html: str) -> LexborHTMLParser:
+    """The document of `html` as an HTML5 parser builds it (lexbor, through selectolax):
+    the tree construction of the HTML Standard, so the same tree a browser builds before
+    its scripts run. Bytes go in: a lone surrogate in `html` becomes U+FFFD."""
+    return LexborHTMLParser(html.encode("utf-8", "replace"))
 
 
 # --- urls ------------------------------------------------------------------------------
@@ -496,29 +407,24 @@ def _origin(base: str) -> tuple[str, str] | None:
     return None if plain is None else (plain.group(1), plain.group(2).lower())
 
 
-def _base_url(root, url: str) -> str:
-    for base in root.iter("base"):
-        href = base.get("href")
-        if href is not None:
-            return _resolve(url, href)[0]
-    return url
-
-
-def _title(root) -> str:
-    for t in root.iter("title"):
-        return " ".join("".join(t.itertext()).split())     # document.title collapses spaces
-    return ""
-
-
 def snapshot_from_html(html: str, url: str = "") -> dict:
-    """The snapshot (host/SNAPSHOT.md) of `html`, parsed by lxml; `layout` is false.
-
-    Raises CaptureFailed when libxml2 cannot parse the whole page (nesting deeper than
-    2048 levels), rather than returning a silently truncated tree.
-    """
-    t0 = time.perf_counter()
-    root = _parse(html)
-    return snapshot_from_root(root, url, t0)
+    """The snapshot (host/SNAPSHOT.md) of `html`, parsed as a browser parses it; `layout`
+    is false. JSON-shaped: string columns as lists, number columns as lists."""
+    n, cols, meta = _read_tree(html, url)
+    return {
+        "v": SNAPSHOT_VERSION,
+        "url": meta["url"],
+        "title": meta["title"],
+        "lang": meta["lang"],
+        "layout": False,
+        "viewport": [0, 0],
+        "page": [0, 0],
+        "capture_ms": meta["capture_ms"],
+        "n": n,
+        "nodes": {c: cols[c] if isinstance(cols[c], list) else cols[c].tolist()
+                  for c in COLUMNS},
+        "warnings": meta["warnings"],
+    }
 
 
 def snapshot_of_html(html: str, url: str, max_nodes: int) -> snapshot_mod.Snapshot:
@@ -527,30 +433,84 @@ def snapshot_of_html(html: str, url: str, max_nodes: int) -> snapshot_mod.Snapsh
     detour through JSON-shaped lists checked element by element (snapshot.from_columns).
     SnapshotTooLarge past `max_nodes` elements (pass the Options' max_nodes), as `select`
     raises for the dict."""
-    t0 = time.perf_counter()
-    n, cols, meta = _read_tree(_parse(html), url, t0)
+    n, cols, meta = _read_tree(html, url)
     for name in ("url", "host"):      # the caller's url may hold a lone surrogate
         cols[name] = snapshot_mod.well_formed(cols[name])
     return snapshot_mod.from_columns(n, cols, meta, max_nodes)
 
 
-# The attributes the snapshot reads (see _attributes).
-_READ_ATTRIBUTES = ("id", "class", "role", "aria-modal", "href", "src", "alt", "title",
-                    "hidden", "aria-hidden", "style")
+# The attributes the snapshot reads; every other attribute's value is never looked at.
+_READ_ATTRIBUTES = frozenset({"id", "class", "role", "aria-modal", "href", "src", "alt",
+                              "title", "hidden", "aria-hidden", "style", "lang"})
+_TEXT_NODE = "-text"
 
 
-def _attributes(els: list) -> dict[str, dict[int, str]]:
-    """{attribute: {row: value}} of the attributes in _READ_ATTRIBUTES: one lxml call per
-    element for its attribute names, then one per name it has of these (most elements
-    carry none of them, or one or two, and other attributes' values are never read)."""
+def _walk(document: LexborHTMLParser):
+    """(tag, parent, text, tail, attributes) of the document's elements in document order.
+
+    One pass over lexbor's nodes in C order (selectolax's traverse: preorder, any depth).
+    A text node joins its parent's `text` until the parent has an element child, then the
+    `tail` of that child, as in capture.js; comments vanish, so the text around one joins
+    up. Elements in NO_CHILD_TAGS keep no children and no text (template content is a
+    separate fragment the walk never enters anyway). `attributes` is {name: {row: value}}
+    for the names in _READ_ATTRIBUTES (a valueless attribute reads "")."""
+    tag: list[str] = []
+    parent: list[int] = []
+    text: list[str] = []
+    tail: list[str] = []
     found: dict[str, dict[int, str]] = {name: {} for name in _READ_ATTRIBUTES}
-    get = found.get
-    for row, el in enumerate(els):
-        for name in el.keys():
-            where = get(name)
-            if where is not None:
-                where[row] = el.get(name)
-    return found
+    row_of: dict[int, int] = {}            # lexbor node address -> row
+    last_kid: list[int] = []               # per row: its last element child so far, or -1
+    leaf: list[bool] = []                  # per row: children and text are not read
+    root = document.root
+    if root is None:                       # never for lexbor, which always builds html
+        return ["html"], [-1], [""], [""], found
+    # A row's second and later text nodes of one slot (text split by comments) wait here
+    # and are joined once at the end: adding each to the string copied it every time,
+    # which a page of 200,000 comments in one paragraph turned into 20 s.
+    more_text: dict[int, list[str]] = {}
+    more_tail: dict[int, list[str]] = {}
+    for node in root.traverse(include_text=True):
+        kind = node.tag
+        if kind == _TEXT_NODE:
+            p = row_of.get(node.parent.mem_id)
+            if p is not None and not leaf[p]:
+                k = last_kid[p]
+                piece = node.text_content
+                if k < 0:               # (inline: a call per text node costs a tenth here)
+                    if text[p]:
+                        more_text.setdefault(p, [text[p]]).append(piece)
+                    else:
+                        text[p] = piece
+                elif tail[k]:
+                    more_tail.setdefault(k, [tail[k]]).append(piece)
+                else:
+                    tail[k] = piece
+            continue
+        if kind is None or kind[0] == "-":  # comments (and processing instructions, which
+            continue                        # an HTML parser reads as comments)
+        if tag:
+            p = row_of.get(node.parent.mem_id)
+            if p is None or leaf[p]:        # inside an element whose children are not rows
+                continue
+            last_kid[p] = len(tag)
+        else:
+            p = -1
+        row = len(tag)
+        row_of[node.mem_id] = row
+        tag.append(kind)
+        parent.append(p)
+        text.append("")
+        tail.append("")
+        last_kid.append(-1)
+        leaf.append(kind in NO_CHILD_TAGS)
+        for name, value in node.attributes.items():
+            if name in _READ_ATTRIBUTES:
+                found[name][row] = value or ""
+    for column, more in ((text, more_text), (tail, more_tail)):
+        for row, parts in more.items():
+            column[row] = "".join(parts)
+    return tag, parent, text, tail, found
 
 
 def _inherited(parent: np.ndarray, own: np.ndarray, values: np.ndarray, default):
@@ -568,54 +528,21 @@ def _inherited(parent: np.ndarray, own: np.ndarray, values: np.ndarray, default)
         up = nxt
 
 
-def snapshot_from_root(root, url: str = "", t0: float | None = None) -> dict:
-    """The snapshot of an lxml HTML tree (`root` None: an empty document, as browsers
-    build it: html, head, body), as JSON-shaped lists (see _read_tree)."""
-    n, cols, meta = _read_tree(root, url, t0)
-    return {
-        "v": SNAPSHOT_VERSION,
-        "url": meta["url"],
-        "title": meta["title"],
-        "lang": meta["lang"],
-        "layout": False,
-        "viewport": [0, 0],
-        "page": [0, 0],
-        "capture_ms": meta["capture_ms"],
-        "n": n,
-        "nodes": {c: cols[c] if isinstance(cols[c], list) else cols[c].tolist()
-                  for c in COLUMNS},
-        "warnings": meta["warnings"],
-    }
-
-
-def _read_tree(root, url: str, t0: float | None) -> tuple[int, dict, dict]:
-    """(n, columns, page fields) of lxml tree `root`: string columns as lists of str,
-    number columns as int64 / float64 arrays (their `tolist()` is the JSON form).
-
-    `root` is first rearranged in place into the browser's tree (_browser_tree); then
-    every column is read over its elements in document order (lxml's C iterator:
-    preorder, any depth), the inherited ones with numpy. The strings libxml2 gives are
-    well-formed Unicode (_parse encodes the page with "replace"); those of the url and
-    host columns may not be, as they join the caller's `url`."""
-    t0 = time.perf_counter() if t0 is None else t0
-    if root is None:
-        root = etree.Element("html")
-        base, title, lang = url, "", ""
-    else:
-        base, title, lang = _base_url(root, url), _title(root), root.get("lang") or ""
-    _browser_tree(root)
-
-    els = list(root.iter(etree.Element))
-    n = len(els)
-    row_of = {el: row for row, el in enumerate(els)}
-    parent = [row_of.get(el.getparent(), -1) for el in els]
-    raw_tags = [el.tag for el in els]
-    lower = {t: t.lower() for t in set(raw_tags)}
-    tag = [lower[t] for t in raw_tags]
-    text = [el.text or "" for el in els]
-    tail = [el.tail or "" for el in els]
+def _read_tree(html: str, url: str) -> tuple[int, dict, dict]:
+    """(n, columns, page fields) of `html`: string columns as lists of str, number columns
+    as int64 / float64 arrays (their `tolist()` is the JSON form). The strings lexbor
+    gives are well-formed Unicode (_parse encodes the page with "replace"); those of the
+    url and host columns may not be, as they join the caller's `url`."""
+    t0 = time.perf_counter()
+    tag, parent, text, tail, found = _walk(_parse(html))
+    n = len(tag)
     tail[0] = ""
-    found = _attributes(els)
+    names = list(dict.fromkeys(tag))               # the page's distinct tags
+    code_of = {t: code for code, t in enumerate(names)}
+    codes = np.fromiter(map(code_of.__getitem__, tag), np.int64, n)
+
+    def tag_in(tags) -> np.ndarray:
+        return np.array([t in tags for t in names], np.bool_)[codes]
 
     def column(name: str) -> list:
         col = [""] * n
@@ -628,6 +555,11 @@ def _read_tree(root, url: str, t0: float | None) -> tuple[int, dict, dict]:
         if value.strip().lower() == "true" and not role_c[row]:
             role_c[row] = "dialog"
 
+    base = url
+    for row in sorted(found["href"]):              # the first <base href> (document order)
+        if tag[row] == "base":
+            base = _resolve(url, found["href"][row])[0]
+            break
     link_rows, url_c, host_c = [], [""] * n, [""] * n
     resolved: dict[str, tuple[str, str]] = {}     # a page repeats its links
     for attr, tags in (("href", ("a", "area")), ("src", SRC_TAGS)):
@@ -650,13 +582,9 @@ def _read_tree(root, url: str, t0: float | None) -> tuple[int, dict, dict]:
         if tag[row] == "img" and not alt_c[row]:
             alt_c[row] = value
 
-    names = list(lower)                            # the page's distinct raw tags
-    code_of = {t: code for code, t in enumerate(names)}
-    codes = np.fromiter(map(code_of.__getitem__, raw_tags), np.int64, n)
-
-    def tag_in(tags) -> np.ndarray:
-        return np.array([lower[t] in tags for t in names], np.bool_)[codes]
-
+    title = next((" ".join(text[row].split()) for row in range(n) if tag[row] == "title"),
+                 "")                               # document.title collapses spaces
+    lang = found["lang"].get(0, "")
     for row in np.flatnonzero(tag_in(NO_TEXT_TAGS)).tolist():
         text[row] = ""
     frames = np.flatnonzero(tag_in(FRAME_TAGS))
@@ -667,7 +595,7 @@ def _read_tree(root, url: str, t0: float | None) -> tuple[int, dict, dict]:
 
     parents = np.array(parent, np.int64)
     hidden_c = _hidden_column(parents, tag_in(UA_DISPLAY_NONE), found)
-    heading_fs = np.array([HEADING_FS.get(lower[t], 0.0) for t in names])[codes]
+    heading_fs = np.array([HEADING_FS.get(t, 0.0) for t in names])[codes]
     fs_c = _inherited(parents, heading_fs > 0, heading_fs, DEFAULT_FS)
     fw_c = _inherited(parents, tag_in(BOLD_TAGS), np.full(n, BOLD_FW, np.int64), DEFAULT_FW)
 
