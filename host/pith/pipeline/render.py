@@ -137,45 +137,76 @@ class _TextSink:
         return "".join(self.blocks)
 
 
+def _text_rule(tag: str) -> tuple[int, bool, bool, bool, int]:
+    """What plain text does at an element of `tag`: the break before it (2: a blank line,
+    1: a line end, 0: none), whether it is preformatted, a cell, a <br>, the break after."""
+    before = 2 if tag in BLOCK_TAGS else 1 if tag in LINE_TAGS else 0
+    after = 2 if tag in PRE_TAGS or tag in BLOCK_TAGS else 1 if tag == "tr" else 0
+    return before, tag in PRE_TAGS, tag in CELL_TAGS, tag == "br", after
+
+
 def to_text(snap: Snapshot, feats: Features, roots: Sequence[int],
             drop: np.ndarray | None = None, quiet: np.ndarray | None = None) -> str:
-    """Visible text of the subtrees, blocks separated by blank lines, lines kept."""
+    """Visible text of the subtrees, blocks separated by blank lines, lines kept.
+
+    The walk of `events` written out in place (one loop over the rows, each tag's rule
+    looked up once per page): plain text is rendered for every page of a crawl, and the
+    generator's yield per row cost half its time."""
     sink = _TextSink()
+    brk, add = sink.brk, sink.text
     text, tail = shown_text(snap, quiet)
-    is_root = set(map(int, roots)).__contains__
+    root_set = set(map(int, roots))
     # the rows the roots span, as Python lists (cheap indexing in the loop below)
-    lo = min(map(int, roots), default=0)
-    hi = max((int(snap.end[r]) for r in roots), default=0)
-    tag, text, tail = (col[lo:hi].tolist() for col in (snap.tag, text, tail))
-    for kind, i in events(snap, feats, roots, drop):
-        if kind == "open" and is_root(i):
-            sink.brk(2)
-        t = tag[i - lo]
-        if kind == "open":
-            if t in BLOCK_TAGS:
-                sink.brk(2)
-            elif t in LINE_TAGS:
-                sink.brk(1)
-            if t in PRE_TAGS:
-                sink.pre += 1
-            if t in CELL_TAGS:
-                sink.text(" ")
-            sink.text(text[i - lo])
-            if t == "br":
-                sink.brk(1)
-        else:
-            if kind == "close":
-                if t in PRE_TAGS:
-                    sink.brk(2)
+    lo = min(root_set, default=0)
+    hi = max((int(snap.end[r]) for r in root_set), default=0)
+    tags, text, tail = (col[lo:hi].tolist() for col in (snap.tag, text, tail))
+    rules = {t: _text_rule(t) for t in set(tags)}
+
+    for root in map(int, roots):
+        stop = int(snap.end[root])
+        end = snap.end[root:stop].tolist()
+        skip = feats.gone[root:stop] | tag_in(snap, WIDGET_TAGS)[root:stop]
+        if drop is not None:
+            skip = skip | drop[root:stop]
+        skip = skip.tolist()
+        stack: list[int] = []
+        i = root
+        while True:
+            # the elements that end here ('close' in `events`); all of them past the last row
+            while stack and (i >= stop or end[stack[-1] - root] <= i):
+                j = stack.pop()
+                _, pre, _, _, after = rules[tags[j - lo]]
+                if after:
+                    brk(after)
+                if pre:
                     sink.pre -= 1
-                elif t in BLOCK_TAGS:
-                    sink.brk(2)
-                elif t == "tr":
-                    sink.brk(1)
-            if is_root(i):
-                sink.brk(2)
-            else:
-                sink.text(tail[i - lo])
+                if j in root_set:
+                    brk(2)
+                else:
+                    add(tail[j - lo])
+            if i >= stop:
+                break
+            if i != root and skip[i - root]:   # not entered; its tail still counts
+                if i in root_set:
+                    brk(2)
+                else:
+                    add(tail[i - lo])
+                i = end[i - root]
+                continue
+            if i in root_set:
+                brk(2)
+            before, pre, cell, br, _ = rules[tags[i - lo]]
+            if before:
+                brk(before)
+            if pre:
+                sink.pre += 1
+            if cell:
+                add(" ")
+            add(text[i - lo])
+            if br:
+                brk(1)
+            stack.append(i)
+            i += 1
     return sink.result()
 
 
