@@ -34,6 +34,7 @@ from collections import deque
 from queue import SimpleQueue
 from dataclasses import dataclass
 from multiprocessing.connection import wait
+from multiprocessing.reduction import ForkingPickler
 from typing import Any, Iterable, Iterator
 
 from . import work
@@ -59,6 +60,11 @@ MEMORY_CAP_MARGIN = 64 << 20
 # Workers that die before finishing a page, one after another, before the pool gives up:
 # past this, something is wrong with every worker (it cannot start), not with a page.
 MAX_CRASHES_IN_A_ROW = 8
+# Bytes asked for each pipe that carries records to a worker (Linux F_SETPIPE_SZ; 1 MiB is
+# the most an unprivileged process may ask for by default). A record that fits in its
+# share of it (DEPTH + 1 shares: at most DEPTH unread records sit in the pipe) is written
+# by the parent itself, without waking the sender thread: such a write cannot block.
+PIPE_BYTES = 1 << 20
 # Environment each worker's numeric libraries read at import: one thread each.
 ONE_THREAD = {name: "1" for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
                                      "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS")}
@@ -149,11 +155,14 @@ class _Worker:
 
     Records go out through a thread: a send blocks until the worker reads, and the worker
     reads its next record only when its current page is done, so the parent itself must
-    never wait on it (it would stop watching the other workers' time)."""
+    never wait on it (it would stop watching the other workers' time). A record that fits
+    in the pipe's free room is written by the parent directly (the common case: no thread
+    hand-off per page), when nothing is waiting in the thread before it."""
 
     def __init__(self, ctx, job: work.Job, limits: Limits) -> None:
         self.conn, child_out = ctx.Pipe(duplex=False)       # rows: worker -> parent
         child_in, self._to_child = ctx.Pipe(duplex=False)   # records: parent -> worker
+        self._direct_max = _pipe_bytes(self._to_child) // (DEPTH + 1)
         self.process = ctx.Process(target=_serve, args=(child_in, child_out, job,
                                                         limits.memory_bytes),
                                    daemon=True, name="pith-batch-worker")
@@ -163,31 +172,46 @@ class _Worker:
         self.queue: deque[Record] = deque()
         self.started = 0.0                 # when the current page began
         self._outbox: SimpleQueue = SimpleQueue()
+        self._handed = 0                   # messages given to the thread (parent's count)
+        self._sent = 0                     # ... and written by it (the thread's count)
         self._pump = threading.Thread(target=self._send_all, daemon=True,
                                       name="pith-batch-send")
         self._pump.start()
 
     def _send_all(self) -> None:
         while True:
-            item = self._outbox.get()
-            if item is _CLOSE:
+            message = self._outbox.get()
+            if message is _CLOSE:
                 return
             try:
-                self._to_child.send(item)
-            except (OSError, ValueError, TypeError):   # the worker is gone (its pipe
-                return                                 # closed): the parent sees it die
+                self._to_child.send_bytes(message)
+            except (OSError, ValueError):   # the worker is gone (its pipe closed): the
+                return                      # parent sees it die
+            self._sent += 1
+
+    def _post(self, message: bytes) -> None:
+        """Write `message` to the worker: directly when it fits and the thread holds
+        nothing before it (order is kept), else through the thread."""
+        if self._handed == self._sent and len(message) <= self._direct_max:
+            try:
+                self._to_child.send_bytes(message)
+            except (OSError, ValueError):   # the worker is gone: the parent sees it die
+                pass
+            return
+        self._handed += 1
+        self._outbox.put(message)
 
     def send(self, record: Record) -> None:
         if not self.queue:
             self.started = time.monotonic()
         self.queue.append(record)
-        self._outbox.put((record.seq, record))
+        self._post(ForkingPickler.dumps((record.seq, record)))
 
     def stop(self, kill: bool = False) -> None:
         if kill:
             self.process.kill()
         else:
-            self._outbox.put(None)         # the worker's "no more records"
+            self._post(ForkingPickler.dumps(None))   # the worker's "no more records"
         self._outbox.put(_CLOSE)
         self.process.join(timeout=5)
         if self.process.is_alive():
@@ -196,6 +220,17 @@ class _Worker:
         self._to_child.close()             # unblocks a send to a dead worker
         self._pump.join(timeout=5)
         self.conn.close()
+
+
+def _pipe_bytes(conn) -> int:
+    """The buffer size of `conn`'s pipe after asking for PIPE_BYTES; 0 where the system
+    cannot tell (then every record goes through the sender thread)."""
+    try:
+        import fcntl
+        fcntl.fcntl(conn.fileno(), fcntl.F_SETPIPE_SZ, PIPE_BYTES)
+        return fcntl.fcntl(conn.fileno(), fcntl.F_GETPIPE_SZ)
+    except (ImportError, AttributeError, OSError):   # not Linux, or over the system's limit
+        return 0
 
 
 # The sender thread's end mark (None is the worker's).
