@@ -15,7 +15,8 @@ construction: the tree is the one a browser builds before scripts run, with its 
 `head`, `body`, `tbody`, its end tags that close what is left open inside them, its
 content after `</html>`. (libxml2's HTML parser, used before, is not a browser's: e.g. it
 ignored a `</button>` with a `div` open inside and nested the whole article in the button;
-tests/bench_static_tree.py measures both against Chromium; README, "Dependencies and why".)
+tests/bench_static_tree.py measures both against Chromium; NOTES.md, 'Why static
+snapshots are parsed by lexbor, not libxml2').
 What the walk still decides itself: `template`, `svg` and frame children are not rows, and
 `noscript` content is (static mode is a browser without scripting, which lexbor parses as).
 """
