@@ -6,12 +6,12 @@ What it prints (issue 16's targets), all on the same records in the same run:
      its defaults, in this process) on the first `--compare` records (default: one cycle,
      every dataset page once), both pinned to one CPU (the CLI's reading parent and its
      worker share it; pith's start-up is timed too), both timed from reading the WARC
-     files; ONE_CORE_RUNS runs each in turn, pages/s of the best of each and the ratio;
+     files; RUNS runs each in turn, pages/s of the best of each and the ratio;
   2. every core: `--jobs 1` against `--jobs 2` (or the cores there are) on all records,
      each `pith extract` a subprocess timed from start to end (start-up included),
-     ONE_CORE_RUNS runs each in turn, the best of each;
+     RUNS runs each in turn, the best of each;
   3. Dask: a LocalCluster of as many workers, on the same files (when dask is installed),
-     the best of ONE_CORE_RUNS runs;
+     the best of RUNS runs;
   4. memory: the peak resident set of the whole process tree (parent, forkserver,
      workers; sampled every RSS_SAMPLE_S) and at each quarter of the run, so a growth
      with the input shows;
@@ -44,7 +44,7 @@ from ..errors import PithError
 # Runs of each side of a speed comparison (one core: pith and trafilatura; --jobs 1 and
 # --jobs N), taken in turn; the best of each is compared. A run's pages/s moved by up to
 # 10 % between runs on this machine (--jobs 1: 99.5 to 120 pages/s on the same records).
-ONE_CORE_RUNS = 2
+RUNS = 2
 # Files the crawl is split into: a Dask task is one file, so several keep 2 workers busy.
 CRAWL_FILES = 8
 # How often the memory sampler reads /proc.
@@ -249,9 +249,9 @@ def main(args: Namespace) -> int:
     one = {every[0]}
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "rows.jsonl"
-        # One core: ONE_CORE_RUNS runs of each, taken in turn, the best of each kept.
+        # One core: RUNS runs of each, taken in turn, the best of each kept.
         results["trafilatura_runs"], results["pith_one_core_runs"] = [], []
-        for _ in range(ONE_CORE_RUNS):
+        for _ in range(RUNS):
             try:
                 results["trafilatura_runs"].append(run_trafilatura(sample, one))
             except ImportError:
@@ -264,7 +264,7 @@ def main(args: Namespace) -> int:
         # --jobs 1 against --jobs N: the same way, runs in turn, the best of each
         for jobs in (1, cores):
             results[f"jobs_{jobs}_runs"] = []
-        for _ in range(ONE_CORE_RUNS):
+        for _ in range(RUNS):
             for jobs in (1, cores):
                 results[f"jobs_{jobs}_runs"].append(run_pith(files, jobs, out))
         for jobs in (1, cores):
@@ -273,7 +273,7 @@ def main(args: Namespace) -> int:
         try:
             import distributed  # noqa: F401
             results[f"dask_{cores}"] = max(
-                (run_pith(files, cores, out, engine="dask") for _ in range(ONE_CORE_RUNS)),
+                (run_pith(files, cores, out, engine="dask") for _ in range(RUNS)),
                 key=lambda r: r["pages_per_s"])     # compared with the best --jobs run
         except ImportError:
             results[f"dask_{cores}"] = None

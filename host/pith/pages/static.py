@@ -583,8 +583,8 @@ def _read_tree(html: str, url: str) -> tuple[int, dict, dict]:
         if tag[row] == "img" and not alt_c[row]:
             alt_c[row] = value
 
-    title = next((" ".join(text[row].split()) for row in range(n) if tag[row] == "title"),
-                 "")                               # document.title collapses spaces
+    title_row = tag.index("title") if "title" in tag else None   # the first <title>
+    title = "" if title_row is None else " ".join(text[title_row].split())   # as document.title
     lang = found["lang"].get(0, "")
     for row in np.flatnonzero(tag_in(NO_TEXT_TAGS)).tolist():
         text[row] = ""
