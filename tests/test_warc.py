@@ -134,3 +134,16 @@ def test_a_slice_from_any_entry_reads_the_same_entries(tmp_path, suffix):
 def test_names_read_as_warc():
     assert warc.is_warc("a/CC-MAIN-1.warc.gz") and warc.is_warc("x.WARC")
     assert not warc.is_warc("page.html") and not warc.is_warc("x.warc.gz.txt")
+
+
+@pytest.mark.parametrize("value, expected", [
+    ("text/html; charset=UTF-8", ("text/html", "UTF-8")),
+    ('text/html;charset="iso-8859-1"', ("text/html", "iso-8859-1")),
+    ("TEXT/HTML; Charset = windows-1252 ; q=1", ("text/html", "windows-1252")),
+    ("text/html; boundary=x; charset=koi8-r", ("text/html", "koi8-r")),
+    ("text/html; charset=", ("text/html", None)),
+    ("text/html", ("text/html", None)),
+    ("", ("", None)),
+])
+def test_the_content_type_gives_media_type_and_charset(value, expected):
+    assert warc._content_type(value) == expected

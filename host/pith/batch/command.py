@@ -26,6 +26,9 @@ from .summary import Summary
 from ..pipeline.options import Options
 
 TABLE_FORMATS = ("jsonl", "parquet")
+# Write buffer of a JSON Lines file: rows average 12 kB on a crawl, so the default 8 kB
+# buffer made one system call per row; 1 MiB makes one per ~80 rows.
+FILE_BUFFER = 1 << 20
 
 
 def run(args: Any, options: Options, terminal: bool) -> int:
@@ -85,16 +88,30 @@ def _sink(args: Any):
     if args.format == "parquet":
         return Parquet(Path(args.out))
     if args.out is None or str(args.out) == "-":
-        return JsonLines(sys.stdout)
+        sys.stdout.flush()
+        return JsonLines(getattr(sys.stdout, "buffer", None) or _Utf8(sys.stdout))
     return _FileLines(Path(args.out))
 
 
 class _FileLines(JsonLines):
     def __init__(self, path: Path) -> None:
-        super().__init__(open(path, "w", encoding="utf-8"))
+        super().__init__(open(path, "wb", buffering=FILE_BUFFER), flush_each=False)
 
     def close(self) -> None:
         self.out.close()
+
+
+class _Utf8:
+    """A text stream written with bytes (a replaced sys.stdout without a buffer)."""
+
+    def __init__(self, out) -> None:
+        self.out = out
+
+    def write(self, data: bytes) -> None:
+        self.out.write(data.decode("utf-8"))
+
+    def flush(self) -> None:
+        self.out.flush()
 
 
 def _bar(args: Any, terminal: bool):

@@ -3,6 +3,12 @@
 One row per record, never a file per record. Both writers take rows one at a time and hold
 at most one row group (ROW_GROUP rows) in memory. Parquet needs pyarrow (the `batch`
 extra); its schema is fixed (SCHEMA), so files of different runs concatenate.
+
+JSON Lines are encoded by orjson: the parent process of a batch encodes every row, and
+it does so in 0.011 ms for the crawl's average row (11,400 characters of text) where the
+standard library's json takes 0.053 ms: on a crawl the parent is the one process every
+page passes through, so its cost per page bounds how well the workers scale (README,
+"Dependencies and why"). The lines are compact JSON in UTF-8, one per row.
 """
 from __future__ import annotations
 
@@ -10,21 +16,35 @@ import json
 from pathlib import Path
 from typing import IO, Any
 
+import orjson
+
 from .work import ROW_FIELDS
 
 # Rows per Parquet row group: a few MB of text, a good unit for readers that skip groups.
 ROW_GROUP = 1000
 
 
-class JsonLines:
-    """One JSON object per line, UTF-8, flushed per row (a pipeline reads as we go)."""
+def json_line(row: dict[str, Any]) -> bytes:
+    """`row` as one line of compact UTF-8 JSON, newline included."""
+    try:
+        return orjson.dumps(row, option=orjson.OPT_APPEND_NEWLINE)
+    except TypeError:
+        # orjson refuses a str holding a lone surrogate (not valid UTF-8); the standard
+        # encoder writes it as a \uXXXX escape, which any JSON reader accepts
+        return (json.dumps(row, separators=(",", ":")) + "\n").encode("ascii")
 
-    def __init__(self, out: IO[str]) -> None:
-        self.out = out
+
+class JsonLines:
+    """One JSON object per line into a binary stream. `flush_each`: flush after every
+    row, for a stream a pipeline reads as we go (stdout); a file is written in blocks."""
+
+    def __init__(self, out: IO[bytes], flush_each: bool = True) -> None:
+        self.out, self.flush_each = out, flush_each
 
     def write(self, row: dict[str, Any]) -> None:
-        self.out.write(json.dumps(row, ensure_ascii=False) + "\n")
-        self.out.flush()
+        self.out.write(json_line(row))
+        if self.flush_each:
+            self.out.flush()
 
     def close(self) -> None:
         self.out.flush()

@@ -27,7 +27,6 @@ from __future__ import annotations
 import re
 import zlib
 from dataclasses import dataclass
-from email.message import Message
 from pathlib import Path
 from typing import Iterator
 
@@ -43,6 +42,9 @@ SCAN_WINDOW = 1 << 20
 _GZIP_MEMBER = b"\x1f\x8b\x08"
 # The first line of a record: where a search after damage may restart.
 _VERSION_LINE = re.compile(rb"WARC/1\.[01]\r?\n")
+# The charset parameter of a Content-Type (the WHATWG MIME type rules: a parameter after a
+# `;`, its name in any case, its value bare up to the next `;` or quoted).
+_CHARSET = re.compile(r';\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))', re.IGNORECASE)
 
 
 def is_warc(name: str | Path) -> bool:
@@ -143,7 +145,8 @@ def _entry(record) -> Entry:
     """A FastWARC record as an Entry (reads the body of HTML records only)."""
     from fastwarc.warc import WarcRecordType
     offset = record.stream_pos
-    if any(len(record.headers.get_multiple(name)) > 1 for name in ("WARC-Type", "WARC-Record-ID")):
+    headers = record.headers
+    if len(headers.get_multiple("WARC-Type")) > 1 or len(headers.get_multiple("WARC-Record-ID")) > 1:
         raise _Unreadable("a record cut short inside its header runs into the next one")
     record_id = record.record_id or ""
     if record.record_type not in (WarcRecordType.response, WarcRecordType.resource):
@@ -172,10 +175,9 @@ def _entry(record) -> Entry:
 
 def _content_type(value: str) -> tuple[str, str | None]:
     """(lower-case media type, charset parameter) of a Content-Type header value."""
-    msg = Message()
-    msg["content-type"] = value
     mime = value.split(";", 1)[0].strip().lower()
-    return mime, (msg.get_param("charset") or None) if mime else None
+    match = _CHARSET.search(value) if mime else None
+    return mime, (match.group(1) or match.group(2) or None) if match else None
 
 
 def _is_gzip(path: Path) -> bool:
