@@ -148,6 +148,23 @@ def test_local_pages_make_no_outside_requests(pith_browser):
     assert snap["nodes"]["frame"][remote] == 2                  # aborted, not fetched
 
 
+@pytest.mark.parametrize("away", [
+    "location.href = 'https://example.org/elsewhere'",
+    "location.replace(location.pathname + '?from=script')",
+    "document.forms[0].submit()",
+])
+def test_a_page_that_navigates_itself_away_is_captured_as_it_was(pith_browser, tmp_path, away):
+    page = tmp_path / "leaves.html"
+    page.write_text("<body><form action='https://example.org/go'></form><p id=kept>The words "
+                    f"we asked for.</p><script>setTimeout(() => {{ {away} }}, 0)</script>",
+                    encoding="utf-8")
+    snap = pith_browser.capture(page)
+    cols = snap["nodes"]
+    assert "kept" in cols["id"]
+    assert snap["url"].endswith("/leaves.html")
+    assert "reached" not in " ".join(t for t in cols["text"] if t)
+
+
 # --- scripts off ---------------------------------------------------------------------------
 def test_no_js_still_captures(no_js_browser):
     snap = no_js_browser.capture(PAGES / "shadow" / "source.html")

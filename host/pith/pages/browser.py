@@ -56,6 +56,8 @@ LOCAL_ORIGIN = "http://pith.invalid"
 # After DOMContentLoaded, wait at most this long for `load`: a slow image or ad must not
 # block the capture of a page whose DOM is there.
 LOAD_CAP_S = 5.0
+# How often a local page's document.readyState is read while waiting for it (_navigate).
+READY_POLL_MS = 20
 # Closing a page or context of a wedged renderer must not hang the next capture.
 CLOSE_TIMEOUT_S = 5.0
 _NET_ERROR = re.compile(r"net::ERR_[A-Z0-9_]+")
@@ -127,11 +129,21 @@ class _Local:
         self.url = f"{LOCAL_ORIGIN}/{quote(path.name)}"
 
     async def route(self, route) -> None:
-        """Serve the page and the files beside it; abort everything else."""
-        url = route.request.url.split("#", 1)[0]
+        """Serve the page and the files beside it; abort everything else. A navigation of
+        the page itself to anywhere else (a script's `location = ...`, a meta refresh, a
+        form) gets `204 No Content`, which a browser answers by staying on the page: the
+        capture is of the file asked for. Aborting it instead would replace the page
+        with Chromium's error page ("This site can't be reached"), which is what two
+        saved pages of wcxb_dev_full (0168, 0475: a script sends them to the site's home
+        page) were captured as."""
+        request = route.request
+        url = request.url.split("#", 1)[0]
         if url == self.url:
             await route.fulfill(status=200, body=self.text.encode("utf-8"),
                                 headers={"content-type": "text/html; charset=utf-8"})
+            return
+        if request.is_navigation_request() and request.frame.parent_frame is None:
+            await route.fulfill(status=204, body=b"")
             return
         if not url.startswith(LOCAL_ORIGIN + "/"):
             await route.abort()
@@ -302,7 +314,7 @@ class Browser:
             if local is not None:
                 await page.route("**/*", local.route)
             t0 = time.perf_counter()
-            await self._navigate(page, url, target, crashed)
+            await self._navigate(page, url, target, crashed, local is not None)
             if self.on_page is not None:
                 await self.on_page(page)
             t1 = time.perf_counter()
@@ -319,11 +331,23 @@ class Browser:
                 if self._browser is not None and not self._browser.is_connected():
                     self._browser = None        # relaunched on the next capture
 
-    async def _navigate(self, page, url: str, target: str, crashed: list) -> None:
+    async def _navigate(self, page, url: str, target: str, crashed: list,
+                        local: bool = False) -> None:
+        """Load `url` until its DOM is there, then wait up to LOAD_CAP_S for `load`.
+
+        A local page is waited for by its own `document.readyState`, not by Playwright's
+        lifecycle events: when the page's script navigates it away before
+        DOMContentLoaded, the navigation is refused (_Local.route) and the document stays
+        and completes, but Playwright files its events under the refused navigation and
+        would wait for ever."""
         from playwright.async_api import Error, TimeoutError as PwTimeout
         timeout_ms = self.timeout_s * 1000
         try:
-            response = await page.goto(url, wait_until="domcontentloaded", timeout=timeout_ms)
+            response = await page.goto(url, wait_until="commit" if local else "domcontentloaded",
+                                       timeout=timeout_ms)
+            if local:
+                await page.wait_for_function("document.readyState !== 'loading'",
+                                             polling=READY_POLL_MS, timeout=timeout_ms)
         except PwTimeout:
             raise Timeout(f"{target}: the page did not load within {self.timeout_s:g} s") from None
         except Error as exc:
@@ -335,8 +359,13 @@ class Browser:
         if response is not None and response.status >= 400:
             raise FetchFailed(f"{target}: HTTP {response.status} {response.status_text}".rstrip(),
                               status=response.status)
+        cap_ms = min(LOAD_CAP_S, self.timeout_s) * 1000
         try:
-            await page.wait_for_load_state("load", timeout=min(LOAD_CAP_S, self.timeout_s) * 1000)
+            if local:
+                await page.wait_for_function("document.readyState === 'complete'",
+                                             polling=READY_POLL_MS, timeout=cap_ms)
+            else:
+                await page.wait_for_load_state("load", timeout=cap_ms)
         except PwTimeout:
             pass            # the DOM is there; a slow subresource must not block the capture
         except Error as exc:
