@@ -49,6 +49,13 @@ def all_datasets() -> list[Path]:
     return sorted(p for p in (shared_dir() / "datasets").iterdir() if (p / "index.jsonl").is_file())
 
 
+def datasets_to_use(datasets: list[Path]) -> list[Path]:
+    """The datasets a trainer learns from: `wcxb_dev` is left out when `wcxb_dev_full` is
+    there (its 380 pages are inside it, same ids and bytes: they would count twice)."""
+    names = {d.name for d in datasets}
+    return [d for d in datasets if not (d.name == "wcxb_dev" and "wcxb_dev_full" in names)]
+
+
 def pages_of(dataset: Path, quiet: bool = False) -> tuple[str, Iterable[dict]]:
     """(the dataset's name, its index entries behind a progress bar drawn only on a
     terminal and not when `quiet`)."""

@@ -5,6 +5,8 @@ Stages:
      the index's url without "www.", the dataset and id for a page without url) into
      train and validation with a hash of the site, so no site is on both sides; written
      to models/clg-split.json, which `pith bench --split validation` reads;
+     training reads `wcxb_dev_full` and not `wcxb_dev` when both are there (its pages
+     are inside the full one: datasets.py `datasets_to_use`, as `pith train-blocks`);
   2. per page, the cached rendered snapshot (never re-rendered: `pith bench` fills the
      cache) and a static snapshot of the same HTML; per snapshot, the nodes labelled
      positive / negative / neutral from the truth text (`label`) and their relative
@@ -67,7 +69,8 @@ from ..pipeline.algorithms import clg_features as cf
 from ..errors import PithError
 from ..pipeline.features import Features, compute
 from ..pipeline.snapshot import Snapshot, from_json
-from .datasets import MODELS_DIR, SPLIT_FILE, SnapshotCache, all_datasets, cache_root, make_split, pages_of
+from .datasets import (MODELS_DIR, SPLIT_FILE, SnapshotCache, all_datasets, cache_root,
+                       datasets_to_use, make_split, pages_of)
 
 MODEL_FILE = "clg.json"
 # Shingle length of the truth matching: the scorer's (4-token shingles).
@@ -345,7 +348,8 @@ def train(datasets: list[Path], cache_dir: Path, out_dir: Path = MODELS_DIR,
           threshold: float = 0.55, quiet: bool = False) -> dict:
     """Stages 1–5; returns the model dict (also written to out_dir)."""
     t0 = time.perf_counter()
-    split = make_split(datasets)
+    split = make_split(datasets)          # every dataset's pages: bench reads the split
+    datasets = datasets_to_use(datasets)
     corpus = collect(datasets, split, cache_dir, quiet)
     t1 = time.perf_counter()
     models, report = {}, {}

@@ -45,7 +45,7 @@ from ..pipeline.features import compute
 from ..pipeline.options import Options
 from ..pipeline.select import select
 from ..pipeline.snapshot import Snapshot, from_json
-from .datasets import (MODELS_DIR, SnapshotCache, all_datasets, cache_root, load_scorer, pages_of,
+from .datasets import (MODELS_DIR, SnapshotCache, all_datasets, cache_root, datasets_to_use, load_scorer, pages_of,
                        side_of, site_of)
 from .train import MAX_NODES, _units, truth_units
 
@@ -129,11 +129,6 @@ def page_of(key: str, site: str, side: str, snap: Snapshot, truth: str,
     return Page(key=key, site=site, side=side, x=x.astype(np.float32), y=y, w=w, shown=shown,
                 texts=texts, piece_block=piece_block,
                 has_text=blocks.chars[which] > 0, truth=truth)
-
-
-def datasets_to_use(datasets: list[Path]) -> list[Path]:
-    names = {d.name for d in datasets}
-    return [d for d in datasets if not (d.name == "wcxb_dev" and "wcxb_dev_full" in names)]
 
 
 def collect(datasets: list[Path], cache_dir: Path, sides: tuple[str, ...] = ("train",),
