@@ -47,6 +47,21 @@ def test_hidden_and_code_subtrees_are_gone_and_do_not_count():
     assert f.tags[1] == 4   # body, p, b, a
 
 
+def test_text_at_font_size_zero_is_hidden_unless_a_child_sets_a_size_again():
+    # body > p(2) at size 0 "spam"; div(3) at size 0 (inline-block trick) > span(4) "kept"
+    # at 16 with tail; p(5) "read"
+    snap = from_json(make_snapshot([
+        ("html", -1), ("body", 0),
+        ("p", 1, {"text": "spam", "fs": 0}),
+        ("div", 1, {"fs": 0}),
+        ("span", 3, {"text": "kept", "fs": 16}),
+        ("p", 1, {"text": "read"}),
+    ]), 1000)
+    f = compute(snap)
+    assert f.hidden.tolist() == [False, False, True, False, False, False]
+    assert f.chars[1] == 8                              # "kept" + "read"
+
+
 def test_hidden_text_counts_when_skip_hidden_is_off():
     f = compute(page(), skip_hidden=False)
     assert f.chars[1] == 28

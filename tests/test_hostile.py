@@ -110,6 +110,17 @@ def test_cli_html_of_the_injection_page_carries_no_code(mode):
         assert "HIDDEN-SPAM display none" not in text and "HIDDEN-SPAM zero font" not in text
 
 
+def test_text_hidden_by_style_stays_out_of_the_whole_element_too():
+    """Without the block stage the answer is the element's whole text: text at display:none
+    or at font-size 0 is still not in it (features.zero_font)."""
+    chromium_or_skip()
+    done = pith_cli("extract", str(HOSTILE / "inject" / "source.html"), "--blocks", "off")
+    assert done.returncode == 0, done.stderr
+    assert "HIDDEN-SPAM display none" not in done.stdout
+    assert "HIDDEN-SPAM zero font" not in done.stdout
+    assert "otters" in done.stdout
+
+
 @pytest.mark.parametrize("mode", ["rendered", "static"])
 def test_cli_markdown_of_the_injection_page_links_nowhere_unsafe(mode):
     if mode == "rendered":

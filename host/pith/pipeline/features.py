@@ -122,6 +122,15 @@ class Features:
         return self.cache[key]
 
 
+def zero_font(snap: Snapshot) -> np.ndarray:
+    """Rows whose text cannot be read because it is set at font-size 0, with no row below
+    them in a readable size: hidden like display:none (a way pages hide keyword spam and
+    image-replaced logo text). A row at size 0 whose children set a size again (the
+    inline-block whitespace trick) stays visible, and so do its children."""
+    readable = snap.fs > 0
+    return ~readable & (snap.subtree_sum(readable.astype(np.int64)) == 0)
+
+
 def compute(snap: Snapshot, skip_hidden: bool = True) -> Features:
     """All features of `snap`; `skip_hidden` treats hidden rows like code (not content)."""
     parent = snap.parent
@@ -132,7 +141,7 @@ def compute(snap: Snapshot, skip_hidden: bool = True) -> Features:
     own_texts = (text_len > 0).astype(np.int64)
     np.add.at(own_texts, parent[1:], (tail_len[1:] > 0).astype(np.int64))
 
-    own_hidden = (snap.hidden & HIDING_BITS) > 0
+    own_hidden = ((snap.hidden & HIDING_BITS) > 0) | zero_font(snap)
     hidden = own_hidden | snap.below(own_hidden)
     dead = code_rows(snap) | (own_hidden if skip_hidden else False)
     gone = dead | snap.below(dead)
