@@ -62,6 +62,17 @@ def test_text_at_font_size_zero_is_hidden_unless_a_child_sets_a_size_again():
     assert f.chars[1] == 8                              # "kept" + "read"
 
 
+def test_an_image_or_a_row_without_text_at_font_size_zero_stays_visible():
+    # body > ol(2) at 0 > li(3) at 0 > a(4) at 0 > img(5) at 0, then a(6) at 0 "Buy" > img(7)
+    snap = from_json(make_snapshot([
+        ("html", -1), ("body", 0),
+        ("ol", 1, {"fs": 0}), ("li", 2, {"fs": 0}), ("a", 3, {"fs": 0}),
+        ("img", 4, {"fs": 0}),
+        ("a", 3, {"fs": 0, "text": "Buy"}), ("img", 6, {"fs": 0}),
+    ]), 1000)
+    assert not compute(snap).hidden.any()
+
+
 def test_hidden_text_counts_when_skip_hidden_is_off():
     f = compute(page(), skip_hidden=False)
     assert f.chars[1] == 28

@@ -28,6 +28,8 @@ HIDING_BITS = 1 | 2 | 4 | 16
 # Of those, the bits that hide on purpose (display:none, aria-hidden: menus, closed tabs,
 # dialogs), as opposed to text waiting to be revealed (opacity, visibility).
 HIDDEN_ON_PURPOSE = 1 | 16
+# Rows that show something at any font size (features.zero_font).
+IMAGE_TAGS = frozenset({"img", "picture", "svg", "video", "canvas"})
 
 
 # Every code point str.isspace accepts is at most U+3000 (ideographic space).
@@ -122,13 +124,15 @@ class Features:
         return self.cache[key]
 
 
-def zero_font(snap: Snapshot) -> np.ndarray:
-    """Rows whose text cannot be read because it is set at font-size 0, with no row below
-    them in a readable size: hidden like display:none (a way pages hide keyword spam and
-    image-replaced logo text). A row at size 0 whose children set a size again (the
-    inline-block whitespace trick) stays visible, and so do its children."""
+def zero_font(snap: Snapshot, own_chars: np.ndarray) -> np.ndarray:
+    """Rows that own text set at font-size 0, with no row below them in a readable size
+    and no image: hidden like display:none (a way pages hide keyword spam and
+    image-replaced logo text). Left visible: a row at size 0 whose children set a size
+    again (the inline-block whitespace trick), and images and rows without text of their
+    own at size 0 (an image carousel laid out that way is seen: wcxb_dev_full 0655)."""
     readable = snap.fs > 0
-    return ~readable & (snap.subtree_sum(readable.astype(np.int64)) == 0)
+    seen_below = snap.subtree_sum((readable | tag_in(snap, IMAGE_TAGS)).astype(np.int64))
+    return ~readable & (own_chars > 0) & (seen_below == 0)
 
 
 def compute(snap: Snapshot, skip_hidden: bool = True) -> Features:
@@ -141,7 +145,7 @@ def compute(snap: Snapshot, skip_hidden: bool = True) -> Features:
     own_texts = (text_len > 0).astype(np.int64)
     np.add.at(own_texts, parent[1:], (tail_len[1:] > 0).astype(np.int64))
 
-    own_hidden = ((snap.hidden & HIDING_BITS) > 0) | zero_font(snap)
+    own_hidden = ((snap.hidden & HIDING_BITS) > 0) | zero_font(snap, own_chars)
     hidden = own_hidden | snap.below(own_hidden)
     dead = code_rows(snap) | (own_hidden if skip_hidden else False)
     gone = dead | snap.below(dead)
