@@ -261,3 +261,18 @@ def test_browser_works_where_an_event_loop_already_runs(tmp_path):
 
     snap = asyncio.run(inside_a_loop())
     assert "hello from inside a loop" in snap["nodes"]["text"]
+
+
+def test_a_page_whose_csp_forbids_eval_is_captured(pith_browser, tmp_path):
+    """A saved page's Content-Security-Policy without 'unsafe-eval' (WCXB 0431 has one)
+    must not stop the capture: the wait for its readyState is not eval'd in the page."""
+    page = tmp_path / "csp.html"
+    # a script of its own keeps the parser busy, so the page is still loading when first
+    # asked and the wait must ask again (a second eval is what the policy refuses)
+    (tmp_path / "busy.js").write_text("const t = Date.now(); while (Date.now() - t < 400) {}",
+                                      encoding="utf-8")
+    page.write_text("<meta http-equiv='Content-Security-Policy' content=\"script-src 'self'\">"
+                    "<script src='busy.js'></script>"
+                    "<body><p id=kept>The words we asked for.</p>", encoding="utf-8")
+    snap = pith_browser.capture(page)
+    assert "kept" in snap["nodes"]["id"]

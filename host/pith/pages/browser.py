@@ -58,8 +58,34 @@ LOCAL_ORIGIN = "http://pith.invalid"
 LOAD_CAP_S = 5.0
 # How often a local page's document.readyState is read while waiting for it (_navigate).
 READY_POLL_MS = 20
+READY_STATE_JS = "document.readyState"
 # Closing a page or context of a wedged renderer must not hang the next capture.
 CLOSE_TIMEOUT_S = 5.0
+
+
+async def _ready_state(page, states: tuple[str, ...], timeout_ms: float) -> None:
+    """Wait until the page's document.readyState is one of `states`, reading it every
+    READY_POLL_MS with page.evaluate. Not page.wait_for_function: it builds its predicate
+    with eval inside the page, which a page's Content-Security-Policy without
+    'unsafe-eval' forbids (an EvalError, and the page was lost); an evaluate from the
+    protocol is not the page's own script and passes. A read that fails while the page
+    swaps its execution context (a navigation it started) is read again; one that fails
+    because the page crashed is raised. PwTimeout after `timeout_ms`."""
+    from playwright.async_api import Error, TimeoutError as PwTimeout
+    deadline = time.monotonic() + timeout_ms / 1000
+    while True:
+        try:
+            if await page.evaluate(READY_STATE_JS) in states:
+                return
+        except PwTimeout:
+            raise
+        except Error as exc:
+            if "crash" in str(exc).lower() or page.is_closed():
+                raise
+        if time.monotonic() >= deadline:
+            raise PwTimeout(f"document.readyState not {' or '.join(states)} "
+                            f"within {timeout_ms:g} ms")
+        await asyncio.sleep(READY_POLL_MS / 1000)
 _NET_ERROR = re.compile(r"net::ERR_[A-Z0-9_]+")
 # How often a running capture checks whether its page crashed meanwhile.
 CRASH_POLL_S = 0.1
@@ -346,8 +372,7 @@ class Browser:
             response = await page.goto(url, wait_until="commit" if local else "domcontentloaded",
                                        timeout=timeout_ms)
             if local:
-                await page.wait_for_function("document.readyState !== 'loading'",
-                                             polling=READY_POLL_MS, timeout=timeout_ms)
+                await _ready_state(page, ("interactive", "complete"), timeout_ms)
         except PwTimeout:
             raise Timeout(f"{target}: the page did not load within {self.timeout_s:g} s") from None
         except Error as exc:
@@ -362,8 +387,7 @@ class Browser:
         cap_ms = min(LOAD_CAP_S, self.timeout_s) * 1000
         try:
             if local:
-                await page.wait_for_function("document.readyState === 'complete'",
-                                             polling=READY_POLL_MS, timeout=cap_ms)
+                await _ready_state(page, ("complete",), cap_ms)
             else:
                 await page.wait_for_load_state("load", timeout=cap_ms)
         except PwTimeout:
