@@ -70,15 +70,18 @@ async def _ready_state(page, states: tuple[str, ...], timeout_ms: float) -> None
     'unsafe-eval' forbids (an EvalError, and the page was lost); an evaluate from the
     protocol is not the page's own script and passes. A read that fails while the page
     swaps its execution context (a navigation it started) is read again; one that fails
-    because the page crashed is raised. PwTimeout after `timeout_ms`."""
+    because the page crashed is raised. PwTimeout after `timeout_ms`, also when a read
+    does not return (a script that never yields holds the page's only thread)."""
     from playwright.async_api import Error, TimeoutError as PwTimeout
     deadline = time.monotonic() + timeout_ms / 1000
     while True:
         try:
-            if await page.evaluate(READY_STATE_JS) in states:
+            state = await asyncio.wait_for(page.evaluate(READY_STATE_JS),
+                                           max(deadline - time.monotonic(), 0.001))
+            if state in states:
                 return
-        except PwTimeout:
-            raise
+        except asyncio.TimeoutError:
+            pass
         except Error as exc:
             if "crash" in str(exc).lower() or page.is_closed():
                 raise
