@@ -197,3 +197,65 @@ def test_a_tree_model_walks_only_the_blocks_decide_reads(monkeypatch):
     walked.clear()
     keep.apply(snap, feats, Options(), 2, method)
     assert walked == [int(has_text.sum())]
+
+
+PARAS = ["The first paragraph tells what happened, at some length, so a reader has it. " * 3,
+         "The second paragraph tells why it matters, again at some length for the reader. " * 3,
+         "The third paragraph closes the story with a quote from one who was there. " * 3]
+
+
+def chars_of(texts):
+    return np.array([len("".join(t.split())) for t in texts])
+
+
+def test_copies_finds_a_passage_read_again_and_only_the_copy():
+    texts = ["Headline"] + PARAS + ["Share this story"] + PARAS + ["A closing line of the page."]
+    assert keep.copies(texts, chars_of(texts)).tolist() == [False] * 5 + [True] * 3 + [False]
+    # the middle paragraph rewritten: what is left are two single paragraphs said again,
+    # no sequence read twice
+    texts[6] = "A different middle paragraph, as long as the others, so it counts here. " * 3
+    assert not keep.copies(texts, chars_of(texts), min_run=100).any()
+
+
+def test_copies_keeps_one_paragraph_said_twice_and_short_repeated_lines():
+    quote = [PARAS[0], PARAS[1], PARAS[0], PARAS[2]]              # a pull quote
+    assert not keep.copies(quote, chars_of(quote)).any()
+    same = [PARAS[0]] * 4                                          # one text, not a sequence
+    assert not keep.copies(same, chars_of(same)).any()
+    tiers = ["Phone consultation with an expert", "Two rounds of revisions"] * 3
+    assert not keep.copies(tiers, chars_of(tiers)).any()           # under 500 characters
+    assert keep.copies(tiers, chars_of(tiers), min_run=40).tolist() == [False] * 2 + [True] * 4
+
+
+def test_apply_reads_a_page_shipped_twice_once(tmp_path):
+    rows = [("html", -1), ("body", 0), ("article", 1), ("div", 2, {"cls": "desktop"})]
+    rows += [("p", 3, {"text": t}) for t in PARAS]
+    rows += [("div", 2, {"cls": "mobile"})]
+    rows += [("p", 7, {"text": t}) for t in PARAS]
+    snap = from_json(make_snapshot(rows), 1000)
+    feats = compute(snap)
+    method = Choice(node=2, score=np.zeros(snap.n), blocks=np.array([2]))
+    path = link_model(tmp_path)
+    once = keep.apply(snap, feats, Options(), 2, method, model_path=path)
+    assert once.kept.tolist() == [4, 5, 6]
+    assert once.node == 3                                  # the outline goes round one copy
+    twice = keep.apply(snap, feats, Options(blocks_drop_copies=False), 2, method,
+                       model_path=path)
+    assert twice.kept.tolist() == [4, 5, 6, 8, 9, 10]
+
+
+def test_the_boundary_rule_reads_p_at_one_half_not_the_files_threshold(tmp_path):
+    path = link_model(tmp_path)
+    obj = json.loads(open(path).read())
+    for mode in obj.values():
+        mode["threshold"] = 0.95            # over every block's p (text: 0.88, links: ~0)
+    open(path, "w").write(json.dumps(obj))
+    keep.load_models.cache_clear()
+    snap = article()
+    feats = compute(snap)
+    method = Choice(node=2, score=np.zeros(snap.n), blocks=np.array([2]))
+    blend = keep.apply(snap, feats, Options(), 2, method, model_path=path)
+    assert 6 in blend.kept                  # nothing passes 0.95: the element whole
+    boundary = keep.apply(snap, feats, Options(blocks_rule="boundary"), 2, method,
+                          model_path=path)
+    assert boundary.kept.tolist() == [3, 4, 10, 12]

@@ -28,6 +28,9 @@ inside the chosen element. The signals, grouped:
   mean link density of the five blocks around it (boilerplate comes in runs);
 - layout, rendered snapshots only (`LAYOUT_NAMES`): position and width relative to the
   element's box, height, font size relative to the element's text, bold.
+
+What was tried and left out, with its figures: NOTES.md, 'Why stacking, item groups and
+truth conventions are not in the block model'.
 """
 from __future__ import annotations
 

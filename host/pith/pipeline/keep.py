@@ -2,10 +2,12 @@
 
 After a method has chosen an element, every block of it (blocks.py) gets a probability from
 the block model (models/blocks.json, written by `pith train-blocks`, documented in
-models/BLOCKS.md) over the block features (block_features.py). The decision is a blend
-with the method's own answer (its element less what it dropped, its parts): a block the
-method shows stays unless under the model's `threshold`, a block it does not show is taken
-in only at `add` or above. What is read, exported and shown in the reader is exactly the
+models/BLOCKS.md) over the block features (block_features.py). By default (option
+`blocks_rule`, 'blend') the decision is the model file's cross-validated blend with the
+method's own answer (its element less what it dropped, its parts): a block the method
+shows stays unless under the model's `threshold`, a block it does not show is taken in
+only at `add` or above; the rule 'boundary' keeps a text block when p >= BOUNDARY, the
+classifier's own boundary. What is read, exported and shown in the reader is exactly the
 kept blocks (`Choice.kept`, rendered through `drop` and `quiet`); the answer's node, which
 the outline, grow and shrink use, is their lowest common ancestor.
 
@@ -19,6 +21,8 @@ Decisions a change must keep:
   whatever the model says (`blocks_keep_structured`);
 - blocks inside page furniture (auto.furniture) outside the method's element are dropped
   (`auto_furniture`): widening must not bring back what the method left out;
+- a passage the kept blocks hold twice (`copies`: a page shipping its content twice, one
+  copy for a layout a stylesheet hides) is read once (`blocks_drop_copies`);
 - when the model keeps no text block, the element is answered whole (never empty);
 - a snapshot without layout uses the model's static half, as CLG does.
 """
@@ -48,6 +52,19 @@ from .snapshot import Snapshot
 MARGIN_BATCH_ROWS = 4096
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "blocks.json"
+
+# The 'boundary' rule's bar: the block model is fitted by log loss, so its probability is
+# calibrated and 0.5 is where a block is as likely content as not (no threshold fitted to
+# a dataset's truth convention; NOTES.md, 'Why blocks_rule is blend').
+BOUNDARY = 0.5
+
+# Copies (`copies`, option blocks_drop_copies): a block takes part when it holds at least
+# COPY_MIN_BLOCK_CHARS characters (shorter lines — "Reply", "$10", "Yes" — repeat by
+# nature), and a copied run is dropped when it holds at least COPY_MIN_RUN_CHARS: a
+# passage of several paragraphs, where a repeated pull quote or a pricing table's
+# repeated feature lines are shorter.
+COPY_MIN_BLOCK_CHARS = 20
+COPY_MIN_RUN_CHARS = 500
 
 # The structured blocks kept whatever the model says (`structured`): code and figures.
 CODE_BLOCK_TAGS = frozenset({"pre", "listing", "xmp", "plaintext"})
@@ -194,6 +211,40 @@ def decide(p: np.ndarray, threshold: float, has_text: np.ndarray,
     return np.where(has_text, keep, kept_prev | kept_next)
 
 
+def copies(texts: list[str], chars: np.ndarray, min_block: int = COPY_MIN_BLOCK_CHARS,
+           min_run: int = COPY_MIN_RUN_CHARS) -> np.ndarray:
+    """Which blocks (texts in reading order, their non-space `chars`) repeat a passage read
+    before: a run of consecutive blocks whose texts are, in order, those of an earlier run
+    of consecutive blocks, with two different texts at least (one paragraph said twice is
+    not a copy, the same sequence read again is) and `min_run` characters. That is a page
+    shipping its content twice, one copy for a layout a stylesheet hides (a static snapshot
+    sees both) or a carousel's clones; a reader wants it once. Blocks under `min_block`
+    characters are passed over: they neither make nor break a run."""
+    n = len(texts)
+    out = np.zeros(n, np.bool_)
+    at = np.flatnonzero(chars >= min_block)
+    if len(at) < 4:                    # a copied run and its original: two blocks each
+        return out
+    keys = [" ".join(texts[i].split()).lower() for i in at.tolist()]
+    ids: dict[str, int] = {}
+    code = np.fromiter((ids.setdefault(k, len(ids)) for k in keys), np.int64, len(keys))
+    first = np.full(len(ids), len(keys), np.int64)
+    np.minimum.at(first, code, np.arange(len(keys)))
+    f = first[code]
+    f = np.where(f < np.arange(len(keys)), f, -1)          # the earlier block it repeats
+    pair = (f[:-1] >= 0) & (f[1:] == f[:-1] + 1) & (code[:-1] != code[1:])
+    mark = np.zeros(len(keys), np.bool_)
+    mark[:-1] |= pair
+    mark[1:] |= pair
+    if not mark.any():
+        return out
+    start = mark & ~np.concatenate(([False], pair))           # a run begins here
+    run = np.cumsum(start) - 1
+    size = np.bincount(run[mark], weights=chars[at][mark])
+    out[at[mark]] = size[run[mark]] >= min_run
+    return out
+
+
 def structured(snap: Snapshot, blocks: blocks_mod.Blocks, which: np.ndarray) -> np.ndarray:
     """Which blocks at `which` are code (`pre` and its old spellings), data tables, or
     figures with an image."""
@@ -259,8 +310,11 @@ def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: 
     p, model = probabilities(snap, feats, opts, element, method, blocks, which, model_path,
                              judged=has_text)
     rows = blocks.rows[which]
-    shown = bf.method_keeps(snap, blocks, rows, method.node, method.drop, method.parts)
-    keep = decide(p, model.threshold, has_text, shown, model.add)
+    if opts.blocks_rule == "blend":
+        shown = bf.method_keeps(snap, blocks, rows, method.node, method.drop, method.parts)
+        keep = decide(p, model.threshold, has_text, shown, model.add)
+    else:
+        keep = decide(p, BOUNDARY, has_text)
     in_method = bf.method_mask(snap, blocks, rows, method.node)
     if opts.blocks_keep_structured:
         keep |= structured(snap, blocks, which) & in_method
@@ -268,6 +322,10 @@ def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: 
         land = furniture(snap)
         if land.any():
             keep &= in_method | ~snap.subtrees(np.flatnonzero(land))[rows]
+    if opts.blocks_drop_copies:
+        kept_text = np.flatnonzero(keep & has_text)
+        keep[kept_text[copies(blocks_mod.texts(snap, blocks, which[kept_text]),
+                              blocks.chars[which[kept_text]])]] = False
     for chosen, value in ((include, True), (exclude, False)):
         if chosen is not None and len(chosen):
             keep = np.where(snap.subtrees(chosen)[rows], value, keep)

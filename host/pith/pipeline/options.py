@@ -314,6 +314,24 @@ class Options:
         "bounds the time and memory a runaway page costs (NOTES.md, 'Why blocks_max is "
         "50,000')",
         lo=1, hi=50_000_000)
+    blocks_rule: str = _opt(
+        "blend", "with the block stage, how the block model's probability decides: 'blend', "
+        "the model file's cross-validated rule (BLOCKS.md, 'keep at' / 'add at'), keeps "
+        "what the method shows unless the model is sure it is not content and takes in "
+        "what it does not show only when sure it is; 'boundary' keeps a text block when "
+        "p >= 0.5, the classifier's own boundary, wherever it lies. On the validation "
+        "sites 'boundary' is a point more precise and a point and a half less complete: "
+        "level with 'blend' in F1 on static snapshots, half a point under it on rendered "
+        "ones, so 'blend' stays the default and 'boundary' is there for whoever wants less "
+        "clutter at the price of a paragraph now and then (NOTES.md, 'Why blocks_rule is "
+        "blend')",
+        choices=("blend", "boundary"))
+    blocks_drop_copies: bool = _opt(
+        True, "with the block stage, a passage the kept blocks hold twice (a run of two or "
+        "more blocks, 500 characters or more, whose texts repeat an earlier run in order) "
+        "is read once: pages ship their content twice for layouts a stylesheet hides (a "
+        "static snapshot sees both copies) or carousels clone their slides, and a reader "
+        "wants the article once (NOTES.md, 'Why the block stage drops copied passages')")
     blocks_grow: int = _opt(
         1, "with the block stage, the element judged block by block is the method's choice "
         "grown this many times (the grow button's rule), so a headline or a first "
