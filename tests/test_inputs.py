@@ -22,6 +22,7 @@ def test_has_text_ignores_code_and_counts_hidden_text():
     assert not inputs.has_text(code_only)
     assert inputs.has_text(hidden)
     assert inputs.has_text({"v": 1, "nodes": "broken"})     # select says what is wrong
+    assert not inputs.has_text({"v": 1, "n": 0, "nodes": {}})   # a document without root
 
 
 def test_a_rendered_page_without_text_falls_back_to_the_static_snapshot(tmp_path):

@@ -3,7 +3,8 @@ import numpy as np
 import pytest
 
 from builders import chain, make_snapshot
-from pith.errors import BadNode, SnapshotInvalid, SnapshotOrder, SnapshotTooLarge, SnapshotVersion
+from pith.errors import (BadNode, NoContent, SnapshotInvalid, SnapshotOrder, SnapshotTooLarge,
+                         SnapshotVersion)
 from pith.pipeline.snapshot import from_json
 
 MAX = 1_000_000
@@ -85,6 +86,18 @@ def test_version_and_shape_errors_name_the_problem():
         from_json(obj, MAX)
     with pytest.raises(SnapshotInvalid):
         from_json([1, 2], MAX)
+
+
+def test_a_capture_of_a_document_without_root_is_no_content_not_invalid():
+    """capture.js answers n = 0 with a no_document_element warning when the page's scripts
+    removed the root element (wcxb_dev_full 0519): nothing to choose from, said so."""
+    empty = {"v": 1, "n": 0, "nodes": {}, "warnings": [
+        {"node": -1, "code": "no_document_element", "message": "the document has no root element"}]}
+    with pytest.raises(NoContent, match="no document element"):
+        from_json(empty, MAX)
+    for n in (-1, False, "0"):
+        with pytest.raises(SnapshotInvalid, match="positive integer"):
+            from_json({**empty, "n": n}, MAX)
 
 
 @pytest.mark.parametrize("column,value,message", [

@@ -133,12 +133,15 @@ class Capturer:
 def has_text(snap: dict[str, Any]) -> bool:
     """Whether a snapshot holds any text outside code (hidden text counts: the pipeline
     scores it when nothing else is there); an invalid snapshot says yes, so that select
-    reports what is wrong with it."""
+    reports what is wrong with it — but a capture of a document without a root element
+    (its scripts removed it) has none."""
     from ..pipeline import features, snapshot
-    from ..errors import PithError
+    from ..errors import NoContent, PithError
     from ..pipeline.options import Options
     try:
         snap_ = snapshot.from_json(snap, Options().max_nodes)
+    except NoContent:
+        return False
     except PithError:
         return True
     return snap_.n > 0 and int(features.compute(snap_, skip_hidden=False).chars[0]) > 0

@@ -19,7 +19,8 @@ from typing import Any
 import numpy as np
 
 from .. import SNAPSHOT_VERSION
-from ..errors import BadNode, SnapshotInvalid, SnapshotOrder, SnapshotTooLarge, SnapshotVersion
+from ..errors import (BadNode, NoContent, SnapshotInvalid, SnapshotOrder, SnapshotTooLarge,
+                      SnapshotVersion)
 
 STRING_COLUMNS = ("tag", "text", "tail", "id", "cls", "role", "host", "url", "alt", "color")
 # numeric columns: name -> numpy dtype they are stored as
@@ -171,6 +172,11 @@ def from_json(obj: Any, max_nodes: int) -> Snapshot:
         raise SnapshotVersion(f"snapshot version {obj.get('v')!r} is not supported; "
                               f"this host reads version {SNAPSHOT_VERSION}")
     n = obj.get("n")
+    if n == 0 and not isinstance(n, bool):
+        # capture.js's answer for a document without a root element (its scripts removed
+        # it): a well-formed capture of nothing, not a malformed one
+        raise NoContent("the page has no document element (its scripts removed it): no "
+                        "text to choose from")
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise SnapshotInvalid(f"'n' must be a positive integer, got {n!r}")
     if n > max_nodes:
