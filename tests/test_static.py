@@ -290,6 +290,20 @@ def test_static_hidden_bits():
     assert cols["hidden"][cols["tag"].index("head")] == H_DISPLAY_NONE
 
 
+def test_react_streamed_segments_are_read_as_shown():
+    """React's streaming SSR parks late parts in `<div hidden id="S:n">` and its inline
+    script moves them into their `<template id="B:n">` at once: shown, not hidden. Another
+    hidden element, or one whose id only looks alike, stays hidden."""
+    cols = snapshot_from_html(
+        '<main><template id="B:1a"></template></main><p id="x" hidden>menu</p>'
+        '<div hidden id="S:1a"><article id="post">The post itself.</article></div>'
+        '<div hidden id="S:note">n</div><div hidden id="XS:1">y</div>'
+        '<script>$RC("B:1a","S:1a")</script>')["nodes"]
+    bits = {v: cols["hidden"][i] for i, v in enumerate(cols["id"]) if v}
+    assert bits["S:1a"] == 0 and bits["post"] == 0
+    assert bits["x"] == bits["S:note"] == bits["XS:1"] == H_DISPLAY_NONE
+
+
 def test_static_font_size_and_weight_inherit():
     cols = snapshot_from_html("<h1>a <a href=x>b</a></h1><p>c <strong>d <i>e</i></strong>"
                               "</p><h5>f</h5>")["nodes"]

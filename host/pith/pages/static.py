@@ -350,6 +350,12 @@ TABLE_SECTIONS = frozenset({"tbody", "thead", "tfoot"})
 H_DISPLAY_NONE, H_VISIBILITY, H_OPACITY, H_ARIA = 1, 2, 4, 16
 
 _DISPLAY_NONE = re.compile(r"(?:^|;)\s*display\s*:\s*none\b", re.I)
+# React's streaming server rendering (React 18+, Next.js) sends each late part of a page
+# as `<div hidden id="S:7">…</div>` at the end of the body, and an inline script moves it
+# to its placeholder (`<template id="B:7">`) at once: what a reader sees, only parked. A
+# static snapshot reads it as shown, where it was parked (wcxb_dev_full 0384: the whole
+# post sat in S:7, and the static answer was "x").
+_STREAMED_SEGMENT_ID = re.compile(r"S:[0-9a-f]+")
 _VISIBILITY = re.compile(r"(?:^|;)\s*visibility\s*:\s*(hidden|collapse|visible)\b", re.I)
 _OPACITY_ZERO = re.compile(
     r"(?:^|;)\s*opacity\s*:\s*(?:0+(?:\.0*)?|\.0+)%?\s*(?:!\s*important\s*)?(?:;|$)", re.I)
@@ -614,13 +620,16 @@ def _read_tree(html: str, url: str) -> tuple[int, dict, dict]:
 
 def _hidden_column(parent: np.ndarray, ua_none: np.ndarray, found: dict) -> np.ndarray:
     """The static `hidden` bits of every row (see host/SNAPSHOT.md): display none from the
-    UA stylesheet (`ua_none`), the `hidden` attribute or an inline style; aria-hidden;
+    UA stylesheet (`ua_none`), the `hidden` attribute (but for React's streamed segments,
+    which its script reveals at once) or an inline style; aria-hidden;
     opacity 0; and visibility, inherited as in computed style (the last declaration of a
     style wins)."""
     n = len(parent)
     bits = np.where(ua_none, H_DISPLAY_NONE, 0).astype(np.int64)
+    ids = found["id"]
     for row in found["hidden"]:
-        bits[row] |= H_DISPLAY_NONE
+        if not _STREAMED_SEGMENT_ID.fullmatch(ids.get(row, "")):
+            bits[row] |= H_DISPLAY_NONE
     for row, value in found["aria-hidden"].items():
         if value.strip().lower() == "true":
             bits[row] |= H_ARIA

@@ -372,10 +372,12 @@ def _window_mean(values: np.ndarray, k: int) -> np.ndarray:
 
 def matrix(snap: Snapshot, feats: Features, blocks: blocks_mod.Blocks, sig: PageSignals,
            element: int, which: np.ndarray, drop: np.ndarray | None,
-           parts: np.ndarray | None, layout: bool, method: int | None = None) -> np.ndarray:
+           parts: np.ndarray | None, layout: bool, method: int | None = None,
+           strings: list[str] | None = None) -> np.ndarray:
     """Feature rows (columns NAMES, or LAYOUT_NAMES when `layout`) of the blocks at
     positions `which` (document order, all inside `element`); `method` is the element
-    the method chose (the scope may be wider: keep.py), `element` itself by default."""
+    the method chose (the scope may be wider: keep.py), `element` itself by default;
+    `strings`, the blocks' texts (blocks.texts of `which`) when the caller has them."""
     method = element if method is None else method
     rows = blocks.rows[which]
     m = len(rows)
@@ -421,7 +423,8 @@ def matrix(snap: Snapshot, feats: Features, blocks: blocks_mod.Blocks, sig: Page
              np.full(m, np.log1p(m))]
     fam, own = sig.family[rows], sig.own_family[rows]
     cols += list(fam.T.astype(np.float64)) + list(own.T.astype(np.float64))
-    strings = blocks_mod.texts(snap, blocks, which)
+    if strings is None:
+        strings = blocks_mod.texts(snap, blocks, which)
     cols += list(text_stats(strings).T)
 
     away_idx = [list(FAMILIES).index(k) for k in _AWAY]

@@ -271,7 +271,8 @@ def widen(snap: Snapshot, feats: Features, node: int, times: int) -> int:
 def probabilities(snap: Snapshot, feats: Features, opts: Options, element: int,
                   method: Choice, blocks: blocks_mod.Blocks, which: np.ndarray,
                   model_path: str = str(MODEL_PATH),
-                  judged: np.ndarray | None = None) -> tuple[np.ndarray, Model]:
+                  judged: np.ndarray | None = None,
+                  strings: list[str] | None = None) -> tuple[np.ndarray, Model]:
     """(probability per block at `which`, the model) for this snapshot. With `judged` (a
     mask over `which`), a tree model walks those blocks only and the others get 0: each
     block walks the trees on its own, so the probabilities of the judged are the same
@@ -280,7 +281,7 @@ def probabilities(snap: Snapshot, feats: Features, opts: Options, element: int,
     model = models["rendered" if snap.layout else "static"]
     sig = bf.page_signals(snap, feats, opts, element, read=blocks.rows[which])
     x = bf.matrix(snap, feats, blocks, sig, element, which, method.drop, method.parts,
-                  layout=snap.layout, method=method.node)
+                  layout=snap.layout, method=method.node, strings=strings)
     columns = model.columns(bf.LAYOUT_NAMES if snap.layout else bf.NAMES)
     if judged is None or model.kind != "trees" or judged.all():
         return model.probability(x, columns), model
@@ -307,8 +308,9 @@ def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: 
         return method if node == method.node else pin(method, node)
     # decide reads no probability of a block without text (its neighbours decide it)
     has_text = blocks.chars[which] > 0
+    strings = blocks_mod.texts(snap, blocks, which)   # the features' and the copies' texts
     p, model = probabilities(snap, feats, opts, element, method, blocks, which, model_path,
-                             judged=has_text)
+                             judged=has_text, strings=strings)
     rows = blocks.rows[which]
     if opts.blocks_rule == "blend":
         shown = bf.method_keeps(snap, blocks, rows, method.node, method.drop, method.parts)
@@ -324,7 +326,7 @@ def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: 
             keep &= in_method | ~snap.subtrees(np.flatnonzero(land))[rows]
     if opts.blocks_drop_copies:
         kept_text = np.flatnonzero(keep & has_text)
-        keep[kept_text[copies(blocks_mod.texts(snap, blocks, which[kept_text]),
+        keep[kept_text[copies([strings[i] for i in kept_text.tolist()],
                               blocks.chars[which[kept_text]])]] = False
     for chosen, value in ((include, True), (exclude, False)):
         if chosen is not None and len(chosen):
