@@ -82,26 +82,6 @@ def test_name_families_match_class_and_id_words():
     assert not bf.name_families(snap, np.zeros(snap.n, bool)).any()   # outside: not read
 
 
-def test_the_family_lookahead_only_skips_positions():
-    """The families pattern with its first-character lookahead finds what the plain
-    alternation finds, on names made of family words, separators and other letters."""
-    import random
-    import re
-    plain = re.compile("|".join(f"(?P<{k}>{v})" for k, v in bf.FAMILIES.items()))
-
-    def families(name):
-        hit = [False] * len(bf.FAMILIES)
-        for m in plain.finditer(name):
-            hit[list(bf.FAMILIES).index(m.lastgroup)] = True
-        return tuple(hit)
-    words = [w for v in bf.FAMILIES.values() for w in re.findall(r"[a-z]+", v)]
-    bits = words + ["-", "_", " ", "\t", "\u3000", "x", "h", "9", "ad", "ads", "-ad-", "é"]
-    rng = random.Random(7)
-    names = ["".join(rng.choice(bits) for _ in range(rng.randint(1, 6))) for _ in range(20000)]
-    assert sum(any(families(n)) for n in names) > 10000              # the names do match
-    assert [bf._families(n) for n in names] == [families(n) for n in names]
-
-
 def test_matrix_has_one_row_per_block_and_the_documented_columns():
     snap = from_json(make_snapshot([
         ("html", -1), ("body", 0), ("article", 1, {"cls": "post"}),

@@ -43,6 +43,7 @@ import numpy as np
 
 from . import blocks as blocks_mod
 from .algorithms import auto, clg, filters, lqf, sst
+from .families import FAMILIES, families_of
 from .features import Features, tag_in
 from .options import Options
 from .snapshot import Snapshot
@@ -54,33 +55,10 @@ TAG_GROUPS = {
     "quote": ("blockquote",), "figure": ("figure", "figcaption", "caption"),
     "div": ("div", "section", "article", "main", "center"),
 }
-# Word families of class and id names (lower-cased; matched anywhere in the name).
-FAMILIES = {
-    "comment": r"comment|disqus|respond|replies|reply|discuss",
-    "share": r"share|social|sharing|facebook|twitter|whatsapp|pinterest|linkedin|print",
-    "related": r"related|recommend|more-?stor|read-?next|readnext|popular|trending|most-?read|"
-               r"outbrain|taboola|teaser|also",
-    "author": r"author|byline|avatar|writer|contributor|profile|\bbio",
-    "subscribe": r"newsletter|subscri|signup|sign-up|promo|cta|paywall|regist|login",
-    "ad": r"(^|[-_\s])ads?([-_\s]|$)|advert|sponsor|banner|dfp|gpt-|doubleclick",
-    "nav": r"nav|menu|breadcrumb|paginat|pager|skip",
-    "footer": r"footer|copyright|legal|colophon",
-    "sidebar": r"sidebar|widget|aside|rail",
-    "meta": r"meta|date|time|tags?\b|categor|posted|dateline",
-    "caption": r"caption|credit|figure",
-    "content": r"content|article|post|entry|body|text|story|main|prose",
-}
-# Every alternative above starts with one of these characters (the ad family's with a
-# separator, or with "a" at the start of the name): the lookahead only skips the other
-# positions faster (an eighth of the families' time), the matches are the same.
-_FAMILY_FIRST = r"[abcdefglmnoprstw\-_\s]"
-_FAMILIES_RE = re.compile(f"(?={_FAMILY_FIRST})(?:"
-                          + "|".join(f"(?P<{k}>{v})" for k, v in FAMILIES.items()) + ")")
-_FAMILY_COLUMN = {k: c for c, k in enumerate(FAMILIES)}
 # Class names repeat from page to page of a site and across sites of one CMS: the families
 # of a name are remembered (a host or a batch run sees many pages), up to this many names.
 FAMILY_CACHE_SIZE = 100_000
-_FAMILY_CACHE: dict[str, tuple[bool, ...]] = {}
+_FAMILY_CACHE: dict[str, np.ndarray] = {}
 # Landmark and context tags whose inside is a feature.
 CONTEXT_TAGS = {
     "in_header": ("header",), "in_form": ("form",), "in_list": ("ul", "ol", "dl", "menu"),
@@ -134,7 +112,8 @@ class PageSignals:
 
 def name_families(snap: Snapshot, within: np.ndarray) -> np.ndarray:
     """(n, len(FAMILIES)) bool: the row's class or id matches the family, for the rows in
-    `within` (others False); one pass of one combined pattern per distinct name."""
+    `within` (others False); the distinct names not remembered yet are matched in one
+    scan (families.families_of)."""
     out = np.zeros((snap.n, len(FAMILIES)), np.bool_)
     has = np.flatnonzero(within & ((snap.id != "") | (snap.cls != "")))
     if not len(has):
@@ -145,17 +124,11 @@ def name_families(snap: Snapshot, within: np.ndarray) -> np.ndarray:
     if len(_FAMILY_CACHE) > FAMILY_CACHE_SIZE:
         _FAMILY_CACHE.clear()
     lower = [name.lower() for name in seen]
-    hits = np.array([_FAMILY_CACHE.get(name) or _FAMILY_CACHE.setdefault(name, _families(name))
-                     for name in lower], np.bool_).reshape(len(seen), len(FAMILIES))
+    new = [name for name in dict.fromkeys(lower) if name not in _FAMILY_CACHE]
+    _FAMILY_CACHE.update(zip(new, families_of(new)))
+    hits = np.array([_FAMILY_CACHE[name] for name in lower], np.bool_)
     out[has] = hits[codes]
     return out
-
-
-def _families(name: str) -> tuple[bool, ...]:
-    hit = [False] * len(FAMILIES)
-    for m in _FAMILIES_RE.finditer(name):
-        hit[_FAMILY_COLUMN[m.lastgroup]] = True
-    return tuple(hit)
 
 
 def page_signals(snap: Snapshot, feats: Features, opts: Options, element: int = 0,
