@@ -124,7 +124,16 @@ def counts(summary: pith.batch.Summary) -> dict:
 
 
 # ------------------------------------------------------------------------------- tests
-def test_rows_and_counts_on_the_cluster_equal_the_single_process_run(inputs, address):
+@pytest.mark.parametrize("slice_bytes", [cluster.WARC_SLICE_BYTES, 16 << 10],
+                         ids=["whole-files", "16kB-slices"])
+def test_rows_and_counts_on_the_cluster_equal_the_single_process_run(inputs, address,
+                                                                     slice_bytes, monkeypatch):
+    """Also with the gzipped files cut into byte slices (the one with a member cut short
+    among them): rows, order and counts are the same."""
+    monkeypatch.setattr(cluster, "WARC_SLICE_BYTES", slice_bytes)
+    sliced = sum(len(part) == 1 and isinstance(part[0], records.Slice)
+                 for part in cluster.partitions(inputs, records.Tally()))
+    assert (sliced > 4) == (slice_bytes < cluster.WARC_SLICE_BYTES)
     alone, spread = pith.batch.Summary(), pith.batch.Summary()
     expected = list(pith.batch.extract(inputs, jobs=1, summary=alone))
     got = []

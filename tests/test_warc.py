@@ -147,3 +147,37 @@ def test_names_read_as_warc():
 ])
 def test_the_content_type_gives_media_type_and_charset(value, expected):
     assert warc._content_type(value) == expected
+
+
+@pytest.mark.parametrize("damage", [None, *warcfile.DAMAGE])
+def test_byte_slices_read_what_the_whole_file_reads(tmp_path, damage):
+    """A gzipped file cut into byte ranges of any size: the ranges' entries, one after
+    another, are the whole file's, also with a damaged record (a range may start inside
+    it, or inside the record it swallows)."""
+    pages = [page(i) for i in range(12)]
+    pages[5].damage = damage
+    path = tmp_path / "s.warc.gz"
+    warcfile.write(path, pages, seed=5)
+    key = lambda e: (type(e).__name__, e.offset, getattr(e, "url", ""))   # noqa: E731
+    whole = [key(e) for e in entries(path)]
+    total = path.stat().st_size
+    for size in (97, 256, 700, total // 3, total // 2):
+        ranges = warc.slices(path, size)
+        assert len(ranges) == -(-total // size) and ranges[0][0] == 0 and ranges[-1][1] is None
+        assert all(a[1] == b[0] for a, b in zip(ranges, ranges[1:]))
+        got = [key(e) for a, b in ranges for e in warc.read_slice(path, a, b)]
+        assert got == whole, size
+
+
+def test_files_that_do_not_show_their_record_starts_are_one_slice(tmp_path):
+    pages = [page(i) for i in range(12)]
+    plain = tmp_path / "p.warc"
+    warcfile.write(plain, pages)
+    one_stream = tmp_path / "o.warc.gz"
+    one_stream.write_bytes(gzip.compress(plain.read_bytes()))
+    split = tmp_path / "m.warc.gz"
+    warcfile.write(split, pages)
+    assert warc.slices(plain, 100) == [(0, None)]
+    assert warc.slices(one_stream, 100) == [(0, None)]
+    assert len(warc.slices(split, 100)) > 1
+    assert warc.slices(split, split.stat().st_size) == [(0, None)]    # under two sizes

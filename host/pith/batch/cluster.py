@@ -7,8 +7,8 @@ such process per Dask worker thread, kept from task to task), so a page that run
 costs its limit on the cluster too, and every row is the row the single-process run
 gives (the `timings` aside).
 
-  - `extract_bag(paths)` is a dask.bag.Bag of rows, one partition per WARC file (or run
-    of FILES_PER_PARTITION HTML files), for pipelines that go on in Dask
+  - `extract_bag(paths)` is a dask.bag.Bag of rows, one partition per WARC_SLICE_BYTES of
+    a WARC file (or per run of FILES_PER_PARTITION HTML files), for pipelines that go on in Dask
     (`.to_dataframe()`, `.map(...)`). Given a Bag of paths instead, its partitions are
     kept as they are. A bag has rows only: what was skipped without a row (non-HTML WARC
     records, other files in folders) is counted by `run`.
@@ -47,13 +47,18 @@ from typing import IO, Any, Iterable, Iterator
 
 from . import pool, records, warc, work
 from ..errors import ClusterWorkersDaemonic
-from ..pages.inputs import is_url
+from ..pages.inputs import is_url, local_path
 
 # HTML files (or URLs) in one partition: a partition should be a second or two of work
 # (pages take 5-20 ms each), so the cost of a task (round trips to the scheduler, its rows
-# pickled) stays small and the client holds few rows. A WARC file is always one partition
-# of its own, whatever its size (a Common Crawl file is ~40,000 records).
+# pickled) stays small and the client holds few rows.
 FILES_PER_PARTITION = 128
+# Bytes of a gzipped WARC file in one partition (warc.slices): about 150 HTML records of
+# a crawl (25-35 kB a record with its request), the same second or two of work. Whole
+# files were partitions before: one 1 GB Common Crawl file kept one worker busy and held
+# its 40,000 rows at once, and the benchmark crawl's 8 files (17 to 68 MB) left one of 2
+# workers idle for the last eighth of the run. Files that cannot be split stay whole.
+WARC_SLICE_BYTES = 4 << 20
 # Partitions submitted ahead of the one being given out, per worker thread: one running
 # and one waiting, so no thread idles between tasks, while the rows of finished
 # partitions wait on the workers, not in the client.
@@ -126,16 +131,19 @@ def run(paths: Iterable[str], job: work.Job = work.Job(),
 
 def partitions(inputs: Iterable[str], tally: records.Tally,
                stdin: IO[str] | None = None) -> Iterator[list[str]]:
-    """The inputs as partitions, in input order: each WARC file alone, other targets (HTML
-    files, URLs, missing paths) in runs of at most FILES_PER_PARTITION. Folders are walked
-    as records.py walks them, and the files they skip are counted in `tally`."""
-    files: list[str] = []
+    """The inputs as partitions, in input order: each WARC file alone, or each of its
+    slices of WARC_SLICE_BYTES (records.Slice); other targets (HTML files, URLs, missing
+    paths) in runs of at most FILES_PER_PARTITION. Folders are walked as records.py walks
+    them, and the files they skip are counted in `tally`. The client reads a WARC file's
+    size and first bytes to slice it; a file it cannot open is one partition, for the
+    worker to read or report."""
+    files: list[str | records.Slice] = []
     for target in records.targets(inputs, tally, stdin):
         if warc.is_warc(target) and not is_url(target):
             if files:
                 yield files
                 files = []
-            yield [target]
+            yield from ([part] for part in _slices(target))
         else:
             files.append(target)
             if len(files) >= FILES_PER_PARTITION:
@@ -145,15 +153,27 @@ def partitions(inputs: Iterable[str], tally: records.Tally,
         yield files
 
 
+def _slices(target: str) -> list[str | records.Slice]:
+    """[target], or its slices when it is a WARC file this client can read and split."""
+    path = local_path(target)
+    try:
+        ranges = warc.slices(path, WARC_SLICE_BYTES) if path is not None else [(0, None)]
+    except OSError:
+        return [target]
+    if len(ranges) == 1:
+        return [target]
+    return [records.Slice(str(path), start, end) for start, end in ranges]
+
+
 # ------------------------------------------------------------------- on the Dask worker
-def _partition(targets: list[str], job: work.Job,
+def _partition(targets: list[str | records.Slice], job: work.Job,
                limits: pool.Limits) -> tuple[list[dict[str, Any]], records.Tally]:
     """One task: the rows of `targets`' records, each page guarded, and what was skipped."""
     tally = records.Tally()
     return _rows(targets, job, limits, tally), tally
 
 
-def _rows(targets: Iterable[str], job: work.Job, limits: pool.Limits,
+def _rows(targets: Iterable[str | records.Slice], job: work.Job, limits: pool.Limits,
           tally: records.Tally | None = None) -> list[dict[str, Any]]:
     if _is_daemon():
         raise ClusterWorkersDaemonic(DAEMONIC_WORKERS)

@@ -12,7 +12,9 @@ crawl of any size streams through in bounded memory:
     skipped and counted (`not_html`);
   - `-`: the paths and URLs listed on stdin, one per line (blank lines and lines starting
     with `#` ignored), each expanded as above;
-  - an http(s) URL: one record, fetched by the worker.
+  - an http(s) URL: one record, fetched by the worker;
+  - a `Slice` (the Dask engine's part of a large WARC file): the records of that file whose
+    offsets lie in its byte range (warc.read_slice).
 
 Every record gets `seq`, its place in the stream: outputs keep input order by it.
 """
@@ -46,6 +48,16 @@ class Record:
     failure: PithError | None = None
 
 
+@dataclass(frozen=True)
+class Slice:
+    """The records of the WARC file at `path` that start in bytes [start, end) (end None:
+    to the end), a range of warc.slices; rows name their records as the whole file's do."""
+
+    path: str
+    start: int
+    end: int | None
+
+
 @dataclass
 class Tally:
     """What the reader skipped without a record, by reason (warc.SKIP_REASONS for WARC
@@ -62,7 +74,7 @@ def is_html_name(name: str) -> bool:
     return lower.endswith(HTML_SUFFIXES)
 
 
-def records(inputs: Iterable[str], tally: Tally, stdin: IO[str] | None = None) -> Iterator[Record]:
+def records(inputs: Iterable[str | Slice], tally: Tally, stdin: IO[str] | None = None) -> Iterator[Record]:
     """The records of `inputs` in order (see the module's docstring)."""
     seq = 0
     for target in targets(inputs, tally, stdin):
@@ -72,12 +84,15 @@ def records(inputs: Iterable[str], tally: Tally, stdin: IO[str] | None = None) -
             yield record
 
 
-def targets(inputs: Iterable[str], tally: Tally, stdin: IO[str] | None = None) -> Iterator[str]:
+def targets(inputs: Iterable[str | Slice], tally: Tally,
+            stdin: IO[str] | None = None) -> Iterator[str | Slice]:
     """Every file, WARC file or URL that `inputs` name, in order: `-` read from stdin,
     folders walked (their other files counted in `tally` as not_html). The Dask engine
     partitions these; `records` reads them."""
     for target in inputs:
-        if target != "-":
+        if isinstance(target, Slice):
+            yield target
+        elif target != "-":
             yield from _walk(target, tally)
             continue
         for line in stdin or sys.stdin:
@@ -100,7 +115,11 @@ def _walk(target: str, tally: Tally) -> Iterator[str]:
                 tally.skipped["not_html"] += 1
 
 
-def _records_of(target: str, tally: Tally) -> Iterator[Record]:
+def _records_of(target: str | Slice, tally: Tally) -> Iterator[Record]:
+    if isinstance(target, Slice):
+        path = Path(target.path)
+        yield from _warc(path, tally, warc.read_slice(path, target.start, target.end))
+        return
     if is_url(target) and local_path(target) is None:
         yield Record(0, target, target)
         return
@@ -117,8 +136,8 @@ def _file(path: Path) -> Record:
     return Record(0, str(path), path.resolve().as_uri())
 
 
-def _warc(path: Path, tally: Tally) -> Iterator[Record]:
-    for entry in warc.read(path):
+def _warc(path: Path, tally: Tally, entries: Iterator | None = None) -> Iterator[Record]:
+    for entry in warc.read(path) if entries is None else entries:
         source = f"{path}@{entry.offset}"
         if isinstance(entry, warc.Page):
             yield Record(0, source, entry.url, entry.data, entry.charset, entry.record_id,

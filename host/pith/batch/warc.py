@@ -20,10 +20,19 @@ record is recovered by the search (its own first line is the mark), the long one
 some bytes of garbage at its end, which HTML parsing ignores.
 
 Entries carry their start offset, so a reader can begin at any record (`read(path,
-start=...)`): the Dask engine hands out (file, offset, count) slices this way.
+start=...)`). A gzipped file of one member per record (as crawlers write them: Common
+Crawl's files are 1 GB, 40,000 records) can also be read in byte ranges (`slices`,
+`read_slice`), each giving the entries of the whole file's read whose offsets lie in it:
+the Dask engine spreads one file over many tasks this way. A range starts at the first
+member at or after its first byte that inflates to `WARC/` (the mark the search after
+damage uses), which is where the whole file's read is at that point too: it visits every
+record start in turn, and after damage goes on at the first such start. Files of one
+gzip stream, plain and zstd/lz4 files are one range: their bytes do not show where a
+record starts (a plain record's payload may hold a line `WARC/1.0`).
 """
 from __future__ import annotations
 
+import os
 import re
 import zlib
 from dataclasses import dataclass
@@ -39,6 +48,10 @@ HTML_TYPES = ("text/html", "application/xhtml+xml")
 MAX_RECORD_BYTES = 64 * 1024 * 1024
 # Bytes read at a time while searching for the next record after damage.
 SCAN_WINDOW = 1 << 20
+# A gzipped file is taken for one member per record (and split by `slices`) when its
+# first member, read from its first this many bytes, is one record followed by another
+# member; a first member larger than this (a file compressed as one stream) is not.
+FIRST_MEMBER_BYTES = 1 << 20
 _GZIP_MEMBER = b"\x1f\x8b\x08"
 # The first line of a record: where a search after damage may restart.
 _VERSION_LINE = re.compile(rb"WARC/1\.[01]\r?\n")
@@ -96,9 +109,10 @@ Entry = Page | Skipped | Damaged | TooLarge
 SKIP_REASONS = ("not_response", "http_status", "not_html")
 
 
-def read(path: str | Path, start: int = 0, count: int | None = None) -> Iterator[Entry]:
+def read(path: str | Path, start: int = 0, count: int | None = None,
+         end: int | None = None) -> Iterator[Entry]:
     """The entries of the WARC file at `path` from byte `start`, at most `count` of them
-    (damaged spans count as entries)."""
+    (damaged spans count as entries), and only those whose offset is before `end`."""
     from fastwarc.warc import ArchiveIterator   # imported on use: only batch input needs it
 
     path = Path(path)
@@ -113,6 +127,8 @@ def read(path: str | Path, start: int = 0, count: int | None = None) -> Iterator
                 for record in ArchiveIterator(f, parse_http=True, auto_decode="all"):
                     if count is not None and given >= count:
                         return
+                    if end is not None and record.stream_pos >= end:
+                        return
                     entry = _entry(record)   # reads the body: damage may show here
                     last = record.stream_pos
                     given += 1
@@ -125,15 +141,53 @@ def read(path: str | Path, start: int = 0, count: int | None = None) -> Iterator
         # record whose Content-Length was wrong): restart at the next start after the
         # last good record, which reports damage only if that start fails in turn.
         if last is None:
-            if count is not None and given >= count:
+            if (count is not None and given >= count) or (end is not None and pos >= end):
                 return
             given += 1
             yield Damaged(pos, message)
         with open(path, "rb") as f:
             nxt = _next_start(f, pos if last is None else last, gzipped)
-        if nxt is None:
+        if nxt is None or (end is not None and nxt >= end):
             return
         pos = nxt
+
+
+def slices(path: str | Path, size: int) -> list[tuple[int, int | None]]:
+    """Byte ranges [start, end) of about `size` bytes covering the file at `path`, each
+    for `read_slice` (end None: to the end of the file); one range, (0, None), for a file
+    under two sizes or one that cannot be split (see the module's docstring)."""
+    total = os.path.getsize(path)
+    if total < 2 * size or not _member_per_record(Path(path)):
+        return [(0, None)]
+    k = -(-total // size)
+    bounds = [total * i // k for i in range(k)]
+    return list(zip(bounds, bounds[1:] + [None]))
+
+
+def read_slice(path: str | Path, start: int, end: int | None) -> Iterator[Entry]:
+    """The entries of `read(path)` whose offsets lie in [start, end), for a range of
+    `slices(path, ...)`: read from the first record start at or after `start`."""
+    if start > 0:
+        with open(path, "rb") as f:
+            first = _next_start(f, start - 1, gzipped=True)
+        if first is None or (end is not None and first >= end):
+            return
+        start = first
+    yield from read(path, start, end=end)
+
+
+def _member_per_record(path: Path) -> bool:
+    """Whether the file at `path` is gzipped one member per record, as far as its first
+    member shows: that member inflates to one record and another member follows it."""
+    with open(path, "rb") as f:
+        head = f.read(FIRST_MEMBER_BYTES)
+    inflate = zlib.decompressobj(31)
+    try:
+        record = inflate.decompress(head)
+    except zlib.error:
+        return False
+    return (inflate.eof and inflate.unused_data.startswith(_GZIP_MEMBER)
+            and record.startswith(b"WARC/") and record.count(b"WARC/1.") == 1)
 
 
 class _Unreadable(OSError):
