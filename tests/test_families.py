@@ -1,9 +1,8 @@
 """Word families of names: the trie scan finds what the reference alternation finds."""
 import random
+import re
 
 import numpy as np
-import pytest
-
 from pith.pipeline import families
 
 
@@ -32,7 +31,7 @@ def test_words_of_each_family_are_found():
 def test_the_trie_finds_what_the_reference_finds():
     """On names made of family words, separators, other letters and other whitespace,
     scanned one by one and all together (a name's end next to the next one's start)."""
-    words = [w for v in families.FAMILIES.values() for w in families._LITERAL.findall(v) if w]
+    words = [w for v in families.FAMILIES.values() for w in re.findall(r"[a-z]+", v) if w]
     bits = words + ["-", "_", " ", "  ", "\t", "\u3000", "\n", "x", "h", "9", "ad", "ads",
                     "-ad-", "é", "s", "bio", "tag", "line", "ed"]
     rng = random.Random(7)
@@ -45,20 +44,6 @@ def test_the_trie_finds_what_the_reference_finds():
 
 def test_no_names():
     assert families.families_of([]).shape == (0, len(families.FAMILIES))
-
-
-def test_an_order_the_trie_cannot_keep_is_refused(monkeypatch):
-    """"cap" ends where "capxa" (before it) and "capxb" (after it) go on with the same
-    letter: trying the x branch first lets "capxb" win over "cap", trying "cap" first lets
-    it win over "capxa"; building refuses."""
-    monkeypatch.setattr(families, "FAMILIES", {"a": "capxa", "b": "cap", "c": "capxb"})
-    monkeypatch.setattr(families, "COLUMN", {"a": 0, "b": 1, "c": 2})
-    families._trie_pattern.cache_clear()
-    try:
-        with pytest.raises(ValueError, match="straddle"):
-            families._trie_pattern()
-    finally:
-        families._trie_pattern.cache_clear()
 
 
 def test_each_family_has_a_column():

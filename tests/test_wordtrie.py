@@ -1,0 +1,38 @@
+"""Word tries: the same matches as the plain alternation, the list's order kept."""
+import random
+import re
+
+import pytest
+
+from pith.pipeline import wordtrie
+
+
+def test_alternatives_split_at_the_top_level_only():
+    assert wordtrie.alternatives(r"a|b(c|d)|(^|[-_\s])e") == ["a", "b(c|d)", r"(^|[-_\s])e"]
+
+
+def test_a_literal_prefix_stops_before_a_quantified_letter():
+    assert wordtrie.split("comments?") == ("comment", "s?")
+    assert wordtrie.split("repl(y|ies)") == ("repl", "(?:y|ies)")
+    assert wordtrie.split("sign ?up") == ("sign", " ?up")
+    assert wordtrie.split("posted (by|in)") == ("posted ", "(?:by|in)")
+
+
+@pytest.mark.parametrize("words", [
+    "post|posted|postal|pos|p", "posted|post|pos", "a|ab|abc|abcd|b|ba",
+    "date|dateline|data|dat(a|e)s?|time", "x-?y|x|xy|yx"])
+def test_the_trie_matches_as_the_alternation(words):
+    plain = re.compile(words)
+    fast = re.compile(wordtrie.trie([wordtrie.split(w) for w in wordtrie.alternatives(words)]))
+    rng = random.Random(3)
+    letters = sorted(set(words) - set("|()?-") | {" "})
+    texts = ["".join(rng.choice(letters) for _ in range(rng.randint(0, 15))) for _ in range(3000)]
+    assert [[m.span() for m in fast.finditer(t)] for t in texts] == \
+        [[m.span() for m in plain.finditer(t)] for t in texts]
+
+
+def test_an_order_no_trie_can_keep_is_refused():
+    """"cap" lies between "capxa" and "capxb": trying the x branch first lets "capxb" win
+    over "cap", trying "cap" first lets it win over "capxa"."""
+    with pytest.raises(ValueError, match="straddle"):
+        wordtrie.trie([("capxa", ""), ("cap", ""), ("capxb", "")])
