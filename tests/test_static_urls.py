@@ -19,6 +19,8 @@ def reference(base: str, raw: str) -> tuple[str, str]:
 
 
 BASES = ["http://Example.COM/dir/page.html?q=1#top", "https://user@www.site.org:8443/a/",
+         "http://h.example/a//b/c.html", "http://h.example/a/./b/c", "http://h.example/a/../c",
+         "http://h.example/dir/", "http://h.example/dir?x=/y/#z/", "https://h.example/a/b#",
          "", "file:///home/x/page.html", "HTTPS://Shop.example/", "about:blank",
          "https://www.site.org:8443/a;p/b?", "http://plain.example", "https://h.example:/x#"]
 RAWS = [
@@ -38,7 +40,11 @@ RAWS = [
     "http://-weird-.host./", "http://1.2.3.4:80/x", "http://example.com./",
     "/", "/a/./b", "/a/../b", "/.", "/..", "/a/.", "/a/..", "/a//b", "/?q", "/#f", "/a?",
     "/a#", "/a;b", "/a b", "/ä/ö?x=ü#y", "/a/.b/..c/", "/a?x=/../#/./", "/.well-known/x",
-    "/a\tb", " /padded ", "/a#b#c", "/%2e%2e/x"]
+    "/a\tb", " /padded ", "/a#b#c", "/%2e%2e/x",
+    "#", "#top", "#a#b", "# x", "#\x00", "page.html", "sub/page.html?x=1#y", "a:b/c",
+    "a/b:c", "x?", "x#", "x?#", "a//b", "a/./b", "a/../b", "./a", "../a", ".", "..",
+    ".hidden", "a/.", "a/..", "a/.b", "ä/ö.html?ü#ß", "a;b", "a b", "a?b/../c", "a#/../b",
+    "%2e%2e/x", "a\\b", "\\a", "a?x=1?y#z#w", "C:/x", "x/" * 2000]
 
 
 @pytest.mark.parametrize("base", BASES)
@@ -52,3 +58,17 @@ def test_the_fast_path_takes_plain_absolute_urls_only():
     for raw in ("http://example.com?", "http://example.com/a;p", "HTTP://example.com/",
                 "http://user@example.com/", "//example.com/", "http://example.com/a b"):
         assert not _PLAIN_ABSOLUTE.fullmatch(raw), raw
+
+
+def test_resolve_agrees_with_urljoin_on_random_links():
+    """Links made of path, query and fragment pieces, dots, slashes, colons and odd
+    characters, against bases with and without folders, queries and fragments."""
+    import random
+    pieces = ["a", "b.html", "/", "//", ".", "..", "?", "#", ":", ";", "=", "x y", "%2e", "ä",
+              "\t", "-", "_", "~", "@", "\\", "q=1", "\x7f"]
+    rng = random.Random(5)
+    raws = ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 7))) for _ in range(4000)]
+    for base in ["http://h.example/a/b/c.html?q=1#f", "http://h.example", "https://h.example/",
+                 "http://h.example/a//b", "http://h.example:81/x/y/"]:
+        for raw in raws:
+            assert _resolve(base, raw) == reference(base, raw), (base, raw)

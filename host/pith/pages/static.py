@@ -386,19 +386,42 @@ _PLAIN_ABSOLUTE = re.compile(
 _ROOT_RELATIVE = re.compile(
     r"(/(?!/)[^?#;\x00-\x20\x7f]*)(?:\?[^#\x00-\x20\x7f]+)?(?:#[^\x00-\x20\x7f]+)?")
 _DOT_SEGMENT = re.compile(r"/\.\.?(?=/|$)")
+# A path-relative URL that urljoin appends, as it is, to the folder of a plain absolute
+# base: a first segment without ':' (that would be a scheme) and not starting with '.',
+# then the characters of _ROOT_RELATIVE; no '.' or '..' segment, no '//' (urljoin would
+# resolve or squash them). Links to sibling pages of old sites are mostly such.
+_PATH_RELATIVE = re.compile(
+    r"[^/?#;:.\x00-\x20\x7f][^/?#;:\x00-\x20\x7f]*(?:/[^?#;\x00-\x20\x7f]*)?"
+    r"(?:\?[^#\x00-\x20\x7f]+)?(?:#[^\x00-\x20\x7f]+)?")
+
+
+# A fragment link with no character urlsplit would remove or that needs quoting.
+_FRAGMENT = re.compile(r"#[^\x00-\x20\x7f]*")
 
 
 def _resolve(base: str, raw: str) -> tuple[str, str]:
-    """(resolved url capped at MAX_URL_CHARS, lower-case host name) of attribute `raw`."""
+    """(resolved url capped at MAX_URL_CHARS, lower-case host name) of attribute `raw`.
+    The fast paths answer what urljoin and urlsplit answer (tests/test_static_urls.py)."""
     raw = raw.strip()
     plain = _PLAIN_ABSOLUTE.fullmatch(raw)
     if plain is not None:
         return raw[:MAX_URL_CHARS], plain.group(2).lower()
-    if raw[:1] == "/":
+    first = raw[:1]
+    if first == "/":
         origin = _origin(base)
         rooted = _ROOT_RELATIVE.fullmatch(raw) if origin is not None else None
         if rooted is not None and _DOT_SEGMENT.search(rooted.group(1)) is None:
             return (origin[0] + raw)[:MAX_URL_CHARS], origin[1]
+    elif first == "#":                     # the base itself, its fragment replaced
+        origin = _origin(base)
+        if origin is not None and _FRAGMENT.fullmatch(raw):
+            url = base.partition("#")[0] + (raw if len(raw) > 1 else "")
+            return url[:MAX_URL_CHARS], origin[1]
+    elif raw:
+        folder = _folder(base)
+        if folder is not None and _PATH_RELATIVE.fullmatch(raw) and "//" not in raw \
+                and _DOT_SEGMENT.search("/" + raw.partition("?")[0].partition("#")[0]) is None:
+            return (folder[0] + raw)[:MAX_URL_CHARS], folder[1]
     try:
         url = urljoin(base, raw)
         host = urlsplit(url).hostname or ""
@@ -412,6 +435,20 @@ def _origin(base: str) -> tuple[str, str] | None:
     """("scheme://host[:port]", lower-case host) of a plain absolute `base`, else None."""
     plain = _PLAIN_ABSOLUTE.fullmatch(base)
     return None if plain is None else (plain.group(1), plain.group(2).lower())
+
+
+@lru_cache(maxsize=64)
+def _folder(base: str) -> tuple[str, str] | None:
+    """("scheme://host[:port]/path/up/to/its/last/slash/", lower-case host) of a plain
+    absolute `base` whose path urljoin would not rewrite (no '.' or '..' segment, no
+    '//'), else None."""
+    origin = _origin(base)
+    if origin is None:
+        return None
+    path = base[len(origin[0]):].partition("?")[0].partition("#")[0]
+    if "//" in path or _DOT_SEGMENT.search(path):
+        return None
+    return origin[0] + path[:path.rfind("/") + 1] if path else origin[0] + "/", origin[1]
 
 
 def snapshot_from_html(html: str, url: str = "") -> dict:
