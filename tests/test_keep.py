@@ -158,19 +158,25 @@ def test_the_tree_walk_reads_the_model_columns_of_a_wider_matrix_in_place():
 
 
 def test_the_tree_walk_gives_the_leaves_one_tree_and_row_at_a_time_would():
-    """The vectorised walk (all rows, all trees, one step per level) against a plain walk
-    of the shipped model's flat arrays, one row and one tree at a time: the same leaves,
-    hence the same sums, bit for bit."""
+    """The vectorised walk (all rows, all trees, one step per level, over the slot arrays)
+    against a plain walk of the model file's trees as written (per tree: feature, split,
+    left, right, value; a leaf's feature is negative), one row and one tree at a time:
+    the same leaves, hence the same sums, bit for bit."""
+    import json
     keep.load_models.cache_clear()
     model = keep.load_models(str(keep.MODEL_PATH))["static"]
+    trees = json.loads(keep.MODEL_PATH.read_text())["static"]["trees"]
     rng = np.random.default_rng(11)
     x = rng.normal(size=(40, len(model.names))) * rng.choice([0.0, 1.0, 10.0], size=(40, 1))
-    leaves = np.empty((len(x), len(model.roots)))
+    leaves = np.empty((len(x), len(trees)))
     for r, row in enumerate(x):
-        for t, node in enumerate(model.roots.tolist()):
-            for _ in range(model.depth):
-                node = int(model.children[2 * node + int(row[model.feature[node]] > model.split[node])])
-            leaves[r, t] = model.value[node]
+        for t, tree in enumerate(trees):
+            node = 0
+            while tree["feature"][node] >= 0:
+                right = row[tree["feature"][node]] > tree["split"][node]
+                node = tree["right" if right else "left"][node]
+            leaves[r, t] = tree["value"][node]
+    assert len(model.roots) == len(trees)
     assert np.array_equal(model.margin(x), leaves.sum(axis=1))
 
 

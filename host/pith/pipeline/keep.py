@@ -74,19 +74,24 @@ FIGURE_TAGS = frozenset({"figure"})
 @dataclass(frozen=True, eq=False)
 class Model:
     """A binary classifier over named features: gradient-boosted trees (all trees' nodes
-    in flat arrays) or a logistic regression, with its decision threshold."""
+    in flat arrays) or a logistic regression, with its decision threshold.
+
+    The trees' arrays are indexed by slot: node i of the concatenated trees has slots 2i
+    (its left child's way) and 2i+1 (its right's), and holds its feature, split and value
+    at both; `children` maps a slot to the child's first slot. A walk then steps with
+    `children[slot + right]`, one operation fewer per level than from node indices."""
 
     names: tuple[str, ...]
     threshold: float                   # keep at or above (a block the method shows, with `add`)
     kind: str                          # "trees" or "logistic"
     add: float | None = None           # take in a block the method does not show at or above
     base: float = 0.0
-    roots: np.ndarray | None = None    # trees: index of each tree's root in the flat arrays
-    feature: np.ndarray | None = None  # per node of all trees: split feature (0 at leaves)
-    split: np.ndarray | None = None    # go left when x <= split (inf at leaves)
-    children: np.ndarray | None = None  # flat child indices, node i's left at 2i and right
-                                       # at 2i+1; a leaf's children are itself
-    value: np.ndarray | None = None    # leaf values (0 at splits)
+    roots: np.ndarray | None = None    # trees: each tree's root's first slot
+    feature: np.ndarray | None = None  # per slot: the node's split feature (0 at leaves)
+    split: np.ndarray | None = None    # per slot: go left when x <= split (inf at leaves)
+    children: np.ndarray | None = None  # per slot 2i + r: the first slot of node i's left
+                                       # (r 0) or right (r 1) child; a leaf's is its own
+    value: np.ndarray | None = None    # per slot: the leaf's value (0 at splits)
     depth: int = 0
     weights: np.ndarray | None = None  # logistic: per feature, on standardised values
     mean: np.ndarray | None = None
@@ -108,9 +113,8 @@ class Model:
 
     def margin(self, x: np.ndarray, columns: np.ndarray | None = None) -> np.ndarray:
         """Sum of the trees' leaf values per row: every row walks every tree at once,
-        one numpy step per tree level, over flat arrays (children interleaved, left at
-        2i and right at 2i+1; a leaf's children are itself, so rows that reached a leaf
-        stay there). The model's feature k is column columns[k] of `x`: the splits read
+        one numpy step per tree level, over the flat slot arrays (a leaf's children are
+        itself, so rows that reached a leaf stay there). The model's feature k is column columns[k] of `x`: the splits read
         the wide matrix in place, with no copy of its model columns."""
         feature = self.feature if columns is None else np.asarray(columns)[self.feature]
         if len(x) > MARGIN_BATCH_ROWS:    # bounded memory: one batch of rows at a time
@@ -124,14 +128,14 @@ class Model:
             return np.zeros(0)
         flat = np.ascontiguousarray(x, np.float64).ravel()
         base = (np.arange(b) * x.shape[1])[:, None]
-        node = np.broadcast_to(self.roots, (b, t)).copy()
+        slot = np.broadcast_to(self.roots, (b, t)).copy()
         children, split = self.children, self.split
         # np.take, not a[idx]: the same gather of a flat array by an index array, a
         # quarter faster (the walk is most of the block stage's model time)
         for _ in range(self.depth):
-            right = np.take(flat, base + np.take(feature, node)) > np.take(split, node)
-            node = np.take(children, 2 * node + right)
-        return np.take(self.value, node).sum(axis=1)
+            right = np.take(flat, base + np.take(feature, slot)) > np.take(split, slot)
+            slot = np.take(children, slot + right)
+        return np.take(self.value, slot).sum(axis=1)
 
     @classmethod
     def from_json(cls, obj: dict) -> "Model":
@@ -151,12 +155,13 @@ class Model:
         leaf = feature < 0
         left = np.where(leaf, own, left + offset)
         right = np.where(leaf, own, right + offset)
+        both = lambda a: np.repeat(a, 2)        # noqa: E731  (a node's value at its 2 slots)
         return cls(names=names, threshold=float(obj["threshold"]), kind="trees", add=add,
-                   base=float(obj.get("base", 0.0)), roots=roots,
-                   feature=np.where(leaf, 0, feature).astype(np.int64),
-                   split=np.where(leaf, np.inf, cat("split")).astype(np.float64),
-                   children=np.stack((left, right), axis=1).ravel(),
-                   value=cat("value").astype(np.float64), depth=int(obj["depth"]))
+                   base=float(obj.get("base", 0.0)), roots=2 * roots,
+                   feature=both(np.where(leaf, 0, feature).astype(np.int64)),
+                   split=both(np.where(leaf, np.inf, cat("split")).astype(np.float64)),
+                   children=2 * np.stack((left, right), axis=1).ravel(),
+                   value=both(cat("value").astype(np.float64)), depth=int(obj["depth"]))
 
 
 @lru_cache(maxsize=8)
