@@ -193,7 +193,7 @@ def _batch_args(p: argparse.ArgumentParser) -> None:
                    help="also write the final counts as JSON to FILE")
     g.add_argument("--engine", choices=("local", "dask"), default="local",
                    help="local: a process pool here (default); dask: a Dask cluster, "
-                        "one task per input file")
+                        "one task per 4 MB of a gzipped WARC file or per 128 other files")
     g.add_argument("--scheduler", metavar="ADDRESS",
                    help="the Dask scheduler to use (e.g. tcp://10.0.0.1:8786); without it "
                         "--engine dask starts a local cluster of --jobs workers")
