@@ -232,3 +232,59 @@ def test_memory_follows_the_bytes_that_arrive_not_the_declared_length():
         peak = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
     assert peak < 2 * framing.READ_CHUNK + 2**20, f"peak {peak / 2**20:.1f} MiB"
+
+
+def json_module_reading(body: bytes):
+    """What decode_body answered when the json module read every body: the object, or
+    the error's class."""
+    try:
+        return framing._decode_slowly(body)
+    except (FrameNotJson, FrameNotUtf8) as exc:
+        return type(exc)
+
+
+@pytest.mark.parametrize("body", [
+    b'{"a":1,"a":2}', b'{"n":18446744073709551615}', b'{"n":18446744073709551616}',
+    b'{"n":-9223372036854775809}', b'{"v":123456789012345678901234567890}',
+    b'{"x":1e400}', b'{"x":-1e400}', b'{"x":NaN}', b'{"x":Infinity}', b'{"s":"\\ud800"}',
+    b'{"s":"\\ud83d\\ude00"}', b'\xef\xbb\xbf{"a":1}', b'{"a":1} ', b'{"a":"\xff"}',
+    b'{"a":' + b'[' * 3000 + b']' * 3000 + b'}', b'null', b'{"u":"https://x.test/?id=1234567890123456789012"}',
+    b'{"a":0.12345678901234567890123}', b'{"a":1E5,"b":-0.0,"c":5e-324}'])
+def test_bodies_read_as_the_json_module_reads_them(body):
+    """orjson reads most bodies; every body gives the object (same types, same values) or
+    the error the json module gives."""
+    want = json_module_reading(body)
+    try:
+        got = framing.decode_body(body)
+    except (FrameNotJson, FrameNotUtf8) as exc:
+        got = type(exc)
+    if isinstance(want, dict):
+        assert got == want and repr(got) == repr(want)        # ints stay ints
+    elif isinstance(want, type):
+        assert got == want
+    else:
+        assert got is FrameNotJson                             # valid JSON, not an object
+
+
+def test_a_snapshot_body_mutated_reads_as_the_json_module_reads_it():
+    import random
+    from builders import make_snapshot
+    base = json.dumps({"v": 1, "id": 7, "action": "select", "params": {"snapshot": make_snapshot(
+        [("html", -1), ("body", 0), ("p", 1, {"text": "Héllo wörld 12345 😀"})])}}).encode()
+    rng = random.Random(13)
+    pieces = [b"1", b"9" * 20, b"-", b".", b"e", b"\\ud800", b'"', b",", b"]", b"}", b"\xff", b" "]
+    for _ in range(3000):
+        body = bytearray(base)
+        for _ in range(rng.randint(1, 3)):
+            at = rng.randrange(len(body))
+            body[at:at + rng.randint(0, 3)] = rng.choice(pieces)
+        body = bytes(body)
+        want = json_module_reading(body)
+        try:
+            got = framing.decode_body(body)
+        except (FrameNotJson, FrameNotUtf8) as exc:
+            got = type(exc)
+        if isinstance(want, dict):
+            assert repr(got) == repr(want), body
+        elif isinstance(want, type):
+            assert got == want, body
