@@ -278,9 +278,7 @@ def _string_column(nodes: dict, name: str, n: int) -> np.ndarray:
         bad = next(i for i, v in enumerate(col) if type(v) is not str)
         raise SnapshotInvalid(f"column {name!r} row {bad}: expected a string, got "
                               f"{type(col[bad]).__name__}", column=name, row=bad)
-    arr = np.empty(n, dtype=object)
-    arr[:] = well_formed(col)
-    return arr
+    return np.fromiter(well_formed(col), dtype=object, count=n)
 
 
 def _number_column(nodes: dict, name: str, n: int, dtype) -> np.ndarray:
@@ -294,8 +292,8 @@ def _number_column(nodes: dict, name: str, n: int, dtype) -> np.ndarray:
         want = "an integer" if name in INTEGER_COLUMNS else "a number"
         raise SnapshotInvalid(f"column {name!r} row {bad}: expected {want}, got "
                               f"{type(col[bad]).__name__}", column=name, row=bad)
-    try:
-        arr = np.asarray(col, dtype=np.float64)
+    try:      # fromiter: the types are known, so no discovery pass over the list first
+        arr = np.fromiter(col, dtype=np.float64, count=n)
     except OverflowError as exc:
         raise SnapshotInvalid(f"column {name!r}: a value is out of range", column=name) from exc
     if not np.all(np.isfinite(arr)):
