@@ -2,7 +2,6 @@
 import random
 import re
 
-import numpy as np
 from pith.pipeline import families
 
 
@@ -44,8 +43,3 @@ def test_the_trie_finds_what_the_reference_finds():
 
 def test_no_names():
     assert families.families_of([]).shape == (0, len(families.FAMILIES))
-
-
-def test_each_family_has_a_column():
-    assert list(families.COLUMN) == list(families.FAMILIES)
-    assert np.unique(list(families.COLUMN.values())).size == len(families.FAMILIES)

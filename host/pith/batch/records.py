@@ -125,7 +125,7 @@ def _records_of(target: str | Slice, tally: Tally) -> Iterator[Record]:
         return
     path = local_path(target)
     if warc.is_warc(path) and path.is_file():
-        yield from _warc(path, tally)
+        yield from _warc(path, tally, warc.read(path))
     elif path.exists():
         yield _file(path)
     else:
@@ -136,8 +136,9 @@ def _file(path: Path) -> Record:
     return Record(0, str(path), path.resolve().as_uri())
 
 
-def _warc(path: Path, tally: Tally, entries: Iterator | None = None) -> Iterator[Record]:
-    for entry in warc.read(path) if entries is None else entries:
+def _warc(path: Path, tally: Tally, entries: Iterator[warc.Entry]) -> Iterator[Record]:
+    """The records of a WARC file's `entries` (warc.read or warc.read_slice of `path`)."""
+    for entry in entries:
         source = f"{path}@{entry.offset}"
         if isinstance(entry, warc.Page):
             yield Record(0, source, entry.url, entry.data, entry.charset, entry.record_id,

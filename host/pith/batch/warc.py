@@ -109,15 +109,13 @@ Entry = Page | Skipped | Damaged | TooLarge
 SKIP_REASONS = ("not_response", "http_status", "not_html")
 
 
-def read(path: str | Path, start: int = 0, count: int | None = None,
-         end: int | None = None) -> Iterator[Entry]:
-    """The entries of the WARC file at `path` from byte `start`, at most `count` of them
-    (damaged spans count as entries), and only those whose offset is before `end`."""
+def read(path: str | Path, start: int = 0, end: int | None = None) -> Iterator[Entry]:
+    """The entries of the WARC file at `path` from byte `start` (a record start), damaged
+    spans counting as entries, up to the first whose offset is `end` or past it."""
     from fastwarc.warc import ArchiveIterator   # imported on use: only batch input needs it
 
     path = Path(path)
     gzipped = _is_gzip(path)
-    given = 0
     pos = start
     while True:
         last = None
@@ -125,13 +123,10 @@ def read(path: str | Path, start: int = 0, count: int | None = None,
             f.seek(pos)
             try:
                 for record in ArchiveIterator(f, parse_http=True, auto_decode="all"):
-                    if count is not None and given >= count:
-                        return
                     if end is not None and record.stream_pos >= end:
                         return
                     entry = _entry(record)   # reads the body: damage may show here
                     last = record.stream_pos
-                    given += 1
                     yield entry
                 return
             except OSError as exc:
@@ -141,9 +136,8 @@ def read(path: str | Path, start: int = 0, count: int | None = None,
         # record whose Content-Length was wrong): restart at the next start after the
         # last good record, which reports damage only if that start fails in turn.
         if last is None:
-            if (count is not None and given >= count) or (end is not None and pos >= end):
+            if end is not None and pos >= end:
                 return
-            given += 1
             yield Damaged(pos, message)
         with open(path, "rb") as f:
             nxt = _next_start(f, pos if last is None else last, gzipped)

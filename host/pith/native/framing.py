@@ -95,14 +95,13 @@ def read_frame(stream: BinaryIO, max_bytes: int = MAX_IN) -> dict | None:
 def decode_body(body: bytes) -> dict:
     """The JSON object in a frame body; FrameNotUtf8 / FrameNotJson otherwise. The same
     object the json module gives (see LONG_DIGITS for how orjson is used)."""
-    obj = None
-    if body.translate(_DIGITS_AS_ZERO).find(_LONG_RUN) < 0:
+    if body.translate(_DIGITS_AS_ZERO).find(_LONG_RUN) >= 0:
+        obj = _decode_slowly(body)
+    else:
         try:
             obj = orjson.loads(body)
         except orjson.JSONDecodeError:
-            pass
-    if obj is None:
-        obj = _decode_slowly(body)
+            obj = _decode_slowly(body)
     if not isinstance(obj, dict):
         raise FrameNotJson(
             f"frame body must be a JSON object, got {_json_type(obj)}")

@@ -61,6 +61,11 @@ READY_POLL_MS = 20
 READY_STATE_JS = "document.readyState"
 # Closing a page or context of a wedged renderer must not hang the next capture.
 CLOSE_TIMEOUT_S = 5.0
+_NET_ERROR = re.compile(r"net::ERR_[A-Z0-9_]+")
+# How often a running capture checks whether its page crashed meanwhile.
+CRASH_POLL_S = 0.1
+# Name of the isolated world capture.js runs in (shown in DevTools; any name works).
+CAPTURE_WORLD = "pith-capture"
 
 
 async def _ready_state(page, states: tuple[str, ...], timeout_ms: float) -> None:
@@ -89,11 +94,6 @@ async def _ready_state(page, states: tuple[str, ...], timeout_ms: float) -> None
             raise PwTimeout(f"document.readyState not {' or '.join(states)} "
                             f"within {timeout_ms:g} ms")
         await asyncio.sleep(READY_POLL_MS / 1000)
-_NET_ERROR = re.compile(r"net::ERR_[A-Z0-9_]+")
-# How often a running capture checks whether its page crashed meanwhile.
-CRASH_POLL_S = 0.1
-# Name of the isolated world capture.js runs in (shown in DevTools; any name works).
-CAPTURE_WORLD = "pith-capture"
 
 
 def find_chromium() -> str:

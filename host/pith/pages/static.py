@@ -393,8 +393,6 @@ _DOT_SEGMENT = re.compile(r"/\.\.?(?=/|$)")
 _PATH_RELATIVE = re.compile(
     r"[^/?#;:.\x00-\x20\x7f][^/?#;:\x00-\x20\x7f]*(?:/[^?#;\x00-\x20\x7f]*)?"
     r"(?:\?[^#\x00-\x20\x7f]+)?(?:#[^\x00-\x20\x7f]+)?")
-
-
 # A fragment link with no character urlsplit would remove or that needs quoting.
 _FRAGMENT = re.compile(r"#[^\x00-\x20\x7f]*")
 

@@ -114,8 +114,9 @@ class Model:
     def margin(self, x: np.ndarray, columns: np.ndarray | None = None) -> np.ndarray:
         """Sum of the trees' leaf values per row: every row walks every tree at once,
         one numpy step per tree level, over the flat slot arrays (a leaf's children are
-        itself, so rows that reached a leaf stay there). The model's feature k is column columns[k] of `x`: the splits read
-        the wide matrix in place, with no copy of its model columns."""
+        itself, so rows that reached a leaf stay there). The model's feature k is column
+        columns[k] of `x`: the splits read the wide matrix in place, with no copy of its
+        model columns."""
         feature = self.feature if columns is None else np.asarray(columns)[self.feature]
         if len(x) > MARGIN_BATCH_ROWS:    # bounded memory: one batch of rows at a time
             return np.concatenate([self._walk(x[i:i + MARGIN_BATCH_ROWS], feature)
@@ -218,7 +219,8 @@ def decide(p: np.ndarray, threshold: float, has_text: np.ndarray,
 
 def copies(texts: list[str], chars: np.ndarray, min_block: int = COPY_MIN_BLOCK_CHARS,
            min_run: int = COPY_MIN_RUN_CHARS) -> np.ndarray:
-    """Which blocks (texts in reading order, their non-space `chars`) repeat a passage read
+    """Which blocks (texts in reading order, spaces collapsed as blocks.texts gives them;
+    their non-space `chars`) repeat a passage read
     before: a run of consecutive blocks whose texts are, in order, those of an earlier run
     of consecutive blocks, with two different texts at least (one paragraph said twice is
     not a copy, the same sequence read again is) and `min_run` characters. That is a page
@@ -230,7 +232,7 @@ def copies(texts: list[str], chars: np.ndarray, min_block: int = COPY_MIN_BLOCK_
     at = np.flatnonzero(chars >= min_block)
     if len(at) < 4:                    # a copied run and its original: two blocks each
         return out
-    keys = [" ".join(texts[i].split()).lower() for i in at.tolist()]
+    keys = [texts[i].lower() for i in at.tolist()]
     ids: dict[str, int] = {}
     code = np.fromiter((ids.setdefault(k, len(ids)) for k in keys), np.int64, len(keys))
     first = np.full(len(ids), len(keys), np.int64)
