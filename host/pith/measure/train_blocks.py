@@ -60,6 +60,8 @@ ADD_THRESHOLDS = (0.6, 0.7, 0.8, 0.9, 1.01)
 # LightGBM settings: shallow trees (the host walks all trees at once, one numpy step per
 # level: depth 6 and 200 trees cost about a millisecond on a page of 200 blocks), a fixed
 # seed, one thread (deterministic); NOTES.md, 'Why the block model's trees are shallow'.
+# Larger leaves, hessian floors, feature sampling and path smoothing moved nothing (NOTES.md,
+# 'Why the block model is not regularised harder').
 TREE_ROUNDS = 200
 TREE_PARAMS = {"objective": "binary", "learning_rate": 0.08, "num_leaves": 31, "max_depth": 6,
                "min_data_in_leaf": 40, "bagging_fraction": 0.8, "bagging_freq": 1,

@@ -97,7 +97,12 @@ def data_tables(snap: Snapshot) -> np.ndarray:
 
 
 def compute(snap: Snapshot, feats: Features) -> Blocks:
-    """The blocks of `snap` (see the module docstring for what a block is)."""
+    """The blocks of `snap` (see the module docstring for what a block is), computed once
+    per page (the element choice by expected F1 and the block stage both read them)."""
+    return feats.memo(("blocks",), lambda: _compute(snap, feats))
+
+
+def _compute(snap: Snapshot, feats: Features) -> Blocks:
     data = data_tables(snap)
     atomic = tag_in(snap, ATOMIC) | data
     level = (tag_in(snap, BLOCK_LEVEL) | atomic) & ~snap.below(atomic)

@@ -275,6 +275,35 @@ def widen(snap: Snapshot, feats: Features, node: int, times: int) -> int:
     return node
 
 
+def model_of(snap: Snapshot, model_path: str = str(MODEL_PATH)) -> Model:
+    """The block model for this snapshot: the rendered half with layout, else the static."""
+    return load_models(model_path)["rendered" if snap.layout else "static"]
+
+
+@dataclass(frozen=True, eq=False)
+class Judged:
+    """Every block of a page judged at once (`judge_page`): the probability of each block
+    (by position in blocks.rows; 0 without text) and each block's text."""
+
+    p: np.ndarray
+    texts: list[str]
+
+
+def judge_page(snap: Snapshot, feats: Features, opts: Options, method: Choice,
+               model_path: str = str(MODEL_PATH)) -> Judged | None:
+    """Every block of the page judged at once, with `method`'s element as the method's;
+    None past `blocks_max` blocks (a runaway page keeps the method's element)."""
+    blocks = blocks_mod.compute(snap, feats)
+    which = np.arange(len(blocks.rows))
+    if not len(which) or len(which) > opts.blocks_max:
+        return None
+    has_text = blocks.chars > 0
+    texts = blocks_mod.texts(snap, blocks, which)
+    p, _ = probabilities(snap, feats, opts, 0, method, blocks, which, model_path,
+                         judged=has_text, strings=texts)
+    return Judged(p=np.where(has_text, p, 0.0), texts=texts)
+
+
 def probabilities(snap: Snapshot, feats: Features, opts: Options, element: int,
                   method: Choice, blocks: blocks_mod.Blocks, which: np.ndarray,
                   model_path: str = str(MODEL_PATH),
@@ -284,8 +313,7 @@ def probabilities(snap: Snapshot, feats: Features, opts: Options, element: int,
     mask over `which`), a tree model walks those blocks only and the others get 0: each
     block walks the trees on its own, so the probabilities of the judged are the same
     (a logistic model, one matrix product, scores them all)."""
-    models = load_models(model_path)
-    model = models["rendered" if snap.layout else "static"]
+    model = model_of(snap, model_path)
     sig = bf.page_signals(snap, feats, opts, element, read=blocks.rows[which])
     x = bf.matrix(snap, feats, blocks, sig, element, which, method.drop, method.parts,
                   layout=snap.layout, method=method.node, strings=strings)
@@ -299,13 +327,16 @@ def probabilities(snap: Snapshot, feats: Features, opts: Options, element: int,
 
 def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: Choice,
           include: np.ndarray | None = None, exclude: np.ndarray | None = None,
-          answer: int | None = None, model_path: str = str(MODEL_PATH)) -> Choice:
+          answer: int | None = None, model_path: str = str(MODEL_PATH),
+          page: Judged | None = None) -> Choice:
     """The method's choice answered by the kept blocks inside `element` (the method's
     node or an ancestor of it; see the module docstring). A reader's own decisions
     override the model's: every block inside an `include` row is kept, then every block
     inside an `exclude` row is left out. The answer's node is `answer` (a row inside
     `element`; the blocks outside it are left out), or, when None, the lowest common
-    ancestor of the kept blocks: the outline goes round what is kept."""
+    ancestor of the kept blocks: the outline goes round what is kept. `page`: every block
+    of the page already judged (`judge_page`): its probabilities and texts are read
+    instead of computing the element's blocks' own."""
     blocks = blocks_mod.compute(snap, feats)
     which = scope(snap, blocks, element)
     if not len(which):
@@ -315,9 +346,13 @@ def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: 
         return method if node == method.node else pin(method, node)
     # decide reads no probability of a block without text (its neighbours decide it)
     has_text = blocks.chars[which] > 0
-    strings = blocks_mod.texts(snap, blocks, which)   # the features' and the copies' texts
-    p, model = probabilities(snap, feats, opts, element, method, blocks, which, model_path,
-                             judged=has_text, strings=strings)
+    if page is None:
+        strings = blocks_mod.texts(snap, blocks, which)   # the features' and the copies' texts
+        p, model = probabilities(snap, feats, opts, element, method, blocks, which,
+                                 model_path, judged=has_text, strings=strings)
+    else:
+        strings = [page.texts[i] for i in which.tolist()]
+        p, model = page.p[which], model_of(snap, model_path)
     rows = blocks.rows[which]
     if opts.blocks_rule == "blend":
         shown = bf.method_keeps(snap, blocks, rows, method.node, method.drop, method.parts)

@@ -338,6 +338,15 @@ class Options:
         "paragraph just outside it can be taken in; the block model prunes what the wider "
         "element adds (NOTES.md, 'Why blocks_grow is 1')",
         lo=0, hi=5)
+    auto_block_choice: bool = _opt(
+        True, "auto with the block stage: every block of the page gets the block model's "
+        "probability (the vote's element as the method's), and the element becomes the one "
+        "whose text has the highest expected F1 under them (expected.py; no parameter); "
+        "the block stage, grow, shrink and the reader's include / exclude then decide with "
+        "those same probabilities. The vote often outlines a part of a listing's or a "
+        "service page's content; on the validation sites it lifted wcxb_dev_full's mean "
+        "page F1 more on collections and listings than anywhere else (NOTES.md, 'Why auto "
+        "chooses its element by expected F1')")
 
     # --- every method ----------------------------------------------------------------
     skip_hidden: bool = _opt(

@@ -11,6 +11,10 @@ score, runner-ups, kept blocks, stage timings). Decisions a change must keep:
     evidence;
   - `lqf_clean` drops the link lists inside the choice; a `pin` (a reader's per-site
     rule) replaces the choice's node, keeping the method's scores and blocks;
+  - with auto and the block stage (`auto_block_choice`), the element becomes the one of
+    highest expected F1 under the block model's probabilities of every block of the page
+    (expected.py), and every later block decision on the page (the stage, grow, shrink,
+    include / exclude) reads those same probabilities;
   - the block stage judges the choice grown `blocks_grow` times, and the node becomes the
     kept blocks' lowest common ancestor (a pinned node is judged as it is).
 
@@ -31,6 +35,8 @@ from typing import Any
 
 import numpy as np
 
+from . import blocks as blocks_mod
+from . import expected
 from . import features as features_mod
 from . import keep
 from . import snapshot as snapshot_mod
@@ -57,6 +63,8 @@ class Selection:
     pinned: bool = False           # the node is the caller's pin, not the method's choice
     element: Choice | None = None  # the choice before the block stage (None: stage off)
     scope: int | None = None       # the row the block stage judged the node's blocks in
+    page: keep.Judged | None = None  # every block judged, when auto chose its element by
+                                     # them (auto_block_choice): the block stage's own
     # block-stage answers already computed, by (node, include, exclude): a grow's reply,
     # the reader's clean and the bench's one-click text ask for the same node
     choices: dict = field(default_factory=dict, repr=False)
@@ -135,7 +143,7 @@ def block_choice(sel: "Selection", node: int, include=None, exclude=None) -> Cho
         method = sel.element if sel.element is not None else sel.result
         sel.choices[key] = keep.apply(sel.snap, sel.feats, sel.options, scope, method,
                                       np.array(inc, np.int64), np.array(exc, np.int64),
-                                      answer=node)
+                                      answer=node, page=sel.page)
     return sel.choices[key]
 
 
@@ -175,12 +183,15 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
     if opts.lqf_clean:
         result = lqf.clean(snap, feats, opts, result)
     t3 = time.perf_counter()
+    page = None
+    if opts.blocks and pin is None and opts.algorithm == "auto" and opts.auto_block_choice:
+        result, page = choose_by_blocks(snap, feats, opts, result)
     element = result
     if opts.blocks:
         mine = pin is None             # a reader's pinned element is judged as it is
         scope = keep.widen(snap, feats, result.node, opts.blocks_grow if mine else 0)
         result = keep.apply(snap, feats, opts, scope, result,
-                            answer=None if mine else result.node)
+                            answer=None if mine else result.node, page=page)
     t4 = time.perf_counter()
     timings = {"validate_ms": (t1 - t0) * 1e3, "features_ms": (t2 - t1) * 1e3,
                "score_ms": (t3 - t2) * 1e3, "blocks_ms": (t4 - t3) * 1e3,
@@ -188,7 +199,26 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
     return Selection(snap=snap, feats=feats, result=result, options=opts, timings=timings,
                      hidden_ignored=hidden_ignored, pinned=pin is not None,
                      element=element if opts.blocks else None,
-                     scope=scope if opts.blocks else None)
+                     scope=scope if opts.blocks else None, page=page)
+
+
+def choose_by_blocks(snap: snapshot_mod.Snapshot, feats: features_mod.Features, opts: Options,
+                     method: Choice) -> tuple[Choice, keep.Judged | None]:
+    """(auto's choice moved to the element of highest expected F1 under the block model's
+    probabilities of every block of the page, every block so judged); the choice as it
+    is and None past blocks_max blocks (option auto_block_choice, expected.py)."""
+    page = keep.judge_page(snap, feats, opts, method)
+    if page is None:
+        return method, None
+    blocks = blocks_mod.compute(snap, feats)
+    best = expected.choose(snap, blocks, np.arange(len(blocks.rows)), page.p)
+    if best is None or best == method.node:
+        return method, page
+    # the method's element moved: what it dropped (link lists, furniture inside its
+    # winner) stays dropped where the new element holds it; its parts, preface and
+    # appendix belonged to the old element
+    moved = keep.pin(method, best)
+    return (moved if method.drop is None else dataclasses.replace(moved, drop=method.drop)), page
 
 
 def mostly_hidden(snap: snapshot_mod.Snapshot, feats: features_mod.Features,
