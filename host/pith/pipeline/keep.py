@@ -24,7 +24,10 @@ Decisions a change must keep:
 - a passage the kept blocks hold twice (`copies`: a page shipping its content twice, one
   copy for a layout a stylesheet hides) is read once (`blocks_drop_copies`);
 - when the model keeps no text block, the element is answered whole (never empty);
-- a snapshot without layout uses the model's static half, as CLG does.
+- a snapshot without layout uses the model's static half, as CLG does;
+- with auto's element chosen by expected F1 (select.py, `auto_block_choice`), every block
+  of the page is judged once (`judge_page`, the vote's element as the method's) and every
+  later decision on the page reads those probabilities (`apply(page=...)`).
 """
 from __future__ import annotations
 
