@@ -27,32 +27,31 @@ def two_regions():
 
 
 def blocks_of(snap):
-    blocks = blocks_mod.compute(snap, compute(snap))
-    return blocks, np.arange(len(blocks.rows))
+    return blocks_mod.compute(snap, compute(snap))
 
 
 def test_the_expected_f1_of_each_element_is_worked_out_from_the_block_probabilities():
     snap = two_regions()
-    blocks, which = blocks_of(snap)
+    blocks = blocks_of(snap)
     assert blocks.rows.tolist() == [3, 4, 6, 7] and blocks.chars.tolist() == [40, 20, 30, 10]
     p = np.array([1.0, 0.5, 0.0, 0.0])
-    score = expected.expected_f1(snap, blocks, which, p)
+    score = expected.expected_f1(snap, blocks, p)
     total = 40 + 10                                       # the expected content: 40 + 0.5 x 20
     assert np.isclose(score[2], 2 * 50 / (60 + total))   # div a: both its paragraphs
     assert np.isclose(score[3], 2 * 40 / (40 + total))   # its first paragraph alone
     assert np.isclose(score[1], 2 * 50 / (100 + total))  # body: everything
     assert score[5] == 0 and score[7] == 0               # nothing expected there
     # div a, 100 / 110 = 0.909, over its first paragraph alone, 80 / 90 = 0.889
-    assert expected.choose(snap, blocks, which, p) == 2
+    assert expected.choose(snap, blocks, p) == 2
 
 
 def test_choose_takes_the_element_that_holds_the_content_spread_over_siblings():
     snap = two_regions()
-    blocks, which = blocks_of(snap)
+    blocks = blocks_of(snap)
     p = np.array([0.9, 0.9, 0.9, 0.05])                   # content in both divs, not the nav
     # body and html hold the same blocks: the first in document order wins
-    assert expected.choose(snap, blocks, which, p) == 0
-    assert expected.choose(snap, blocks, which, np.zeros(4)) is None
+    assert expected.choose(snap, blocks, p) == 0
+    assert expected.choose(snap, blocks, np.zeros(4)) is None
 
 
 def test_auto_moves_to_the_element_of_highest_expected_f1_and_keeps_the_probabilities():
@@ -61,7 +60,7 @@ def test_auto_moves_to_the_element_of_highest_expected_f1_and_keeps_the_probabil
     assert on.page is not None and len(on.page.p) == len(on.page.texts)
     blocks = blocks_mod.compute(on.snap, on.feats)
     assert len(on.page.p) == len(blocks.rows)
-    best = expected.choose(on.snap, blocks, np.arange(len(blocks.rows)), on.page.p)
+    best = expected.choose(on.snap, blocks, on.page.p)
     assert on.element.node == best
     off = select(json.loads(ARTICLE.read_text(encoding="utf-8")),
                  Options.from_overrides({"auto_block_choice": False}))
@@ -92,15 +91,15 @@ def test_a_readers_include_is_decided_with_the_same_probabilities(monkeypatch):
     assert block_choice(sel, int(sel.snap.parent[sel.node])).kept is not None
     assert block_choice(sel, sel.node) is sel.result
     blocks = blocks_mod.compute(sel.snap, sel.feats)
-    which = keep.scope(sel.snap, blocks, sel.scope)
-    rows = blocks.rows[which]
+    rows = blocks.rows[keep.scope(sel.snap, blocks, sel.scope)]
     kept = set(sel.result.kept.tolist())
-    left_out = [int(r) for r in rows if int(r) not in kept and blocks.chars[blocks.index(sel.snap.n)[r]] > 0
+    has_text = set(blocks.rows[blocks.chars > 0].tolist())
+    left_out = [r for r in rows.tolist() if r not in kept and r in has_text
                 and sel.node <= r < sel.snap.end[sel.node]]
     assert left_out, "the fixture's answer leaves a text block out"
     chosen = left_out[0]
     again = block_choice(sel, sel.node, include=[chosen])
-    inside = {int(r) for r in rows if chosen <= r < sel.snap.end[chosen]}
+    inside = {r for r in rows.tolist() if chosen <= r < sel.snap.end[chosen]}
     assert set(again.kept.tolist()) == kept | inside
 
 

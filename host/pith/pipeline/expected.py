@@ -32,25 +32,20 @@ from . import blocks as blocks_mod
 from .snapshot import Snapshot
 
 
-def expected_f1(snap: Snapshot, blocks: blocks_mod.Blocks, which: np.ndarray,
-                p: np.ndarray) -> np.ndarray:
+def expected_f1(snap: Snapshot, blocks: blocks_mod.Blocks, p: np.ndarray) -> np.ndarray:
     """Per row of `snap`, the expected F1 of its subtree's blocks, given the probability
-    `p` of each block at positions `which` (in blocks.rows) being content; the blocks not
-    at `which` count as probability 0."""
-    rows = blocks.rows[which]
-    chars = blocks.chars[which].astype(np.float64)
-    hit = np.bincount(rows, weights=p * chars, minlength=snap.n)
-    size = np.bincount(rows, weights=chars, minlength=snap.n)
+    `p` of each block (by position in blocks.rows) being content."""
+    chars = blocks.chars.astype(np.float64)
+    hit = np.bincount(blocks.rows, weights=p * chars, minlength=snap.n)
+    size = np.bincount(blocks.rows, weights=chars, minlength=snap.n)
     tp = snap.subtree_sum(hit)
-    total = float(hit.sum())
-    return np.divide(2.0 * tp, snap.subtree_sum(size) + total,
+    return np.divide(2.0 * tp, snap.subtree_sum(size) + hit.sum(),
                      out=np.zeros(snap.n), where=(tp > 0))
 
 
-def choose(snap: Snapshot, blocks: blocks_mod.Blocks, which: np.ndarray,
-           p: np.ndarray) -> int | None:
+def choose(snap: Snapshot, blocks: blocks_mod.Blocks, p: np.ndarray) -> int | None:
     """The row with the highest expected F1 (the first of equals), None when no block has
     a probability above 0."""
-    score = expected_f1(snap, blocks, which, p)
+    score = expected_f1(snap, blocks, p)
     best = int(np.argmax(score))
     return best if score[best] > 0 else None

@@ -210,15 +210,13 @@ def choose_by_blocks(snap: snapshot_mod.Snapshot, feats: features_mod.Features, 
     page = keep.judge_page(snap, feats, opts, method)
     if page is None:
         return method, None
-    blocks = blocks_mod.compute(snap, feats)
-    best = expected.choose(snap, blocks, np.arange(len(blocks.rows)), page.p)
+    best = expected.choose(snap, blocks_mod.compute(snap, feats), page.p)
     if best is None or best == method.node:
         return method, page
     # the method's element moved: what it dropped (link lists, furniture inside its
     # winner) stays dropped where the new element holds it; its parts, preface and
     # appendix belonged to the old element
-    moved = keep.pin(method, best)
-    return (moved if method.drop is None else dataclasses.replace(moved, drop=method.drop)), page
+    return dataclasses.replace(keep.pin(method, best), drop=method.drop), page
 
 
 def mostly_hidden(snap: snapshot_mod.Snapshot, feats: features_mod.Features,
