@@ -130,3 +130,54 @@ def test_page_signals_read_the_names_of_the_rows_asked_for_and_their_ancestors()
     assert every.family[6, list(bf.FAMILIES).index("comment")]            # from its parent
     assert np.array_equal(bf.matrix(snap, feats, blocks, asked, 2, which, None, None, False),
                           bf.matrix(snap, feats, blocks, every, 2, which, None, None, False))
+
+
+def _section_column(rows):
+    snap = from_json(make_snapshot(rows), 100)
+    feats = compute(snap)
+    blocks = blocks_mod.compute(snap, feats)
+    which = np.arange(blocks.count)
+    texts = blocks_mod.texts(snap, blocks, which)
+    away = bf.section_away(snap, feats.chars, blocks.rows[which], texts)
+    return dict(zip(texts, away.tolist()))
+
+
+def test_a_section_under_a_furniture_heading_runs_to_the_next_heading_of_its_level():
+    """'Customer reviews' (an h2 wrapped in a title div) heads the blocks after it, its h3
+    sub-headings included, up to the next h2; the story before it is not in it."""
+    away = _section_column([
+        ("html", -1), ("body", 0), ("main", 1),
+        ("h1", 2, {"text": "A tent for every weather"}),
+        ("p", 2, {"text": "It packs small and stands in a storm."}),
+        ("div", 2, {"cls": "title"}), ("h2", 5, {"text": "Customer reviews"}),
+        ("p", 2, {"text": "The poles are strong."}),
+        ("h3", 2, {"text": "Dry all night"}),
+        ("p", 2, {"text": "Kept me dry in the rain."}),
+        ("h2", 2, {"text": "Specifications"}),
+        ("p", 2, {"text": "Weight two kilograms."}),
+    ])
+    assert away == {"A tent for every weather": 0, "It packs small and stands in a storm.": 0,
+                    "Customer reviews": 1, "The poles are strong.": 1, "Dry all night": 1,
+                    "Kept me dry in the rain.": 1, "Specifications": 0,
+                    "Weight two kilograms.": 0}
+
+
+def test_a_section_ends_with_its_container():
+    """'Popular posts' in an aside heads the aside's list, not the paragraph after the
+    aside (no later heading closes it there)."""
+    away = _section_column([
+        ("html", -1), ("body", 0), ("aside", 1),
+        ("h3", 2, {"text": "Popular posts"}),
+        ("ul", 2), ("li", 4, {"text": "First post"}), ("li", 4, {"text": "Second post"}),
+        ("p", 1, {"text": "The story goes on here."}),
+    ])
+    assert away == {"Popular posts": 1, "First post": 1, "Second post": 1,
+                    "The story goes on here.": 0}
+
+
+def test_headings_of_content_head_no_furniture_section():
+    away = _section_column([
+        ("html", -1), ("body", 0),
+        ("h2", 1, {"text": "How the bridge was built"}), ("p", 1, {"text": "Stone by stone."}),
+    ])
+    assert set(away.values()) == {0}

@@ -7,6 +7,7 @@ import pytest
 from builders import make_snapshot
 from pith.pipeline import blocks as blocks_mod
 from pith.pipeline import keep
+from pith.errors import PithError
 from pith.measure import train_blocks
 from pith.pipeline.features import compute
 from pith.pipeline.snapshot import from_json
@@ -99,3 +100,13 @@ def test_the_shipped_model_names_only_features_the_host_computes():
     for kind in ("rendered", "static"):
         model = keep.Model.from_json(obj[kind])
         model.columns(bf.LAYOUT_NAMES if kind == "rendered" else bf.NAMES)
+
+
+def test_the_rule_is_the_cross_validated_best_unless_its_keep_threshold_is_pinned():
+    cv = {"whole": 0.7, "trees@0.25": 0.850, "trees@0.25+0.6": 0.8585, "trees@0.25+0.8": 0.8583,
+          "trees@0.35": 0.852, "trees@0.35+0.6": 0.8589, "logistic@0.25+0.6": 0.8574}
+    assert train_blocks.choose_rule(cv) == ("trees", 0.35, 0.6)
+    assert train_blocks.choose_rule(cv, 0.25) == ("trees", 0.25, 0.6)
+    assert train_blocks.choose_rule({"logistic@0.3": 0.8, "trees@0.3": 0.7}, 0.3) == ("logistic", 0.3, None)
+    with pytest.raises(PithError):
+        train_blocks.choose_rule(cv, 0.5)

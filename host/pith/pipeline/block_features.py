@@ -26,6 +26,10 @@ inside the chosen element. The signals, grouped:
   "posted by", …) per word, a date, a copyright sign, a "By " byline start;
 - the sequence: the previous and next block's size, link density and names, and the
   mean link density of the five blocks around it (boilerplate comes in runs);
+- the section: under a heading whose words point away from the content ("Reviews",
+  "Related posts", "Leave a reply"), up to the next heading of its level and within the
+  heading's container (`section_away`): a page names its furniture sections in words
+  even where its markup names nothing;
 - layout, rendered snapshots only (`LAYOUT_NAMES`): position and width relative to the
   element's box, height, font size relative to the element's text, bold.
 
@@ -85,7 +89,8 @@ def _names() -> tuple[str, ...]:
     seq = ["prev_log_chars", "prev_link_density", "prev_away", "prev_heading",
            "next_log_chars", "next_link_density", "next_away", "next_heading",
            "window_link_density", "window_log_chars", "window_away"]
-    return tuple(own + methods + where + names + text + seq)
+    section = ["section_away"]
+    return tuple(own + methods + where + names + text + seq + section)
 
 
 NAMES = _names()
@@ -192,6 +197,15 @@ _DATE = re.compile(     # the lookahead (each alternative's first character) onl
 # alternative but the last holds a decimal digit (\d: any of Unicode's), the last one of
 # these words.
 _DATE_WORDS = ("ago", "yesterday", "today")
+# Words of a section heading whose section is not the main content, besides _BOILER's:
+# reviews and ratings, recommendations, "more from", most-read lists, author boxes, reply
+# forms. Generic words of page furniture in English, like _BOILER's; lower case.
+_SECTION_WORDS = re.compile(
+    r"\b(reviews?|ratings?|recommended|you (may|might) (also )?like|also (like|bought|viewed)|"
+    r"more (from|stories|articles|posts|news|like this|to (read|explore))|latest|"
+    r"most (read|popular|viewed|shared)|about the author|leave a (reply|comment)|"
+    r"what (people|customers) (say|think)|discussion)\b")
+_HEADING_LEVEL = {f"h{i}": i for i in range(1, 7)}
 # A copyright sign: either mark anywhere in the block (a containment, no pattern needed).
 _COPYRIGHT_MARKS = ("©", "(c)")
 # text_stats reads at most this many characters of a block: its shares and patterns are
@@ -307,6 +321,61 @@ def text_stats(strings: list[str]) -> np.ndarray:
     return out
 
 
+def _heading_words(text: str) -> bool:
+    low = text.lower()
+    return _BOILER.search(low) is not None or _SECTION_WORDS.search(low) is not None
+
+
+def section_away(snap: Snapshot, chars: np.ndarray, rows: np.ndarray,
+                 strings: list[str]) -> np.ndarray:
+    """Per block (rows in document order), whether it sits in the section of a heading
+    whose words point away from the main content ("Reviews", "Related posts", "Leave a
+    reply", "You may also like": _BOILER or _SECTION_WORDS). A heading's section is the
+    blocks from it up to the next heading of its level or a higher one, and no further
+    than its container: the parent of the highest element holding the heading's text and
+    nothing else (a heading wrapped in a title div heads that div's siblings); `chars`,
+    the visible characters of each row's subtree (Features.chars)."""
+    m = len(rows)
+    out = np.zeros(m)
+    codes, names = snap.tag_codes()
+    level = np.array([_HEADING_LEVEL.get(t, 0) for t in names], np.int64)[codes[rows]]
+    at = np.flatnonzero(level)
+    if not len(at):
+        return out
+    away = np.fromiter((_heading_words(strings[i]) for i in at.tolist()), np.bool_, len(at))
+    if not away.any():
+        return out
+    # each heading's section ends at the next heading of its level or higher (lower number)
+    lv = level[at]
+    end = np.full(len(at), m)
+    for lvl in range(1, 7):
+        closes = np.where(lv <= lvl, np.arange(len(at)), len(at))
+        # the first closing heading after each: a reversed running minimum, shifted by one
+        nxt = np.minimum.accumulate(closes[::-1])[::-1]
+        nxt = np.append(nxt[1:], len(at))
+        mine = lv == lvl
+        end[mine] = np.append(at, m)[nxt[mine]]
+    # ... and at its container's last block: the highest wrapper of the heading (an
+    # ancestor with the same visible text) by pointer doubling, so a heading under a
+    # long chain of wrappers costs log(depth) steps; the container is its parent
+    parent = snap.parent
+    wrapper = np.where((parent >= 0) & (chars[np.maximum(parent, 0)] == chars),
+                       parent, np.arange(snap.n))
+    while True:
+        up = wrapper[wrapper]
+        if np.array_equal(up, wrapper):
+            break
+        wrapper = up
+    box = np.maximum(parent[wrapper[rows[at]]], 0)
+    end = np.minimum(end, np.searchsorted(rows, snap.end[box], side="left"))
+    start, stop = at[away], end[away]
+    edge = np.zeros(m + 1, np.int64)
+    np.add.at(edge, start, 1)
+    np.add.at(edge, stop, -1)
+    out[np.cumsum(edge)[:m] > 0] = 1.0
+    return out
+
+
 def method_mask(snap: Snapshot, blocks: blocks_mod.Blocks, rows: np.ndarray,
                 method: int) -> np.ndarray:
     """Which block `rows` the method's element shows: those inside it, and the block
@@ -408,6 +477,7 @@ def matrix(snap: Snapshot, feats: Features, blocks: blocks_mod.Blocks, sig: Page
         cols += [_shift(logc, by), _shift(dens, by), _shift(away, by), _shift(heading, by)]
     k = NEIGHBOUR_WINDOW
     cols += [_window_mean(dens, k), _window_mean(logc, k), _window_mean(away, k)]
+    cols.append(section_away(snap, feats.chars, rows, strings))
 
     if layout:
         ex, ey = snap.x[element], snap.y[element]
