@@ -29,7 +29,8 @@ inside the chosen element. The signals, grouped:
 - the section: under a heading whose words point away from the content ("Reviews",
   "Related posts", "Leave a reply"), up to the next heading of its level and within the
   heading's container (`section_away`): a page names its furniture sections in words
-  even where its markup names nothing;
+  even where its markup names nothing (NOTES.md, 'Why the block model reads section
+  headings');
 - layout, rendered snapshots only (`LAYOUT_NAMES`): position and width relative to the
   element's box, height, font size relative to the element's text, bold.
 

@@ -49,9 +49,9 @@ from .options import Options
 from .snapshot import Snapshot
 
 # Rows a tree walk takes at once (Model.margin): every row walks every tree, so a batch
-# holds rows x trees node indices per level; 4096 rows x 200 trees keep that to a few MB
-# (cache-resident) where all the blocks of a 1,000,000-element page at once took gigabytes
-# and twice the time (tests/bench_host_scale.py).
+# holds rows x trees node indices per level; 4096 rows x 200 trees (the model has 100)
+# keep that to a few MB (cache-resident) where all the blocks of a 1,000,000-element page
+# at once took gigabytes and twice the time (tests/bench_host_scale.py).
 MARGIN_BATCH_ROWS = 4096
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "blocks.json"
