@@ -356,23 +356,14 @@ def section_away(snap: Snapshot, chars: np.ndarray, rows: np.ndarray,
         nxt = np.append(nxt[1:], len(at))
         mine = lv == lvl
         end[mine] = np.append(at, m)[nxt[mine]]
-    # ... and at its container's last block: the highest wrapper of the heading (an
-    # ancestor with the same visible text) by pointer doubling, so a heading under a
-    # long chain of wrappers costs log(depth) steps; the container is its parent
+    # ... and at its container's last block: the container is the parent of the heading's
+    # highest wrapper, the nearest ancestor-or-self whose parent holds more text
     parent = snap.parent
-    wrapper = np.where((parent >= 0) & (chars[np.maximum(parent, 0)] == chars),
-                       parent, np.arange(snap.n))
-    while True:
-        up = wrapper[wrapper]
-        if np.array_equal(up, wrapper):
-            break
-        wrapper = up
-    box = np.maximum(parent[wrapper[rows[at]]], 0)
+    tops = (parent < 0) | (chars[np.maximum(parent, 0)] != chars)
+    box = np.maximum(parent[snap.nearest(tops)[rows[at]]], 0)
     end = np.minimum(end, np.searchsorted(rows, snap.end[box], side="left"))
-    start, stop = at[away], end[away]
-    edge = np.zeros(m + 1, np.int64)
-    np.add.at(edge, start, 1)
-    np.add.at(edge, stop, -1)
+    # inside a section: more sections opened than closed up to the block
+    edge = np.bincount(at[away], minlength=m + 1) - np.bincount(end[away], minlength=m + 1)
     out[np.cumsum(edge)[:m] > 0] = 1.0
     return out
 
