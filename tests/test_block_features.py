@@ -82,6 +82,38 @@ def test_name_families_match_class_and_id_words():
     assert not bf.name_families(snap, np.zeros(snap.n, bool)).any()   # outside: not read
 
 
+def test_flag_words_name_no_family():
+    """'has-comments' on a post says the post has comments, not that it is one: flag words
+    (has-, no-, with-, show-, ...) are left out of a name; its other words still count."""
+    snap = from_json(make_snapshot([
+        ("html", -1), ("body", 0),
+        ("article", 1, {"cls": "BlogItem has-comments"}), ("div", 1, {"cls": "no-sidebar"}),
+        ("section", 1, {"cls": "BlogItem-comments"}),
+        ("div", 1, {"cls": "with-sidebar share-bar"}), ("div", 1, {"cls": "xhas-comments"}),
+    ]), 100)
+    fam = bf.name_families(snap, np.ones(snap.n, bool))
+    col = {k: i for i, k in enumerate(bf.FAMILIES)}
+    assert not fam[2].any() and not fam[3].any()
+    assert fam[4, col["comment"]]
+    assert fam[5, col["share"]] and not fam[5, col["sidebar"]]
+    assert fam[6, col["comment"]]                 # a flag word starts at a word's start
+
+
+def test_names_of_a_page_wide_row_are_not_passed_down():
+    """A body's theme switch ('tweak-blog-meta-comments') describes the page: its blocks
+    are not in the comment family by it; a comments section's blocks are."""
+    snap = from_json(make_snapshot([
+        ("html", -1), ("body", 0, {"cls": "tweak-blog-meta-comments"}),
+        ("article", 1), ("p", 2, {"text": "The story, long enough to be the page. " * 5}),
+        ("section", 1, {"cls": "comments"}), ("p", 4, {"text": "Nice story."}),
+    ]), 100)
+    feats = compute(snap)
+    sig = bf.page_signals(snap, feats, Options(), 0)
+    comment = list(bf.FAMILIES).index("comment")
+    assert sig.own_family[1, comment]             # the body's own name still reads so
+    assert not sig.family[3, comment] and sig.family[5, comment]
+
+
 def test_matrix_has_one_row_per_block_and_the_documented_columns():
     snap = from_json(make_snapshot([
         ("html", -1), ("body", 0), ("article", 1, {"cls": "post"}),

@@ -21,6 +21,8 @@ inside the chosen element. The signals, grouped:
 - names: class and id of the row and its ancestors matched against word families that
   extractors and page authors use alike (`FAMILIES`: comment, share, related, author,
   subscribe, ad, nav, footer, sidebar, meta, caption, content) — generic words, no site;
+  flag words ("has-comments", "no-sidebar") match nothing, and the names of a row holding
+  nearly the whole page are not passed down (a page's switches, not a part of it);
 - text statistics: digits, capitals, sentence punctuation, commas, word length, an end
   with a full stop; furniture words ("share", "comments", "subscribe", "related",
   "posted by", …) per word, a date, a copyright sign, a "By " byline start;
@@ -64,6 +66,16 @@ TAG_GROUPS = {
 # of a name are remembered (a host or a batch run sees many pages), up to this many names.
 FAMILY_CACHE_SIZE = 100_000
 _FAMILY_CACHE: dict[str, np.ndarray] = {}
+# A class that states what an element has or shows ("has-comments", "no-sidebar",
+# "with-sidebar", "show-subscribe", "is-menu-open") names a property of the element, not
+# the element: a Squarespace post says "has-comments" on the article itself. Such flag
+# words are left out before a name's families are matched.
+_FLAG_WORD = re.compile(r"(?<!\S)(?:has|no|with|without|show|hide|is|enable|disable)[-_]\S*")
+# Names of a row that holds at least this share of the page's text describe the page (a
+# body's theme switches: "tweak-blog-meta-secondary-comments"), not a part of it: they are
+# not passed down to its blocks. 0.9: a wrapper round everything but a footer (NOTES.md,
+# 'Why the block model's names leave out flags and page-wide rows').
+PAGE_WIDE_SHARE = 0.9
 # Landmark and context tags whose inside is a feature.
 CONTEXT_TAGS = {
     "in_header": ("header",), "in_form": ("form",), "in_list": ("ul", "ol", "dl", "menu"),
@@ -131,7 +143,7 @@ def name_families(snap: Snapshot, within: np.ndarray) -> np.ndarray:
         _FAMILY_CACHE.clear()
     lower = [name.lower() for name in seen]
     new = [name for name in dict.fromkeys(lower) if name not in _FAMILY_CACHE]
-    _FAMILY_CACHE.update(zip(new, families_of(new)))
+    _FAMILY_CACHE.update(zip(new, families_of([_FLAG_WORD.sub("", name) for name in new])))
     hits = np.array([_FAMILY_CACHE[name] for name in lower], np.bool_)
     out[has] = hits[codes]
     return out
@@ -163,14 +175,16 @@ def page_signals(snap: Snapshot, feats: Features, opts: Options, element: int = 
         marked[read] = 1
         line &= snap.subtree_sum(marked) > 0          # a row read, or an ancestor of one
     own_family = name_families(snap, line)
+    page_wide = feats.chars >= PAGE_WIDE_SHARE * max(int(feats.chars[0]), 1)
     # every row mask below is taken down the tree (the row or an ancestor is such) in
     # one pass over the stacked masks: context tags, the methods' sub-tree roots, names
+    # (but those of page-wide rows)
     roots = np.zeros((snap.n, 5), np.bool_)
     for k, rows in enumerate((lq.link_list, sat, ad, cells, land)):
         roots[rows, k] = True          # a boolean mask or row indices, as subtrees takes
     stacked = np.concatenate(
         (np.stack([tags.mask(frozenset(names)) for names in CONTEXT_TAGS.values()], axis=1),
-         roots, own_family), axis=1)
+         roots, own_family & ~page_wide[:, None]), axis=1)
     inside = stacked | snap.below(stacked)
     context = {name: inside[:, k] for k, name in enumerate(CONTEXT_TAGS)}
     at = len(CONTEXT_TAGS)
