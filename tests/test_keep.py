@@ -265,3 +265,17 @@ def test_the_boundary_rule_reads_p_at_one_half_not_the_files_threshold(tmp_path)
     boundary = keep.apply(snap, feats, Options(blocks_rule="boundary"), 2, method,
                           model_path=path)
     assert boundary.kept.tolist() == [3, 4, 10, 12]
+
+
+def test_models_in_use_replace_the_file_inside_the_block_only():
+    snap = from_json(make_snapshot([("html", -1), ("body", 0), ("p", 1, {"text": "Text."})]), 10)
+    mine = keep.Model(names=("log_chars",), threshold=0.5, kind="logistic", weights=np.zeros(1),
+                      mean=np.zeros(1), scale=np.ones(1))
+    shipped = keep.model_of(snap)
+    try:
+        with keep.models_in_use({"static": mine, "rendered": mine}):
+            assert keep.model_of(snap) is mine
+            raise RuntimeError("a page failed")
+    except RuntimeError:
+        pass
+    assert keep.model_of(snap) is shipped

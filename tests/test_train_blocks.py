@@ -102,11 +102,45 @@ def test_the_shipped_model_names_only_features_the_host_computes():
         model.columns(bf.LAYOUT_NAMES if kind == "rendered" else bf.NAMES)
 
 
-def test_the_rule_is_the_cross_validated_best_unless_its_keep_threshold_is_pinned():
+def test_the_learner_is_the_cross_validated_best_and_its_best_rules_are_shortlisted():
     cv = {"whole": 0.7, "trees@0.25": 0.850, "trees@0.25+0.6": 0.8585, "trees@0.25+0.8": 0.8583,
           "trees@0.35": 0.852, "trees@0.35+0.6": 0.8589, "logistic@0.25+0.6": 0.8574}
-    assert train_blocks.choose_rule(cv) == ("trees", 0.35, 0.6)
-    assert train_blocks.choose_rule(cv, 0.25) == ("trees", 0.25, 0.6)
-    assert train_blocks.choose_rule({"logistic@0.3": 0.8, "trees@0.3": 0.7}, 0.3) == ("logistic", 0.3, None)
-    with pytest.raises(PithError):
-        train_blocks.choose_rule(cv, 0.5)
+    assert train_blocks.choose_rule(cv) == "trees@0.35+0.6"
+    assert train_blocks.parse_rule("trees@0.35+0.6") == ("trees", 0.35, 0.6)
+    assert train_blocks.parse_rule("logistic@0.3") == ("logistic", 0.3, None)
+    assert train_blocks.shortlist(cv, "trees", 3) == ["trees@0.35+0.6", "trees@0.25+0.6",
+                                                      "trees@0.25+0.8"]
+
+
+def test_the_pipeline_cv_scores_each_rule_through_the_whole_pipeline():
+    """A model that reads only the furniture words: the story's blocks at p = 0.5, the
+    share bar's near 0. Keeping at 0.3 leaves the share bar out; at 0.6 no block is sure
+    enough, and the stage falls back to the whole element, share bar and all."""
+    snap = page()
+    names = train_blocks.bf.NAMES
+    x = np.zeros((4, len(names)))
+    weights = [-50.0 if name == "boiler_words" else 0.0 for name in names]
+    flat = {"kind": "logistic", "intercept": 0.0, "weights": weights,
+            "mean": [0.0] * x.shape[1], "scale": [1.0] * x.shape[1]}
+    pages = [train_blocks.Page(key=f"d/{k}", site=f"site{k}", side="train", x=x,
+                               y=np.ones(4, int), w=np.full(4, 0.25), shown=np.ones(4, bool),
+                               texts=[], piece_block=np.zeros(0, np.int64),
+                               has_text=np.ones(4, bool), truth=f"{STORY} {MORE}")
+             for k in range(6)]
+    asked = []
+
+    def snapshot_of(key):
+        asked.append(key)
+        return snap if key != "d/5" else None          # one page cannot be read
+
+    class Scorer:
+        @staticmethod
+        def score_pair(pred, truth):
+            p, t = set(pred.split()), set(truth.split())
+            return 0.0, 0.0, 2 * len(p & t) / (len(p) + len(t)) if p or t else 1.0
+    scores = train_blocks.pipeline_cv(pages, {f: flat for f in range(train_blocks.FOLDS)},
+                                      train_blocks.bf.NAMES, ["logistic@0.3", "logistic@0.6"],
+                                      snapshot_of, Scorer())
+    assert sorted(asked) == [f"d/{k}" for k in range(6)]
+    assert scores["logistic@0.3"] > 0.95 and scores["logistic@0.6"] < 0.95   # "|" stays in
+    assert keep.model_of(snap) is keep.load_models(str(keep.MODEL_PATH))["static"]  # the file again

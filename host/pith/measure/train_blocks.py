@@ -15,7 +15,10 @@ Stages:
      (`FOLDS` folds, no site in two folds): logistic regression (numpy, train.py's
      Newton solver) against gradient-boosted trees (LightGBM), and the decision
      threshold on a grid; the measure is the mean page F1 (shingles, the scorer's
-     `score_pair`) of the kept blocks' text, which is what the bench counts;
+     `score_pair`) of the kept blocks' text, which is what the bench counts; then the
+     winner's best `SHORTLIST` rules (keep / add thresholds) are scored through the whole
+     default pipeline, each page read with the model of the fold that left it out, and
+     the best of them is the rule (`pipeline_cv`);
   4. the winner is refitted on every training page and written with its threshold to
      models/blocks.json, with models/BLOCKS.md saying what was measured.
 
@@ -39,6 +42,7 @@ import numpy as np
 from ..pipeline import block_features as bf
 from ..pipeline import blocks as blocks_mod
 from ..pipeline import keep
+from ..pipeline import render
 from ..pages import static
 from ..errors import PithError
 from ..pipeline.features import compute
@@ -57,12 +61,15 @@ THRESHOLDS = tuple(round(t, 2) for t in np.arange(0.1, 0.61, 0.05))
 # Blend: a block the method does not show is taken in at or above this probability (the
 # method's blocks stay unless under the threshold); 1.01 never takes one in.
 ADD_THRESHOLDS = (0.6, 0.7, 0.8, 0.9, 1.01)
-# A keep threshold pinned per mode (None: the CV's best). The CV here judges the blocks of
-# the method's element; the pipeline reads the model over the whole page first (the
-# element by expected F1). For the static half the CV's curve was flat from 0.25 to 0.35
-# (0.8585 to 0.8589, 2026-11-26) while the whole pipeline on the same training sites
-# scored 0.8674 at 0.25 and 0.8658 at 0.35 (NOTES.md, 'Why the static half keeps at 0.25').
-KEEP_AT: dict[str, float | None] = {"static": 0.25, "rendered": None}
+# The rules the whole pipeline scores (`pipeline_cv`): the within-element CV's best this
+# many of the chosen learner. The within-element CV judges the blocks of the method's
+# element; the pipeline reads the model over the whole page first (the element of highest
+# expected F1), and its curve can peak elsewhere: for the static half on 2026-11-26 the
+# within-element CV's best was keep 0.35 (0.8589, flat from 0.25) and the pipeline's 0.25
+# (0.8674 against 0.8658; NOTES.md, 'Why the trainer picks its rule through the whole
+# pipeline'). Six: the curves are flat over a few neighbouring rules, and each rule costs
+# one pass of the pipeline over a mode's training pages (about two minutes here).
+SHORTLIST = 6
 # LightGBM settings: shallow trees (the host walks all trees at once, one numpy step per
 # level: the walk's time is blocks x trees x depth, a tenth of the host's time per page at
 # 200 trees), a fixed seed, one thread (deterministic); NOTES.md, 'Why the block model's
@@ -156,27 +163,55 @@ def collect(datasets: list[Path], cache_dir: Path, sides: tuple[str, ...] = ("tr
             truth = (d / e.get("truth", f"truth/{e['id']}.txt")).read_text(
                 encoding="utf-8", errors="replace")
             key = f"{name}/{e['id']}"
-            cached = cache_dir / name / f"{e['id']}.json"
-            if "rendered" in modes and cached.is_file():
-                try:
-                    snap = from_json(json.loads(cached.read_text(encoding="utf-8")), MAX_NODES)
-                    if snap.layout:
-                        page = page_of(key, site, side, snap, truth, grow)
-                        if page is not None:
-                            out["rendered"].append(page)
-                except PithError:
-                    pass
-            if "static" not in modes:
-                continue
-            try:
-                html, _ = static.decode_html(static.read_page(d / e["html"]), None, "replace")
-                snap = from_json(static.snapshot_from_html(html, e.get("url") or ""), MAX_NODES)
-            except PithError:
-                continue
-            page = page_of(key, site, side, snap, truth, grow)
-            if page is not None:
-                out["static"].append(page)
+            snap = rendered_snapshot(cache_dir, name, e) if "rendered" in modes else None
+            if snap is not None:
+                page = page_of(key, site, side, snap, truth, grow)
+                if page is not None:
+                    out["rendered"].append(page)
+            snap = static_snapshot(d, e) if "static" in modes else None
+            if snap is not None:
+                page = page_of(key, site, side, snap, truth, grow)
+                if page is not None:
+                    out["static"].append(page)
     return out
+
+
+def rendered_snapshot(cache_dir: Path, name: str, entry: dict) -> Snapshot | None:
+    """The cached rendered snapshot of a dataset page (None: not cached, no layout, or
+    not a valid snapshot)."""
+    cached = cache_dir / name / f"{entry['id']}.json"
+    if not cached.is_file():
+        return None
+    try:
+        snap = from_json(json.loads(cached.read_text(encoding="utf-8")), MAX_NODES)
+    except (PithError, ValueError):
+        return None
+    return snap if snap.layout else None
+
+
+def static_snapshot(dataset: Path, entry: dict) -> Snapshot | None:
+    """The static snapshot of a dataset page from its HTML (None: not readable)."""
+    try:
+        html, _ = static.decode_html(static.read_page(dataset / entry["html"]), None, "replace")
+        return from_json(static.snapshot_from_html(html, entry.get("url") or ""), MAX_NODES)
+    except PithError:
+        return None
+
+
+def snapshot_loader(datasets: list[Path], cache_dir: Path, mode: str):
+    """key ("dataset/id", as Page.key) -> that page's snapshot in `mode`, or None."""
+    where = {}
+    for d in datasets_to_use(datasets):
+        name, pages = pages_of(d, True)
+        where.update({f"{name}/{e['id']}": (d, name, e) for e in pages})
+
+    def load(key: str) -> Snapshot | None:
+        if key not in where:
+            return None
+        d, name, entry = where[key]
+        return rendered_snapshot(cache_dir, name, entry) if mode == "rendered" \
+            else static_snapshot(d, entry)
+    return load
 
 
 # --------------------------------------------------------------------------- learners
@@ -268,17 +303,20 @@ def folds_of(pages: list[Page]) -> np.ndarray:
 
 
 def cross_validate(pages: list[Page], names: tuple[str, ...], scorer,
-                   learners=("logistic", "trees")) -> dict:
+                   learners=("logistic", "trees"), fold_models: dict | None = None) -> dict:
     """Mean page F1 per learner and threshold over site-grouped folds, with the
-    element-whole and oracle (labels) figures of the same pages beside them."""
+    element-whole and oracle (labels) figures of the same pages beside them. Each fold's
+    fitted model goes into `fold_models[(learner, fold)]` when a dict is given."""
     fold = folds_of(pages)
     probs: dict[str, list[np.ndarray]] = {k: [None] * len(pages) for k in learners}
     for f in range(FOLDS):
         train = [p for p, k in zip(pages, fold) if k != f]
         x, y, w = stack(train)
         for learner in learners:
-            model = keep.Model.from_json({**LEARNERS[learner](x, y, w), "features": list(names),
-                                          "threshold": 0.5})
+            fitted = LEARNERS[learner](x, y, w)
+            if fold_models is not None:
+                fold_models[(learner, f)] = fitted
+            model = keep.Model.from_json({**fitted, "features": list(names), "threshold": 0.5})
             for i in np.flatnonzero(fold == f):
                 probs[learner][i] = model.probability(pages[i].x.astype(np.float64))
     out = {"whole": float(np.mean([page_f1(scorer, p, np.ones(len(p.y), bool)) for p in pages])),
@@ -296,21 +334,55 @@ def cross_validate(pages: list[Page], names: tuple[str, ...], scorer,
     return out
 
 
-def choose_rule(cv: dict[str, float], keep_at: float | None = None
-                ) -> tuple[str, float, float | None]:
-    """(learner, keep threshold, add threshold or None) of the best cross-validated rule
-    (keys "learner@keep" and "learner@keep+add"); with `keep_at`, the best learner's best
-    rule keeping at that threshold."""
-    best = max((k for k in cv if "@" in k), key=lambda k: cv[k])
-    learner = best.split("@")[0]
-    if keep_at is not None:
-        pinned = [k for k in cv if k.startswith(learner + "@")
-                  and float(k.split("@")[1].partition("+")[0]) == keep_at]
-        if not pinned:
-            raise PithError(f"no cross-validated rule keeps at {keep_at} (THRESHOLDS)")
-        best = max(pinned, key=lambda k: cv[k])
-    threshold, _, add = best.split("@")[1].partition("+")
+def parse_rule(key: str) -> tuple[str, float, float | None]:
+    """(learner, keep threshold, add threshold or None) of a rule key ("learner@keep" or
+    "learner@keep+add", as cross_validate names them)."""
+    learner, _, rule = key.partition("@")
+    threshold, _, add = rule.partition("+")
     return learner, float(threshold), float(add) if add else None
+
+
+def choose_rule(cv: dict[str, float]) -> str:
+    """The key of the best cross-validated rule (its learner is the one chosen)."""
+    return max((k for k in cv if "@" in k), key=lambda k: cv[k])
+
+
+def shortlist(cv: dict[str, float], learner: str, n: int = SHORTLIST) -> list[str]:
+    """The `n` best cross-validated rules of `learner`, best first (ties in key order)."""
+    return sorted((k for k in cv if k.startswith(learner + "@")), key=lambda k: (-cv[k], k))[:n]
+
+
+def pipeline_cv(pages: list[Page], fold_models: dict[int, dict], names: tuple[str, ...],
+                rules: list[str], snapshot_of, scorer, quiet: bool = True) -> dict[str, float]:
+    """Mean page F1 per rule of the whole default pipeline (auto, block stage on, the
+    element by expected F1), each page read with its fold's model (`fold_models[fold]`,
+    fitted without the page's site) at the rule's thresholds. `snapshot_of(key)` gives a
+    page's snapshot (None: the page is left out, for every rule alike)."""
+    fold = folds_of(pages)
+    models = {f: [keep.Model.from_json({**fold_models[f], "features": list(names),
+                                        "threshold": t, "add": a})
+                  for _, t, a in map(parse_rule, rules)] for f in range(FOLDS)}
+    total, counted = np.zeros(len(rules)), 0
+    for page, f in _progress(list(zip(pages, fold)), quiet, "pipeline cv"):
+        snap = snapshot_of(page.key)
+        if snap is None:
+            continue
+        counted += 1
+        for r, model in enumerate(models[f]):
+            with keep.models_in_use({"rendered": model, "static": model}):
+                try:
+                    text = render.output(select(snap), "text")
+                except PithError:
+                    text = ""
+            total[r] += scorer.score_pair(text, page.truth)[2]
+    return {k: float(v / max(counted, 1)) for k, v in zip(rules, total)}
+
+
+def _progress(items: list, quiet: bool, what: str):
+    if quiet:
+        return items
+    from tqdm import tqdm
+    return tqdm(items, desc=what, unit="page", file=sys.stderr)
 
 
 def train(datasets: list[Path], cache_dir: Path, out_dir: Path = MODELS_DIR,
@@ -329,7 +401,7 @@ def train(datasets: list[Path], cache_dir: Path, out_dir: Path = MODELS_DIR,
     result: dict = {"version": 1, "trained": _dt.date.today().isoformat(),
                     "command": "pith train-blocks", "config": {
                         "folds": FOLDS, "content_share": CONTENT_SHARE, "trees": TREE_PARAMS, "tree_rounds": TREE_ROUNDS,
-                        "logistic_l2": LOGISTIC_L2},
+                        "logistic_l2": LOGISTIC_L2, "shortlist": SHORTLIST},
                     "data": {"datasets": [d.name for d in datasets_to_use(datasets)],
                              "cache": cache_dir.name, "corpus_reused": reused}, "cv": {}}
     for mode in MODES:
@@ -338,18 +410,26 @@ def train(datasets: list[Path], cache_dir: Path, out_dir: Path = MODELS_DIR,
         if not mp:
             raise PithError(f"no training page for the {mode} block model (is the snapshot "
                             f"cache {cache_dir} filled? run `pith bench` first)")
-        cv = cross_validate(mp, names, scorer)
-        learner, threshold, add = choose_rule(cv, KEEP_AT.get(mode))
+        folds: dict = {}
+        cv = cross_validate(mp, names, scorer, fold_models=folds)
+        learner = parse_rule(choose_rule(cv))[0]
+        rules = shortlist(cv, learner)
+        piped = pipeline_cv(mp, {f: folds[(learner, f)] for f in range(FOLDS)}, names, rules,
+                            snapshot_loader(datasets, cache_dir, mode), scorer, quiet)
+        # the pipeline's best; a tie goes to the within-element CV's order
+        _, threshold, add = parse_rule(max(rules, key=lambda k: (piped[k], -rules.index(k))))
         x, y, w = stack(mp)
         model = {**LEARNERS[learner](x, y, w), "features": list(names),
                  "threshold": threshold, "add": add, "learner": learner}
         result[mode] = model
         result["cv"][mode] = {"pages": len(mp), "blocks": int(len(y)),
                               "content_share": round(float(y.mean()), 3),
-                              **{k: round(v, 4) for k, v in cv.items()}}
+                              **{k: round(v, 4) for k, v in cv.items()},
+                              "pipeline": {k: round(v, 4) for k, v in piped.items()}}
         if not quiet:
             print(f"{mode}: {len(mp)} pages; cv " + ", ".join(
-                f"{k} {v:.4f}" for k, v in cv.items()), file=sys.stderr)
+                f"{k} {v:.4f}" for k, v in cv.items()) + "; pipeline " + ", ".join(
+                f"{k} {v:.4f}" for k, v in piped.items()), file=sys.stderr)
     result["seconds"] = {"collect": round(t1 - t0, 1), "fit": round(time.perf_counter() - t1, 1)}
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / MODEL_FILE).write_text(json.dumps(result) + "\n", encoding="utf-8")
@@ -376,21 +456,35 @@ def write_md(path: Path, result: dict) -> None:
         f"`.cache/snapshots/{result['data']['cache']}`, static ones from the HTML",
         f"- labels: a block is content when ≥ {result['config']['content_share']} of its "
         "characters are in truth-covered text nodes (4-token shingles)",
-        f"- learner and threshold chosen by {result['config']['folds']}-fold site-grouped "
-        "cross-validation on the training pages: mean page F1 of the kept blocks' text",
+        f"- learner chosen by {result['config']['folds']}-fold site-grouped "
+        "cross-validation on the training pages (mean page F1 of the kept blocks' text in "
+        "the method's element); the rule (keep / add at) of the winner's best "
+        f"{result['config'].get('shortlist', SHORTLIST)} by the same folds through the whole "
+        "default pipeline (mean page F1 of its text, each page read with the model fitted "
+        "without its site)",
         "",
         "| mode | learner | keep at | add at | pages | blocks | content | element whole | "
-        "method | oracle | logistic (best) | trees (best) |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "method | oracle | logistic (best) | trees (best) | pipeline (rule) |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for mode in MODES:
         cv, m = result["cv"][mode], result[mode]
         best = {lr: max(v for k, v in cv.items() if k.startswith(lr + "@"))
                 for lr in ("logistic", "trees")}
+        rule = f"{m['learner']}@{m['threshold']}" + (f"+{m['add']}" if m.get("add") else "")
+        piped = cv.get("pipeline", {}).get(rule)
         lines.append(f"| {mode} | {m['learner']} | {m['threshold']} | {m.get('add') or '-'} | "
                      f"{cv['pages']} | {cv['blocks']} | {cv['content_share']} | "
                      f"{cv['whole']:.4f} | {cv['method']:.4f} | {cv['oracle']:.4f} | "
-                     f"{best['logistic']:.4f} | {best['trees']:.4f} |")
+                     f"{best['logistic']:.4f} | {best['trees']:.4f} | "
+                     f"{'-' if piped is None else f'{piped:.4f}'} |")
+    lines.append("")
+    for mode in MODES:
+        piped = result["cv"][mode].get("pipeline", {})
+        if piped:
+            lines.append(f"Pipeline CV, {mode} (rule: within-element CV, pipeline): " + "; ".join(
+                f"{k} {result['cv'][mode].get(k, float('nan')):.4f}, {v:.4f}"
+                for k, v in piped.items()) + ".")
     lines += ["", "'element whole' is the mean page F1 of all the blocks of the (grown) element; "
               "'method' of the blocks the method's own answer shows (its element less what it "
               "dropped, its parts); 'oracle' keeps exactly the blocks labelled content (the "

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -278,9 +279,27 @@ def widen(snap: Snapshot, feats: Features, node: int, times: int) -> int:
     return node
 
 
+# Models read instead of the model file while `models_in_use` is on (None: the file's).
+_IN_USE: dict[str, Model] | None = None
+
+
+@contextmanager
+def models_in_use(models: dict[str, Model]):
+    """Read `models` ({"rendered": Model, "static": Model}) instead of the model file
+    inside the `with` block: the trainer runs the whole pipeline with each fold's model
+    (train_blocks.pipeline_cv). Not for concurrent use (the host is one thread)."""
+    global _IN_USE
+    before, _IN_USE = _IN_USE, models
+    try:
+        yield
+    finally:
+        _IN_USE = before
+
+
 def model_of(snap: Snapshot, model_path: str = str(MODEL_PATH)) -> Model:
     """The block model for this snapshot: the rendered half with layout, else the static."""
-    return load_models(model_path)["rendered" if snap.layout else "static"]
+    models = _IN_USE if _IN_USE is not None else load_models(model_path)
+    return models["rendered" if snap.layout else "static"]
 
 
 @dataclass(frozen=True, eq=False)
