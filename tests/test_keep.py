@@ -267,6 +267,26 @@ def test_the_boundary_rule_reads_p_at_one_half_not_the_files_threshold(tmp_path)
     assert boundary.kept.tolist() == [3, 4, 10, 12]
 
 
+def test_blocks_form_max_leaves_a_small_form_out_and_a_page_wrapping_form_in(tmp_path):
+    path = link_model(tmp_path)
+    story = [("p", 3, {"text": t}) for t in PARAS]
+    small = from_json(make_snapshot(
+        [("html", -1), ("body", 0), ("article", 1), ("div", 2)] + story
+        + [("form", 2, {"text": "Subscribe to the weekly letter"})]), 1000)
+    wrapped = from_json(make_snapshot(
+        [("html", -1), ("body", 0), ("form", 1), ("div", 2)] + story), 1000)
+    for snap, element, form_kept in ((small, 2, False), (wrapped, 2, True)):
+        feats = compute(snap)
+        method = Choice(node=element, score=np.zeros(snap.n), blocks=np.array([element]))
+        on = keep.apply(snap, feats, Options(blocks_form_max=0.2), element, method,
+                        model_path=path)
+        off = keep.apply(snap, feats, Options(), element, method, model_path=path)
+        form = [r for r in range(snap.n) if snap.tag[r] == "form"][0]
+        inside = [r for r in off.kept.tolist() if form <= r < snap.end[form]]
+        assert inside                                      # off: the model keeps them
+        assert all((r in on.kept.tolist()) == form_kept for r in inside)
+
+
 def test_models_in_use_replace_the_file_inside_the_block_only():
     snap = from_json(make_snapshot([("html", -1), ("body", 0), ("p", 1, {"text": "Text."})]), 10)
     mine = keep.Model(names=("log_chars",), threshold=0.5, kind="logistic", weights=np.zeros(1),

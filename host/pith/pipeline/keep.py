@@ -265,6 +265,16 @@ def structured(snap: Snapshot, blocks: blocks_mod.Blocks, which: np.ndarray) -> 
     return code | figure | blocks.data[rows]
 
 
+def small_form(snap: Snapshot, feats: Features, element: int, share: float) -> np.ndarray:
+    """Rows inside a `form` holding less than `share` of `element`'s text (option
+    blocks_form_max)."""
+    forms = np.flatnonzero(tag_in(snap, frozenset({"form"})))
+    small = forms[feats.chars[forms] < share * max(int(feats.chars[element]), 1)]
+    if not len(small):
+        return np.zeros(snap.n, np.bool_)
+    return snap.subtrees(small)
+
+
 def widen(snap: Snapshot, feats: Features, node: int, times: int) -> int:
     """`node` grown `times` times, each to the nearest ancestor with more visible text
     (the grow button's rule), stopping at the root."""
@@ -384,6 +394,8 @@ def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: 
     in_method = bf.method_mask(snap, blocks, rows, method.node)
     if opts.blocks_keep_structured:
         keep |= structured(snap, blocks, which) & in_method
+    if opts.blocks_form_max > 0:
+        keep &= ~small_form(snap, feats, element, opts.blocks_form_max)[rows]
     if opts.auto_furniture:          # widening never brings back furniture the method left
         land = furniture(snap)
         if land.any():

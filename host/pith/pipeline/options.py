@@ -332,6 +332,12 @@ class Options:
         "is read once: pages ship their content twice for layouts a stylesheet hides (a "
         "static snapshot sees both copies) or carousels clone their slides, and a reader "
         "wants the article once (NOTES.md, 'Why the block stage drops copied passages')")
+    blocks_form_max: float = _opt(
+        0.0, "with the block stage, the blocks of a form holding less than this share of "
+        "the judged element's text are left out (a subscribe, search or comment form is "
+        "interface; a form round the whole page, as ASP.NET pages have, holds most of it); "
+        "0 turns it off (NOTES.md, 'Why small forms are not left out by rule')",
+        lo=0.0, hi=1.0)
     blocks_grow: int = _opt(
         1, "with the block stage, the element judged block by block is the method's choice "
         "grown this many times (the grow button's rule), so a headline or a first "
