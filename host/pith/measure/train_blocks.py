@@ -379,10 +379,11 @@ def pipeline_cv(pages: list[Page], fold_models: dict[int, dict], names: tuple[st
 
 
 def _progress(items: list, quiet: bool, what: str):
-    if quiet:
-        return items
+    """`items` behind a progress bar drawn only on a terminal and not when `quiet` (as
+    datasets.pages_of draws its own)."""
     from tqdm import tqdm
-    return tqdm(items, desc=what, unit="page", file=sys.stderr)
+    return tqdm(items, desc=what, unit="page", file=sys.stderr,
+                disable=quiet or not sys.stderr.isatty(), dynamic_ncols=True)
 
 
 def train(datasets: list[Path], cache_dir: Path, out_dir: Path = MODELS_DIR,
