@@ -299,3 +299,40 @@ def test_models_in_use_replace_the_file_inside_the_block_only():
     except RuntimeError:
         pass
     assert keep.model_of(snap) is shipped
+
+
+def test_a_box_free_model_reads_a_rendered_page_without_its_layout_columns(monkeypatch):
+    """A model of NAMES alone (the static half, which also reads rendered pages when the
+    trainer finds it as good) gets the matrix without the layout columns on a rendered
+    snapshot, and the same probabilities as when it reads them out of the wide matrix;
+    a model with a layout feature still gets the wide matrix."""
+    from pith.pipeline import blocks as blocks_mod
+    rows = [("html", -1, {"w": 800, "h": 900}), ("body", 0, {"w": 800, "h": 900}),
+            ("article", 1, {"w": 600, "h": 400}),
+            ("h1", 2, {"text": "A headline", "y": 10, "w": 600, "h": 40, "fs": 32}),
+            ("p", 2, {"text": "The first paragraph of the story, long enough.", "y": 60,
+                      "w": 600, "h": 60, "fs": 16}),
+            ("p", 2, {"text": "Share this story", "y": 130, "w": 200, "h": 20, "fs": 12})]
+    snap = from_json(make_snapshot(rows, layout=True), 100)
+    feats = compute(snap)
+    blocks = blocks_mod.compute(snap, feats)
+    which = np.arange(blocks.count)
+    method = Choice(node=2, score=np.zeros(snap.n), blocks=np.array([2]))
+
+    def logistic(names):
+        w = [1.0 if n in ("log_chars", "font_rel") else 0.0 for n in names]
+        return keep.Model(names=tuple(names), threshold=0.5, kind="logistic", base=-3.0,
+                          weights=np.array(w), mean=np.zeros(len(names)), scale=np.ones(len(names)))
+    box_free, boxed = logistic(bf.NAMES), logistic(bf.LAYOUT_NAMES)
+    assert not box_free.reads_layout and boxed.reads_layout
+    widths = []
+    matrix = bf.matrix
+    monkeypatch.setattr(bf, "matrix", lambda *a, **k: widths.append(k["layout"]) or matrix(*a, **k))
+    for model in (box_free, boxed):
+        with keep.models_in_use({"static": model, "rendered": model}):
+            p, _ = keep.probabilities(snap, feats, Options(), 2, method, blocks, which)
+        if model is box_free:
+            wide = matrix(snap, feats, blocks, bf.page_signals(snap, feats, Options(), 2), 2,
+                          which, None, None, layout=True, method=2)
+            assert np.allclose(p, model.probability(wide, model.columns(bf.LAYOUT_NAMES)))
+    assert widths == [False, True]

@@ -144,3 +144,27 @@ def test_the_pipeline_cv_scores_each_rule_through_the_whole_pipeline():
     assert sorted(asked) == [f"d/{k}" for k in range(6)]
     assert scores["logistic@0.3"] > 0.95 and scores["logistic@0.6"] < 0.95   # "|" stays in
     assert keep.model_of(snap) is keep.load_models(str(keep.MODEL_PATH))["static"]  # the file again
+
+
+def test_the_box_free_half_reads_rendered_pages_when_it_scores_at_least_as_well():
+    assert train_blocks.choose_rendered(own=0.8580, boxfree=0.8583) == "static"
+    assert train_blocks.choose_rendered(own=0.8580, boxfree=0.8580) == "static"   # a tie
+    assert train_blocks.choose_rendered(own=0.8600, boxfree=0.8583) == "rendered"
+
+
+def test_blocks_md_says_when_the_rendered_half_is_the_static_one(tmp_path):
+    static = {"learner": "trees", "threshold": 0.2, "add": 0.6, "features": ["a"]}
+    cv = {"pages": 10, "blocks": 100, "content_share": 0.5, "whole": 0.8, "method": 0.84,
+          "oracle": 0.93, "logistic@0.2+0.6": 0.85, "trees@0.2+0.6": 0.86,
+          "pipeline": {"trees@0.2+0.6": 0.868}}
+    result = {"trained": "2026-11-26", "seconds": {"collect": 1.0, "fit": 2.0},
+              "data": {"datasets": ["d"], "cache": "c"},
+              "config": {"content_share": 0.5, "folds": 3, "shortlist": 6},
+              "static": static, "rendered": {**static, "source": "static"},
+              "cv": {"static": cv, "rendered": {**cv, "pipeline": {"trees@0.25+0.6": 0.858},
+                                                "pipeline_boxfree": {"trees@0.2+0.6": 0.8583}}}}
+    train_blocks.write_md(tmp_path / "BLOCKS.md", result)
+    text = (tmp_path / "BLOCKS.md").read_text()
+    row = next(line for line in text.splitlines() if line.startswith("| rendered |"))
+    assert "the static half" in row and row.rstrip(" |").endswith("0.8583")
+    assert "The static half through the pipeline on these pages: trees@0.2+0.6 0.8583." in text

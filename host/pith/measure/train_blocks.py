@@ -19,8 +19,13 @@ Stages:
      winner's best `SHORTLIST` rules (keep / add thresholds) are scored through the whole
      default pipeline, each page read with the model of the fold that left it out, and
      the best of them is the rule (`pipeline_cv`);
-  4. the winner is refitted on every training page and written with its threshold to
-     models/blocks.json, with models/BLOCKS.md saying what was measured.
+  4. the static half first, then the rendered one; the rendered pages are then also read
+     through the pipeline by the static half's fold models at its rule, and when that
+     scores at least the rendered half's best, the static half reads rendered pages too
+     (`choose_rendered`: its features are columns every snapshot has);
+  5. the winner is refitted on every training page and written with its threshold to
+     models/blocks.json (a rendered half that is the static one is its copy, marked
+     "source": "static"), with models/BLOCKS.md saying what was measured.
 
 Weights: each page weighs 1, shared by its labelled blocks in proportion to the square
 root of their characters — a page of 300 comments does not outweigh twenty articles,
@@ -378,6 +383,25 @@ def pipeline_cv(pages: list[Page], fold_models: dict[int, dict], names: tuple[st
     return {k: float(v / max(counted, 1)) for k, v in zip(rules, total)}
 
 
+def choose_rendered(own: float, boxfree: float) -> str:
+    """Which half reads rendered pages: "static" (the box-free model, which reads every
+    snapshot's NAMES columns) when it scores at least `own` — the best of the model fitted
+    on the rendered blocks — through the whole pipeline on the rendered training pages,
+    else "rendered". A tie goes to the box-free half: half the trees to walk per page, no
+    layout column to compute, and one model to retrain (NOTES.md, 'Why rendered pages are
+    read by the box-free model')."""
+    return "static" if boxfree >= own else "rendered"
+
+
+def _report(mode: str, cv: dict, piped: dict, record: dict, quiet: bool) -> None:
+    if not quiet:
+        extra = "".join(f"; box-free {k} {v:.4f}" for k, v in
+                        record.get("pipeline_boxfree", {}).items())
+        print(f"{mode}: {record['pages']} pages; cv " + ", ".join(
+            f"{k} {v:.4f}" for k, v in cv.items()) + "; pipeline " + ", ".join(
+            f"{k} {v:.4f}" for k, v in piped.items()) + extra, file=sys.stderr)
+
+
 def _progress(items: list, quiet: bool, what: str):
     """`items` behind a progress bar drawn only on a terminal and not when `quiet` (as
     datasets.pages_of draws its own)."""
@@ -405,7 +429,8 @@ def train(datasets: list[Path], cache_dir: Path, out_dir: Path = MODELS_DIR,
                         "logistic_l2": LOGISTIC_L2, "shortlist": SHORTLIST},
                     "data": {"datasets": [d.name for d in datasets_to_use(datasets)],
                              "cache": cache_dir.name, "corpus_reused": reused}, "cv": {}}
-    for mode in MODES:
+    fitted: dict[str, tuple[dict, str]] = {}      # mode -> (its fold models, its rule)
+    for mode in ("static", "rendered"):           # the box-free half first: see below
         names = bf.LAYOUT_NAMES if mode == "rendered" else bf.NAMES
         mp = pages[mode]
         if not mp:
@@ -415,22 +440,31 @@ def train(datasets: list[Path], cache_dir: Path, out_dir: Path = MODELS_DIR,
         cv = cross_validate(mp, names, scorer, fold_models=folds)
         learner = parse_rule(choose_rule(cv))[0]
         rules = shortlist(cv, learner)
-        piped = pipeline_cv(mp, {f: folds[(learner, f)] for f in range(FOLDS)}, names, rules,
-                            snapshot_loader(datasets, cache_dir, mode), scorer, quiet)
+        loader = snapshot_loader(datasets, cache_dir, mode)
+        mine = {f: folds[(learner, f)] for f in range(FOLDS)}
+        piped = pipeline_cv(mp, mine, names, rules, loader, scorer, quiet)
         # the pipeline's best; a tie goes to the within-element CV's order
-        _, threshold, add = parse_rule(max(rules, key=lambda k: (piped[k], -rules.index(k))))
+        best = max(rules, key=lambda k: (piped[k], -rules.index(k)))
+        fitted[mode] = (mine, best)
         x, y, w = stack(mp)
-        model = {**LEARNERS[learner](x, y, w), "features": list(names),
-                 "threshold": threshold, "add": add, "learner": learner}
-        result[mode] = model
-        result["cv"][mode] = {"pages": len(mp), "blocks": int(len(y)),
-                              "content_share": round(float(y.mean()), 3),
-                              **{k: round(v, 4) for k, v in cv.items()},
-                              "pipeline": {k: round(v, 4) for k, v in piped.items()}}
-        if not quiet:
-            print(f"{mode}: {len(mp)} pages; cv " + ", ".join(
-                f"{k} {v:.4f}" for k, v in cv.items()) + "; pipeline " + ", ".join(
-                f"{k} {v:.4f}" for k, v in piped.items()), file=sys.stderr)
+        record = result["cv"][mode] = {
+            "pages": len(mp), "blocks": int(len(y)), "content_share": round(float(y.mean()), 3),
+            **{k: round(v, 4) for k, v in cv.items()},
+            "pipeline": {k: round(v, 4) for k, v in piped.items()}}
+        if mode == "rendered":
+            # the box-free half through the same pipeline on the same rendered pages, each
+            # read with the box-free model of the fold that left its site out
+            static_folds, static_rule = fitted["static"]
+            boxfree = pipeline_cv(mp, static_folds, bf.NAMES, [static_rule], loader, scorer,
+                                  quiet)[static_rule]
+            record["pipeline_boxfree"] = {static_rule: round(boxfree, 4)}
+            if choose_rendered(piped[best], boxfree) == "static":
+                result[mode] = {**result["static"], "source": "static"}
+        if mode not in result:
+            _, threshold, add = parse_rule(best)
+            result[mode] = {**LEARNERS[learner](x, y, w), "features": list(names),
+                            "threshold": threshold, "add": add, "learner": learner}
+        _report(mode, cv, piped, record, quiet)
     result["seconds"] = {"collect": round(t1 - t0, 1), "fit": round(time.perf_counter() - t1, 1)}
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / MODEL_FILE).write_text(json.dumps(result) + "\n", encoding="utf-8")
@@ -462,7 +496,9 @@ def write_md(path: Path, result: dict) -> None:
         "the method's element); the rule (keep / add at) of the winner's best "
         f"{result['config'].get('shortlist', SHORTLIST)} by the same folds through the whole "
         "default pipeline (mean page F1 of its text, each page read with the model fitted "
-        "without its site)",
+        "without its site); rendered pages are read by the static (box-free) half when it "
+        "scores at least the rendered half's best that way on the rendered training pages "
+        "(`choose_rendered`)",
         "",
         "| mode | learner | keep at | add at | pages | blocks | content | element whole | "
         "method | oracle | logistic (best) | trees (best) | pipeline (rule) |",
@@ -473,8 +509,10 @@ def write_md(path: Path, result: dict) -> None:
         best = {lr: max(v for k, v in cv.items() if k.startswith(lr + "@"))
                 for lr in ("logistic", "trees")}
         rule = f"{m['learner']}@{m['threshold']}" + (f"+{m['add']}" if m.get("add") else "")
-        piped = cv.get("pipeline", {}).get(rule)
-        lines.append(f"| {mode} | {m['learner']} | {m['threshold']} | {m.get('add') or '-'} | "
+        boxfree = m.get("source") == "static" and mode != "static"
+        piped = cv.get("pipeline_boxfree" if boxfree else "pipeline", {}).get(rule)
+        learner = f"{m['learner']} (the static half)" if boxfree else m["learner"]
+        lines.append(f"| {mode} | {learner} | {m['threshold']} | {m.get('add') or '-'} | "
                      f"{cv['pages']} | {cv['blocks']} | {cv['content_share']} | "
                      f"{cv['whole']:.4f} | {cv['method']:.4f} | {cv['oracle']:.4f} | "
                      f"{best['logistic']:.4f} | {best['trees']:.4f} | "
@@ -485,7 +523,9 @@ def write_md(path: Path, result: dict) -> None:
         if piped:
             lines.append(f"Pipeline CV, {mode} (rule: within-element CV, pipeline): " + "; ".join(
                 f"{k} {result['cv'][mode].get(k, float('nan')):.4f}, {v:.4f}"
-                for k, v in piped.items()) + ".")
+                for k, v in piped.items()) + "." + "".join(
+                f" The static half through the pipeline on these pages: {k} {v:.4f}."
+                for k, v in result["cv"][mode].get("pipeline_boxfree", {}).items()))
     lines += ["", "'element whole' is the mean page F1 of all the blocks of the (grown) element; "
               "'method' of the blocks the method's own answer shows (its element less what it "
               "dropped, its parts); 'oracle' keeps exactly the blocks labelled content (the "

@@ -24,7 +24,9 @@ Decisions a change must keep:
 - a passage the kept blocks hold twice (`copies`: a page shipping its content twice, one
   copy for a layout a stylesheet hides) is read once (`blocks_drop_copies`);
 - when the model keeps no text block, the element is answered whole (never empty);
-- a snapshot without layout uses the model's static half, as CLG does;
+- a snapshot without layout uses the model's static half, as CLG does; the rendered half
+  may be the static one too (the trainer ships it when it reads rendered pages as well:
+  train_blocks.choose_rendered), and then no layout column is computed;
 - with auto's element chosen by expected F1 (select.py, `auto_block_choice`), every block
   of the page is judged once (`judge_page`, the vote's element as the method's) and every
   later decision on the page reads those probabilities (`apply(page=...)`).
@@ -100,6 +102,12 @@ class Model:
     weights: np.ndarray | None = None  # logistic: per feature, on standardised values
     mean: np.ndarray | None = None
     scale: np.ndarray | None = None
+
+    @property
+    def reads_layout(self) -> bool:
+        """Whether one of the model's features is a layout column (block_features'
+        LAYOUT_NAMES beyond NAMES), which only rendered snapshots have."""
+        return not set(self.names) <= set(bf.NAMES)
 
     def columns(self, names: tuple[str, ...]) -> np.ndarray:
         """Where the model's features are among `names` (the matrix's columns)."""
@@ -347,9 +355,12 @@ def probabilities(snap: Snapshot, feats: Features, opts: Options, element: int,
     (a logistic model, one matrix product, scores them all)."""
     model = model_of(snap, model_path)
     sig = bf.page_signals(snap, feats, opts, element, read=blocks.rows[which])
+    # the layout columns only for a model that reads one (a box-free model reads
+    # rendered pages too: train_blocks.choose_rendered)
+    layout = snap.layout and model.reads_layout
     x = bf.matrix(snap, feats, blocks, sig, element, which, method.drop, method.parts,
-                  layout=snap.layout, method=method.node, strings=strings)
-    columns = model.columns(bf.LAYOUT_NAMES if snap.layout else bf.NAMES)
+                  layout=layout, method=method.node, strings=strings)
+    columns = model.columns(bf.LAYOUT_NAMES if layout else bf.NAMES)
     if judged is None or model.kind != "trees" or judged.all():
         return model.probability(x, columns), model
     p = np.zeros(len(x))
