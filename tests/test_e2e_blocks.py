@@ -278,6 +278,15 @@ def wait_for(probe, what: str):
         time.sleep(POLL_S)
 
 
+def host_gone(pid: int) -> bool:
+    """Whether process `pid` has exited: no /proc entry, a zombie, or a /proc entry that
+    vanishes while it is read (a process being reaped reads as ESRCH)."""
+    try:
+        return "zombie" in Path(f"/proc/{pid}/status").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return True
+
+
 class Session:
     """The fixture page selected in one browser: the reply, its blocks, and what the page shows."""
 
@@ -504,8 +513,7 @@ def test_decisions_survive_a_host_restart(pith, server):
     s.wait_decisions([taken], [left], "the exclude row saved")
     pid = ok(pith.hello(), "hello")["hello"]["pid"]
     kill_host(pid)
-    wait_for(lambda: not Path(f"/proc/{pid}").exists()
-             or "zombie" in Path(f"/proc/{pid}/status").read_text(), "the host gone")
+    wait_for(lambda: host_gone(pid), "the host gone")
     # one more element before <body>: every row inside it moves by one in the next capture
     pith.eval("() => { document.head.appendChild(document.createElement('meta')); return true; }")
     text = normal(pith.reader_text())

@@ -245,8 +245,8 @@ def _wait_gone(pid: int) -> None:
     while Path(f"/proc/{pid}").exists():
         try:
             status = Path(f"/proc/{pid}/status").read_text()
-        except FileNotFoundError:    # gone between the two looks
-            return
+        except (FileNotFoundError, ProcessLookupError):   # gone between the two looks (a
+            return                   # process being reaped reads as ESRCH, not ENOENT)
         if "State:\tZ" in status:
             return                   # a zombie until Chromium reaps it: dead all the same
         assert time.monotonic() < deadline, f"host {pid} still alive"

@@ -658,7 +658,8 @@ def _hidden_column(parent: np.ndarray, ua_none: np.ndarray, found: dict) -> np.n
     UA stylesheet (`ua_none`), the `hidden` attribute (but for React's streamed segments,
     which its script reveals at once) or an inline style; aria-hidden;
     opacity 0; and visibility, inherited as in computed style (the last declaration of a
-    style wins)."""
+    style wins). Rules of the page's own style sheets are not applied (NOTES.md, 'Why
+    static snapshots do not apply the page's style sheets')."""
     n = len(parent)
     bits = np.where(ua_none, H_DISPLAY_NONE, 0).astype(np.int64)
     ids = found["id"]
