@@ -429,7 +429,7 @@ def train(datasets: list[Path], cache_dir: Path, out_dir: Path = MODELS_DIR,
                         "logistic_l2": LOGISTIC_L2, "shortlist": SHORTLIST},
                     "data": {"datasets": [d.name for d in datasets_to_use(datasets)],
                              "cache": cache_dir.name, "corpus_reused": reused}, "cv": {}}
-    fitted: dict[str, tuple[dict, str]] = {}      # mode -> (its fold models, its rule)
+    boxfree: tuple[dict, str] | None = None       # the static half's fold models and rule
     for mode in ("static", "rendered"):           # the box-free half first: see below
         names = bf.LAYOUT_NAMES if mode == "rendered" else bf.NAMES
         mp = pages[mode]
@@ -445,7 +445,8 @@ def train(datasets: list[Path], cache_dir: Path, out_dir: Path = MODELS_DIR,
         piped = pipeline_cv(mp, mine, names, rules, loader, scorer, quiet)
         # the pipeline's best; a tie goes to the within-element CV's order
         best = max(rules, key=lambda k: (piped[k], -rules.index(k)))
-        fitted[mode] = (mine, best)
+        if mode == "static":
+            boxfree = (mine, best)
         x, y, w = stack(mp)
         record = result["cv"][mode] = {
             "pages": len(mp), "blocks": int(len(y)), "content_share": round(float(y.mean()), 3),
@@ -454,11 +455,11 @@ def train(datasets: list[Path], cache_dir: Path, out_dir: Path = MODELS_DIR,
         if mode == "rendered":
             # the box-free half through the same pipeline on the same rendered pages, each
             # read with the box-free model of the fold that left its site out
-            static_folds, static_rule = fitted["static"]
-            boxfree = pipeline_cv(mp, static_folds, bf.NAMES, [static_rule], loader, scorer,
-                                  quiet)[static_rule]
-            record["pipeline_boxfree"] = {static_rule: round(boxfree, 4)}
-            if choose_rendered(piped[best], boxfree) == "static":
+            static_folds, static_rule = boxfree
+            score = pipeline_cv(mp, static_folds, bf.NAMES, [static_rule], loader, scorer,
+                                quiet)[static_rule]
+            record["pipeline_boxfree"] = {static_rule: round(score, 4)}
+            if choose_rendered(piped[best], score) == "static":
                 result[mode] = {**result["static"], "source": "static"}
         if mode not in result:
             _, threshold, add = parse_rule(best)
