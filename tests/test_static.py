@@ -95,6 +95,44 @@ def test_meta_utf16_without_bom_means_utf8():
     assert decode_html(b'<meta charset="utf-16"><p>\xc3\xa9</p>')[1] == "utf-8"
 
 
+@pytest.mark.parametrize("declared,text", [
+    ("windows-1252", "Don’t miss the café — 4,50 €"),
+    ("gb2312", "谷歌在2014年收购的人工智能公司"),
+    ("shift_jis", "日本語のページ"),
+])
+def test_valid_utf8_wins_over_a_declared_charset(declared, text):
+    # a page re-saved as UTF-8 that kept its old <meta> (12 pages of the shared datasets)
+    data = f'<meta charset="{declared}"><p>{text}</p>'.encode()
+    assert decode_html(data) == (f'<meta charset="{declared}"><p>{text}</p>', "utf-8")
+    assert decode_html(data, header=declared)[1] == "utf-8"
+
+
+def test_text_in_a_legacy_charset_is_not_taken_for_utf8():
+    for declared, text in (("windows-1252", "Don’t miss the café"), ("gb2312", "谷歌公司"),
+                           ("shift_jis", "日本語のページ")):
+        data = f'<meta charset="{declared}"><p>{text}</p>'.encode(declared)
+        assert decode_html(data) == (f'<meta charset="{declared}"><p>{text}</p>',
+                                     "windows-1252" if declared == "windows-1252" else
+                                     "gbk" if declared == "gb2312" else declared)
+
+
+def test_ascii_bytes_keep_the_declared_charset():
+    # ISO-2022-JP is 7-bit: its escapes are ASCII bytes, so ASCII is not read as UTF-8
+    data = '<meta charset="iso-2022-jp"><p>こんにちは</p>'.encode("iso-2022-jp")
+    assert decode_html(data) == ('<meta charset="iso-2022-jp"><p>こんにちは</p>', "iso-2022-jp")
+
+
+def test_the_http_header_charset_comes_before_the_meta():
+    data = '<meta charset="iso-8859-2"><p>Съешь</p>'.encode("cp1251")
+    assert decode_html(data, header="windows-1251") == (
+        '<meta charset="iso-8859-2"><p>Съешь</p>', "windows-1251")
+    # an unknown header label is ignored in lenient mode (the <meta> decides) and named
+    # as the header's in strict mode
+    assert decode_html(data, header="x-no-such", errors="replace")[1] == "iso-8859-2"
+    with pytest.raises(InputDecode, match="declared in the HTTP header"):
+        decode_html(data, header="x-no-such")
+
+
 # --- check_html -------------------------------------------------------------------------
 @pytest.mark.parametrize("text", ["", "  \n\t "])
 def test_empty_input(text):

@@ -95,7 +95,7 @@ def _extract(record: Record, job: Job) -> dict[str, Any]:
         else:
             data, charset, url = fetch(record.source, job.timeout_s)
     try:
-        text, _ = static.decode_html(data, job.encoding or charset, job.encoding_errors)
+        text, _ = static.decode_html(data, job.encoding, job.encoding_errors, header=charset)
     except InputDecode:
         if job.encoding or not charset:
             raise

@@ -124,8 +124,8 @@ class Capturer:
             data, header_charset, url = static.read_page(path), None, path.resolve().as_uri()
         else:
             data, header_charset, url = fetch(target, self.timeout_s)
-        text, _charset = static.decode_html(data, self.encoding or header_charset,
-                                            self.encoding_errors)
+        text, _charset = static.decode_html(data, self.encoding, self.encoding_errors,
+                                            header=header_charset)
         static.check_html(text, target)
         return static.snapshot_from_html(text, url)
 

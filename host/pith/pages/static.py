@@ -2,8 +2,9 @@
 
 Its public jobs, in the order the CLI uses them:
 
-- `decode_html(data, encoding, errors)` turns bytes into text the way a browser picks the
-  charset (also used by `pith.pages.browser` for local files);
+- `decode_html(data, encoding, errors, header)` turns bytes into text the way a browser
+  picks the charset, but valid UTF-8 is UTF-8 whatever is declared (also used by
+  `pith.pages.browser` for local files);
 - `check_html(text, name)` refuses inputs that are empty or clearly not HTML;
 - `snapshot_from_html(html, url)` parses the page and walks its tree into the same
   columnar snapshot `capture.js` produces, with `layout: false`;
@@ -182,18 +183,24 @@ def read_page(path) -> bytes:
 
 
 def decode_html(data: bytes, encoding: str | None = None,
-                errors: str = "strict") -> tuple[str, str]:
-    """(text, charset) of an HTML file's bytes, choosing the charset like a browser.
+                errors: str = "strict", header: str | None = None) -> tuple[str, str]:
+    """(text, charset) of an HTML file's bytes, choosing the charset like a browser but
+    for one rule of its own: bytes that are valid UTF-8 are read as UTF-8.
 
-    Order: a byte-order mark; else `encoding` (the user's --encoding); else the charset
-    declared in the first 4 KB (`<meta charset>`, `<meta http-equiv=content-type>`, an XML
-    declaration); else UTF-8 when the bytes decode strictly as UTF-8; else windows-1252,
-    which is what browsers assume for undeclared pages. Labels mean what they mean to
-    browsers (latin-1 reads as windows-1252). A declared or requested charset the bytes do
-    not decode with raises InputDecode naming the charset and the byte offset, unless
-    `errors` is "replace" (U+FFFD for bad bytes). An unknown declared label raises
-    InputDecode too, except with errors="replace", where it is ignored as browsers do.
-    A `<meta>` declaring UTF-16 in bytes that have no BOM means UTF-8 (HTML spec).
+    Order: a byte-order mark; else `encoding` (the user's --encoding); else UTF-8 when the
+    bytes hold a non-ASCII character and decode strictly as UTF-8, whatever is declared
+    (a page re-saved as UTF-8 keeps its old declaration; text in another charset is
+    almost never valid UTF-8 by chance: NOTES.md, 'Why valid UTF-8 wins over a declared
+    charset'); else the charset `header` names (the HTTP Content-Type's) or, without
+    one, the charset declared in the first 4 KB (`<meta charset>`,
+    `<meta http-equiv=content-type>`, an XML declaration); else UTF-8 when the bytes
+    decode strictly as UTF-8; else windows-1252, which is what browsers assume for
+    undeclared pages. Labels mean what they mean to browsers (latin-1 reads as
+    windows-1252). A declared or requested charset the bytes do not decode with raises
+    InputDecode naming the charset and the byte offset, unless `errors` is "replace"
+    (U+FFFD for bad bytes). An unknown declared label raises InputDecode too, except
+    with errors="replace", where it is ignored as browsers do. A declaration of UTF-16
+    in bytes that have no BOM means UTF-8 (HTML spec).
     """
     if errors not in ("strict", "replace"):
         raise InputDecode(f"encoding errors must be strict or replace, not {errors!r}")
@@ -205,24 +212,37 @@ def decode_html(data: bytes, encoding: str | None = None,
         web, codec = _lookup(encoding, "requested with --encoding")
         text = _decode(data, web, codec, errors, "requested with --encoding", 0)
         return text.removeprefix("\ufeff"), web
-    declared = declared_charset(data)
-    if declared is not None:
-        label, where = declared
+    text = _utf8_text(data)
+    if text is not None:
+        return text, "utf-8"
+    declarations = ([(header, "declared in the HTTP header")] if header else []) + \
+        [d for d in (declared_charset(data),) if d is not None]
+    for label, where in declarations:     # the first known label decides
         try:
             web, codec = _lookup(label, where)
         except InputDecode as exc:
             if errors != "replace":
                 raise InputDecode(f"{exc.message}; pass --encoding CHARSET, or "
                                   "--encoding-errors replace to ignore the declaration") from None
-            web = None   # browsers ignore a label they do not know; so does lenient mode
-        if web is not None:
-            if web in ("utf-16le", "utf-16be"):
-                web, codec = "utf-8", "utf-8"
-            return _decode(data, web, codec, errors, where, 0), web
+            continue     # browsers ignore a label they do not know; so does lenient mode
+        if web in ("utf-16le", "utf-16be"):
+            web, codec = "utf-8", "utf-8"
+        return _decode(data, web, codec, errors, where, 0), web
     try:
         return data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
         return data.decode("cp1252", _C1_HANDLER), "windows-1252"
+
+
+def _utf8_text(data: bytes) -> str | None:
+    """`data` decoded as UTF-8 when it is valid UTF-8 holding a non-ASCII character (its
+    text is then shorter than its bytes), else None: ASCII bytes read the same in every
+    charset a page may declare but ISO-2022-JP, whose escapes are ASCII."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return text if len(text) != len(data) else None
 
 
 # --- is it HTML at all? --------------------------------------------------------------
