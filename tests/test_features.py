@@ -2,7 +2,7 @@
 import numpy as np
 
 from builders import make_snapshot
-from pith.pipeline.features import compute, nonspace_lengths
+from pith.pipeline.features import compute, hidden_bits, nonspace_lengths
 from pith.pipeline.snapshot import from_json
 
 
@@ -71,6 +71,25 @@ def test_an_image_or_a_row_without_text_at_font_size_zero_stays_visible():
         ("a", 3, {"fs": 0, "text": "Buy"}), ("img", 6, {"fs": 0}),
     ]), 1000)
     assert not compute(snap).hidden.any()
+
+
+def test_a_parked_react_segment_is_content_though_rendered_display_none():
+    # a rendered capture of a streamed page whose moving script did not run: body > nav(2)
+    # "Menu"; div#S:0(3) display:none > p(4) the post; div#S:x1(5) display:none: not a
+    # segment id, hidden; section#S:0(6) display:none: only divs are parked segments
+    snap = from_json(make_snapshot([
+        ("html", -1), ("body", 0),
+        ("nav", 1, {"text": "Menu"}),
+        ("div", 1, {"id": "S:0", "hidden": 9}),
+        ("p", 3, {"text": "The whole post sat in the parked segment."}),
+        ("div", 1, {"id": "S:x1", "hidden": 1, "text": "menu copy"}),
+        ("section", 1, {"id": "S:0", "hidden": 1, "text": "dialog"}),
+    ]), 1000)
+    f = compute(snap)
+    assert f.hidden.tolist() == [False] * 5 + [True, True]
+    assert f.chars[1] == len("Menu") + len("Thewholepostsatintheparkedsegment.")
+    assert hidden_bits(snap).tolist() == [0, 0, 0, 8, 0, 1, 1]   # the box bit stays
+    assert snap.hidden[3] == 9                                    # the snapshot unchanged
 
 
 def test_hidden_text_counts_when_skip_hidden_is_off():

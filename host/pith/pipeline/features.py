@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 from functools import lru_cache
+import re
 
 import numpy as np
 
@@ -28,6 +29,13 @@ HIDING_BITS = 1 | 2 | 4 | 16
 # Of those, the bits that hide on purpose (display:none, aria-hidden: menus, closed tabs,
 # dialogs), as opposed to text waiting to be revealed (opacity, visibility).
 HIDDEN_ON_PURPOSE = 1 | 16
+# React's streaming server rendering (React 18+, Next.js) parks each late part of a page
+# as `<div hidden id="S:7">` at the end of the body until an inline script moves it to
+# its placeholder: what a reader sees, only parked (pages.static reads it so). A rendered
+# capture shows it still hidden when that script did not run or has not yet: a saved page
+# (the scripts it loads are gone) or a capture taken mid-stream. In wcxb_dev_full's
+# rendered snapshots whole articles sat there (4053, 4416, 4486: the answer was a menu).
+STREAMED_SEGMENT_ID = re.compile(r"S:[0-9a-f]+")
 # Rows that show something at any font size (features.zero_font).
 IMAGE_TAGS = frozenset({"img", "picture", "svg", "video", "canvas"})
 
@@ -124,6 +132,19 @@ class Features:
         return self.cache[key]
 
 
+def hidden_bits(snap: Snapshot) -> np.ndarray:
+    """The snapshot's `hidden` column as the pipeline reads it: display:none is taken off
+    React's parked segments (STREAMED_SEGMENT_ID divs), which are content."""
+    bits = snap.hidden
+    parked = np.flatnonzero(((bits & 1) > 0) & (snap.tag == "div"))
+    parked = [r for r in parked.tolist() if STREAMED_SEGMENT_ID.fullmatch(snap.id[r])]
+    if not parked:
+        return bits
+    bits = bits.copy()
+    bits[parked] &= ~1
+    return bits
+
+
 def zero_font(snap: Snapshot, own_chars: np.ndarray) -> np.ndarray:
     """Rows that own text set at font-size 0, with no row below them in a readable size
     and no image: hidden like display:none (a way pages hide keyword spam and
@@ -145,7 +166,7 @@ def compute(snap: Snapshot, skip_hidden: bool = True) -> Features:
     own_texts = (text_len > 0).astype(np.int64)
     np.add.at(own_texts, parent[1:], (tail_len[1:] > 0).astype(np.int64))
 
-    own_hidden = ((snap.hidden & HIDING_BITS) > 0) | zero_font(snap, own_chars)
+    own_hidden = ((hidden_bits(snap) & HIDING_BITS) > 0) | zero_font(snap, own_chars)
     hidden = own_hidden | snap.below(own_hidden)
     dead = code_rows(snap) | (own_hidden if skip_hidden else False)
     gone = dead | snap.below(dead)

@@ -226,7 +226,8 @@ def mostly_hidden(snap: snapshot_mod.Snapshot, feats: features_mod.Features,
     text hidden on purpose (features.HIDDEN_ON_PURPOSE) do not count."""
     if not opts.skip_hidden or not feats.hidden.any():
         return False
-    out = features_mod.code_rows(snap) | ((snap.hidden & features_mod.HIDDEN_ON_PURPOSE) > 0)
+    out = features_mod.code_rows(snap) | \
+        ((features_mod.hidden_bits(snap) & features_mod.HIDDEN_ON_PURPOSE) > 0)
     total = int(feats.own_chars[~(out | snap.below(out))].sum())
     return int(feats.chars[0]) < opts.hidden_min_visible * total
 
