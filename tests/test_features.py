@@ -92,6 +92,24 @@ def test_a_parked_react_segment_is_content_though_rendered_display_none():
     assert snap.hidden[3] == 9                                    # the snapshot unchanged
 
 
+def test_folded_content_is_content_but_hidden_menus_and_aria_hidden_panels_are_not():
+    # body > div.faq-accordion__panel(2) display:none > p "answer"; div role=tabpanel(4)
+    # display:none "second tab"; nav.menu(5) display:none "menu"; div.collapse(6)
+    # display:none + aria-hidden "carousel"; div.toggle-content(7) visibility:hidden "later"
+    snap = from_json(make_snapshot([
+        ("html", -1), ("body", 0),
+        ("div", 1, {"cls": "faq-accordion__panel", "hidden": 1}),
+        ("p", 2, {"text": "the answer"}),
+        ("div", 1, {"role": "tabpanel", "hidden": 1, "text": "second tab"}),
+        ("nav", 1, {"cls": "menu", "hidden": 1, "text": "menu"}),
+        ("div", 1, {"cls": "collapse", "hidden": 17, "text": "carousel"}),
+        ("div", 1, {"id": "toggle-content", "hidden": 2, "text": "later"}),
+    ]), 1000)
+    f = compute(snap)
+    assert f.hidden.tolist() == [False] * 5 + [True, True, True]
+    assert hidden_bits(snap).tolist() == [0, 0, 0, 0, 0, 1, 17, 2]
+
+
 def test_hidden_text_counts_when_skip_hidden_is_off():
     f = compute(page(), skip_hidden=False)
     assert f.chars[1] == 28
