@@ -146,10 +146,13 @@ def test_the_pipeline_cv_scores_each_rule_through_the_whole_pipeline():
     assert keep.model_of(snap) is keep.load_models(str(keep.MODEL_PATH))["static"]  # the file again
 
 
-def test_the_box_free_half_reads_rendered_pages_when_it_scores_at_least_as_well():
+def test_the_box_free_half_reads_rendered_pages_unless_the_rendered_half_is_clearly_better():
     assert train_blocks.choose_rendered(own=0.8580, boxfree=0.8583) == "static"
     assert train_blocks.choose_rendered(own=0.8580, boxfree=0.8580) == "static"   # a tie
-    assert train_blocks.choose_rendered(own=0.8600, boxfree=0.8583) == "rendered"
+    # within the seed-to-seed spread: still the box-free half
+    assert train_blocks.choose_rendered(own=0.8636, boxfree=0.8625) == "static"
+    assert train_blocks.choose_rendered(own=0.8610, boxfree=0.8583) == "rendered"
+    assert train_blocks.choose_rendered(own=0.8610, boxfree=0.8583, margin=0.005) == "static"
 
 
 def test_blocks_md_says_when_the_rendered_half_is_the_static_one(tmp_path):
