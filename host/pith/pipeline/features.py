@@ -149,10 +149,15 @@ def hidden_bits(snap: Snapshot) -> np.ndarray:
 
 def _hidden_bits(snap: Snapshot) -> np.ndarray:
     bits = snap.hidden
-    shown = [r for r in np.flatnonzero((bits & 1) > 0).tolist()
-             if (snap.tag[r] == "div" and STREAMED_SEGMENT_ID.fullmatch(snap.id[r]))
-             or (not bits[r] & 16 and (snap.role[r] == "tabpanel" or FOLDED_NAMES.search(
-                 f"{snap.cls[r]} {snap.id[r]}".lower())))]
+    rows = np.flatnonzero((bits & 1) > 0)          # a few dozen rows on most pages
+    if not len(rows):
+        return bits
+    shown = [r for r, tag, id_, cls, role, aria in zip(
+                 rows.tolist(), snap.tag[rows].tolist(), snap.id[rows].tolist(),
+                 snap.cls[rows].tolist(), snap.role[rows].tolist(),
+                 ((bits[rows] & 16) > 0).tolist())
+             if (tag == "div" and STREAMED_SEGMENT_ID.fullmatch(id_))
+             or (not aria and (role == "tabpanel" or FOLDED_NAMES.search(f"{cls} {id_}".lower())))]
     if not shown:
         return bits
     bits = bits.copy()
