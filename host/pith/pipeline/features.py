@@ -26,7 +26,7 @@ CODE_TAGS = frozenset({"script", "style", "noscript", "template", "head", "title
 # text are still content. A descendant that sets visibility:visible again is rare enough
 # that visibility is treated as hiding the whole subtree too.
 HIDING_BITS = 1 | 2 | 4 | 16
-# Of those, the bits that hide on purpose (display:none, aria-hidden: menus, closed tabs,
+# Of those, the bits that hide on purpose (display:none, aria-hidden: menus, carousels,
 # dialogs), as opposed to text waiting to be revealed (opacity, visibility).
 HIDDEN_ON_PURPOSE = 1 | 16
 # React's streaming server rendering (React 18+, Next.js) parks each late part of a page
