@@ -10,6 +10,7 @@ from conftest import PAGES
 from pith.pipeline import snapshot as snapshot_mod
 from pith.errors import InputDecode, InputEmpty, InputNotHtml
 from pith.pages.static import MAX_URL_CHARS, check_html, decode_html, snapshot_from_html
+from pith.pipeline.features import compute
 
 H_DISPLAY_NONE, H_VISIBILITY, H_OPACITY, H_ARIA = 1, 2, 4, 16
 
@@ -328,18 +329,23 @@ def test_static_hidden_bits():
     assert cols["hidden"][cols["tag"].index("head")] == H_DISPLAY_NONE
 
 
-def test_react_streamed_segments_are_read_as_shown():
+def test_react_streamed_segments_are_hidden_as_a_browser_has_them_and_read_as_shown():
     """React's streaming SSR parks late parts in `<div hidden id="S:n">` and its inline
-    script moves them into their `<template id="B:n">` at once: shown, not hidden. Another
-    hidden element, or one whose id only looks alike, stays hidden."""
-    cols = snapshot_from_html(
+    script moves them into their `<template id="B:n">` at once. The snapshot has the bits a
+    browser without scripts computes; the pipeline reads the segment as shown
+    (features.hidden_bits). Another hidden element, or one whose id only looks alike,
+    stays hidden."""
+    snap = snapshot_from_html(
         '<main><template id="B:1a"></template></main><p id="x" hidden>menu</p>'
         '<div hidden id="S:1a"><article id="post">The post itself.</article></div>'
         '<div hidden id="S:note">n</div><div hidden id="XS:1">y</div>'
-        '<script>$RC("B:1a","S:1a")</script>')["nodes"]
-    bits = {v: cols["hidden"][i] for i, v in enumerate(cols["id"]) if v}
-    assert bits["S:1a"] == 0 and bits["post"] == 0
-    assert bits["x"] == bits["S:note"] == bits["XS:1"] == H_DISPLAY_NONE
+        '<script>$RC("B:1a","S:1a")</script>')
+    cols = snap["nodes"]
+    row = {v: i for i, v in enumerate(cols["id"]) if v}
+    assert cols["hidden"][row["S:1a"]] == H_DISPLAY_NONE and cols["hidden"][row["post"]] == 0
+    hidden = compute(snapshot_mod.from_json(snap, 1000)).hidden
+    assert not hidden[row["S:1a"]] and not hidden[row["post"]]
+    assert hidden[row["x"]] and hidden[row["S:note"]] and hidden[row["XS:1"]]
 
 
 def test_static_font_size_and_weight_inherit():

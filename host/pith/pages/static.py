@@ -212,11 +212,16 @@ def decode_html(data: bytes, encoding: str | None = None,
         web, codec = _lookup(encoding, "requested with --encoding")
         text = _decode(data, web, codec, errors, "requested with --encoding", 0)
         return text.removeprefix("\ufeff"), web
-    text = _utf8_text(data)
-    if text is not None:
-        return text, "utf-8"
-    declarations = ([(header, "declared in the HTTP header")] if header else []) + \
-        [d for d in (declared_charset(data),) if d is not None]
+    try:
+        utf8: str | None = data.decode("utf-8")
+    except UnicodeDecodeError:
+        utf8 = None
+    if utf8 is not None and len(utf8) != len(data):   # valid, and a non-ASCII character:
+        return utf8, "utf-8"     # ASCII bytes keep the declaration (ISO-2022-JP is ASCII)
+    declarations = [(header, "declared in the HTTP header")] if header else []
+    in_page = declared_charset(data)
+    if in_page is not None:
+        declarations.append(in_page)
     for label, where in declarations:     # the first known label decides
         try:
             web, codec = _lookup(label, where)
@@ -228,21 +233,9 @@ def decode_html(data: bytes, encoding: str | None = None,
         if web in ("utf-16le", "utf-16be"):
             web, codec = "utf-8", "utf-8"
         return _decode(data, web, codec, errors, where, 0), web
-    try:
-        return data.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError:
-        return data.decode("cp1252", _C1_HANDLER), "windows-1252"
-
-
-def _utf8_text(data: bytes) -> str | None:
-    """`data` decoded as UTF-8 when it is valid UTF-8 holding a non-ASCII character (its
-    text is then shorter than its bytes), else None: ASCII bytes read the same in every
-    charset a page may declare but ISO-2022-JP, whose escapes are ASCII."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    return text if len(text) != len(data) else None
+    if utf8 is not None:
+        return utf8, "utf-8"
+    return data.decode("cp1252", _C1_HANDLER), "windows-1252"
 
 
 # --- is it HTML at all? --------------------------------------------------------------
@@ -370,12 +363,6 @@ TABLE_SECTIONS = frozenset({"tbody", "thead", "tfoot"})
 H_DISPLAY_NONE, H_VISIBILITY, H_OPACITY, H_ARIA = 1, 2, 4, 16
 
 _DISPLAY_NONE = re.compile(r"(?:^|;)\s*display\s*:\s*none\b", re.I)
-# React's streaming server rendering (React 18+, Next.js) sends each late part of a page
-# as `<div hidden id="S:7">…</div>` at the end of the body, and an inline script moves it
-# to its placeholder (`<template id="B:7">`) at once: what a reader sees, only parked. A
-# static snapshot reads it as shown, where it was parked (wcxb_dev_full 0384: the whole
-# post sat in S:7, and the static answer was "x").
-_STREAMED_SEGMENT_ID = re.compile(r"S:[0-9a-f]+")
 _VISIBILITY = re.compile(r"(?:^|;)\s*visibility\s*:\s*(hidden|collapse|visible)\b", re.I)
 _OPACITY_ZERO = re.compile(
     r"(?:^|;)\s*opacity\s*:\s*(?:0+(?:\.0*)?|\.0+)%?\s*(?:!\s*important\s*)?(?:;|$)", re.I)
@@ -675,17 +662,14 @@ def _read_tree(html: str, url: str) -> tuple[int, dict, dict]:
 
 def _hidden_column(parent: np.ndarray, ua_none: np.ndarray, found: dict) -> np.ndarray:
     """The static `hidden` bits of every row (see host/SNAPSHOT.md): display none from the
-    UA stylesheet (`ua_none`), the `hidden` attribute (but for React's streamed segments,
-    which its script reveals at once) or an inline style; aria-hidden;
-    opacity 0; and visibility, inherited as in computed style (the last declaration of a
+    UA stylesheet (`ua_none`), the `hidden` attribute or an inline style (React's parked
+    streamed segments too, as a browser has them: the pipeline reads those as shown,
+    features.hidden_bits); aria-hidden; opacity 0; and visibility, inherited as in computed style (the last declaration of a
     style wins). Rules of the page's own style sheets are not applied (NOTES.md, 'Why
     static snapshots do not apply the page's style sheets')."""
     n = len(parent)
     bits = np.where(ua_none, H_DISPLAY_NONE, 0).astype(np.int64)
-    ids = found["id"]
-    for row in found["hidden"]:
-        if not _STREAMED_SEGMENT_ID.fullmatch(ids.get(row, "")):
-            bits[row] |= H_DISPLAY_NONE
+    bits[list(found["hidden"])] |= H_DISPLAY_NONE
     for row, value in found["aria-hidden"].items():
         if value.strip().lower() == "true":
             bits[row] |= H_ARIA

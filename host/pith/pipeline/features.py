@@ -31,10 +31,11 @@ HIDING_BITS = 1 | 2 | 4 | 16
 HIDDEN_ON_PURPOSE = 1 | 16
 # React's streaming server rendering (React 18+, Next.js) parks each late part of a page
 # as `<div hidden id="S:7">` at the end of the body until an inline script moves it to
-# its placeholder: what a reader sees, only parked (pages.static reads it so). A rendered
-# capture shows it still hidden when that script did not run or has not yet: a saved page
-# (the scripts it loads are gone) or a capture taken mid-stream. In wcxb_dev_full's
-# rendered snapshots whole articles sat there (4053, 4416, 4486: the answer was a menu).
+# its placeholder: what a reader sees, only parked. A static snapshot (no scripts) has it
+# hidden, and so does a rendered capture when that script did not run or has not yet: a
+# saved page (the scripts it loads are gone) or a capture taken mid-stream. Whole
+# articles sat there (wcxb_dev_full 0384 static; 4053, 4416, 4486 rendered: the answer was
+# a heading or a menu).
 STREAMED_SEGMENT_ID = re.compile(r"S:[0-9a-f]+")
 # Content folded by the page's own controls: a tab panel (WAI-ARIA role="tabpanel") or a
 # row whose class or id names folding, display:none and not aria-hidden. Its text is the
