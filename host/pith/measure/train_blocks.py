@@ -20,9 +20,9 @@ Stages:
      default pipeline, each page read with the model of the fold that left it out, and
      the best of them is the rule (`pipeline_cv`);
   4. the static half first, then the rendered one; the rendered pages are then also read
-     through the pipeline by the static half's fold models at its rule, and when that
-     scores at least the rendered half's best, the static half reads rendered pages too
-     (`choose_rendered`: its features are columns every snapshot has);
+     through the pipeline by the static half's fold models at its rule, and unless the
+     rendered half's best beats that by more than RENDERED_MARGIN, the static half reads
+     rendered pages too (`choose_rendered`: its features are columns every snapshot has);
   5. the winner is refitted on every training page and written with its threshold to
      models/blocks.json (a rendered half that is the static one is its copy, marked
      "source": "static"), with models/BLOCKS.md saying what was measured.
@@ -503,9 +503,9 @@ def write_md(path: Path, result: dict) -> None:
         "the method's element); the rule (keep / add at) of the winner's best "
         f"{result['config'].get('shortlist', SHORTLIST)} by the same folds through the whole "
         "default pipeline (mean page F1 of its text, each page read with the model fitted "
-        "without its site); rendered pages are read by the static (box-free) half when it "
-        "scores at least the rendered half's best that way on the rendered training pages "
-        "(`choose_rendered`)",
+        "without its site); rendered pages are read by the static (box-free) half unless the "
+        "rendered half's best beats it that way on the rendered training pages by more than "
+        f"{RENDERED_MARGIN} (`choose_rendered`)",
         "",
         "| mode | learner | keep at | add at | pages | blocks | content | element whole | "
         "method | oracle | logistic (best) | trees (best) | pipeline (rule) |",
