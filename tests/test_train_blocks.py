@@ -43,47 +43,6 @@ def test_page_of_makes_features_labels_and_weights():
     assert abs(p.w.sum() - 1.0) < 1e-9 and (p.w[p.y < 0] == 0).all()
 
 
-def wider_page():
-    return from_json(make_snapshot([
-        ("html", -1), ("body", 0),
-        ("nav", 1), ("a", 2, {"text": "Home", "link": 1}), ("a", 2, {"text": "News", "link": 1}),
-        ("main", 1), ("div", 5), ("div", 6), ("article", 7),                 # 5 6 7 8
-        ("h1", 8, {"text": "Tides"}),
-        ("p", 8, {"text": STORY}), ("p", 8, {"text": MORE}),
-        ("footer", 1), ("p", 12, {"text": "Copyright the harbour office, all rights reserved."}),
-    ], url="https://example.org/b"), 100)
-
-
-def test_page_wide_rows_are_what_judge_page_gives_the_model(monkeypatch):
-    """Auto's element by expected F1 judges every block of the page with the page as the
-    element (keep.judge_page): the training rows of that reading are the very matrix the
-    model is given there, every block of the page, beside the scope's rows."""
-    snap = wider_page()
-    truth = "Tides\n\n" + STORY + "\n\n" + MORE
-    p = train_blocks.page_of("t/2", "example.org", "train", snap, truth)
-    b = blocks_mod.compute(snap, compute(snap))
-    assert p is not None and p.wide is not None
-    x, y, w = p.wide
-    assert len(y) == b.count                     # every block of the page
-    assert abs(w.sum() - 1.0) < 1e-9 and (w[y < 0] == 0).all()
-    seen = []
-    real = keep.Model.probability
-
-    def spy(self, x, columns=None):
-        seen.append(np.asarray(x)[:, columns] if columns is not None else np.asarray(x))
-        return real(self, x, columns)
-
-    monkeypatch.setattr(keep.Model, "probability", spy)
-    from pith.pipeline.select import select
-    select(snap)
-    model = keep.model_of(snap, str(keep.MODEL_PATH))
-    judged = b.chars > 0
-    assert np.allclose(seen[0], x.astype(np.float64)[judged][:, model.columns(train_blocks.bf.NAMES)],
-                       atol=1e-5)
-    sx, sy, sw = train_blocks.stack([p])
-    assert len(sy) == int((p.y >= 0).sum() + (y >= 0).sum())
-
-
 def separable(n=400, seed=0):
     rng = np.random.default_rng(seed)
     x = rng.normal(size=(n, 3))

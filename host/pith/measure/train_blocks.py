@@ -10,13 +10,7 @@ Stages:
      off), its blocks, their features (block_features.py) and labels: a block is content
      when at least half of its characters lie in text nodes the truth covers (train.py's
      `truth_units`: 4-token shingles, as the scorer); blocks without a token are not
-     labelled (an image, a "|"). Each page gives two sets of training rows: the blocks
-     of that element grown once, with the features relative to it (how `keep.apply`
-     reads a scope: grow, shrink, a pinned element, every method but auto), and every
-     block of the page with the page as the element (how `keep.judge_page` reads them
-     for auto's element by expected F1, whose probabilities then decide the kept
-     blocks): a model fitted on the scope rows alone read the page-wide rows out of the
-     distribution it learned (`Page.wide`);
+     labelled (an image, a "|");
   3. the learner is picked by site-grouped cross-validation on the training pages only
      (`FOLDS` folds, no site in two folds): logistic regression (numpy, train.py's
      Newton solver) against gradient-boosted trees (LightGBM), and the decision
@@ -33,11 +27,9 @@ Stages:
      models/blocks.json (a rendered half that is the static one is its copy, marked
      "source": "static"), with models/BLOCKS.md saying what was measured.
 
-Weights: each page weighs 1 in each set of rows, shared by its labelled blocks in
-proportion to the square root of their characters — a page of 300 comments does not
-outweigh twenty articles, and a long paragraph counts more than a date line without
-drowning it. The thresholds are chosen on the scope rows (the kept text of a scope is
-what `cross_validate` scores); the page-wide rows are training rows only.
+Weights: each page weighs 1, shared by its labelled blocks in proportion to the square
+root of their characters — a page of 300 comments does not outweigh twenty articles,
+and a long paragraph counts more than a date line without drowning it.
 """
 from __future__ import annotations
 
@@ -120,9 +112,6 @@ class Page:
     piece_block: np.ndarray  # the block (row of x) of each of `texts`
     has_text: np.ndarray
     truth: str
-    # every block of the page as keep.judge_page reads it (the page as the element):
-    # (x, y, w), rows to fit on besides the scope's, None when the page has none
-    wide: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
 
 def block_labels(snap: Snapshot, blocks: blocks_mod.Blocks, which: np.ndarray,
@@ -167,26 +156,7 @@ def page_of(key: str, site: str, side: str, snap: Snapshot, truth: str,
                             sel.result.parts)
     return Page(key=key, site=site, side=side, x=x.astype(np.float32), y=y, w=w, shown=shown,
                 texts=texts, piece_block=piece_block,
-                has_text=blocks.chars[which] > 0, truth=truth,
-                wide=page_wide_rows(snap, sel, blocks, truth))
-
-
-def page_wide_rows(snap: Snapshot, sel, blocks: blocks_mod.Blocks,
-                   truth: str) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """(x, y, w) of every block of the page with the features keep.judge_page computes
-    (the page as the element, the vote's element as the method's), or None past
-    blocks_max blocks (judge_page judges no such page)."""
-    which = np.arange(len(blocks.rows))
-    if not len(which) or len(which) > sel.options.blocks_max:
-        return None
-    texts = blocks_mod.texts(snap, blocks, which)
-    sig = bf.page_signals(snap, sel.feats, sel.options, 0, read=blocks.rows[which])
-    x = bf.matrix(snap, sel.feats, blocks, sig, 0, which, sel.result.drop, sel.result.parts,
-                  layout=snap.layout, method=sel.node, strings=texts)
-    y = block_labels(snap, blocks, which, truth)
-    root = np.sqrt(blocks.chars[which].astype(np.float64)) * (y >= 0)
-    w = root / root.sum() if root.sum() > 0 else root
-    return x.astype(np.float32), y, w
+                has_text=blocks.chars[which] > 0, truth=truth)
 
 
 def collect(datasets: list[Path], cache_dir: Path, sides: tuple[str, ...] = ("train",),
@@ -320,12 +290,9 @@ LEARNERS = {"trees": fit_trees, "logistic": fit_logistic_model}
 
 
 def stack(pages: list[Page]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The labelled training rows of `pages`: each page's scope rows and its page-wide
-    rows (Page.wide)."""
-    sets = [(p.x, p.y, p.w) for p in pages] + [p.wide for p in pages if p.wide is not None]
-    x = np.vstack([s[0] for s in sets]).astype(np.float64)
-    y = np.concatenate([s[1] for s in sets])
-    w = np.concatenate([s[2] for s in sets])
+    x = np.vstack([p.x for p in pages]).astype(np.float64)
+    y = np.concatenate([p.y for p in pages])
+    w = np.concatenate([p.w for p in pages])
     ok = y >= 0
     return x[ok], y[ok].astype(np.float64), w[ok]
 
