@@ -134,7 +134,9 @@ def block_labels(snap: Snapshot, blocks: blocks_mod.Blocks, which: np.ndarray,
 def page_of(key: str, site: str, side: str, snap: Snapshot, truth: str,
             grow: int = Options().blocks_grow) -> Page | None:
     """Features and labels of the blocks of the default element grown `grow` times, as
-    the block stage sees them (None: no block)."""
+    the block stage sees them (None: no block). Not every block of the page as
+    keep.judge_page reads them: tried, and not better on the validation sites (NOTES.md,
+    'Why the block model still learns from the grown element only')."""
     opts = Options.from_overrides({"blocks": False})
     try:
         sel = select(snap, opts)
