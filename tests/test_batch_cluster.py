@@ -184,11 +184,12 @@ def test_run_starts_and_closes_a_local_cluster_of_its_own(tmp_path):
 def test_the_local_cluster_started_here_runs_its_workers_without_the_profiler():
     """The cluster run() starts: non-daemonic workers, each without Dask's statistical
     profiler (the config reaches the worker processes, not only this one)."""
+    before = dask.config.get(cluster.PROFILE_KEY)
     with cluster._client(None, 1) as client:
         settings = client.run(lambda: (dask.config.get(cluster.PROFILE_KEY),
                                        dask.config.get(cluster.DAEMON_KEY)))
     assert list(settings.values()) == [(False, False)]
-    assert dask.config.get(cluster.PROFILE_KEY) is True    # this process's config is as it was
+    assert dask.config.get(cluster.PROFILE_KEY) == before   # this process's config is as it was
 
 
 def test_daemonic_workers_are_refused_with_the_fix(tmp_path):

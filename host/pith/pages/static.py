@@ -664,9 +664,10 @@ def _hidden_column(parent: np.ndarray, ua_none: np.ndarray, found: dict) -> np.n
     """The static `hidden` bits of every row (see host/SNAPSHOT.md): display none from the
     UA stylesheet (`ua_none`), the `hidden` attribute or an inline style (React's parked
     streamed segments too, as a browser has them: the pipeline reads those as shown,
-    features.hidden_bits); aria-hidden; opacity 0; and visibility, inherited as in computed style (the last declaration of a
-    style wins). Rules of the page's own style sheets are not applied (NOTES.md, 'Why
-    static snapshots do not apply the page's style sheets')."""
+    features.hidden_bits); aria-hidden; opacity 0; and visibility, inherited as in
+    computed style (the last declaration of a style wins). Rules of the page's own style
+    sheets are not applied (NOTES.md, 'Why static snapshots do not apply the page's style
+    sheets')."""
     n = len(parent)
     bits = np.where(ua_none, H_DISPLAY_NONE, 0).astype(np.int64)
     bits[list(found["hidden"])] |= H_DISPLAY_NONE
