@@ -171,3 +171,17 @@ def test_blocks_md_says_when_the_rendered_half_is_the_static_one(tmp_path):
     row = next(line for line in text.splitlines() if line.startswith("| rendered |"))
     assert "the static half" in row and row.rstrip(" |").endswith("0.8583")
     assert "The static half through the pipeline on these pages: trees@0.2+0.6 0.8583." in text
+
+
+def test_every_fold_holds_a_share_of_the_training_sites():
+    # the folds split the training sites only; a fold hash that agrees with the split's
+    # (side_of) leaves a fold empty, and the cross-validation is then one fold short
+    from pith.measure.datasets import side_of
+    sites = [s for s in (f"site{i}.example" for i in range(900)) if side_of(s) == "train"]
+    pages = [train_blocks.Page(key=s, site=s, side="train", x=np.zeros((0, 1)), y=np.zeros(0),
+                               w=np.zeros(0), shown=np.zeros(0, bool), texts=[],
+                               piece_block=np.zeros(0, np.int64), has_text=np.zeros(0, bool),
+                               truth="") for s in sites]
+    share = np.bincount(train_blocks.folds_of(pages), minlength=train_blocks.FOLDS) / len(pages)
+    assert len(share) == train_blocks.FOLDS
+    assert share.min() > 0.8 / train_blocks.FOLDS
