@@ -185,3 +185,28 @@ def test_every_fold_holds_a_share_of_the_training_sites():
     share = np.bincount(train_blocks.folds_of(pages), minlength=train_blocks.FOLDS) / len(pages)
     assert len(share) == train_blocks.FOLDS
     assert share.min() > 0.8 / train_blocks.FOLDS
+
+
+def test_the_shipped_rule_stays_unless_a_rule_beats_it_by_the_margin():
+    piped = {"trees@0.3+0.6": 0.8688, "trees@0.35+0.6": 0.8680, "trees@0.25+0.7": 0.8690}
+    rules = ["trees@0.35+0.6", "trees@0.3+0.6"]              # the shortlist, without it
+    assert train_blocks.choose_piped(piped, rules, None) == "trees@0.3+0.6"
+    assert train_blocks.choose_piped(piped, rules, "trees@0.25+0.7") == "trees@0.25+0.7"
+    better = {**piped, "trees@0.3+0.6": 0.8690 + train_blocks.RULE_MARGIN + 0.0005}
+    assert train_blocks.choose_piped(better, rules, "trees@0.25+0.7") == "trees@0.3+0.6"
+    # an incumbent the pipeline did not score cannot stay
+    assert train_blocks.choose_piped(piped, rules, "trees@0.5") == "trees@0.3+0.6"
+
+
+def test_the_incumbent_is_read_from_the_model_file(tmp_path):
+    path = tmp_path / "blocks.json"
+    half = {"learner": "trees", "threshold": 0.25, "add": 0.7}
+    path.write_text(json.dumps({"static": half, "rendered": {**half, "source": "static"}}))
+    assert train_blocks.incumbent(path, "static") == "trees@0.25+0.7"
+    assert train_blocks.incumbent(path, "rendered") == "trees@0.25+0.7"
+    path.write_text(json.dumps({"static": {"learner": "logistic", "threshold": 0.3, "add": None}}))
+    assert train_blocks.incumbent(path, "static") == "logistic@0.3"
+    assert train_blocks.incumbent(path, "rendered") is None
+    assert train_blocks.incumbent(tmp_path / "missing.json", "static") is None
+    # the shipped file's rule is one the cross-validation names
+    assert train_blocks.incumbent(keep.MODEL_PATH, "static").startswith("trees@")

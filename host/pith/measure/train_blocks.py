@@ -18,7 +18,9 @@ Stages:
      `score_pair`) of the kept blocks' text, which is what the bench counts; then the
      winner's best `SHORTLIST` rules (keep / add thresholds) are scored through the whole
      default pipeline, each page read with the model of the fold that left it out, and
-     the best of them is the rule (`pipeline_cv`);
+     the best of them is the rule (`pipeline_cv`) — unless the rule of the model file
+     in the package, scored beside them, is within RULE_MARGIN of it: then that rule
+     stays (`choose_piped`);
   4. the static half first, then the rendered one; the rendered pages are then also read
      through the pipeline by the static half's fold models at its rule, and unless the
      rendered half's best beats that by more than RENDERED_MARGIN, the static half reads
@@ -61,7 +63,8 @@ from .train import MAX_NODES, _units, truth_units
 MODEL_FILE = "blocks.json"
 FOLDS = 3
 # Prefixed to a site before hashing it into a fold (`folds_of`): a hash independent of
-# the one that puts the site on the training side.
+# the one that puts the site on the training side (NOTES.md, 'Why the trainer's folds hash
+# a salted site').
 FOLD_SALT = "fold/"
 # Share of a block's characters that must be truth for the block to be content.
 CONTENT_SHARE = 0.5
@@ -98,6 +101,12 @@ MODES = ("rendered", "static")
 # 0.8676, 0.8681, 0.8676, 0.8701; the day's first training put the box-free half 0.0003
 # above the rendered one on the rendered pages, its second the rendered half 0.0011 above.
 RENDERED_MARGIN = 0.002
+# How much better through the pipeline a rule must score than the rule the shipped model
+# file uses (the incumbent, scored beside the shortlist) to replace it: the same seed
+# spread. Neighbouring rules score within it of each other, so without a margin each
+# retraining would move the rule on noise, and every move changes what readers see on
+# some page (NOTES.md, 'Why the trainer's folds hash a salted site').
+RULE_MARGIN = RENDERED_MARGIN
 
 
 @dataclass
@@ -372,6 +381,33 @@ def shortlist(cv: dict[str, float], learner: str, n: int = SHORTLIST) -> list[st
     return sorted((k for k in cv if k.startswith(learner + "@")), key=lambda k: (-cv[k], k))[:n]
 
 
+def rule_key(learner: str, threshold: float, add: float | None) -> str:
+    """The key of a rule, as cross_validate names it ("trees@0.25+0.7", "logistic@0.3")."""
+    return f"{learner}@{threshold}" + (f"+{add}" if add is not None else "")
+
+
+def incumbent(model_file: Path, mode: str) -> str | None:
+    """The rule key of `mode`'s half in an existing model file (None: no readable file,
+    or no such half). A half that is the static one (`source`) has the static rule."""
+    try:
+        half = json.loads(model_file.read_text(encoding="utf-8"))[mode]
+        return rule_key(half["learner"], float(half["threshold"]),
+                        float(half["add"]) if half.get("add") is not None else None)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def choose_piped(piped: dict[str, float], rules: list[str], held: str | None,
+                 margin: float = RULE_MARGIN) -> str:
+    """The rule to ship from the pipeline CV's scores: the best of `rules` (a tie goes to
+    the within-element CV's order, `rules`' order), unless the incumbent `held` was
+    scored and the best beats it by `margin` or less — then the incumbent stays."""
+    best = max(rules, key=lambda k: (piped[k], -rules.index(k)))
+    if held is not None and held in piped and piped[best] <= piped[held] + margin:
+        return held
+    return best
+
+
 def pipeline_cv(pages: list[Page], fold_models: dict[int, dict], names: tuple[str, ...],
                 rules: list[str], snapshot_of, scorer, quiet: bool = True) -> dict[str, float]:
     """Mean page F1 per rule of the whole default pipeline (auto, block stage on, the
@@ -455,18 +491,21 @@ def train(datasets: list[Path], cache_dir: Path, out_dir: Path = MODELS_DIR,
         cv = cross_validate(mp, names, scorer, fold_models=folds)
         learner = parse_rule(choose_rule(cv))[0]
         rules = shortlist(cv, learner)
+        # the shipped model's rule is scored too, if it is one of this learner's
+        held = incumbent(keep.MODEL_PATH, mode)
+        held = held if held in cv and held.startswith(learner + "@") else None
+        scored = rules + ([held] if held is not None and held not in rules else [])
         loader = snapshot_loader(datasets, cache_dir, mode)
         mine = {f: folds[(learner, f)] for f in range(FOLDS)}
-        piped = pipeline_cv(mp, mine, names, rules, loader, scorer, quiet)
-        # the pipeline's best; a tie goes to the within-element CV's order
-        best = max(rules, key=lambda k: (piped[k], -rules.index(k)))
+        piped = pipeline_cv(mp, mine, names, scored, loader, scorer, quiet)
+        best = choose_piped(piped, rules, held)
         if mode == "static":
             boxfree = (mine, best)
         x, y, w = stack(mp)
         record = result["cv"][mode] = {
             "pages": len(mp), "blocks": int(len(y)), "content_share": round(float(y.mean()), 3),
             **{k: round(v, 4) for k, v in cv.items()},
-            "pipeline": {k: round(v, 4) for k, v in piped.items()}}
+            "pipeline": {k: round(v, 4) for k, v in piped.items()}, "incumbent": held}
         if mode == "rendered":
             # the box-free half through the same pipeline on the same rendered pages, each
             # read with the box-free model of the fold that left its site out
@@ -514,7 +553,9 @@ def write_md(path: Path, result: dict) -> None:
         "default pipeline (mean page F1 of its text, each page read with the model fitted "
         "without its site); rendered pages are read by the static (box-free) half unless the "
         "rendered half's best beats it that way on the rendered training pages by more than "
-        f"{RENDERED_MARGIN} (`choose_rendered`)",
+        f"{RENDERED_MARGIN} (`choose_rendered`); the rule of the model file this one replaced is "
+        f"scored too and stays unless the best beats it by more than {RULE_MARGIN} "
+        "(`choose_piped`)",
         "",
         "| mode | learner | keep at | add at | pages | blocks | content | element whole | "
         "method | oracle | logistic (best) | trees (best) | pipeline (rule) |",
@@ -524,7 +565,7 @@ def write_md(path: Path, result: dict) -> None:
         cv, m = result["cv"][mode], result[mode]
         best = {lr: max(v for k, v in cv.items() if k.startswith(lr + "@"))
                 for lr in ("logistic", "trees")}
-        rule = f"{m['learner']}@{m['threshold']}" + (f"+{m['add']}" if m.get("add") else "")
+        rule = rule_key(m["learner"], m["threshold"], m.get("add"))
         boxfree = m.get("source") == "static" and mode != "static"
         piped = cv.get("pipeline_boxfree" if boxfree else "pipeline", {}).get(rule)
         learner = f"{m['learner']} (the static half)" if boxfree else m["learner"]
