@@ -208,5 +208,8 @@ def test_the_incumbent_is_read_from_the_model_file(tmp_path):
     assert train_blocks.incumbent(path, "static") == "logistic@0.3"
     assert train_blocks.incumbent(path, "rendered") is None
     assert train_blocks.incumbent(tmp_path / "missing.json", "static") is None
-    # the shipped file's rule is one the cross-validation names
-    assert train_blocks.incumbent(keep.MODEL_PATH, "static").startswith("trees@")
+    # the shipped file's rule is one the cross-validation names (so it can be scored)
+    learner, threshold, add = train_blocks.parse_rule(train_blocks.incumbent(keep.MODEL_PATH,
+                                                                             "static"))
+    assert learner in train_blocks.LEARNERS and threshold in train_blocks.THRESHOLDS
+    assert add is None or add in train_blocks.ADD_THRESHOLDS
