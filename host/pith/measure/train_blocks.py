@@ -355,11 +355,11 @@ def cross_validate(pages: list[Page], names: tuple[str, ...], scorer,
         for t in THRESHOLDS:
             f1 = [page_f1(scorer, p, keep.decide(pr, t, p.has_text))
                   for p, pr in zip(pages, probs[learner])]
-            out[f"{learner}@{t}"] = float(np.mean(f1))
+            out[rule_key(learner, t, None)] = float(np.mean(f1))
             for add in ADD_THRESHOLDS:
                 f1 = [page_f1(scorer, p, keep.decide(pr, t, p.has_text, p.shown, add))
                       for p, pr in zip(pages, probs[learner])]
-                out[f"{learner}@{t}+{add}"] = float(np.mean(f1))
+                out[rule_key(learner, t, add)] = float(np.mean(f1))
     return out
 
 
