@@ -127,7 +127,7 @@ def test_hello_fields():
     assert result["snapshot"] == pith.SNAPSHOT_VERSION
     assert result["actions"] == ["hello", "echo", "select", "grow", "shrink", "clean"]
     assert result["limits"] == {"max_in": framing.MAX_IN, "max_out": framing.MAX_OUT,
-                                "cache": protocol.CACHE_SIZE}
+                                "cache": protocol.CACHE_SIZE, "cache_bytes": protocol.CACHE_BYTES}
     assert result["algorithms"] == list(ALGORITHMS)
     assert result["pid"] == os.getpid()
     options = {o["name"]: o for o in result["options"]}
@@ -310,6 +310,53 @@ def test_cache_keeps_the_last_eight_by_use(fake_select):
     assert call(req("grow", doc="d9", node=3), session)["ok"]
 
 
+class Sized:
+    """A cached selection of a known size, which grows when asked to (as the block-stage
+    answers a grow adds to a real Selection)."""
+
+    def __init__(self, size):
+        self.size = size
+
+    def nbytes(self):
+        return self.size
+
+
+def test_cache_is_bounded_by_bytes_dropping_the_least_recently_used():
+    session = protocol.Session(cache_bytes=1000)
+    d1, d2 = session.remember(Sized(400)), session.remember(Sized(400))
+    assert session.cached() == [d1, d2] and session.held() == 800
+    session.recall(d1)                                   # d1 is now the freshest
+    d3 = session.remember(Sized(400))                    # 1200 > 1000: d2 goes
+    assert session.cached() == [d1, d3] and session.held() == 800
+    d4 = session.remember(Sized(5000))                   # alone over the bound: kept alone
+    assert session.cached() == [d4] and session.held() == 5000
+
+
+def test_a_selection_that_grows_is_counted_again_and_others_make_room():
+    session = protocol.Session(cache_bytes=1000)
+    small, big = Sized(300), Sized(300)
+    d1, d2 = session.remember(small), session.remember(big)
+    big.size = 900                                       # a grow added its answers
+    session.measure(d2)
+    assert session.cached() == [d2] and session.held() == 900
+
+
+def test_a_real_select_is_cached_by_what_it_holds():
+    """Nine selects of a page whose selection holds more than a ninth of the bound keep
+    only what fits; every grow of the freshest works."""
+    from test_host import many_sections
+    snap = json.dumps(many_sections(2000))
+    session = protocol.Session()
+    first = call(req("select", snapshot=json.loads(snap)), session)["result"]
+    size = protocol.size_of(session.recall(first["doc"]))
+    assert 1_000_000 < size < 50_000_000       # ~6,000 rows: a few MB, not bytes or GB
+    session.cache_bytes = int(size * 2.5)
+    for _ in range(8):
+        doc = call(req("select", snapshot=json.loads(snap)), session)["result"]["doc"]
+    assert len(session.cached()) == 2 and session.held() <= session.cache_bytes
+    assert call(req("grow", doc=doc, node=3), session)["ok"]
+
+
 def test_failed_select_is_not_cached(fake_select):
     session = protocol.Session()
     call(req("select", snapshot={"explode": True}), session)
@@ -446,7 +493,7 @@ def test_documented_limits_match_the_code():
     text = PROTOCOL_MD.read_text()
     for value in (framing.MAX_IN, framing.MAX_OUT):
         assert f"{value:,}" in text or str(value) in text
-    assert f"{protocol.CACHE_SIZE} " in text
+    assert f"{protocol.CACHE_SIZE} " in text and str(protocol.CACHE_BYTES) in text
 
 
 def json_examples() -> list[str]:

@@ -37,6 +37,7 @@ import numpy as np
 
 from . import blocks as blocks_mod
 from . import expected
+from . import footprint
 from . import features as features_mod
 from . import keep
 from . import snapshot as snapshot_mod
@@ -72,6 +73,15 @@ class Selection:
     @property
     def node(self) -> int:
         return self.result.node
+
+    def nbytes(self) -> int:
+        """Bytes this selection holds (footprint.py): what it was built with, measured
+        once, and the block-stage answers added since (`choices`), measured each time."""
+        fixed = self.__dict__.get("_fixed_bytes")
+        if fixed is None:
+            fixed = footprint.of({k: v for k, v in vars(self).items() if k != "choices"})
+            self.__dict__["_fixed_bytes"] = fixed
+        return fixed + footprint.of(self.choices)
 
     def describe(self, node: int) -> dict[str, Any]:
         """The wire form of one node: id, path, tag, score and text size."""
@@ -111,6 +121,12 @@ class Selection:
         return out
 
 
+# Block-stage answers a selection keeps for nodes other than its own (`choices`): a
+# grow's reply, the reader's clean and the bench's one-click text ask for the same node
+# in a row; each holds a few arrays of the page's length, so a reader pressing grow and
+# shrink all over a large page must not pile them up.
+MAX_CHOICES = 4
+
 # Most rows one list of a `blocks` reply carries (a reply stays far under the 1 MB cap).
 MAX_BLOCK_ROWS = 20_000
 
@@ -141,6 +157,8 @@ def block_choice(sel: "Selection", node: int, include=None, exclude=None) -> Cho
         # a Selection made without the stage (element, scope None) judges the node itself
         scope = sel.scope if (node == sel.node and sel.scope is not None) else node
         method = sel.element if sel.element is not None else sel.result
+        while len(sel.choices) >= MAX_CHOICES:
+            del sel.choices[next(iter(sel.choices))]       # the oldest
         sel.choices[key] = keep.apply(sel.snap, sel.feats, sel.options, scope, method,
                                       np.array(inc, np.int64), np.array(exc, np.int64),
                                       answer=node, page=sel.page)
