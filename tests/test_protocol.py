@@ -517,3 +517,66 @@ def test_documented_hello_reply_is_what_the_host_says():
     options = actual["result"].pop("options")
     assert shown == options[:len(shown)] and len(options) > len(shown)
     assert documented == actual
+
+
+# --- page strings echoed into replies are cut (issue 34, finding 4) ---------------------
+HUGE = 1_200_000     # characters: a page string larger than the browser's 1 MB reply limit
+
+
+def hostile_strings_snapshot() -> dict:
+    """tiny_snapshot with a 1.2 MB title and URL, and 1.2 MB tag, id and class on every
+    element, and 1.2 MB link texts; what `select`, `grow`, `shrink` and `clean` echo."""
+    snap = tiny_snapshot()
+    nodes, n = snap["nodes"], len(snap["nodes"]["tag"])
+    snap["title"] = "t" * HUGE
+    snap["url"] = "https://example.org/" + "u" * HUGE
+    nodes["id"] = [f"i{k}" + "\u00e9" * HUGE for k in range(n)]
+    nodes["cls"] = ["c\x01" * (HUGE // 2)] * n          # escaped on the wire: 6 bytes each
+    nodes["tag"] = [t if t in ("html", "body", "p", "a", "h1", "article", "nav")
+                    else t + "-" + "x" * HUGE for t in nodes["tag"]]
+    nodes["text"] = [t if not l else t + " " + "w" * HUGE
+                     for t, l in zip(nodes["text"], nodes["link"])]
+    nodes["url"][nodes["link"].index(1)] = "https://example.org/" + "q" * HUGE
+    return snap
+
+
+def test_a_page_with_huge_strings_still_selects_grows_shrinks_and_cleans():
+    session = protocol.Session()
+    frame = protocol.respond(req("select", snapshot=hostile_strings_snapshot(),
+                                 options={"candidates": 100}), session)
+    reply = decode(frame)
+    assert reply["ok"] is True, reply.get("error")
+    result = reply["result"]
+    assert len(frame) < framing.MAX_OUT // 4
+    assert result["title"].startswith("ttt") and result["title"].endswith("…")
+    tags = tiny_snapshot()["nodes"]["tag"]
+    node, body, nav = result["node"], tags.index("body"), tags.index("nav")
+    for action, params in (("grow", {"node": node}), ("shrink", {"node": 0}),
+                           ("clean", {"node": body, "exclude": [nav]})):
+        frame = protocol.respond(req(action, doc=result["doc"], **params), session)
+        out = decode(frame)
+        assert out["ok"] is True, (action, out.get("error"))
+        assert len(frame) < framing.MAX_OUT // 4
+    links = out["result"]["links"]
+    assert [link["href"] for link in links] == ["https://example.org/"]   # the huge one left out
+    assert all(len(link["text"]) <= 300 for link in links)
+
+
+def test_the_chosen_elements_own_strings_are_cut_and_marked():
+    from pith.pipeline.select import MAX_NAME_CHARS
+    result = call(req("select", snapshot=hostile_strings_snapshot()))["result"]
+    assert len(result["id"]) == len(result["cls"]) == MAX_NAME_CHARS
+    assert result["id"].endswith("…") and result["cls"].endswith("…")
+    assert result["url"].startswith("https://example.org/uuu")
+
+
+@pytest.mark.parametrize("request_", [
+    {"v": 1, "id": 1, "action": "x" * 2_000_000},
+    {"v": 1, "id": 1, "action": "echo", "y" * 2_000_000: 1},
+    {"v": 1, "id": 1, "action": "select", "snapshot": {}, "options": {"z" * 2_000_000: 1}},
+])
+def test_an_error_quoting_a_huge_name_keeps_its_code(request_):
+    """Errors quote what was sent; a huge name must not turn them into reply_too_large."""
+    frame = protocol.respond(request_, protocol.Session())
+    err = error_of(decode(frame))
+    assert err["code"] in (22, 23, 25) and len(frame) < 5000

@@ -46,6 +46,10 @@ MAX_SAFE_ID = 2**53 - 1
 # An internal error's message is a short hint (the traceback goes to stderr).
 MAX_INTERNAL_MESSAGE = 200
 
+# Any error's message and string details are cut to this many characters: they may quote
+# the request (a 2 MB action name made `unknown_action` a `reply_too_large`).
+MAX_ERROR_CHARS = 1000
+
 # Prefix of the document tokens of `select` replies: "d1", "d2", ...
 DOC_PREFIX = "d"
 
@@ -289,8 +293,19 @@ def ok_reply(rid: str | int | None, result: dict) -> dict:
 
 
 def error_reply(rid: str | int | None, error: PithError) -> dict:
-    """An error reply; `rid` is None when the request's id is unknown."""
-    return {"v": PROTOCOL_VERSION, "id": rid, "ok": False, "error": error.to_wire()}
+    """An error reply; `rid` is None when the request's id is unknown. Its message and
+    string details are cut to MAX_ERROR_CHARS: they quote what was sent (an unknown
+    action's or option's name), which must not make the error itself too large."""
+    wire = error.to_wire()
+    wire["message"] = _cut(wire["message"])
+    if "detail" in wire:
+        wire["detail"] = {k: _cut(v) if isinstance(v, str) else v
+                          for k, v in wire["detail"].items()}
+    return {"v": PROTOCOL_VERSION, "id": rid, "ok": False, "error": wire}
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= MAX_ERROR_CHARS else text[:MAX_ERROR_CHARS - 1] + "…"
 
 
 def internal_error(exc: BaseException, context: str) -> InternalError:

@@ -67,6 +67,12 @@ FORM_MAX_SHARE = 0.5
 # a mega-menu: past this many the list stops (the reply must also stay under 1 MB).
 MAX_LINKS = 200
 
+# A dropped link is listed with its text cut to this many characters, and only when its
+# URL is at most this long (a cut URL would lead somewhere else; a data: URL of megabytes
+# is no link a reader follows): 200 links then stay under 0.5 MB whatever the page holds.
+MAX_LINK_TEXT_CHARS = 300
+MAX_LINK_URL_CHARS = 2048
+
 
 def _part_outsiders(sel: "Selection", node: int, within: np.ndarray) -> np.ndarray:
     """Rows inside `node` that neither lie in a part's subtree nor hold a part (stage 4)."""
@@ -109,7 +115,7 @@ def clean(sel: "Selection", node: int, include: list[int] | None = None,
     """{drop: topmost row ids to leave out of `node`, quiet: rows whose own text is left
     out, links: [{text, href}], counts}; `include` / `exclude` are the reader's own
     block decisions (rows), over the block model's."""
-    from .select import block_choice
+    from .select import MAX_BLOCK_ROWS, block_choice, page_string
     snap, feats, opts = sel.snap, sel.feats, sel.options
     node = snap.check_node(node)
     blocks = block_choice(sel, node, include, exclude)
@@ -133,11 +139,15 @@ def clean(sel: "Selection", node: int, include: list[int] | None = None,
     removed = drop | snap.below(drop)
     links = filters.removed_links(snap, feats, removed & ~feats.hidden, ads)
     top = np.flatnonzero(drop & ~snap.below(drop))
+    quiet = ([] if blocks is None or blocks.quiet is None
+             else np.flatnonzero(blocks.quiet & ~removed).tolist())
+    # the page's strings and row lists, cut to what a reply can carry (select.py)
+    links = [(t, u) for t, u in links if len(u) <= MAX_LINK_URL_CHARS][:MAX_LINKS]
     return {
         "node": node,
-        "drop": top.tolist(),
-        "quiet": ([] if blocks is None or blocks.quiet is None
-                  else np.flatnonzero(blocks.quiet & ~removed).tolist()),
-        "links": [{"text": t, "href": u} for t, u in links[:MAX_LINKS]],
+        "drop": top[:MAX_BLOCK_ROWS].tolist(),
+        "quiet": quiet[:MAX_BLOCK_ROWS],
+        "links": [{"text": page_string(t, MAX_LINK_TEXT_CHARS), "href": u} for t, u in links],
         "dropped_chars": int(feats.chars[top].sum()),
+        "truncated": len(top) > MAX_BLOCK_ROWS or len(quiet) > MAX_BLOCK_ROWS,
     }

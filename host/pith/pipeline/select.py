@@ -83,14 +83,17 @@ class Selection:
             self.__dict__["_fixed_bytes"] = fixed
         return fixed + footprint.of(self.choices)
 
-    def describe(self, node: int) -> dict[str, Any]:
-        """The wire form of one node: id, path, tag, score and text size."""
+    def describe(self, node: int, listed: bool = False) -> dict[str, Any]:
+        """The wire form of one node: id, path, tag, score and text size, the page's
+        strings cut to MAX_NAME_CHARS; `listed` (a runner-up, a part): its path only
+        when it is at most MAX_LISTED_PATH deep (null otherwise)."""
+        deep = listed and int(self.snap.depth[node]) > MAX_LISTED_PATH
         return {
             "node": node,
-            "path": self.snap.path(node),
-            "tag": str(self.snap.tag[node]),
-            "id": str(self.snap.id[node]),
-            "cls": str(self.snap.cls[node]),
+            "path": None if deep else self.snap.path(node),
+            "tag": page_string(self.snap.tag[node], MAX_NAME_CHARS),
+            "id": page_string(self.snap.id[node], MAX_NAME_CHARS),
+            "cls": page_string(self.snap.cls[node], MAX_NAME_CHARS),
             "score": round(float(self.result.score[node]), 4),
             "chars": int(self.feats.chars[node]),
         }
@@ -107,13 +110,15 @@ class Selection:
     def to_wire(self) -> dict[str, Any]:
         out = self.describe(self.node)
         out["algorithm"] = self.options.algorithm
-        out["title"] = self.snap.meta["title"]
-        out["url"] = self.snap.meta["url"]
+        out["title"] = page_string(self.snap.meta["title"], MAX_PAGE_CHARS)
+        out["url"] = page_string(self.snap.meta["url"], MAX_PAGE_CHARS)
         out["hidden_ignored"] = self.hidden_ignored
         out["pinned"] = self.pinned
         if self.result.parts is not None:
-            out["parts"] = [self.snap.path(int(p)) for p in self.result.parts]
-        out["candidates"] = [self.describe(int(b))
+            parts = [int(p) for p in self.result.parts[:MAX_LISTED_PARTS]]
+            out["parts"] = [None if self.snap.depth[p] > MAX_LISTED_PATH else self.snap.path(p)
+                            for p in parts]
+        out["candidates"] = [self.describe(int(b), listed=True)
                              for b in self.result.blocks[1:1 + self.options.candidates]]
         if self.result.kept is not None:
             out["blocks"] = blocks_reply(self.result)
@@ -129,6 +134,29 @@ MAX_CHOICES = 4
 
 # Most rows one list of a `blocks` reply carries (a reply stays far under the 1 MB cap).
 MAX_BLOCK_ROWS = 20_000
+
+# Page strings a reply echoes are cut, so that no page can make its own answer too large
+# for the browser (1 MB): a title of 1.1 million characters made every select fail.
+# A page's title and URL (the extension keeps its own; these are for logs and tools):
+MAX_PAGE_CHARS = 2048
+# a node's tag, id and class (a check of the path against the live page; utility-CSS
+# class lists run to a few hundred characters):
+MAX_NAME_CHARS = 256
+# The runner-ups and parts list their paths only this deep (the depth at which Chromium's
+# parser stops nesting): a path is a number per level, and a hundred runner-ups of a
+# page nested 100,000 deep would be 20 MB. The chosen node's path is always whole.
+MAX_LISTED_PATH = 512
+# Most parts of a multi-part answer (SST, CLG) the reply lists.
+MAX_LISTED_PARTS = 200
+# Marks a string the reply cut.
+CUT_MARK = "…"
+
+
+def page_string(value: Any, limit: int) -> str:
+    """`value` (a page's string) as a reply echoes it: at most `limit` characters, the
+    last one CUT_MARK when it was cut."""
+    text = str(value)
+    return text if len(text) <= limit else text[:limit - 1] + CUT_MARK
 
 
 def blocks_reply(choice: Choice) -> dict[str, Any]:
