@@ -17,7 +17,8 @@ from . import __version__
 from .pipeline import render
 from .batch.command import TABLE_FORMATS
 from .batch.warc import is_warc
-from .errors import BadOptions, InputNotFound, PithError
+from .errors import BadOptions, InputNotFound, PageTimeLimit, PithError
+from .native import deadline
 from .measure.anchors import ANCHORS
 from .pipeline.options import ALGORITHMS, Options
 from .pages.inputs import DEFAULT_TIMEOUT_S, Capturer, local_path, output_stem
@@ -185,7 +186,8 @@ def _batch_args(p: argparse.ArgumentParser) -> None:
                    help="add the content as Markdown or HTML to each row (repeatable)")
     g.add_argument("--page-timeout", type=_positive_float, default=PAGE_TIME_S, metavar="S",
                    help=f"stop a page after S seconds (default {PAGE_TIME_S:g}); it is "
-                        "counted as timed out")
+                        "counted as timed out (a single --static page fails with "
+                        "page_time_limit)")
     g.add_argument("--page-memory", type=float, default=PAGE_MEMORY_BYTES / 2**20,
                    metavar="MB", help=f"memory one page may use (default "
                                       f"{PAGE_MEMORY_BYTES / 2**20:g}; 0: no limit)")
@@ -297,11 +299,16 @@ def cmd_extract(args: argparse.Namespace) -> int:
     bar = tqdm(args.inputs, desc="extract", unit="page", file=sys.stderr,
                disable=args.quiet or not many or not stderr_is_terminal(),
                dynamic_ncols=True)
+    # static pages get the per-page limit of rows mode (a rendered page has --timeout,
+    # and a timer signal must not cut into the browser driver's own loop)
+    page_limit_ms = round(args.page_timeout * 1000) if args.static else None
     with Capturer(static_mode=args.static, js=not args.no_js, timeout_s=args.timeout,
                   encoding=args.encoding, encoding_errors=args.encoding_errors) as capturer:
         for target in bar:
             try:
-                body, _record = extract_one(capturer, target, opts, args.format)
+                with deadline.within(page_limit_ms, "the page", "--page-timeout",
+                                     PageTimeLimit):
+                    body, _record = extract_one(capturer, target, opts, args.format)
             except PithError as exc:
                 failed += 1
                 bar.write(failure_line(target, exc), file=sys.stderr)
