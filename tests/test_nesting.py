@@ -89,3 +89,13 @@ def test_the_quick_bound_is_never_below_the_tracked_depth(pieces):
     html = "".join(pieces)
     bound = nesting.depth_bound(html)
     assert nesting.capped(html, max_depth=max(bound, 0)) == html
+
+
+def test_the_512th_level_opens_and_the_513th_is_closed_at_once():
+    """SECURITY.md, "Limits": at the cap the page is as it is, one level over it the
+    element beyond is closed at once (empty, its text after it at the cap)."""
+    at = "<div>" * nesting.MAX_DEPTH + "x" + "</div>" * nesting.MAX_DEPTH
+    assert nesting.capped(at) is at
+    over = "<div>" * (nesting.MAX_DEPTH + 1) + "x" + "</div>" * (nesting.MAX_DEPTH + 1)
+    assert nesting.capped(over) == ("<div>" * nesting.MAX_DEPTH + "<div></div>x"
+                                    + "</div>" * nesting.MAX_DEPTH)

@@ -5,6 +5,7 @@ import json
 import logging
 import os
 import re
+import struct
 import sys
 import types
 from pathlib import Path
@@ -580,3 +581,40 @@ def test_an_error_quoting_a_huge_name_keeps_its_code(request_):
     frame = protocol.respond(request_, protocol.Session())
     err = error_of(decode(frame))
     assert err["code"] in (22, 23, 25) and len(frame) < 5000
+
+
+def test_a_large_frame_makes_room_in_the_cache_before_it_is_read():
+    """The cache drops what a large request may need before its body is read, the
+    freshest selection too; a small one (a grow) drops nothing."""
+    session = protocol.Session(cache_bytes=10_000)
+    d1, d2 = session.remember(Sized(3000)), session.remember(Sized(3000))
+    session.reserve(100)                        # 1,000 more: 7,000 fits
+    assert session.cached() == [d1, d2]
+    session.reserve(500)                        # 5,000 more: d1 goes, 8,000 fits
+    assert session.cached() == [d2]
+    session.reserve(1000)                       # 10,000 more: nothing may stay
+    assert session.cached() == []
+
+
+def test_the_host_reserves_room_for_each_frame_before_reading_its_body():
+    from pith.native import host
+    seen = []
+
+    class Watching(protocol.Session):
+        def reserve(self, frame_bytes):
+            seen.append((frame_bytes, self.cached()))
+            super().reserve(frame_bytes)
+    body = json.dumps(req("echo", data="x" * 1000)).encode()
+    stdin = io.BytesIO((struct.pack("=I", len(body)) + body) * 2)
+    host.serve(stdin, io.BytesIO(), Watching())
+    assert [n for n, _ in seen] == [len(body)] * 2
+
+
+def test_echo_one_byte_over_the_reply_limit_is_reply_too_large():
+    """SECURITY.md, "Limits": a reply body of MAX_OUT bytes goes, MAX_OUT + 1 does not."""
+    overhead = len(protocol.respond(req("echo", id=1, data=""), protocol.Session())) - 4
+    at = decode(protocol.respond(req("echo", id=1, data="x" * (framing.MAX_OUT - overhead)),
+                                 protocol.Session()))
+    over = decode(protocol.respond(req("echo", id=1, data="x" * (framing.MAX_OUT - overhead + 1)),
+                                   protocol.Session()))
+    assert at["ok"] is True and error_of(over)["code"] == 24
