@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 import struct
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Callable
 
 import orjson
 
@@ -67,13 +67,15 @@ def read_exactly(stream: BinaryIO, size: int) -> bytes:
     return b"".join(chunks)
 
 
-def read_frame(stream: BinaryIO, max_bytes: int = MAX_IN) -> dict | None:
+def read_frame(stream: BinaryIO, max_bytes: int = MAX_IN,
+               reserve: Callable[[int], None] | None = None) -> dict | None:
     """The next message as a dict, or None on a clean end of stream (no header byte).
 
     Raises FrameTruncated (header or body cut short), FrameTooLarge (declared length over
     `max_bytes`; the body is not read), FrameNotUtf8 or FrameNotJson. After the first two
     the stream is unusable; after the last two the frame was consumed whole and the next
-    frame can be read.
+    frame can be read. `reserve`, when given, is told the body's length once it is known
+    to be within `max_bytes`, before the body is read (the host makes room for it).
     """
     header = read_exactly(stream, HEADER.size)
     if not header:
@@ -87,6 +89,8 @@ def read_frame(stream: BinaryIO, max_bytes: int = MAX_IN) -> dict | None:
         raise FrameTooLarge(
             f"frame declares {length} bytes, over the limit of {max_bytes}",
             length=length, limit=max_bytes)
+    if reserve is not None:
+        reserve(length)
     body = read_exactly(stream, length)
     if len(body) < length:
         raise FrameTruncated(

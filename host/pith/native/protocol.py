@@ -36,6 +36,13 @@ CACHE_SIZE = 8
 # nine selects of such pages held 5.8 GB when the cache was bounded by count alone.
 CACHE_BYTES = 512 * 2**20
 
+# What a request may become, per byte of its frame: a select's kept selection holds about
+# ten times its frame (a 1,000,000-element page: 62 MiB of frame, 600 MB of selection, and
+# the decoded request about as much again while it runs). Before a frame is read the
+# cache drops its least recently used selections until this much more fits: nine selects
+# of such a page peaked at 1.8 GB when the last one's selection waited for the next to end.
+BYTES_PER_FRAME_BYTE = 10
+
 # Request ids are echoed in every reply; the extension uses a counter (or a UUID), so a
 # longer id is a client bug that would only inflate replies.
 MAX_ID_CHARS = 256
@@ -93,6 +100,17 @@ class Session:
             dropped, _ = self._docs.popitem(last=False)
             self._bytes.pop(dropped, None)
             log.debug("dropped document %s from the cache", dropped)
+
+    def reserve(self, frame_bytes: int) -> None:
+        """Make room for a request of `frame_bytes` before it is read: drop the least
+        recently used selections (the freshest too) while the cache and what the
+        request may become (BYTES_PER_FRAME_BYTE per byte) are over `cache_bytes`."""
+        need = BYTES_PER_FRAME_BYTE * frame_bytes
+        while self._docs and self.held() + need > self.cache_bytes:
+            dropped, _ = self._docs.popitem(last=False)
+            self._bytes.pop(dropped, None)
+            log.debug("dropped document %s from the cache for a %d-byte frame", dropped,
+                      frame_bytes)
 
     def held(self) -> int:
         """Bytes the cached selections hold, as last measured."""
