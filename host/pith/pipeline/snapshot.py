@@ -22,6 +22,10 @@ from .. import SNAPSHOT_VERSION
 from ..errors import (BadNode, NoContent, SnapshotInvalid, SnapshotOrder, SnapshotTooLarge,
                       SnapshotVersion)
 
+# Warnings a Snapshot keeps (the capture's first ones): they are for logs, and a Snapshot
+# may be kept for grow/shrink, where 20 million of them held 1.9 GB.
+MAX_WARNINGS = 100
+
 STRING_COLUMNS = ("tag", "text", "tail", "id", "cls", "role", "host", "url", "alt", "color")
 # numeric columns: name -> numpy dtype they are stored as
 NUMBER_COLUMNS = {
@@ -233,7 +237,7 @@ def _built(n: int, cols: dict[str, np.ndarray], obj: dict[str, Any]) -> Snapshot
     meta["capture_ms"] = meta["capture_ms"] if _finite(meta["capture_ms"]) else None
     meta["layout"] = bool(meta["layout"])
     warnings = obj.get("warnings") or []
-    meta["warnings"] = warnings if isinstance(warnings, list) else []
+    meta["warnings"] = warnings[:MAX_WARNINGS] if isinstance(warnings, list) else []
     return Snapshot(n=n, cols=cols, end=end, depth=depth, meta=meta)
 
 
