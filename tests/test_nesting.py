@@ -43,7 +43,7 @@ def test_the_fixture_pages_are_left_as_they_are():
         assert nesting.capped(html) is html, source.parent.name
 
 
-def test_what_lies_beyond_the_cap_is_attached_at_the_cap_in_order():
+def test_what_lies_beyond_the_cap_is_beside_at_the_cap_in_order():
     page = ("<html><body>" + "<div>" * 600 + "<p>one</p><span>two</span><div>three</div>"
             + "</div>" * 600 + "<p>after</p>")
     snap = static.snapshot_of_html(page, "", 10_000)
@@ -91,11 +91,13 @@ def test_the_quick_bound_is_never_below_the_tracked_depth(pieces):
     assert nesting.capped(html, max_depth=max(bound, 0)) == html
 
 
-def test_the_512th_level_opens_and_the_513th_is_closed_at_once():
-    """SECURITY.md, "Limits": at the cap the page is as it is, one level over it the
-    element beyond is closed at once (empty, its text after it at the cap)."""
-    at = "<div>" * nesting.MAX_DEPTH + "x" + "</div>" * nesting.MAX_DEPTH
+def test_the_513th_level_opens_and_the_514th_goes_beside_it():
+    """SECURITY.md, "Limits": up to one level past the cap the page is as it is; one more
+    and the element beyond is put beside the one before it (which is closed first), the
+    text in the innermost, the end tag of the closed one dropped (as Chromium does)."""
+    depth = nesting.MAX_DEPTH + 1
+    at = "<div>" * depth + "x" + "</div>" * depth
     assert nesting.capped(at) is at
-    over = "<div>" * (nesting.MAX_DEPTH + 1) + "x" + "</div>" * (nesting.MAX_DEPTH + 1)
-    assert nesting.capped(over) == ("<div>" * nesting.MAX_DEPTH + "<div></div>x"
+    over = "<div>" * (depth + 1) + "x" + "</div>" * (depth + 1)
+    assert nesting.capped(over) == ("<div>" * depth + "</div><div>x</div>"
                                     + "</div>" * nesting.MAX_DEPTH)

@@ -7,10 +7,11 @@ O(n·d): 40,000 nested `<div>`s took 5.4 s, 50,000 unclosed ones 10.6 s, 100,000
 `kMaximumHTMLParserDOMTreeDepth`; what lies deeper is attached at that depth). `capped`
 does the same on the page's text before lexbor sees it: it follows the elements a parser
 keeps open (start and end tags matched by name, void elements, tags with optional end
-tags, raw-text elements and comments skipped) and closes at once every element that
-would open beyond MAX_DEPTH (`<div>` becomes `<div></div>`, its end tag is dropped): as
-in Chromium, what lies deeper becomes empty elements and text at the cap, in order, and
-block boundaries stay. A page that stays under the cap is returned unchanged (the same
+tags, raw-text elements and comments skipped), and an element that would open beyond
+MAX_DEPTH is put beside the one open there (which is closed first: `</div>` is written
+before its start tag, and its own end tag is dropped). As in Chromium, the elements
+deeper than the cap become siblings at the cap, the text stays in the innermost open
+one, in order, and block boundaries stay. A page that stays under the cap is returned unchanged (the same
 str). `depth_bound` decides cheaply (C-speed scans, numpy) whether a page can be that
 deep at all, so the exact pass runs only on such pages.
 
@@ -124,34 +125,55 @@ def _tags(html: str):
 
 
 def capped(html: str, max_depth: int = MAX_DEPTH) -> str:
-    """`html` with the start tags that would open an element deeper than `max_depth`
-    dropped (with their end tags); `html` itself when nothing is that deep."""
+    """`html` with no element opened deeper than `max_depth` + 1, as Chromium builds it:
+    an element that would open beyond the cap is put beside the one before it there (that
+    one is closed first), so the elements beyond the cap are siblings and the text stays
+    in the innermost open one; their end tags close them, or are dropped when the element
+    was already closed. `html` itself when nothing is that deep."""
     if html.count("<") <= max_depth or depth_bound(html) <= max_depth:
         return html
-    stack: list[str] = []
+    stack: list[str] = []                     # the elements open up to the cap
     open_count: dict[str, int] = {}
-    dropped: dict[str, int] = {}              # start tags dropped, by name, not yet closed
+    deep: list[str] = []                      # elements opened beyond it, outermost first
+    deep_count: dict[str, int] = {}
+    deep_open = False                         # whether deep[-1] is open in the output
     edits: list[tuple[int, int, str]] = []    # (start, end, what replaces the span)
     for m in _tags(html):
         name = m.group(2).lower()
         if m.group(1):                        # an end tag
-            if dropped.get(name):
-                dropped[name] -= 1
-                edits.append((*_whole(html, m), ""))
+            if deep_count.get(name):          # closes a deep element, and those inside it
+                open_name = deep[-1] if deep_open else None
+                popped = 0
+                while True:
+                    top = deep.pop()
+                    deep_count[top] -= 1
+                    popped += 1
+                    if top == name:
+                        break
+                if open_name is None:         # already closed in the output: dropped
+                    edits.append((*_whole(html, m), ""))
+                elif popped > 1:              # it closes the element open in the output
+                    edits.append((*_whole(html, m), f"</{open_name}>"))
+                deep_open = False             # (popped == 1: it is that element's own)
             elif open_count.get(name):        # close it and everything opened inside it
                 while True:
                     top = stack.pop()
                     open_count[top] -= 1
                     if top == name:
                         break
+                deep.clear()
+                deep_count.clear()
+                deep_open = False
             continue
         if name in _NOT_OPENED or (html[m.end() - 1] == "/"
                                    and any(open_count.get(f) for f in _FOREIGN)):
             continue
-        if len(stack) >= max_depth:       # closed at once: an empty element at the cap
-            dropped[name] = dropped.get(name, 0) + 1
-            end = _whole(html, m)[1]
-            edits.append((end, end, f"</{name}>"))
+        if len(stack) >= max_depth:           # beyond the cap: beside the one before
+            if deep_open:
+                edits.append((m.start(), m.start(), f"</{deep[-1]}>"))
+            deep.append(name)
+            deep_count[name] = deep_count.get(name, 0) + 1
+            deep_open = True
             continue
         stack.append(name)
         open_count[name] = open_count.get(name, 0) + 1
