@@ -168,7 +168,7 @@ def test_recorded_fixtures_give_their_expected_text(folder):
     """Regression on the page fixtures: `python tests/fixtures/regen.py NAME` re-records
     snapshot.json and expected.txt; read the diff of expected.txt before committing it."""
     sel = select(json.loads((folder / "snapshot.json").read_text(encoding="utf-8")))
-    text = render.output(sel, "text") + "\n"
+    text = sel.output("text") + "\n"
     assert text == (folder / "expected.txt").read_text(encoding="utf-8")
 
 
@@ -231,8 +231,8 @@ def test_blocks_lists_are_cut_just_over_max_block_rows():
                                          ("cls", "MAX_NAME_CHARS"), ("id", "MAX_NAME_CHARS")])
 def test_echoed_page_strings_are_whole_at_their_limit_and_cut_one_over(field, limit):
     """SECURITY.md, "Limits": a page string the reply echoes, at its cap and one over."""
-    from pith.pipeline import select as select_mod
-    cap = getattr(select_mod, limit)
+    from pith.pipeline import wire
+    cap = getattr(wire, limit)
     for length, cut in ((cap, False), (cap + 1, True)):
         value = "é" * length
         rows = [("html", -1), ("body", 0), ("article", 1, {field: value} if field in ("cls", "id") else {}),

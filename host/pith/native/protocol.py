@@ -234,9 +234,9 @@ def do_clean(params: dict, session: Session) -> dict:
     token, node = _doc(params), _node(params)
     include, exclude = _rows(params, "include"), _rows(params, "exclude")
     selection = session.recall(token)
-    from ..pipeline.reader import clean
+    from ..pipeline.select import reader_view
     with deadline.within(selection.options.max_request_ms, "clean"):
-        out = {**clean(selection, node, include, exclude), "doc": token}
+        out = {**reader_view(selection, node, include, exclude), "doc": token}
     session.measure(token)
     return out
 

@@ -18,7 +18,8 @@ deep at all, so the exact pass runs only on such pages.
 The tracking is an approximation of tree construction (implied end tags, formatting
 elements and foster parenting are not replayed): it can only under-count depth by a small
 factor (a `li` inside a `div` inside a `li` opens one element more than it counts), so
-lexbor's stack stays within a few times MAX_DEPTH and the parse is linear.
+lexbor's stack stays within a few times MAX_DEPTH and the parse is linear (NOTES.md,
+'Why frames, the cache and static parses are bounded by size').
 """
 from __future__ import annotations
 

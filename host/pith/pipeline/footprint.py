@@ -6,7 +6,8 @@ cache by bytes, not by count: one selection of a 1,000,000-element page holds ab
 and tuples without recursion and adds up what it finds: a numpy array counts its buffer
 once however many views share it, an object array (a snapshot's string column) its
 pointers and its strings; a Python object `sys.getsizeof`. It is an estimate within a
-few percent of what the process frees when the object goes (allocator slack aside).
+few percent of what the process frees when the object goes (allocator slack aside;
+NOTES.md, 'Why frames, the cache and static parses are bounded by size').
 """
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 `select`: validate the capture (snapshot.from_json), compute per-node features
 (features.compute), score and choose with the selected algorithm (algorithms.<name>.run),
-run the block stage (keep.py, option `blocks`), and describe the choice (node, path,
+run the block stage (blocks/keep.py, option `blocks`), and describe the choice (node, path,
 score, runner-ups, kept blocks, stage timings). Decisions a change must keep:
   - when hiding leaves no text, or less than `hidden_min_visible` of the page's text
     (display:none and aria-hidden not counted), the page is scored with nothing hidden
@@ -13,7 +13,7 @@ score, runner-ups, kept blocks, stage timings). Decisions a change must keep:
     rule) replaces the choice's node, keeping the method's scores and blocks;
   - with auto and the block stage (`auto_block_choice`), the element becomes the one of
     highest expected F1 under the block model's probabilities of every block of the page
-    (expected.py), and every later block decision on the page (the stage, grow, shrink,
+    (blocks/expected.py), and every later block decision on the page (the stage, grow, shrink,
     include / exclude) reads those same probabilities;
   - the block stage judges the choice grown `blocks_grow` times, and the node becomes the
     kept blocks' lowest common ancestor (a pinned node is judged as it is).
@@ -35,14 +35,17 @@ from typing import Any
 
 import numpy as np
 
-from . import blocks as blocks_mod
-from . import expected
 from . import footprint
 from . import features as features_mod
-from . import keep
+from . import reader, render
+from . import wire
+from .wire import (MAX_BLOCK_ROWS, MAX_LISTED_PARTS, MAX_LISTED_PATH,  # noqa: F401
+                   MAX_NAME_CHARS, MAX_PAGE_CHARS, page_string)
 from . import snapshot as snapshot_mod
 from .algorithms import lqf
 from .algorithms.base import Choice
+from .blocks import expected, keep
+from .blocks import segment as blocks_mod
 from ..errors import BadNode, NoContent
 from .options import Options
 
@@ -107,6 +110,10 @@ class Selection:
             return None
         return blocks_reply(choice)
 
+    def output(self, fmt: str) -> str:
+        """The answer's content in `fmt` (render.output of this snapshot and choice)."""
+        return render.output(self.snap, self.feats, self.result, fmt)
+
     def to_wire(self) -> dict[str, Any]:
         out = self.describe(self.node)
         out["algorithm"] = self.options.algorithm
@@ -132,42 +139,19 @@ class Selection:
 # shrink all over a large page must not pile them up.
 MAX_CHOICES = 4
 
-# Most rows one list of a `blocks` reply carries (a reply stays far under the 1 MB cap).
-MAX_BLOCK_ROWS = 20_000
-
-# Page strings a reply echoes are cut, so that no page can make its own answer too large
-# for the browser (1 MB): a title of 1.1 million characters made every select fail.
-# A page's title and URL (the extension keeps its own; these are for logs and tools):
-MAX_PAGE_CHARS = 2048
-# a node's tag, id and class (a check of the path against the live page; utility-CSS
-# class lists run to a few hundred characters):
-MAX_NAME_CHARS = 256
-# The runner-ups and parts list their paths only this deep (the depth at which Chromium's
-# parser stops nesting): a path is a number per level, and a hundred runner-ups of a
-# page nested 100,000 deep would be 20 MB. The chosen node's path is always whole.
-MAX_LISTED_PATH = 512
-# Most parts of a multi-part answer (SST, CLG) the reply lists.
-MAX_LISTED_PARTS = 200
-# Marks a string the reply cut.
-CUT_MARK = "…"
-
-
-def page_string(value: Any, limit: int) -> str:
-    """`value` (a page's string) as a reply echoes it: at most `limit` characters, the
-    last one CUT_MARK when it was cut."""
-    text = str(value)
-    return text if len(text) <= limit else text[:limit - 1] + CUT_MARK
 
 
 def blocks_reply(choice: Choice) -> dict[str, Any]:
-    """{kept, drop, quiet, truncated} of a block-stage choice (rows of the capture)."""
+    """{kept, drop, quiet, truncated} of a block-stage choice (rows of the capture), each
+    list cut at wire.MAX_BLOCK_ROWS (a reply stays far under the 1 MB cap)."""
     lists = {
         "kept": choice.kept.tolist() if choice.kept is not None else [],
         "drop": np.flatnonzero(choice.drop).tolist() if choice.drop is not None else [],
         "quiet": np.flatnonzero(choice.quiet).tolist() if choice.quiet is not None else [],
     }
-    truncated = any(len(v) > MAX_BLOCK_ROWS for v in lists.values())
-    return {**{k: v[:MAX_BLOCK_ROWS] for k, v in lists.items()}, "truncated": truncated}
+    limit = wire.MAX_BLOCK_ROWS
+    truncated = any(len(v) > limit for v in lists.values())
+    return {**{k: v[:limit] for k, v in lists.items()}, "truncated": truncated}
 
 
 def block_choice(sel: "Selection", node: int, include=None, exclude=None) -> Choice | None:
@@ -191,6 +175,15 @@ def block_choice(sel: "Selection", node: int, include=None, exclude=None) -> Cho
                                       np.array(inc, np.int64), np.array(exc, np.int64),
                                       answer=node, page=sel.page)
     return sel.choices[key]
+
+
+def reader_view(sel: Selection, node: int, include=None, exclude=None) -> dict[str, Any]:
+    """What the reader view leaves out of `node` (reader.clean) for this selection: its
+    method's answer, the block stage's choice for `node` with the reader's `include` /
+    `exclude` rows, and whether hidden text was counted."""
+    node = sel.snap.check_node(node)
+    return reader.clean(sel.snap, sel.feats, sel.options, sel.result, node,
+                        block_choice(sel, node, include, exclude), sel.hidden_ignored)
 
 
 def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None,
@@ -252,7 +245,7 @@ def choose_by_blocks(snap: snapshot_mod.Snapshot, feats: features_mod.Features, 
                      method: Choice) -> tuple[Choice, keep.Judged | None]:
     """(auto's choice moved to the element of highest expected F1 under the block model's
     probabilities of every block of the page, every block so judged); the choice as it
-    is and None past blocks_max blocks (option auto_block_choice, expected.py)."""
+    is and None past blocks_max blocks (option auto_block_choice, blocks/expected.py)."""
     page = keep.judge_page(snap, feats, opts, method)
     if page is None:
         return method, None
