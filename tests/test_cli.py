@@ -359,13 +359,14 @@ def test_every_optional_test_import_is_a_declared_test_extra():
             assert dist_of.get(top, top).lower() in test_extra, (path.name, module)
 
 
-def test_a_single_static_page_has_the_per_page_time_limit_of_rows(tmp_path):
-    """Single-page mode stops a page after --page-timeout as rows mode does (issue 34,
-    finding 5): one line with the code, exit status 1, no traceback."""
+def test_a_single_static_page_has_a_time_limit(tmp_path):
+    """Single-page mode stops a static page after --timeout, as it stops a rendered one
+    (issue 34, finding 5; rows have --page-timeout): one line with the code, exit
+    status 1, no traceback."""
     page = tmp_path / "long.html"
     page.write_text("<html><body>" + "<section><h2>Part</h2><p>A story told at length, "
                     "sentence after sentence.</p></section>" * 20_000 + "</body></html>")
-    result = pith("extract", "--static", "--page-timeout", "0.05", page)
+    result = pith("extract", "--static", "--timeout", "0.05", page)
     assert result.returncode == 1, result.stdout[:200]
-    assert "page_time_limit (90)" in result.stderr and "--page-timeout" in result.stderr
+    assert "timeout (58)" in result.stderr and "--timeout" in result.stderr
     assert "Traceback" not in result.stderr and len(result.stderr.splitlines()) == 1
