@@ -13,7 +13,8 @@ bytes are counted, with C-speed `bytes.count` and no parse, and two bounds are c
 Both are upper bounds that count brackets, separators and quotes inside strings as if
 they were structure (escapes aside): a body that passes them is certainly within them;
 only a body that fails the quick bound gets the exact depth (strings masked, numpy).
-The costs per value are measured (NOTES.md, 'Why frames, the cache and static parses are bounded by size').
+The costs per value are measured (NOTES.md, 'Why frames, the cache and static parses
+are bounded by size').
 """
 from __future__ import annotations
 
@@ -35,8 +36,9 @@ MAX_DEPTH = 128
 MAX_DECODED_BYTES = 1 << 30
 
 # Bytes one decoded value costs, measured on CPython 3 (64-bit) with orjson by the peak
-# resident memory of decoding 64 MiB arrays of one value repeated (host/NOTES.md,
-# "Bounds of a frame"): the slot holding it in its list or dict (with the list's growth),
+# resident memory of decoding 64 MiB arrays of one value repeated (tests/test_framing.py
+# checks the estimate against a real decode): the slot holding it in its list or dict
+# (with the list's growth),
 SLOT_BYTES = 21
 # an array or object itself (a dict of one key is 184 bytes and its GC header, an
 # empty list 56),
