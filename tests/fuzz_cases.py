@@ -100,7 +100,7 @@ NASTY_TEXT = st.one_of(
 NASTY_NUMBER = st.one_of(
     st.integers(), st.floats(allow_nan=False, allow_infinity=False),
     st.sampled_from([0, -1, 1, -0.0, 2**31, 2**32, 2**53, 2**63, -2**63 - 1, 2**64,
-                     10**30, 1e308, -1e308, 5e-324, 0.5]),
+                     10**30, 1e308, -1e308, 5e-324, 0.5, 10**400, -10**400]),
 )
 JSON_VALUES = st.recursive(
     st.one_of(st.none(), st.booleans(), NASTY_NUMBER, NASTY_TEXT),
@@ -269,7 +269,7 @@ def snapshot_mutations(draw) -> dict:
             break
         kind = draw(st.sampled_from(
             ["parent", "parent", "cell", "cell", "box", "text", "n", "length", "drop",
-             "column_type", "top", "swap", "deepen", "hidden"]))
+             "column_type", "top", "swap", "deepen", "hidden", "beyond"]))
         row = draw(st.integers(0, n - 1))
         if kind == "parent":          # wrong parents, self-loops, cycles, out of range
             _set(nodes, "parent", row, draw(st.one_of(
@@ -306,7 +306,8 @@ def snapshot_mutations(draw) -> dict:
         elif kind == "top":           # the envelope's own keys
             key = draw(st.sampled_from(["v", "nodes", "layout", "url", "title", "warnings",
                                         "viewport", "page", "lang", "capture_ms"]))
-            snap[key] = draw(JSON_VALUES)
+            snap[key] = draw(st.one_of(JSON_VALUES, NASTY_NUMBER,     # sizes are pairs
+                                       st.lists(NASTY_NUMBER, min_size=2, max_size=2)))
         elif kind == "swap":          # two rows exchanged: preorder broken, maybe a cycle
             other = draw(st.integers(0, n - 1))
             for column in nodes.values():
@@ -318,6 +319,9 @@ def snapshot_mutations(draw) -> dict:
             n = snap["n"] if isinstance(snap["n"], int) else n
         elif kind == "hidden":
             _set(nodes, "hidden", row, draw(st.integers(-40, 40)))
+        elif kind == "beyond":        # a JSON integer no double holds, where a number is read
+            snap[draw(st.sampled_from(["capture_ms", "viewport", "page"]))] = draw(
+                st.sampled_from([10**400, -10**400, [10**400, 1], [1, -10**400]]))
     return snap
 
 
@@ -397,8 +401,8 @@ def option_overrides(draw):
     out = {}
     for _ in range(draw(st.integers(0, 3))):
         name = draw(st.one_of(st.sampled_from(OPTION_NAMES), NASTY_TEXT))
-        out[name] = draw(st.one_of(JSON_VALUES, st.sampled_from(
-            list(ALGORITHMS) + [0, 100, 1e9, -1, [], ["cnr"], ["nope"]])))
+        out[name] = draw(st.one_of(JSON_VALUES, NASTY_NUMBER, st.sampled_from(
+            list(ALGORITHMS) + [0, 100, 1e9, -1, [], ["cnr"], ["nope"], 10**400])))
     return out
 
 

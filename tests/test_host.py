@@ -371,3 +371,26 @@ def test_a_64_mib_frame_of_empty_objects_is_refused_before_it_is_built():
     assert len(body) <= framing.MAX_IN
     (reply,) = serve_frames(body)
     assert (reply["error"]["code"], reply["error"]["name"]) == (16, "frame_too_complex")
+
+
+def snapshot_body(**fields) -> bytes:
+    """A select of a small valid snapshot with `fields` set; the string "BIG" in them
+    becomes an integer of 401 digits (valid JSON, beyond a double)."""
+    from builders import make_snapshot
+    snap = make_snapshot([("html", -1), ("body", 0), ("p", 1, {"text": "Some words here."})])
+    snap.update(fields)
+    body = json.dumps({"v": 1, "id": 1, "action": "select", "snapshot": snap}).encode()
+    return body.replace(b'"BIG"', b"1" + b"0" * 400)
+
+
+@pytest.mark.parametrize("body", [
+    # an integer beyond a double where a float is read (issue 34, finding 7's siblings)
+    b'{"v":1,"id":1,"action":"select","snapshot":{},"options":{"hidden_min_visible":1'
+    + b"0" * 400 + b"}}",
+    snapshot_body(capture_ms="BIG"),
+    snapshot_body(viewport=["BIG", 1]),
+    snapshot_body(page=[1, "BIG"]),
+])
+def test_an_integer_beyond_a_double_where_a_number_is_read_is_not_internal(body):
+    (reply,) = serve_frames(body)
+    assert reply["ok"] or reply["error"]["code"] != 1, reply["error"]
