@@ -43,12 +43,18 @@
  *   or parentheses is written `<…>`; a link without text becomes `<href>`.
  * - Published date: the `YYYY-MM-DD` the page gives (no time-zone conversion), else the
  *   raw string. The source URL (http(s) only) is an autolink.
+ * - Formulas (math.js): `$tex$` inline, a displayed one its own block `$$` / tex / `$$`
+ *   (inside a line, `$$tex$$`); the TeX is the page's source when it gave one, else rebuilt
+ *   from the MathML. An SVG figure is an image whose destination is the data: URL of the
+ *   rebuilt SVG document (svg-figure.js), its title or the figure's caption as alt.
  * - With {removedLinks: true} and links in the payload, a last section
  *   "## Links removed from this block" lists them (http(s)/mailto only).
  */
 import {
-  BLOCK_TAGS, safeHref, safePageUrl, sanitizeTree, splitTitle, withoutRepeatedByline,
+  BLOCK_TAGS, figureCaption, safeHref, safePageUrl, sanitizeTree, splitTitle, withoutRepeatedByline,
 } from './content-dom.js';
+import { formulaMarkdown, formulaTex, isDisplayed } from './math.js';
+import { svgImage } from './svg-figure.js';
 
 const SP = Object.freeze({ k: 'space' });
 const BR = Object.freeze({ k: 'break' });
@@ -162,6 +168,11 @@ function inlineNode(node, ctx) {
   switch (node.t) {
     case 'br': return [ctx.table || ctx.heading ? SP : BR];
     case 'img': return [imageToken(node, ctx)];
+    case 'svg': return [imageToken(svgImage(node, ctx.caption || ''), ctx)];
+    case 'math': {
+      const md = formulaMarkdown(node);
+      return md ? [ctx.table ? md.replace(/\|/g, '\\|') : md] : [];
+    }
     case 'a': return linkTokens(node, ctx);
     case 'strong': case 'b': return emphasis(node, ctx, 'strong', '**');
     case 'em': case 'i': return emphasis(node, ctx, 'em', '*');
@@ -347,6 +358,7 @@ function blockNode(node, ctx) {
     case 'blockquote': return [{ kind: 'quote', md: blockquote(node, ctx) }];
     case 'table': return [{ kind: 'table', md: table(node, ctx) }];
     case 'dt': return [{ kind: 'p', md: paragraph(node.c, { ...ctx, strong: true }, '**') }];
+    case 'figure': return blocks(node.c, { ...ctx, caption: figureCaption(node) });
     case 'figcaption': case 'caption':
       return [{ kind: 'p', md: paragraph(node.c, { ...ctx, em: true }, '*') }];
     default: return blocks(node.c, ctx);    // div, figure, details, dl, dd, li, rows, cells (lists: in blocks)
@@ -363,6 +375,12 @@ function blocks(nodes, ctx) {
     run = [];
   };
   for (const node of nodes) {
+    if (typeof node !== 'string' && node.t === 'math' && isDisplayed(node)) {
+      flush();
+      const tex = formulaTex(node);
+      if (tex) out.push({ kind: 'math', md: `$$\n${tex}\n$$` });
+      continue;
+    }
     if (typeof node === 'string' || !BLOCK_TAGS.has(node.t)) {
       run.push(node);
       continue;
