@@ -81,6 +81,18 @@
     return { tex: tex.replace(/\s+/g, ' ').trim(), display: display };
   }
 
+  /** The delimited TeX of a MathJax 2 source script nothing typeset (no MathML in its frame), else ''. */
+  function untypesetTex(el) {
+    var type = getAttr.call(el, 'type') || '';
+    if (!/^\s*math\/tex/i.test(type)) return '';
+    var doc = el.ownerDocument, id = getAttr.call(el, 'id') || '';
+    var frame = id !== '' && doc !== null ? byId.call(doc, id + '-Frame') : null;
+    if (frame !== null && elQuery.call(frame, 'math') !== null) return '';
+    var tex = (textContentOf.call(el) || '').replace(/\s+/g, ' ').trim();
+    if (tex === '') return '';
+    return /mode\s*=\s*display/i.test(type) ? '\\[' + tex + '\\]' : '\\(' + tex + '\\)';
+  }
+
   function round(v) {
     return Math.round(v * COORD_SCALE) / COORD_SCALE;
   }
@@ -189,6 +201,8 @@
       } else if (name === 'math') {
         var fm = formula(el);           // SNAPSHOT.md: \(tex\) inline, \[tex\] displayed
         altv = fm.display ? '\\[' + fm.tex + '\\]' : '\\(' + fm.tex + '\\)';
+      } else if (name === 'script') {
+        altv = untypesetTex(el);
       }
       alt.push(altv);
 

@@ -412,9 +412,18 @@
 
   // --- the walk ---------------------------------------------------------------------------
 
+  /**
+   * True for KaTeX's and MathJax's visually hidden MathML copy of a formula (an absolutely
+   * positioned wrapper, so computed as a block, around a <math>): it sits inline in the
+   * sentence and must not become a div that breaks the line.
+   */
+  function hiddenFormulaCopy(el, cs) {
+    return (cs.position === 'absolute' || cs.position === 'fixed') && elQuery.call(el, 'math') !== null;
+  }
+
   /** What element `name` becomes: an allowed tag, '' (unwrap) or null (leave out silently). */
-  function mapTag(name, cs) {
-    var blockish = cs !== null && BLOCK_DISPLAY.test(cs.display);
+  function mapTag(name, cs, el) {
+    var blockish = cs !== null && BLOCK_DISPLAY.test(cs.display) && !hiddenFormulaCopy(el, cs);
     if (name === 'span') return blockish ? 'div' : 'span';
     if (BLOCK[name] === true || INLINE[name] === true) return name;
     if (ALIAS[name] !== undefined) return ALIAS[name];
@@ -623,7 +632,7 @@
         f.out.push(name === 'math' ? formulaNode(el, levels, st) : copyForeign(el, levels, st));
         return;
       }
-      var tag = name === 'slot' ? '' : mapTag(name, cs);
+      var tag = name === 'slot' ? '' : mapTag(name, cs, el);
       if (tag === null) return;
       var url = null;
       if (tag === 'a') {
@@ -689,7 +698,7 @@
       return st;
     }
     var rootStyle = styleOf(root);
-    var rootTag = rootName === 'slot' || NEVER_KEPT[rootName] === true ? '' : mapTag(rootName, rootStyle);
+    var rootTag = rootName === 'slot' || NEVER_KEPT[rootName] === true ? '' : mapTag(rootName, rootStyle, root);
     var keepWs = closestOf.call(root, 'pre, code') !== null;
     if (rootTag === 'a') rootTag = absolute(attr(root, 'href'), root, LINK_SCHEMES) ? 'a' : '';
     if (rootTag === 'img' || (rootTag !== null && rootTag !== '' && ROOT_CONTENTS[rootTag] !== true)) {

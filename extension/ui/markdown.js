@@ -43,8 +43,8 @@
  *   or parentheses is written `<…>`; a link without text becomes `<href>`.
  * - Published date: the `YYYY-MM-DD` the page gives (no time-zone conversion), else the
  *   raw string. The source URL (http(s) only) is an autolink.
- * - Formulas (math.js): `$tex$` inline, a displayed one its own block `$$` / tex / `$$`
- *   (inside a line, `$$tex$$`); the TeX is the page's source when it gave one, else rebuilt
+ * - Formulas (math.js): `$tex$` inline, a displayed one a block of its own `$$` / tex / `$$`
+ *   splitting its paragraph (in a table cell, heading, link or emphasis: `$$tex$$`); the TeX is the page's source when it gave one, else rebuilt
  *   from the MathML. An SVG figure is an image whose destination is the data: URL of the
  *   rebuilt SVG document (svg-figure.js), its title or the figure's caption as alt.
  * - With {removedLinks: true} and links in the payload, a last section
@@ -170,6 +170,10 @@ function inlineNode(node, ctx) {
     case 'img': return [imageToken(node, ctx)];
     case 'svg': return [imageToken(svgImage(node, ctx.caption || ''), ctx)];
     case 'math': {
+      if (isDisplayed(node) && !(ctx.table || ctx.heading || ctx.link || ctx.em || ctx.strong || ctx.strike)) {
+        const tex = formulaTex(node);                 // a block of its own (paragraph splits there)
+        return tex ? [{ k: 'formula', md: `$$\n${tex}\n$$` }] : [];
+      }
       const md = formulaMarkdown(node);
       return md ? [ctx.table ? md.replace(/\|/g, '\\|') : md] : [];
     }
@@ -214,11 +218,27 @@ function joinTokens(tokens) {
   return out;
 }
 
+/** A paragraph's Markdown; a displayed formula in it stands as a block of its own between the text before and after it. */
 function paragraph(nodes, ctx, wrapWith = '') {
   let tokens = inline(nodes, ctx);
   if (wrapWith) tokens = wrapTokens(tokens, wrapWith);
-  const text = joinTokens(tokens);
-  return text ? text.split('\n').map(escapeLineStart).join('\n') : '';
+  const parts = [];
+  let run = [];
+  const done = () => {
+    const text = joinTokens(run);
+    if (text) parts.push(text.split('\n').map(escapeLineStart).join('\n'));
+    run = [];
+  };
+  for (const tok of tokens) {
+    if (tok && tok.k === 'formula') {
+      done();
+      parts.push(tok.md);
+    } else {
+      run.push(tok);
+    }
+  }
+  done();
+  return parts.join('\n\n');
 }
 
 // --- blocks ---------------------------------------------------------------------------
@@ -375,12 +395,6 @@ function blocks(nodes, ctx) {
     run = [];
   };
   for (const node of nodes) {
-    if (typeof node !== 'string' && node.t === 'math' && isDisplayed(node)) {
-      flush();
-      const tex = formulaTex(node);
-      if (tex) out.push({ kind: 'math', md: `$$\n${tex}\n$$` });
-      continue;
-    }
     if (typeof node === 'string' || !BLOCK_TAGS.has(node.t)) {
       run.push(node);
       continue;
