@@ -6,6 +6,8 @@
  * HTML); the Markdown by markdown.js; the saved HTML file by export.js; the preferences
  * by prefs.js, followed live when the options page (or another reader) changes them.
  *
+ * Read aloud is narrate.js's (its keys, Space and the arrows, are handed to it first).
+ *
  * Keys (ignored while typing in a field or with Ctrl/Alt/Meta held): t cycles the theme,
  * + (or =) and - change the text size, Escape leaves a toolbar control so the keys work
  * again (and closes the Settings menu, back on its button). There is nothing to close: the
@@ -27,6 +29,7 @@
 import { renderTree, safeHref, safePageUrl } from './content-dom.js';
 import { downloadText, exportHtml } from './export.js';
 import { fileName, readerContent, toMarkdown } from './markdown.js';
+import { setupNarration } from './narrate.js';
 import * as prefsStore from './prefs.js';
 
 const api = globalThis.browser ?? globalThis.chrome;
@@ -51,6 +54,7 @@ const TRUNCATED = 'This block is longer or deeper than the reader view keeps: th
 const $ = (id) => document.getElementById(id);
 const root = document.documentElement;
 const state = { payload: null, prefs: { ...prefsStore.DEFAULTS }, key: null, saving: 0, shownAt: 0 };
+let narration = null;
 
 globalThis.pithReader = Object.freeze({
   get payload() { return state.payload; },
@@ -59,6 +63,7 @@ globalThis.pithReader = Object.freeze({
   prefs: () => ({ ...state.prefs }),
   get violations() { return violations; },
   get shownAt() { return state.shownAt; },
+  narration: () => (narration ? narration.state() : null),
 });
 
 // --- status line ---------------------------------------------------------------------------
@@ -235,7 +240,7 @@ function renderEmpty() {
   p.textContent = HELP[1];
   $('content').replaceChildren(p);
   renderRemovedLinks();
-  for (const id of ['copy-md', 'save-md', 'save-html', 'print']) $(id).disabled = true;
+  for (const id of ['copy-md', 'save-md', 'save-html', 'print', 'narrate-open']) $(id).disabled = true;
 }
 
 function render(payload) {
@@ -266,10 +271,11 @@ function render(payload) {
     p.textContent = 'The selected block has no text or images to show.';
     content.append(p);
   }
+  if (narration) narration.reset();
   $('content').replaceChildren(content);
   markWideCode();
   renderRemovedLinks();
-  for (const id of ['copy-md', 'save-md', 'save-html', 'print']) $(id).disabled = false;
+  for (const id of ['copy-md', 'save-md', 'save-html', 'print', 'narrate-open']) $(id).disabled = false;
   say(payload.stats && payload.stats.truncated === true ? TRUNCATED : '');
   root.dataset.state = 'ready';
   if (!state.shownAt) state.shownAt = Date.now();
@@ -292,6 +298,7 @@ function applyPrefs(prefs) {
   $('smaller').disabled = prefs.size <= prefsStore.RANGES.size.min;
   $('larger').disabled = prefs.size >= prefsStore.RANGES.size.max;
   $('removed-links-pref').checked = prefs.removedLinks;
+  if (narration) narration.applyPrefs(prefs);
   renderRemovedLinks();
   markWideCode();
 }
@@ -364,9 +371,16 @@ function onKey(event) {
   if (event.key === 'Escape') {
     if (menuOpen()) setMenu(false, { focusButton: true });
     else if (document.activeElement && document.activeElement.closest('.toolbar')) document.activeElement.blur();
+    else if (narration) narration.key(event);
     return;
   }
   if (field) return;
+  // Space on a button, link or menu is that control's; elsewhere it is read aloud's.
+  const control = event.target instanceof Element && event.target.closest('button, a[href], select, summary, [tabindex]');
+  if (narration && !(control && event.key === ' ') && narration.key(event)) {
+    event.preventDefault();
+    return;
+  }
   const actions = { t: cycleTheme, T: cycleTheme, '+': larger, '=': larger, '-': smaller, '_': smaller };
   const action = Object.prototype.hasOwnProperty.call(actions, event.key) ? actions[event.key] : null;
   if (!action) return;
@@ -395,6 +409,17 @@ function wire() {
   $('save-html').addEventListener('click', saveHtml);
   $('print').addEventListener('click', () => window.print());
   document.addEventListener('keydown', onKey);
+  narration = setupNarration({
+    els: {
+      root, title: $('title'), content: $('content'), open: $('narrate-open'), panel: $('narrate'),
+      play: $('narrate-play'), prev: $('narrate-prev'), next: $('narrate-next'), stop: $('narrate-stop'),
+      rate: $('narrate-rate'), voice: $('narrate-voice'),
+      toolbarHeight: () => $('toolbar').getBoundingClientRect().bottom,
+    },
+    say,
+    change,
+    lang: () => (state.payload && LANG.test(state.payload.lang || '') ? state.payload.lang : ''),
+  });
   prefsStore.watch(onSavedPrefs);
   // A new selection opened in the reader of the same tab replaces what this page shows.
   // A removal (the page's tab closed: state.js forgets it) leaves the text on screen.
