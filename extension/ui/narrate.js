@@ -249,13 +249,28 @@ export function setupNarration({ els, say, change, lang = () => '' }) {
     finish();
   }
 
-  function ready() {
+  /** Resolves once the voice list is known (a voice listed, or VOICE_WAIT_MS passed). */
+  function voicesSettled() {
+    const s = synth();
+    if (st.voicesKnown || (s && s.getVoices().length)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const poll = setInterval(() => {
+        if (st.voicesKnown || synth().getVoices().length) {
+          clearInterval(poll);
+          resolve();
+        }
+      }, 50);
+    });
+  }
+
+  async function ready() {
     const s = synth();
     if (!s || typeof globalThis.SpeechSynthesisUtterance !== 'function') {
       say(NO_SPEECH, { error: true });
       return false;
     }
-    if (!s.getVoices().length && st.voicesKnown) {
+    await voicesSettled();
+    if (!s.getVoices().length) {
       say(NO_VOICES, { error: true });
       els.root.dataset.voices = 'none';
       return false;
@@ -263,8 +278,9 @@ export function setupNarration({ els, say, change, lang = () => '' }) {
     return true;
   }
 
-  function start(i = 0) {
-    if (!ready()) return;
+  async function start(i = 0) {
+    if (st.mode !== 'idle' || !(await ready())) return;
+    fillVoices();
     st.blocks = blocks();
     if (!st.blocks.length) {
       say('There is no text to read aloud.');
