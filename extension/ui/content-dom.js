@@ -9,7 +9,7 @@
  * - only the allowed attributes of a tag are read (the allow-list is iterated, never the
  *   payload's keys), each through a validator; a value that fails is left out;
  * - `a` without a usable absolute http:/https:/mailto: href is unwrapped; `img` without a
- *   usable src (absolute http:/https:, or data:image/png|gif|jpeg|webp|avif) is dropped;
+ *   usable src (absolute http:/https:, or a data: image of a raster type of allowlist.json) is dropped;
  * - anything that is neither a string nor a {t} object is ignored; nesting deeper than
  *   MAX_DEPTH is cut;
  * - a `math` subtree is checked by math.js, an `svg` one by svg-figure.js, both against the
