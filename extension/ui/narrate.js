@@ -15,8 +15,11 @@
  * the paragraph alone is marked (data-narrating). The marked sentence is scrolled into view
  * when it leaves the screen.
  *
- * Controls: the toolbar's "Read aloud" button starts reading and opens the bar at the foot
- * of the window (reader.html #narrate): pause/resume, previous/next paragraph, speed, voice
+ * reader.js loads this module at the first use (the "Read aloud" button or Space), and the
+ * voices are asked for then too: opening the reader costs nothing for it.
+ *
+ * Controls: the "Read aloud" button (above the title; reader.js calls `toggle`) starts
+ * reading and opens the bar at the foot of the window (reader.html #narrate): pause/resume, previous/next paragraph, speed, voice
  * (both remembered in the reader preferences, prefs.js `rate` and `voice`), stop (which
  * closes the bar). Keys (reader.js hands them here first): Space starts, pauses and
  * resumes; while reading (or paused), ← and → go to the previous and next paragraph, and
@@ -249,8 +252,27 @@ export function setupNarration({ els, say, change, lang = () => '' }) {
     finish();
   }
 
+  /**
+   * Ask the browser for its voices, once, at the first use: asking costs the reader's
+   * opening (Chromium starts its speech back end), and most readings never speak.
+   */
+  let asked = false;
+  function askVoices() {
+    if (asked) return;
+    asked = true;
+    const s = synth();
+    if (s && typeof s.addEventListener === 'function') s.addEventListener('voiceschanged', fillVoices);
+    setTimeout(() => {
+      st.voicesKnown = true;
+      fillVoices();
+      if (!(synth() && synth().getVoices().length)) els.root.dataset.voices = 'none';
+    }, VOICE_WAIT_MS);
+    fillVoices();
+  }
+
   /** Resolves once the voice list is known (a voice listed, or VOICE_WAIT_MS passed). */
   function voicesSettled() {
+    askVoices();
     const s = synth();
     if (st.voicesKnown || (s && s.getVoices().length)) return Promise.resolve();
     return new Promise((resolve) => {
@@ -339,21 +361,12 @@ export function setupNarration({ els, say, change, lang = () => '' }) {
 
   // --- wiring -------------------------------------------------------------------------
   els.rate.replaceChildren(...RATES.map((r) => new Option(`${r}×`, String(r))));
-  els.open.addEventListener('click', toggle);
   els.play.addEventListener('click', toggle);
   els.stop.addEventListener('click', stop);
   els.prev.addEventListener('click', () => skip(-1));
   els.next.addEventListener('click', () => skip(1));
   els.rate.addEventListener('change', () => change({ rate: Number(els.rate.value) }));
   els.voice.addEventListener('change', () => change({ voice: els.voice.value }));
-  const s0 = synth();
-  if (s0 && typeof s0.addEventListener === 'function') s0.addEventListener('voiceschanged', fillVoices);
-  setTimeout(() => {
-    st.voicesKnown = true;
-    fillVoices();
-    if (!(synth() && synth().getVoices().length)) els.root.dataset.voices = 'none';
-  }, VOICE_WAIT_MS);
-  fillVoices();
   if (channel) {
     channel.onmessage = (e) => {
       if (e.data && e.data.type === 'start' && e.data.from !== me && st.mode !== 'idle') stop();
@@ -388,6 +401,7 @@ export function setupNarration({ els, say, change, lang = () => '' }) {
       return true;
     },
     stop,
+    toggle,
     state: () => ({ mode: st.mode, block: st.block, sentence: st.sentence, blocks: st.blocks.length }),
   };
 }

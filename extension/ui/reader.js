@@ -29,7 +29,6 @@
 import { renderTree, safeHref, safePageUrl } from './content-dom.js';
 import { downloadText, exportHtml } from './export.js';
 import { fileName, readerContent, toMarkdown } from './markdown.js';
-import { setupNarration } from './narrate.js';
 import * as prefsStore from './prefs.js';
 
 const api = globalThis.browser ?? globalThis.chrome;
@@ -54,7 +53,8 @@ const TRUNCATED = 'This block is longer or deeper than the reader view keeps: th
 const $ = (id) => document.getElementById(id);
 const root = document.documentElement;
 const state = { payload: null, prefs: { ...prefsStore.DEFAULTS }, key: null, saving: 0, shownAt: 0 };
-let narration = null;
+let narration = null;          // read aloud (narrate.js), loaded at its first use
+let narrationLoading = null;
 
 globalThis.pithReader = Object.freeze({
   get payload() { return state.payload; },
@@ -63,7 +63,7 @@ globalThis.pithReader = Object.freeze({
   prefs: () => ({ ...state.prefs }),
   get violations() { return violations; },
   get shownAt() { return state.shownAt; },
-  narration: () => (narration ? narration.state() : null),
+  narration: () => (narration ? narration.state() : { mode: 'idle', block: -1, sentence: -1, blocks: 0 }),
 });
 
 // --- status line ---------------------------------------------------------------------------
@@ -377,7 +377,13 @@ function onKey(event) {
   if (field) return;
   // Space on a button, link or menu is that control's; elsewhere it is read aloud's.
   const control = event.target instanceof Element && event.target.closest('button, a[href], select, summary, [tabindex]');
-  if (narration && !(control && event.key === ' ') && narration.key(event)) {
+  if (event.key === ' ' && !event.shiftKey && !control && state.payload) {
+    event.preventDefault();
+    const { key, shiftKey } = event;
+    narrator().then((n) => n.key({ key, shiftKey }));
+    return;
+  }
+  if (narration && narration.key(event)) {
     event.preventDefault();
     return;
   }
@@ -409,17 +415,7 @@ function wire() {
   $('save-html').addEventListener('click', saveHtml);
   $('print').addEventListener('click', () => window.print());
   document.addEventListener('keydown', onKey);
-  narration = setupNarration({
-    els: {
-      root, title: $('title'), content: $('content'), open: $('narrate-open'), panel: $('narrate'),
-      play: $('narrate-play'), prev: $('narrate-prev'), next: $('narrate-next'), stop: $('narrate-stop'),
-      rate: $('narrate-rate'), voice: $('narrate-voice'),
-      toolbarHeight: () => $('toolbar').getBoundingClientRect().bottom,
-    },
-    say,
-    change,
-    lang: () => (state.payload && LANG.test(state.payload.lang || '') ? state.payload.lang : ''),
-  });
+  $('narrate-open').addEventListener('click', () => narrator().then((n) => n.toggle()));
   prefsStore.watch(onSavedPrefs);
   // A new selection opened in the reader of the same tab replaces what this page shows.
   // A removal (the page's tab closed: state.js forgets it) leaves the text on screen.
@@ -429,6 +425,26 @@ function wire() {
     const value = changes[state.key].newValue;
     if (isPayload(value)) render(value);
   });
+}
+
+/** Read aloud, its module loaded and set up at the first call. */
+function narrator() {
+  narrationLoading = narrationLoading || import('./narrate.js').then(({ setupNarration }) => {
+    narration = setupNarration({
+      els: {
+        root, title: $('title'), content: $('content'), open: $('narrate-open'), panel: $('narrate'),
+        play: $('narrate-play'), prev: $('narrate-prev'), next: $('narrate-next'), stop: $('narrate-stop'),
+        rate: $('narrate-rate'), voice: $('narrate-voice'),
+        toolbarHeight: () => $('toolbar').getBoundingClientRect().bottom,
+      },
+      say,
+      change,
+      lang: () => (state.payload && LANG.test(state.payload.lang || '') ? state.payload.lang : ''),
+    });
+    narration.applyPrefs(state.prefs);
+    return narration;
+  });
+  return narrationLoading;
 }
 
 async function main() {
