@@ -192,12 +192,14 @@ def test_each_sentence_is_one_utterance_queued_per_paragraph(reader):
     assert st["queued"] == ["Nobody quite believes it the first time."]     # its other sentence, queued
     assert [c["text"] for c in speaks(st)] == ["Tides, read aloud", "The tide comes in twice a day.",
                                                "Nobody quite believes it the first time."]
-    assert all(c["lang"] == "en" and c["rate"] == 1 for c in speaks(st))
+    # by default a voice on the machine for the page's language (en) reads, at the normal rate
+    assert all(c["voice"] == "fake-en" and c["lang"] == "en-US" and c["rate"] == 1 for c in speaks(st))
     assert st["violations"] == 0
 
 
 def test_the_highlight_follows_start_boundary_and_end(reader):
     reader.click("#narrate-open")
+    reader.wait(lambda s: s["current"] == "Tides, read aloud", "started")    # narrate.js loads first
     reader.run("() => __fakeSpeech.end()")
     st = reader.wait(lambda s: s["sentence"] == ["The tide comes in twice a day."], "the sentence marked")
     assert st["word"] == []

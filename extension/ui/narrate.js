@@ -2,9 +2,10 @@
  *
  * No network and no dependency: speechSynthesis speaks with the voices the system has
  * (espeak-ng through speech-dispatcher on Linux; the system voices on Windows and macOS).
- * Some browsers' online voices send the text to their vendor: that is the browser's voice,
- * chosen by the person in the Voice menu, never one Pith picks for them (the default is the
- * browser's own default voice).
+ * Some browsers also list online voices, which send the text to their provider: the Voice
+ * menu marks them "online", and one speaks only when the person picks it (or when the
+ * browser has no voice on the machine at all); by default a voice on the machine for the
+ * page's language reads (`chosenVoice`).
  *
  * What is read: the title, then every text block of the article in order (the innermost
  * p, headings, list items, quotes, captions, cells, code), each split into sentences with
@@ -157,10 +158,19 @@ export function setupNarration({ els, say, change, lang = () => '' }) {
     if (highlights) highlights.set(name, new Highlight(range));
   }
 
+  /**
+   * The voice that reads: the one chosen in the menu; else a voice on this machine
+   * (localService) for the page's language, else any voice on this machine; else none
+   * (the browser's default). An online voice speaks only when the person picks it.
+   */
   function chosenVoice() {
     const s = synth();
     const voices = s ? s.getVoices() : [];
-    return voices.find((v) => v.voiceURI === st.prefs.voice) || null;
+    const chosen = voices.find((v) => v.voiceURI === st.prefs.voice);
+    if (chosen) return chosen;
+    const local = voices.filter((v) => v.localService);
+    const want = (lang() || '').toLowerCase().split('-')[0];
+    return local.find((v) => want && String(v.lang).toLowerCase().split(/[-_]/)[0] === want) || local[0] || null;
   }
 
   /** Speak block `i` from its sentence `from`: one utterance per sentence, queued. */
@@ -353,7 +363,7 @@ export function setupNarration({ els, say, change, lang = () => '' }) {
       st.voicesKnown = true;
       delete els.root.dataset.voices;
     }
-    const options = [new Option('Browser default', '')];
+    const options = [new Option('Automatic (a voice on this machine)', '')];
     for (const v of voices) options.push(new Option(`${v.name} (${v.lang})${v.localService ? '' : ' – online'}`, v.voiceURI));
     els.voice.replaceChildren(...options);
     els.voice.value = voices.some((v) => v.voiceURI === st.prefs.voice) ? st.prefs.voice : '';
