@@ -37,7 +37,7 @@ export const RANGES = Object.freeze({
   size: Object.freeze({ min: 14, max: 32, step: 1 }),          // px
   width: Object.freeze({ min: 24, max: 60, step: 1 }),         // em
   lineHeight: Object.freeze({ min: 1.2, max: 2.2, step: 0.1 }),
-  rate: Object.freeze({ min: 0.5, max: 2, step: 0.1 }),        // × the voice's normal rate
+  rate: Object.freeze({ min: 0.5, max: 2, step: 0.05 }),       // × the voice's normal rate (the menu: 0.5, 0.75 … 2)
 });
 
 const CHOICES = Object.freeze({ theme: THEMES, font: FONTS });
