@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from . import blocks as blocks_mod
+from . import comments as comments_mod
 from . import expected
 from . import features as features_mod
 from . import keep
@@ -65,6 +66,7 @@ class Selection:
     scope: int | None = None       # the row the block stage judged the node's blocks in
     page: keep.Judged | None = None  # every block judged, when auto chose its element by
                                      # them (auto_block_choice): the block stage's own
+    thread: comments_mod.Thread | None = None  # the comment thread left out of the body
     # block-stage answers already computed, by (node, include, exclude): a grow's reply,
     # the reader's clean and the bench's one-click text ask for the same node
     choices: dict = field(default_factory=dict, repr=False)
@@ -143,7 +145,8 @@ def block_choice(sel: "Selection", node: int, include=None, exclude=None) -> Cho
         method = sel.element if sel.element is not None else sel.result
         sel.choices[key] = keep.apply(sel.snap, sel.feats, sel.options, scope, method,
                                       np.array(inc, np.int64), np.array(exc, np.int64),
-                                      answer=node, page=sel.page)
+                                      answer=node, page=sel.page,
+                                      leave_out=comments_mod.left_out(sel.thread, scope))
     return sel.choices[key]
 
 
@@ -183,15 +186,18 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
     if opts.lqf_clean:
         result = lqf.clean(snap, feats, opts, result)
     t3 = time.perf_counter()
+    thread = comments_mod.apart(snap, feats, opts)
     page = None
     if opts.blocks and pin is None and opts.algorithm == "auto" and opts.auto_block_choice:
-        result, page = choose_by_blocks(snap, feats, opts, result)
+        result, page = choose_by_blocks(snap, feats, opts, result, thread)
+    result = comments_mod.without(snap, result, thread)
     element = result
     if opts.blocks:
         mine = pin is None             # a reader's pinned element is judged as it is
         scope = keep.widen(snap, feats, result.node, opts.blocks_grow if mine else 0)
         result = keep.apply(snap, feats, opts, scope, result,
-                            answer=None if mine else result.node, page=page)
+                            answer=None if mine else result.node, page=page,
+                            leave_out=comments_mod.left_out(thread, scope))
     t4 = time.perf_counter()
     timings = {"validate_ms": (t1 - t0) * 1e3, "features_ms": (t2 - t1) * 1e3,
                "score_ms": (t3 - t2) * 1e3, "blocks_ms": (t4 - t3) * 1e3,
@@ -199,17 +205,20 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
     return Selection(snap=snap, feats=feats, result=result, options=opts, timings=timings,
                      hidden_ignored=hidden_ignored, pinned=pin is not None,
                      element=element if opts.blocks else None,
-                     scope=scope if opts.blocks else None, page=page)
+                     scope=scope if opts.blocks else None, page=page, thread=thread)
 
 
 def choose_by_blocks(snap: snapshot_mod.Snapshot, feats: features_mod.Features, opts: Options,
-                     method: Choice) -> tuple[Choice, keep.Judged | None]:
+                     method: Choice, thread: comments_mod.Thread | None = None
+                     ) -> tuple[Choice, keep.Judged | None]:
     """(auto's choice moved to the element of highest expected F1 under the block model's
     probabilities of every block of the page, every block so judged); the choice as it
-    is and None past blocks_max blocks (option auto_block_choice, expected.py)."""
+    is and None past blocks_max blocks (option auto_block_choice, expected.py). A comment
+    thread left out of the body (`thread`) is judged no content."""
     page = keep.judge_page(snap, feats, opts, method)
     if page is None:
         return method, None
+    page = comments_mod.judged_without(snap, feats, page, thread)
     best = expected.choose(snap, blocks_mod.compute(snap, feats), page.p)
     if best is None or best == method.node:
         return method, page
