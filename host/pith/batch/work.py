@@ -35,7 +35,7 @@ from ..pipeline.options import Options
 from ..pipeline.select import select
 
 ROW_FIELDS = ("source", "url", "record_id", "status", "title", "language", "text",
-              "markdown", "html", "path", "blocks", "error", "timings")
+              "markdown", "html", "comments", "path", "blocks", "error", "timings")
 CONTENT_FORMATS = ("markdown", "html")
 
 
@@ -110,6 +110,7 @@ def _extract(record: Record, job: Job) -> dict[str, Any]:
     t3 = time.perf_counter()
     row = blank_row(record)
     row["text"] = render.output(sel, "text")
+    row["comments"] = sel.comments_text()     # the thread under the post, apart (or None)
     for fmt in job.extra:
         row[fmt] = render.output(sel, fmt)
     t4 = time.perf_counter()

@@ -139,8 +139,10 @@ def run_dataset(dataset: Path, args: Namespace, capturer: Capturer, cache: Snaps
             if data is not None:
                 try:
                     t0 = time.perf_counter()        # the host's work: its frame's body in
-                    sel = select(framing.decode_body(body), Options.from_overrides(
-                        {**overrides, **config}))
+                    capture = framing.decode_body(body)
+                    if entry.get("url"):    # the page's own address, as a browser's capture
+                        capture["url"] = entry["url"]   # has it (comments.forum_url reads it)
+                    sel = select(capture, Options.from_overrides({**overrides, **config}))
                     track.host_ms.append((time.perf_counter() - t0) * 1e3)
                     texts = one_click_texts(sel)
                 except PithError as exc:

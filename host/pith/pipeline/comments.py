@@ -27,11 +27,14 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import urllib.parse
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from . import blocks as blocks_mod
+from . import render
 from .algorithms.auto import furniture
 from .algorithms.base import Choice
 from .features import Features, tag_in
@@ -45,10 +48,17 @@ from .snapshot import Snapshot
 # guidelines, an article's commentary are its text).
 THREAD_WORDS = re.compile(r"(?:^|[\W_\d])(?:comment(?!ing|ary|ator)|disqus|dsq-|ugccmt|livefyre"
                           r"|talkback)")
+# Names that state whether a page or a post has comments, not where they are: a post's
+# `has-comments`, a page's `no-comments` or `comments-open` (WordPress and Squarespace
+# put them on the article and the body).
+STATE_NAMES = re.compile(r"^(?:has|no|not|with|without|allow|disable|enable|show|showing|hide)"
+                         r"[-_]|[-_](?:open|closed|off|on|enabled|disabled|count|number|link|"
+                         r"links|placeholder)$")
+# Rows that are the whole page, never a thread (a state name missed above on the body).
+PAGE_TAGS = frozenset({"html", "body"})
 # Rows that can be one comment of a thread: its items (a comment is a list item, a
 # division, an article or a definition list's term and description).
-ITEM_TAGS = frozenset({"li", "div", "article", "section", "dt", "dd", "blockquote", "tr",
-                       "table", "p"})
+ITEM_TAGS = frozenset({"li", "div", "article", "section", "dt", "dd"})
 # A thread's items hold at least this share of its visible text: the rest is its heading,
 # its form's labels and its pagination. A page wrapper or a post named for its comments
 # holds the post outside any item.
@@ -56,6 +66,29 @@ ITEM_SHARE = 0.5
 # A thread holds at least this many visible characters: a one-line "No comments yet" or
 # a comment counter is no thread to leave out.
 MIN_THREAD_CHARS = 80
+# Labels of a URL's host and segments of its path that name a forum, a board or a Q&A
+# site, whose threads are the content: forum.kerbalspaceprogram.com, /topic/225132-…,
+# stackoverflow.com/questions/…, old.reddit.com/r/science/comments/…,
+# community.example.org/discussion/…, viewtopic.php, showthread.php.
+FORUM_URL_PARTS = frozenset({
+    "forum", "forums", "topic", "topics", "thread", "threads", "questions", "question",
+    "discussion", "discussions", "discuss", "boards", "community", "comments",
+    "viewtopic", "showthread", "answers",
+})
+# The URLs whose address says what site a page is on (a file's path names a folder).
+WEB_SCHEMES = frozenset({"http", "https"})
+# A path segment of at most this many words (split at - and _) names a section of a site
+# (/discussion-topics/, /forum_posts/); a longer one is a title's slug.
+SECTION_WORDS = 2
+# A host name holding this word is a forum's (scienceforums.net, marshallforum.com).
+FORUM_HOST_WORD = "forum"
+# The reply's `comments` carries at most this many characters of text and block rows
+# (`truncated` says so): with the `blocks` lists (select.MAX_BLOCK_ROWS) the reply stays
+# under the 1 MiB a browser takes from a host (4 bytes a character at worst).
+MAX_TEXT_CHARS = 60_000
+MAX_BLOCK_ROWS = 5_000
+# The comment form's rows, left out of the comments' text.
+FORM_TAGS = frozenset({"form"})
 # Links hold less than this share of a thread's text: readers' comments are prose with an
 # author's link and a "Reply" link each; a "Recent comments" widget is a list of links.
 MAX_LINKED = 0.5
@@ -83,10 +116,16 @@ def _named(snap: Snapshot) -> np.ndarray:
         if not len(has):
             continue
         names, code = np.unique(column[has], return_inverse=True)
-        hit = np.fromiter((bool(THREAD_WORDS.search(s.lower())) for s in names.tolist()),
-                          np.bool_, len(names))
+        hit = np.fromiter((names_thread(s) for s in names.tolist()), np.bool_, len(names))
         out[has] |= hit[code]
     return out
+
+
+def names_thread(name: str) -> bool:
+    """Whether one of the words of an id or a class attribute names a thread or a comment
+    (THREAD_WORDS), not a state (STATE_NAMES)."""
+    return any(THREAD_WORDS.search(word) and not STATE_NAMES.search(word)
+               for word in name.lower().split())
 
 
 def find(snap: Snapshot, feats: Features) -> Thread | None:
@@ -116,7 +155,7 @@ def _find(snap: Snapshot, feats: Features) -> Thread | None:
     chars = feats.chars.astype(np.float64)
     land = furniture(snap)
     in_land = land | snap.below(land)
-    ok = (mark & (chars >= MIN_THREAD_CHARS) & (inner >= ITEM_SHARE * chars)
+    ok = (mark & ~tag_in(snap, PAGE_TAGS) & (chars >= MIN_THREAD_CHARS) & (inner >= ITEM_SHARE * chars)
           & (feats.linked_chars < MAX_LINKED * chars) & ~in_land)
     if not ok.any():
         return None
@@ -148,9 +187,43 @@ def apart(snap: Snapshot, feats: Features, opts: Options) -> Thread | None:
 
 
 def is_content(snap: Snapshot, feats: Features, thread: Thread) -> bool:
-    """Whether the thread is the page's content: a forum's or a Q&A page's posts named
-    comments, with no post of its own before them."""
-    return False
+    """Whether the thread is the page's content, not comments under a post: the page's
+    address says it is a forum's or a Q&A site's (`forum_url`), or the threads are
+    interleaved with the content (more text outside the threads than inside
+    them between the first thread's start and the last one's end: the comments under
+    each answer of a Q&A page, each post of a forum's; text outside links counted)."""
+    if forum_url(str(snap.meta.get("url") or "")):
+        return True
+    roots = thread.roots
+    if len(roots) < 2:
+        return False
+    span = np.zeros(snap.n, np.bool_)
+    span[roots[0]:int(snap.end[roots].max())] = True
+    # text outside links: a sidebar between the thread and a "recent comments" widget is
+    # mostly links, an answer between two answers' comments is prose
+    prose = np.where(feats.gone | feats.in_link, 0, feats.own_chars)
+    between = int(prose[span & ~thread.inside].sum())
+    return between >= int(prose[thread.inside].sum())
+
+
+def forum_url(url: str) -> bool:
+    """Whether a label of the URL's host or a segment of its path (FORUM_URL_PARTS), or
+    the host's name (FORUM_HOST_WORD), names a forum, a discussion board or a Q&A site
+    (`forum.example.org`, `/topic/123-…`, `/questions/…`, `/r/x/comments/…`); not the
+    words of a slug (/the-best-board-games-of-2025/ is an article), nor the query or the
+    fragment (`#comments`), nor a saved file's path (file: URLs)."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme not in WEB_SCHEMES:
+        return False
+    host = (parts.hostname or "").lower()
+    if FORUM_HOST_WORD in host:
+        return True
+    segments = [seg.split(".")[0] for seg in parts.path.lower().split("/")]
+    # a segment of one or two words is a section's name (/discussion-topics/); a longer
+    # one is a title's slug
+    split = [re.split(r"[-_]", seg) for seg in segments]
+    words = host.split(".") + [w for seg in split if len(seg) <= SECTION_WORDS for w in seg]
+    return not FORUM_URL_PARTS.isdisjoint(words)
 
 
 def without(snap: Snapshot, choice: Choice, thread: Thread | None) -> Choice:
@@ -181,3 +254,28 @@ def judged_without(snap: Snapshot, feats: Features, page, thread: Thread | None)
         return page
     rows = blocks_mod.compute(snap, feats).rows
     return dataclasses.replace(page, p=np.where(thread.inside[rows], 0.0, page.p))
+
+
+def output(snap: Snapshot, feats: Features, thread: Thread, fmt: str = "text") -> str:
+    """The thread's text (`fmt` text or markdown) without its forms (the "Leave a reply"
+    form's labels are no comment)."""
+    form = tag_in(snap, FORM_TAGS) & thread.inside
+    if fmt == "markdown":
+        return render.to_markdown(snap, feats, thread.roots, form)
+    return render.to_text(snap, feats, thread.roots, form)
+
+
+def wire(snap: Snapshot, feats: Features, thread: Thread) -> dict[str, Any]:
+    """The reply's `comments` (PROTOCOL.md): the thread's text, cut at MAX_TEXT_CHARS,
+    its roots (row and path) and its block rows (at most MAX_BLOCK_ROWS), for the
+    overlay to outline on request; `truncated` when either was cut."""
+    text = output(snap, feats, thread)
+    rows = blocks_mod.compute(snap, feats).rows
+    kept = rows[thread.inside[rows]]
+    return {
+        "text": text[:MAX_TEXT_CHARS],
+        "chars": int(feats.chars[thread.roots].sum()),
+        "roots": [{"node": int(r), "path": snap.path(int(r))} for r in thread.roots.tolist()],
+        "blocks": kept[:MAX_BLOCK_ROWS].tolist(),
+        "truncated": len(text) > MAX_TEXT_CHARS or len(kept) > MAX_BLOCK_ROWS,
+    }

@@ -39,6 +39,10 @@ skips their subtrees. The rows come from the block stage and the seed methods:
      unless it holds nearly all of the block (`auto_furniture_max`): a reader who grew
      the selection to the whole page still reads the article, not its menus and cookie
      banner (option `auto_furniture`, whichever method chose the block).
+  6. the comment thread under the post (comments.py, option `comments_apart`): the
+     block stage never keeps it, and the reply's `comments` carries it apart, for the
+     reader's folded "Comments" section (none when an `include` row lies inside it:
+     the reader took it into the body).
 Only the topmost rows are listed (a dropped row's subtree goes with it). The chosen
 element itself is never dropped. The DOM-filters paper's "removed links retainer" gives
 `links`: the text links of the dropped rows, for the reader's optional list at the end.
@@ -140,4 +144,14 @@ def clean(sel: "Selection", node: int, include: list[int] | None = None,
                   else np.flatnonzero(blocks.quiet & ~removed).tolist()),
         "links": [{"text": t, "href": u} for t, u in links[:MAX_LINKS]],
         "dropped_chars": int(feats.chars[top].sum()),
+        "comments": _comments(sel, node, include),
     }
+
+
+def _comments(sel: "Selection", node: int, include: list[int] | None) -> dict | None:
+    """The comment thread apart from the body (select.Selection.comments_wire), None when
+    the reader took a part of it into the body (an `include` row inside it)."""
+    thread = sel.comments_thread(node)
+    if thread is None or any(thread.inside[sel.snap.check_node(r)] for r in include or ()):
+        return None
+    return sel.comments_wire(node)

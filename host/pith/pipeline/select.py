@@ -96,6 +96,23 @@ class Selection:
             return None
         return blocks_reply(choice)
 
+    def comments_thread(self, node: int) -> comments_mod.Thread | None:
+        """The comment thread answered apart from what selecting `node` shows: None when
+        the page has none, it is the content, or `node` lies inside it."""
+        thread = self.thread
+        return None if thread is None or thread.inside[node] else thread
+
+    def comments_wire(self, node: int) -> dict[str, Any] | None:
+        """The reply's `comments` for `node` (comments.wire; PROTOCOL.md), or None."""
+        thread = self.comments_thread(node)
+        return None if thread is None else comments_mod.wire(self.snap, self.feats, thread)
+
+    def comments_text(self, fmt: str = "text") -> str | None:
+        """The comment thread's text apart from the body (text or markdown), or None."""
+        thread = self.comments_thread(self.node)
+        return None if thread is None else comments_mod.output(self.snap, self.feats,
+                                                                thread, fmt)
+
     def to_wire(self) -> dict[str, Any]:
         out = self.describe(self.node)
         out["algorithm"] = self.options.algorithm
@@ -109,6 +126,7 @@ class Selection:
                              for b in self.result.blocks[1:1 + self.options.candidates]]
         if self.result.kept is not None:
             out["blocks"] = blocks_reply(self.result)
+        out["comments"] = self.comments_wire(self.node)
         out["timings"] = {k: round(v, 3) for k, v in self.timings.items()}
         return out
 
