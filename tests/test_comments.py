@@ -5,11 +5,10 @@ import numpy as np
 import pytest
 
 from builders import make_snapshot
-from pith.pipeline import comments, render
+from pith.pipeline import comments
 from pith.pipeline.features import compute
 from pith.pipeline.options import Options
-from pith.pipeline.reader import clean
-from pith.pipeline.select import select
+from pith.pipeline.select import reader_view, select
 from pith.pipeline.snapshot import from_json
 
 POST = ("The starter bubbled every morning, yet each loaf came out flat; the kitchen was "
@@ -52,14 +51,14 @@ def test_the_body_leaves_the_thread_out_and_the_reply_carries_it():
     """The failure this fixes: a thread longer than the post is read as the body (with
     comments_apart off, every comment is in the text)."""
     on = select(blog())
-    body = render.output(on, "text")
+    body = on.output("text")
     assert POST.strip() in body and COMMENT.strip() not in body
     wire = on.to_wire()["comments"]
     assert wire["text"].count(COMMENT.strip()) == 6 and wire["truncated"] is False
     assert wire["roots"] == [{"node": 6, "path": [0, 1]}]   # body, its second child
     assert all(on.snap.end[6] > r >= 6 for r in wire["blocks"]) and wire["blocks"]
     off = select(blog(), Options.from_overrides({"comments_apart": False}))
-    assert COMMENT.strip() in render.output(off, "text")
+    assert COMMENT.strip() in off.output("text")
     assert off.to_wire()["comments"] is None
 
 
@@ -102,7 +101,7 @@ def test_a_recent_comments_widget_of_links_is_not_a_thread():
 def test_on_a_forum_the_thread_is_the_content():
     url = "https://forum.example.org/topic/1234-why-my-bread-stopped-rising/"
     sel = select(blog(url=url))
-    assert COMMENT.strip() in render.output(sel, "text")
+    assert COMMENT.strip() in sel.output("text")
     assert sel.to_wire()["comments"] is None
 
 
@@ -141,16 +140,16 @@ def test_threads_interleaved_with_posts_are_content():
 
 def test_the_reader_clean_drops_the_thread_and_returns_it_unless_included():
     sel = select(blog())
-    reply = clean(sel, sel.node)
+    reply = reader_view(sel, sel.node)
     assert reply["comments"]["roots"][0]["node"] == 6
     # the reader takes a comment into the body: the thread is no longer apart
-    assert clean(sel, 1, include=[9])["comments"] is None
+    assert reader_view(sel, 1, include=[9])["comments"] is None
 
 
 def test_a_selection_inside_the_thread_has_no_comments_apart():
     """A reader's pin on the thread: it is what they read, all of it."""
     sel = select(blog(), pin=8)
-    assert COMMENT.strip() in render.output(sel, "text")
+    assert COMMENT.strip() in sel.output("text")
     assert sel.to_wire()["comments"] is None
 
 
@@ -185,7 +184,7 @@ def _rows_of(obj):
 def test_leave_out_never_empties_the_answer():
     """keep.apply with every text block left out keeps what it kept: the thread is then
     what the reader reads."""
-    from pith.pipeline import keep, blocks
+    from pith.pipeline.blocks import keep, segment as blocks
     snap = from_json(blog(), 1000)
     feats = compute(snap)
     sel = select(blog())

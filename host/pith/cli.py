@@ -259,8 +259,8 @@ def extract_one(capturer: Capturer, target: str, opts: Options, fmt: str,
     captured = capturer.capture(target)
     sel = select(captured.snapshot, opts)
     t0 = time.perf_counter()
-    text = render.output(sel, "text")
-    body = render.output(sel, fmt) if fmt in ("markdown", "html") else text
+    text = sel.output("text")
+    body = sel.output(fmt) if fmt in ("markdown", "html") else text
     if comments and fmt in ("text", "markdown"):
         body = with_comments(body, sel.comments_text(fmt), fmt)
     render_ms = (time.perf_counter() - t0) * 1e3

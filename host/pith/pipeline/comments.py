@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from . import blocks as blocks_mod
+from .blocks import segment as blocks_mod
 from . import render
 from .algorithms.auto import furniture
 from .algorithms.base import Choice
