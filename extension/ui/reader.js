@@ -219,6 +219,15 @@ function renderRemovedLinks() {
   if (toggleWas !== $('links-toggle').hidden) fitToolbar();
 }
 
+/** A line of the reader's own (English) help text, as a paragraph. */
+function helpLine(text) {
+  const p = document.createElement('p');
+  p.className = 'help';
+  p.lang = 'en';
+  p.textContent = text;
+  return p;
+}
+
 /**
  * The comment thread the host found under the post (payload.comments: {text, truncated}),
  * in the "Comments" section after the content, folded (a <details> left closed); hidden
@@ -230,11 +239,7 @@ function renderComments(payload) {
   const list = commentParagraphs(text);
   const section = $('comments');
   if (comments && comments.truncated === true && list.childNodes.length) {
-    const p = document.createElement('p');
-    p.className = 'help';
-    p.lang = 'en';
-    p.textContent = 'The thread is longer: the rest is on the page.';
-    list.append(p);
+    list.append(helpLine('The thread is longer: the rest is on the page.'));
   }
   $('comments-list').replaceChildren(list);
   section.open = false;
@@ -283,11 +288,7 @@ function render(payload) {
   }));
   const content = renderTree(tree);
   if (!content.childNodes.length) {
-    const p = document.createElement('p');
-    p.className = 'help';
-    p.lang = 'en';
-    p.textContent = 'The selected block has no text or images to show.';
-    content.append(p);
+    content.append(helpLine('The selected block has no text or images to show.'));
   }
   $('content').replaceChildren(content);
   renderComments(payload);

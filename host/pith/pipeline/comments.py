@@ -87,8 +87,10 @@ FORUM_HOST_WORD = "forum"
 # under the 1 MiB a browser takes from a host (4 bytes a character at worst).
 MAX_TEXT_CHARS = 60_000
 MAX_BLOCK_ROWS = 5_000
-# The comment form's rows, left out of the comments' text.
+# The comment form's rows, left out of the comments' text: the form and the wrapper that
+# holds it with its "Leave a Reply" heading (WordPress's #respond).
 FORM_TAGS = frozenset({"form"})
+RESPOND_NAMES = frozenset({"respond", "comment-respond", "reply-form", "comment-form"})
 # Links hold less than this share of a thread's text: readers' comments are prose with an
 # author's link and a "Reply" link each; a "Recent comments" widget is a list of links.
 MAX_LINKED = 0.5
@@ -110,13 +112,19 @@ def named(snap: Snapshot) -> np.ndarray:
 
 
 def _named(snap: Snapshot) -> np.ndarray:
+    return name_rows(snap, names_thread)
+
+
+def name_rows(snap: Snapshot, test) -> np.ndarray:
+    """Rows whose id or class attribute passes `test` (a str -> bool); each distinct
+    attribute value is tested once."""
     out = np.zeros(snap.n, np.bool_)
     for column in (snap.id, snap.cls):
         has = np.flatnonzero(column != "")
         if not len(has):
             continue
         names, code = np.unique(column[has], return_inverse=True)
-        hit = np.fromiter((names_thread(s) for s in names.tolist()), np.bool_, len(names))
+        hit = np.fromiter((test(s) for s in names.tolist()), np.bool_, len(names))
         out[has] |= hit[code]
     return out
 
@@ -259,10 +267,15 @@ def judged_without(snap: Snapshot, feats: Features, page, thread: Thread | None)
 def output(snap: Snapshot, feats: Features, thread: Thread, fmt: str = "text") -> str:
     """The thread's text (`fmt` text or markdown) without its forms (the "Leave a reply"
     form's labels are no comment)."""
-    form = tag_in(snap, FORM_TAGS) & thread.inside
+    form = (tag_in(snap, FORM_TAGS) | _respond(snap)) & thread.inside
     if fmt == "markdown":
         return render.to_markdown(snap, feats, thread.roots, form)
     return render.to_text(snap, feats, thread.roots, form)
+
+
+def _respond(snap: Snapshot) -> np.ndarray:
+    """Rows whose id or class word is a reply form's wrapper (RESPOND_NAMES)."""
+    return name_rows(snap, lambda s: not RESPOND_NAMES.isdisjoint(s.lower().split()))
 
 
 def wire(snap: Snapshot, feats: Features, thread: Thread) -> dict[str, Any]:
