@@ -359,7 +359,7 @@ def test_every_optional_test_import_is_a_declared_test_extra():
             assert dist_of.get(top, top).lower() in test_extra, (path.name, module)
 
 
-COMMENTS_PAGE = REPO / "tests" / "fixtures" / "pages" / "comments" / "source.html"
+COMMENTS_PAGE = REPO / "tests" / "fixtures" / "pages" / "bread-post" / "source.html"
 POST_LINE = "measure the dough's temperature before you change the flour"
 COMMENT_LINE = "A cheap probe thermometer changed my baking"
 

@@ -239,7 +239,7 @@ def test_rows_carry_the_comment_thread_apart(tmp_path):
     """A blog post's thread is the row's `comments`, not its text; a page without one has
     null."""
     crawl = tmp_path / "c.warc"
-    warcfile.write(crawl, [fixture_page("comments"), fixture_page("article")])
+    warcfile.write(crawl, [fixture_page("bread-post"), fixture_page("article")])
     rows = rows_of(pith("extract", crawl, "-j", "1").stdout)
     blog, article = rows
     assert "A cheap probe thermometer changed my baking" in blog["comments"]
