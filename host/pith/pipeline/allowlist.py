@@ -6,7 +6,8 @@ browser of the extension's range accepts, so `extension/ui/allowlist.js` is gene
 it: `python -m pith.pipeline.allowlist` rewrites it, and tests/test_allowlist.py fails
 when the two differ. The CLI renderers (render.py) and the reader (extension/ui/
 content-dom.js, math.js, svg-figure.js) both take their image types, MathML and SVG
-elements and attributes from it.
+elements and attributes from it (NOTES.md, 'Why formulas travel as MathML with their TeX,
+figures as images, and the allow-list is one file').
 """
 from __future__ import annotations
 
