@@ -321,3 +321,12 @@ def test_without_voices_it_says_how_to_get_one(side):
         assert "espeak-ng" in st["status"] and speaks(st) == [] and st["narration"]["mode"] == "idle"
     finally:
         r.close()
+
+
+def test_leaving_the_page_stops_the_voice(reader):
+    reader.click("#narrate-open")
+    reader.wait(lambda s: s["narration"]["mode"] == "playing", "reading")
+    # what the browser fires when the tab closes or navigates away
+    reader.run("() => window.dispatchEvent(new PageTransitionEvent('pagehide', {persisted: false}))")
+    st = reader.wait(lambda s: s["narration"]["mode"] == "idle", "stopped on pagehide")
+    assert st["calls"][-1] == {"call": "cancel"} and st["current"] is None
