@@ -22,7 +22,7 @@ from hostproc import kill_host
 from serving import QuietHandler, serve
 
 from conftest import PAGES, ROOT, chromium_or_skip, registered_profile
-from pith.pages.extension import ELEMENT_AT_PATH_JS, ExtensionBrowser
+from pith.pages.extension import ELEMENT_AT_PATH_JS, ExtensionBrowser, pin_shadow_roots
 from pith.pipeline.select import grow as host_grow
 from pith.pipeline.select import select as host_select
 from pith.pipeline.select import shrink as host_shrink
@@ -104,7 +104,7 @@ def wait_overlay(xb: ExtensionBrowser, predicate, what: str):
 def assert_outlines(ov: dict | None, reply: dict) -> None:
     """The overlay marks the element of `reply`: attributes, box on its rect, outline."""
     assert ov is not None, "no #pith-overlay in the page"
-    assert ov["under_root"] and ov["open_shadow"], ov
+    assert ov["under_root"] and not ov["open_shadow"] and ov["pinned"], ov   # closed: the page cannot reach in
     assert ov["node"] == reply["node"] and ov["path"] == reply["path"]
     assert ov["tag"] == reply["tag"] == ov["target_tag"], ov
     assert ov["box_position"] == "fixed" and ov["outline"] not in (None, "none"), ov
@@ -199,9 +199,9 @@ def test_bar_buttons(xb, server):
     # is already its body (select grows the method's choice once), which cannot grow
     load(xb, f"{server}/reader/source.html")
     ok(xb.click(), "click")
-    xb.page.locator("#pith-overlay").locator('[part="grow"]').click()
+    xb.click_part("grow")             # closed shadow root: a trusted click where the button is
     wait_overlay(xb, lambda o: o and o["path"] == grown_path("reader"), "grow button")
-    xb.page.locator("#pith-overlay").locator('[part="close"]').click()
+    xb.click_part("close")
     wait_overlay(xb, lambda o: o is None, "close button")
 
 
@@ -350,9 +350,10 @@ def test_host_not_installed(xb, server):
         err = _click_after_killing(xb, pid)
         assert (err["code"], err["name"]) == (60, "host_not_installed")
         assert "pith install-host" in err["message"]
+        pin_shadow_roots(xb.page)
         toast = xb.page.evaluate("""() => {
             const t = document.querySelector('pith-toast, pith-overlay');
-            const el = t && t.shadowRoot.querySelector('[part="toast"]');
+            const el = t && __pithRoots.get(t).querySelector('[part="toast"]');
             return el ? el.textContent : null; }""")
         assert toast is not None and "pith install-host" in toast
     finally:

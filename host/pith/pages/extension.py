@@ -59,13 +59,20 @@ ELEMENT_AT_PATH_JS = """
 }
 """
 
+# The overlay's shadow roots are closed: no page script reaches them. The DevTools protocol
+# does; pin_shadow_roots hands each to the page's main world as __pithRoots.get(host), for
+# the driver's and the tests' checks only (SHADOW_ROOT_JS reads it).
+PIN_ROOT_JS = ("function () { (globalThis.__pithRoots = globalThis.__pithRoots || new WeakMap())"
+               ".set(this.host, this); }")
+OVERLAY_HOSTS = "pith-overlay, pith-toast"
+
 # Runs in the page: what the overlay shows, and the rectangle of the element it should mark.
 OVERLAY_JS = """
 (elementAt) => {
   const ov = document.getElementById('pith-overlay');
   if (!ov) return null;
   const rect = (e) => { const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; };
-  const sr = ov.shadowRoot;
+  const sr = (globalThis.__pithRoots && __pithRoots.get(ov)) || null;
   const box = sr && sr.querySelector('[part~="box"]');
   const path = JSON.parse(ov.getAttribute('data-pith-path'));
   const el = elementAt(path);
@@ -75,7 +82,7 @@ OVERLAY_JS = """
   return {
     under_root: ov.parentNode === document.documentElement,
     node: Number(ov.getAttribute('data-pith-node')), path, tag: ov.getAttribute('data-pith-tag'),
-    open_shadow: sr !== null, buttons,
+    open_shadow: ov.shadowRoot !== null, pinned: sr !== null, buttons,
     box: box ? rect(box) : null,
     outline: box ? getComputedStyle(box).outlineStyle : null,
     box_position: box ? getComputedStyle(box).position : null,
@@ -85,6 +92,26 @@ OVERLAY_JS = """
   };
 }
 """
+
+
+def pin_shadow_roots(page, selector: str = OVERLAY_HOSTS) -> int:
+    """Make the (closed) shadow roots of the elements `selector` matches readable in the
+    page's main world as `__pithRoots.get(host)`, through the DevTools protocol; how many.
+    Only the automation protocol can do this: a page's own scripts cannot."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+        pinned = 0
+        for node_id in cdp.send("DOM.querySelectorAll", {"nodeId": root, "selector": selector})["nodeIds"]:
+            node = cdp.send("DOM.describeNode", {"nodeId": node_id, "depth": 0, "pierce": True})["node"]
+            for shadow in node.get("shadowRoots", []):
+                obj = cdp.send("DOM.resolveNode", {"backendNodeId": shadow["backendNodeId"]})["object"]
+                cdp.send("Runtime.callFunctionOn", {"objectId": obj["objectId"],
+                                                    "functionDeclaration": PIN_ROOT_JS})
+                pinned += 1
+        return pinned
+    finally:
+        cdp.detach()
 
 
 def drop_cached_worker(profile_dir: Path) -> None:
@@ -265,7 +292,18 @@ class ExtensionBrowser:
 
     def overlay(self) -> dict | None:
         """What #pith-overlay shows, with the rectangle of the element its path names."""
+        pin_shadow_roots(self.page)
         return self.page.evaluate(f"(() => ({OVERLAY_JS})({ELEMENT_AT_PATH_JS}))()")
+
+    def click_part(self, part: str) -> None:
+        """A person's (trusted) mouse click on the overlay's element part=`part`."""
+        pin_shadow_roots(self.page)
+        x, y = self.page.evaluate("""(part) => {
+            const el = __pithRoots.get(document.getElementById('pith-overlay'))
+                .querySelector('[part~="' + part + '"]');
+            const r = el.getBoundingClientRect();
+            return [r.x + r.width / 2, r.y + r.height / 2]; }""", part)
+        self.page.mouse.click(x, y)
 
     def element_text(self, path: list[int]) -> str:
         return self.page.evaluate(f"(p) => {{ const el = ({ELEMENT_AT_PATH_JS})(p); "
