@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import re
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import lxml.html
 import pytest
@@ -39,6 +39,9 @@ PAGE = ('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Corpu
 # The reader of the output: CommonMark, with the GFM parts both renderers write; entities
 # and escapes stay tokens of their own (text_join merges them into text otherwise).
 PARSER = MarkdownIt("commonmark").enable(["table", "strikethrough"]).disable("text_join")
+PARSER.validateLink = lambda url: True   # see every link the renderer wrote, safe or not
+# URL schemes a link or image of the output may have (relative URLs have none).
+SAFE_SCHEME = re.compile(r"^(?:https?:|mailto:|file:|data:image/|[^:]*$)", re.I)
 SPACES = re.compile(r"\s+")
 
 
@@ -65,7 +68,7 @@ def shown(md: str) -> str:
 def page_urls(html: str) -> tuple[set[str], set[str]]:
     """(the link and image URLs, the link and image titles) the case's HTML holds."""
     tree = lxml.html.fragment_fromstring(html, create_parent="div")
-    urls = {PARSER.normalizeLink(u) for u in tree.xpath("//a/@href | //img/@src")}
+    urls = {unquote(PARSER.normalizeLink(u)) for u in tree.xpath("//a/@href | //img/@src")}
     titles = {SPACES.sub(" ", t).strip() for t in tree.xpath("//a/@title | //img/@title")}
     return urls, titles
 
@@ -85,8 +88,10 @@ def problems(md: str, case: dict, autolinks: tuple[str, ...] = ()) -> list[str]:
             found.append(f"autolink {tok.attrGet('href')!r}")
         if tok.type in ("link_open", "image"):
             url = tok.attrGet("href") if tok.type == "link_open" else tok.attrGet("src")
-            if url not in urls:
+            if unquote(url or "") not in urls:      # the CLI writes `(` as %28
                 found.append(f"{tok.type} to {url!r}, not a URL of the page")
+            if not SAFE_SCHEME.match(url or ""):
+                found.append(f"{tok.type} to the unsafe {url!r}")
             title = tok.attrGet("title")
             if title is not None and title not in titles:
                 found.append(f"title {title!r}, not the page's")
@@ -104,6 +109,7 @@ def test_the_oracle_sees_what_it_looks_for():
                      ("kept words <1@evil.example>", "autolink"), ("kept words &lt;b>", "entity"),
                      ("![<b>x</b>](https://ok.example/) kept words", "HTML"),
                      ("kept words [x](https://evil.example/)", "not a URL of the page"),
+                     ("kept words [x](javascript:alert(1))", "unsafe"),
                      ('kept words [x](https://ok.example/ "&amp;")', "not the page's"),
                      ("kept \\*words", "does not show")]:
         assert any(what in p for p in problems(md, case)), (md, what)
