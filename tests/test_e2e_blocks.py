@@ -29,7 +29,7 @@ from hostproc import kill_host
 from serving import serve
 
 from conftest import PAGES, ROOT, chromium_or_skip, registered_profile
-from pith.pages.extension import ExtensionBrowser, pin_shadow_roots
+from pith.pages.extension import ExtensionBrowser
 
 pytestmark = pytest.mark.browser
 
@@ -188,7 +188,7 @@ class Chromium:
 
     def pin(self) -> None:
         """The overlay's closed shadow roots readable to eval as __pithRoots.get(host)."""
-        pin_shadow_roots(self.xb.page)
+        self.xb.pin_shadow_roots()
 
     def rules(self) -> dict:
         return self.xb.ext_eval("async () => (await chrome.storage.local.get('siteRules')).siteRules || {}")

@@ -22,7 +22,7 @@ from hostproc import kill_host
 from serving import QuietHandler, serve
 
 from conftest import PAGES, ROOT, chromium_or_skip, registered_profile
-from pith.pages.extension import ELEMENT_AT_PATH_JS, ExtensionBrowser, pin_shadow_roots
+from pith.pages.extension import ELEMENT_AT_PATH_JS, ExtensionBrowser
 from pith.pipeline.select import grow as host_grow
 from pith.pipeline.select import select as host_select
 from pith.pipeline.select import shrink as host_shrink
@@ -350,7 +350,7 @@ def test_host_not_installed(xb, server):
         err = _click_after_killing(xb, pid)
         assert (err["code"], err["name"]) == (60, "host_not_installed")
         assert "pith install-host" in err["message"]
-        pin_shadow_roots(xb.page)
+        xb.pin_shadow_roots()
         toast = xb.page.evaluate("""() => {
             const t = document.querySelector('pith-toast, pith-overlay');
             const el = t && __pithRoots.get(t).querySelector('[part="toast"]');

@@ -17,7 +17,7 @@ import pytest
 from serving import serve
 
 from conftest import PAGES, ROOT, chromium_or_skip, registered_profile
-from pith.pages.extension import ExtensionBrowser, pin_shadow_roots
+from pith.pages.extension import ExtensionBrowser
 
 pytestmark = pytest.mark.browser
 
@@ -186,7 +186,7 @@ def test_reader_without_a_selection_says_what_to_do(xb, server):
 
 
 def overlay_remember_shown(xb: ExtensionBrowser) -> bool:
-    pin_shadow_roots(xb.page)
+    xb.pin_shadow_roots()
     return xb.page.evaluate("""() => {
       const h = document.getElementById('pith-overlay');
       const b = h && __pithRoots.get(h).querySelector('[part=remember]');

@@ -19,7 +19,7 @@ import re
 import pytest
 
 from conftest import PAGES, ROOT, chromium_or_skip, registered_profile
-from pith.pages.extension import ExtensionBrowser, pin_shadow_roots
+from pith.pages.extension import ExtensionBrowser
 from serving import serve
 
 # highlight.js attaches closed shadow roots. Run here in the page's main world, it is
@@ -226,7 +226,7 @@ def test_extension_outline_on_the_bundled_example(playwright, tmp_path_factory, 
         xb.page.goto(f"{servers[EXAMPLES]}/article.html", wait_until="load")
         first = xb.click()
         assert first.get("ok") is True and first["tag"] == "article", first
-        pin_shadow_roots(xb.page)          # the extension's closed roots, for GEOMETRY_JS
+        xb.pin_shadow_roots()          # the extension's closed roots, for GEOMETRY_JS
         check(xb.page.evaluate(GEOMETRY_JS, "article"), "above", "\u201cHow tide tables are made\u201d")
         most_read = xb.page.evaluate("""() => { const r = document.querySelector('aside h3').getBoundingClientRect();
             return {left: r.left, top: r.top, right: r.right, bottom: r.bottom}; }""")
@@ -234,7 +234,7 @@ def test_extension_outline_on_the_bundled_example(playwright, tmp_path_factory, 
         assert bar["right"] <= most_read["left"] or bar["bottom"] <= most_read["top"], (bar, most_read)
         grown = xb.command("grow")
         assert grown.get("ok") is True and grown["tag"] == "div", grown
-        pin_shadow_roots(xb.page)
+        xb.pin_shadow_roots()
         geo = xb.page.evaluate(GEOMETRY_JS, "div.layout")
         assert geo["under_bar"] == [] and geo["under_outline"] == [], geo
         assert geo["label"].startswith("\u201cHow tide tables are made\u201d \u00b7 ")

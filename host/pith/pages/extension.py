@@ -94,24 +94,26 @@ OVERLAY_JS = """
 """
 
 
-def pin_shadow_roots(page, selector: str = OVERLAY_HOSTS) -> int:
+def pin_shadow_roots(page, selector: str = OVERLAY_HOSTS, cdp=None) -> int:
     """Make the (closed) shadow roots of the elements `selector` matches readable in the
     page's main world as `__pithRoots.get(host)`, through the DevTools protocol; how many.
-    Only the automation protocol can do this: a page's own scripts cannot."""
-    cdp = page.context.new_cdp_session(page)
+    Only the automation protocol can do this: a page's own scripts cannot. `cdp`: a
+    DevTools session of `page` to reuse (opening one takes about 100 ms)."""
+    session = cdp or page.context.new_cdp_session(page)
     try:
-        root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+        root = session.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
         pinned = 0
-        for node_id in cdp.send("DOM.querySelectorAll", {"nodeId": root, "selector": selector})["nodeIds"]:
-            node = cdp.send("DOM.describeNode", {"nodeId": node_id, "depth": 0, "pierce": True})["node"]
+        for node_id in session.send("DOM.querySelectorAll", {"nodeId": root, "selector": selector})["nodeIds"]:
+            node = session.send("DOM.describeNode", {"nodeId": node_id, "depth": 0, "pierce": True})["node"]
             for shadow in node.get("shadowRoots", []):
-                obj = cdp.send("DOM.resolveNode", {"backendNodeId": shadow["backendNodeId"]})["object"]
-                cdp.send("Runtime.callFunctionOn", {"objectId": obj["objectId"],
-                                                    "functionDeclaration": PIN_ROOT_JS})
+                obj = session.send("DOM.resolveNode", {"backendNodeId": shadow["backendNodeId"]})["object"]
+                session.send("Runtime.callFunctionOn", {"objectId": obj["objectId"],
+                                                        "functionDeclaration": PIN_ROOT_JS})
                 pinned += 1
         return pinned
     finally:
-        cdp.detach()
+        if cdp is None:
+            session.detach()
 
 
 def drop_cached_worker(profile_dir: Path) -> None:
@@ -156,6 +158,7 @@ class ExtensionBrowser:
         self.ext = None             # the extension's options page, which sends the messages
         self.cdp = None             # a browser-level DevTools session
         self._tab_id: int | None = None
+        self._pin_session = (None, None)   # (page, its DevTools session) for pin_shadow_roots
 
     def __enter__(self) -> "ExtensionBrowser":
         self.start()
@@ -290,14 +293,20 @@ class ExtensionBrowser:
             raise ExtensionError(f"the tab opened is {page.url}, not the reader")
         return page, reply, float(page.evaluate("() => window.pithReader.shownAt") - sent)
 
+    def pin_shadow_roots(self) -> int:
+        """pin_shadow_roots on the page under test, over one DevTools session kept for it."""
+        if self._pin_session[0] is not self.page:
+            self._pin_session = (self.page, self.context.new_cdp_session(self.page))
+        return pin_shadow_roots(self.page, cdp=self._pin_session[1])
+
     def overlay(self) -> dict | None:
         """What #pith-overlay shows, with the rectangle of the element its path names."""
-        pin_shadow_roots(self.page)
+        self.pin_shadow_roots()
         return self.page.evaluate(f"(() => ({OVERLAY_JS})({ELEMENT_AT_PATH_JS}))()")
 
     def click_part(self, part: str) -> None:
         """A person's (trusted) mouse click on the overlay's element part=`part`."""
-        pin_shadow_roots(self.page)
+        self.pin_shadow_roots()
         x, y = self.page.evaluate("""(part) => {
             const el = __pithRoots.get(document.getElementById('pith-overlay'))
                 .querySelector('[part~="' + part + '"]');
