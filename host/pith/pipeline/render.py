@@ -239,7 +239,9 @@ def _md_inline(s: str) -> str:
 def _md_url(u: str) -> str:
     """`u` as a Markdown link destination, or "" when its scheme is not on the allow list:
     a javascript: or data:text/html link in the Markdown would run wherever it is shown.
-    Spaces, parentheses and angle brackets are percent-encoded so the link stays one token."""
+    Spaces, parentheses and angle brackets are percent-encoded so the link stays one token;
+    a backslash and an `&` that would read as an entity are escaped, so the URL reads back
+    as the page wrote it."""
     if not _SAFE_URL.match(u or ""):
         return ""
     return _MD_URL_ENTITY.sub(r"\\\g<0>", u.translate(_MD_URL_ESCAPE))
