@@ -133,7 +133,7 @@ STORY = ("Tide tables are made from long records of the water level at one harbo
          "records are split into the pulls of the moon and the sun. ") * 4
 
 
-@pytest.mark.parametrize("algorithm, overrides, page", [
+@pytest.mark.parametrize("algorithm, overrides, html", [
     # sst's preface: the page's <title> when no visible h1 is chosen
     ("sst", {}, f"<title>&lt;img src=x onerror=alert(1)&gt; &amp;amp;</title><div><p>{STORY}</p><p>{STORY}</p></div>"),
     # filters' appendix: the words and URL of each removed text link
@@ -142,13 +142,13 @@ STORY = ("Tide tables are made from long records of the water level at one harbo
          f'<a href="/s{k}">&lt;img src=x onerror=alert({k})&gt;</a>' for k in range(4))
      + f"</td></tr></table><div><p>{STORY}</p><p>{STORY}</p></div>"),
 ])
-def test_cli_markdown_preface_and_appendix_are_text(algorithm, overrides, page):
-    snap = static.snapshot_of_html(f"<html><head>{page}</body></html>", f"{ORIGIN}/page.html", 10**6)
+def test_cli_markdown_preface_and_appendix_are_text(algorithm, overrides, html):
+    snap = static.snapshot_of_html(f"<html><head>{html}</body></html>", f"{ORIGIN}/page.html", 10**6)
     sel = select(snap, Options.from_overrides({"blocks": False, "algorithm": algorithm, **overrides}))
     assert sel.result.preface or sel.result.appendix          # the case reaches the lines
-    md = render.output(sel, "markdown")
+    md = render.output(sel.snap, sel.feats, sel.result, "markdown")
     assert problems(md, {"html": "", "shows": "<img src=x onerror=alert(1)>"}) == [], md
-    assert render.output(sel, "text").count("<img") == md.count("<img")   # the same words
+    assert render.output(sel.snap, sel.feats, sel.result, "text").count("<img") == md.count("<img")   # the same words
 
 
 # --- the extension: ui/markdown.js over collect.js's payload, in Chromium ------------------
