@@ -200,7 +200,8 @@ def to_text(snap: Snapshot, feats: Features, roots: Sequence[int],
 # --------------------------------------------------------------------------- Markdown
 # Page text as Markdown text: the marks of Markdown syntax, every `<` and `>` (no tag or
 # autolink can start), and an `&` that the rest of its piece could make an entity (the
-# piece may end where a tag split the page's text: `&amp;<span>lt;</span>`).
+# piece may end where a tag split the page's text: `&amp;<span>lt;</span>`; NOTES.md,
+# 'Why Markdown escapes by what the text node proves').
 _MD_ESCAPE = re.compile(r"([\\`*_\[\]<>]|&(?=#?[xX]?[0-9A-Za-z]*(?:;|$)))")
 # In a link destination: a backslash, and an `&` that reads as an entity (decoded otherwise).
 _MD_URL_ENTITY = re.compile(r"\\|&(?=#?[xX]?[0-9A-Za-z]+;)")
