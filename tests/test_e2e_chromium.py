@@ -383,6 +383,22 @@ def test_options_page_shows_the_host(xb):
     assert xb.ext.locator("#host-pid").text_content().startswith("pid ")
 
 
+def test_a_content_script_speaks_only_for_its_own_tab(xb, server):
+    """What a script in Pith's isolated world of a page may ask the background (a
+    compromised renderer can send anything a content script can): the overlay's commands
+    and block decisions, for its own tab only; no selection read, no other tab named."""
+    load(xb, f"{server}/article/source.html")
+    ok(xb.click(), "click")
+    send = "(m) => chrome.runtime.sendMessage(m).then((r) => ({r: r ?? null}), (e) => ({error: String(e)}))"
+    ask = lambda msg: xb.content_script_eval(f"({send})({json.dumps(msg)})")    # noqa: E731
+    assert ask({"type": "pith:state", "tabId": xb.tab_id}).get("r") is None       # no state read
+    assert ask({"type": "pith:command", "command": "extract"}).get("r") is None    # not the overlay's
+    assert xb.state()["node"] is not None
+    closed = ask({"type": "pith:command", "command": "close", "tabId": 999999}).get("r")
+    assert closed and closed.get("ok") is True, closed                              # its own tab
+    assert xb.state()["node"] is None
+
+
 def test_a_copy_in_another_world_takes_the_overlay_over(xb, server):
     """An extension reloaded while the page stays open injects into a new isolated world;
     the old copy's overlay must go rather than stack (here the other world is the page's)."""
