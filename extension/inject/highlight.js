@@ -69,7 +69,7 @@
  * removed from the DOM by the new copy's first overlay, and the old copy, finding its host
  * gone, closes itself at its next event. A page can remove or cover the overlay (it owns
  * its DOM), which only closes or hides it; it cannot grow, shrink, save a rule, open the
- * reader or change a block decision. SECURITY.md, "The overlay".
+ * reader or change a block decision. SECURITY.md, "The outline in the page".
  */
 (function pithHighlight() {
   'use strict';
