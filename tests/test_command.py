@@ -236,3 +236,16 @@ def test_an_interrupted_run_keeps_its_rows_and_says_how_far_it_got(tmp_path):
     assert proc.returncode == 130
     assert first["url"] == "https://article.test/page" and rest == ""
     assert "pith: interrupted: " in err and "1 extracted" in err
+
+
+def test_rows_carry_the_comment_thread_apart(tmp_path):
+    """A blog post's thread is the row's `comments`, not its text; a page without one has
+    null."""
+    crawl = tmp_path / "c.warc"
+    warcfile.write(crawl, [fixture_page("bread-post"), fixture_page("article")])
+    rows = rows_of(pith("extract", crawl, "-j", "1").stdout)
+    blog, article = rows
+    assert "A cheap probe thermometer changed my baking" in blog["comments"]
+    assert "A cheap probe thermometer" not in blog["text"]
+    assert "measure the dough's temperature" in blog["text"]
+    assert article["comments"] is None
