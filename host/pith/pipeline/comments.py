@@ -245,11 +245,26 @@ def forum_url(url: str) -> bool:
     return not FORUM_URL_PARTS.isdisjoint(words)
 
 
-def without(snap: Snapshot, choice: Choice, thread: Thread | None) -> Choice:
-    """`choice` with the thread's rows inside its element dropped; as it is without a
-    thread or when its element lies inside the thread (a reader's pin on a comment)."""
-    if thread is None or thread.inside[choice.node]:
+def without(snap: Snapshot, feats: Features, choice: Choice, thread: Thread | None,
+            pinned: bool = False) -> Choice:
+    """`choice` with the thread's rows inside its element dropped. A method's element
+    inside the thread (the thread is longer than the post: issue 33's wrong part) moves
+    to its best candidate outside it (Choice.blocks, best first), else to the nearest
+    ancestor of the thread with text of its own besides it, the thread dropped from that;
+    as it is without a thread, or when `pinned` (a reader's pin on a comment is read
+    whole)."""
+    if thread is None:
         return choice
+    if thread.inside[choice.node]:
+        if pinned:
+            return choice
+        outside = [int(b) for b in choice.blocks if not thread.inside[int(b)]]
+        node = outside[0] if outside else _around(snap, feats, thread, choice.node)
+        if node < 0:
+            return choice
+        choice = dataclasses.replace(
+            choice, node=node, blocks=np.concatenate(([node], choice.blocks[choice.blocks != node])),
+            parts=None, drop=None, quiet=None, kept=None, appendix=(), preface=())
     node = choice.node
     roots = thread.roots[(thread.roots > node) & (thread.roots < snap.end[node])]
     if not len(roots):
@@ -257,6 +272,16 @@ def without(snap: Snapshot, choice: Choice, thread: Thread | None) -> Choice:
     drop = np.zeros(snap.n, np.bool_) if choice.drop is None else choice.drop.copy()
     drop[roots] = True
     return dataclasses.replace(choice, drop=drop)
+
+
+def _around(snap: Snapshot, feats: Features, thread: Thread, node: int) -> int:
+    """The nearest ancestor of the thread root holding `node` that shows more text than
+    that root, -1 when none does."""
+    root = int(thread.roots[np.searchsorted(thread.roots, node, side="right") - 1])
+    up = int(snap.parent[root])
+    while up >= 0 and feats.chars[up] <= feats.chars[root]:
+        up = int(snap.parent[up])
+    return up
 
 
 def left_out(thread: Thread | None, element: int) -> np.ndarray | None:
