@@ -18,10 +18,14 @@ Decisions a change must keep (NOTES.md, 'Why comment threads are found by their 
   it); a thread inside another is one thread;
 - a thread inside page furniture (nav, aside, footer, dialogs) is the furniture's, not
   the post's: auto already leaves furniture out;
+- a word of a name that states whether there are comments (`has-comments`,
+  `comments-open`) names nothing, and `html` and `body` are never a thread;
 - where the thread is the content — a forum or Q&A page whose posts are named comments —
-  it stays in the body: the thread is the content when no text the block model judges
-  content lies before it outside it (`is_content`): a post with its comments has its post
-  first.
+  it stays in the body (`is_content`): the page's address names a forum or a Q&A site, or
+  the threads interleave with more text than they hold (the comments under each answer);
+- the thread apart is hooked in select.py only: auto's expected-F1 choice judges its
+  blocks no content, a method's element inside it moves out of it (`without`; a
+  reader's pin stays), and the block stage never keeps its blocks (`left_out`).
 """
 from __future__ import annotations
 
