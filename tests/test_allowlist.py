@@ -65,3 +65,9 @@ def test_the_cli_drops_data_svg_images_as_the_reader_does(tmp_path):
          str(UI / "content-dom.js"), PNG, SVG], capture_output=True, text=True, timeout=60)
     assert reader.returncode == 0, reader.stderr
     assert json.loads(reader.stdout) == [PNG, None]
+
+
+def test_the_json_is_package_data():
+    import tomllib
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "pipeline/allowlist.json" in data["tool"]["setuptools"]["package-data"]["pith"]
