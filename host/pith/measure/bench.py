@@ -32,7 +32,8 @@ from ..errors import PithError
 from ..pipeline.options import ALGORITHMS, Options
 from ..pages.inputs import Capturer, has_text
 from ..pipeline.select import select
-from .datasets import SnapshotCache, all_datasets, cache_root, load_scorer, load_split
+from .datasets import (SnapshotCache, all_datasets, cache_root, load_scorer, load_split,
+                       side_of, site_of)
 
 # Bench decodes leniently: a page with a few bad bytes still gets scored (the extract
 # command is strict by default and says why).
@@ -97,9 +98,12 @@ def run_dataset(dataset: Path, args: Namespace, capturer: Capturer, cache: Snaps
     from tqdm import tqdm
     entries = scorer.load_index(str(dataset))
     if getattr(args, "split", None):   # the CLG training split (models/clg-split.json)
-        sides = load_split().get("pages", {}).get(
-            entries[0].get("dataset", dataset.name) if entries else dataset.name, {})
-        entries = [e for e in entries if sides.get(e["id"]) == args.split]
+        name = entries[0].get("dataset", dataset.name) if entries else dataset.name
+        sides = load_split().get("pages", {}).get(name, {})
+        # a dataset the split file predates (dragnet_train, magic_html) is split by the
+        # same rule on the fly, as train_blocks splits it
+        entries = [e for e in entries if sides.get(e["id"], side_of(site_of(
+            {**e, "dataset": name}))) == args.split]
     entries = entries[: args.limit or None]
     overrides = getattr(args, "overrides", None) or {}
     name = entries[0].get("dataset", dataset.name) if entries else dataset.name
@@ -138,8 +142,10 @@ def run_dataset(dataset: Path, args: Namespace, capturer: Capturer, cache: Snaps
             if data is not None:
                 try:
                     t0 = time.perf_counter()        # the host's work: its frame's body in
-                    sel = select(framing.decode_body(body), Options.from_overrides(
-                        {**overrides, **config}))
+                    capture = framing.decode_body(body)
+                    if entry.get("url"):    # the page's own address, as a browser's capture
+                        capture["url"] = entry["url"]   # has it (comments.forum_url reads it)
+                    sel = select(capture, Options.from_overrides({**overrides, **config}))
                     track.host_ms.append((time.perf_counter() - t0) * 1e3)
                     texts = one_click_texts(sel)
                 except PithError as exc:

@@ -304,7 +304,7 @@ class Options:
         "out of what is read, exported and shown in the reader; the element stays what "
         "grow and shrink move. Off: the element's whole text, as before")
     blocks_keep_structured: bool = _opt(
-        True, "code (pre), data tables and figures with an image inside the method's own "
+        True, "code (pre), data tables, figures with an image and displayed formulas inside the method's own "
         "element are kept whatever the block model says: readers expect listings, tables "
         "and pictures in the reader view, and the text truths disagree on code and captions "
         "and cannot see images, so the model learns to doubt them")
@@ -353,6 +353,12 @@ class Options:
         "service page's content; on the validation sites it lifted wcxb_dev_full's mean "
         "page F1 more on collections and listings than anywhere else (NOTES.md, 'Why auto "
         "chooses its element by expected F1')")
+
+    comments_apart: bool = _opt(
+        True, "a comment thread under the post (comments.py: a container named for comments "
+        "whose items hold most of its text) is left out of the body and answered apart as "
+        "`comments`; a thread with no content before it (a forum's, a Q&A page's) stays the "
+        "body (NOTES.md, 'Why comment threads are found by their names')")
 
     # --- every method ----------------------------------------------------------------
     skip_hidden: bool = _opt(
