@@ -83,18 +83,7 @@ def starts_a_browser(item) -> bool:
 
 def pytest_collection_modifyitems(config, items):
     """Every test that starts a browser is marked `browser` (Firefox ones too), so
-    `-m 'not browser'` leaves them all out; every test of a module with one joins that
-    module's xdist group, so under `pytest -n auto --dist loadgroup` (make test) the module
-    runs on one worker and its module-scoped browsers start once, not once per worker; and
-    those groups and the `slow` tests are handed out first, so the longest work does not
-    start last and leave the other worker idle."""
-    browser_modules = set()
+    `-m 'not browser'` leaves them all out."""
     for item in items:
         if starts_a_browser(item):
             item.add_marker(pytest.mark.browser)
-            browser_modules.add(item.module.__name__)
-    for item in items:
-        if item.module.__name__ in browser_modules:
-            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
-    items.sort(key=lambda item: not (item.module.__name__ in browser_modules
-                                     or item.get_closest_marker("slow")))
