@@ -115,6 +115,10 @@ def build_parser() -> argparse.ArgumentParser:
                          "of the shared datasets once)")
     be.add_argument("--page-timeout", type=_positive_float, default=None, metavar="S",
                     help="--crawl: the per-page time limit of the pathological run (default 2)")
+    be.add_argument("--metadata", action="store_true",
+                    help="instead of content, score the page metadata (title, author, date, "
+                         "site) against the labels of wcxb_dev_full and readability (or the "
+                         "datasets named), beside trafilatura's and htmldate's; static")
     be.add_argument("--json", action="store_true", help="print results as JSON")
     be.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     be.set_defaults(run=cmd_bench, parser=be)

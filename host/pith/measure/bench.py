@@ -306,6 +306,9 @@ def format_rows(rows: list[dict]) -> str:
 
 
 def main(args: Namespace) -> int:
+    if getattr(args, "metadata", False):
+        from .metadata_bench import main as metadata_main
+        return metadata_main(args)
     if args.scale:
         from .scale import main as scale_main
         return scale_main(args)

@@ -1,0 +1,212 @@
+"""The page's metadata, one computation for every output: declared fields (JSON-LD, <meta>, microdata, links) and shown ones (headline, byline, date line, URL) merged by precedence, cleaned and capped.
+
+Precedence per field, first found wins: JSON-LD's main entity, then <meta> (OpenGraph,
+Dublin Core, ...), then microdata, then what the page shows. Exceptions, each measured on
+the training sites (host/NOTES.md, 'Metadata'): the title is the page's shown headline
+(h1) when a declared title agrees with it, and every declared title loses its site
+suffix ("Headline | Site", "Site - Headline") when that part names the site; the
+language is <html lang> first (what the browser itself reads). Dates are ISO 8601.
+Every string is cut to a named limit: the reply echoes them.
+"""
+from __future__ import annotations
+
+import re
+import urllib.parse
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from . import dates, jsonld, shown, tags
+
+# Limits of the reply's strings (the page writes them; a reply stays far under 1 MB).
+MAX_TITLE_CHARS = 500
+MAX_NAME_CHARS = 100          # an author, a site name
+MAX_AUTHORS = 10
+MAX_DESCRIPTION_CHARS = 1000
+MAX_URL_CHARS = 2048
+MAX_WORDS = 50                # categories, tags
+MAX_WORD_CHARS = 100
+MAX_LANGUAGE_CHARS = 35       # BCP 47's longest useful tag
+# Separators between a headline and the site's name in a <title> / og:title.
+TITLE_SEPARATORS = (" | ", " - ", " – ", " — ", " · ", " :: ", " » ", " « ", " / ", " : ", " ~ ")
+_FOLD = re.compile(r"[\W_]+", re.U)
+_LOCALE = re.compile(r"^([a-z]{2,3})[_-]([A-Za-z]{2})$")
+
+
+@dataclass
+class Metadata:
+    """What every output carries (host/PROTOCOL.md `metadata`); None / [] when unknown."""
+
+    title: str | None = None
+    authors: list[str] = field(default_factory=list)
+    published: str | None = None
+    modified: str | None = None
+    site: str | None = None
+    description: str | None = None
+    url: str | None = None
+    language: str | None = None
+    image: str | None = None
+    categories: list[str] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list)
+    license: str | None = None
+
+    def to_wire(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def fold(s: str) -> str:
+    """Case and punctuation folded, for comparing titles and names."""
+    return _FOLD.sub(" ", s.casefold()).strip()
+
+
+def _cut(s: str | None, limit: int) -> str | None:
+    if not s:
+        return None
+    s = " ".join(s.split())
+    return s[:limit] if s else None
+
+
+def _cut_list(values, limit: int, count: int) -> list[str]:
+    out = []
+    for v in values or ():
+        c = _cut(v, limit)
+        if c and c not in out:
+            out.append(c)
+    return out[:count]
+
+
+def host_site(url: str) -> str | None:
+    host = (urllib.parse.urlsplit(url).hostname or "") if url else ""
+    return host[4:] if host.startswith("www.") else (host or None)
+
+
+def _names_site(part: str, site: str | None, host: str | None) -> bool:
+    """Whether a title part names the site: its folded form is the site's, or one holds
+    the other, or it is the host name's main label."""
+    p = fold(part)
+    if not p:
+        return False
+    if site:
+        s = fold(site)
+        if s and (p == s or (len(p) >= 3 and (p in s or s in p))):
+            return True
+    if host:
+        label = fold(host.rsplit(".", 2)[-2] if host.count(".") >= 1 else host)
+        joined = p.replace(" ", "")
+        if label and (joined == label.replace(" ", "") or joined == fold(host).replace(" ", "")):
+            return True
+    return False
+
+
+def strip_site(title: str, site: str | None, host: str | None) -> str:
+    """`title` without a leading or trailing part that names the site."""
+    for sep in TITLE_SEPARATORS:
+        at = title.rfind(sep)
+        if at > 0 and _names_site(title[at + len(sep):], site, host):
+            return title[:at].strip()
+        at = title.find(sep)
+        if at > 0 and _names_site(title[:at], site, host):
+            return title[at + len(sep):].strip()
+    return title
+
+
+def site_from_title(title: str, headline: str | None) -> str | None:
+    """The part after the headline in a "Headline | Site" title, when the headline is
+    the page's shown h1."""
+    if not headline:
+        return None
+    h = fold(headline)
+    for sep in TITLE_SEPARATORS:
+        at = title.rfind(sep)
+        if at > 0 and fold(title[:at]) == h:
+            return title[at + len(sep):].strip() or None
+    return None
+
+
+def _language(lang: str | None) -> str | None:
+    if not lang:
+        return None
+    lang = lang.strip().split(",")[0].strip()
+    m = _LOCALE.match(lang)
+    if m:
+        return f"{m[1].lower()}-{m[2].upper()}"
+    return lang[:MAX_LANGUAGE_CHARS] or None
+
+
+def choose_title(candidates: list[str], headline: str | None, site: str | None,
+                 host: str | None) -> str | None:
+    """The title: the shown headline when a declared title (site suffix stripped) agrees
+    with it, else the first declared title without its suffix, else the headline."""
+    stripped = [strip_site(c, site, host) for c in candidates if c]
+    if headline:
+        h = fold(headline)
+        for c in stripped:
+            if fold(c) == h:
+                return headline
+    if stripped:
+        return stripped[0]
+    return headline
+
+
+def compute(snap, gone: np.ndarray, node: int) -> Metadata:
+    """The metadata of a validated snapshot, read around the chosen row `node` (`gone`:
+    the features' code-or-hidden mask)."""
+    declared = snap.meta.get("declared") or {}
+    ld = jsonld.fields(declared.get("ld", ()))
+    meta = tags.meta_fields(declared.get("meta", ()))
+    items = tags.item_fields(declared.get("items", ()), declared.get("scopes", ()),
+                             lambda r: shown.text_of(snap, r), snap.end)
+    links = tags.link_fields(declared.get("links", ()))
+    seen = shown.fields(snap, gone, node)
+    page_url = snap.meta.get("url") or ""
+    host = host_site(page_url)
+    sources = (ld, meta, items, links)
+
+    def first(name):
+        for src in sources:
+            if src.get(name):
+                return src[name]
+        return None
+
+    doc_title = snap.meta.get("title") or ""
+    site = first("site")
+    if not site:
+        site = site_from_title(doc_title, seen.get("title"))
+    title_candidates = [c for c in (ld.get("title"), meta.get("title"), items.get("title"),
+                                    doc_title) if c]
+    title = choose_title(title_candidates, seen.get("title"), site, host)
+    us = (snap.meta.get("lang") or "").lower().startswith("en-us")
+    published = None
+    for src in sources:
+        published = dates.parse(src.get("published"), us)
+        if published:
+            break
+    published = published or seen.get("published") or seen.get("url_date")
+    modified = None
+    for src in sources:
+        modified = dates.parse(src.get("modified"), us)
+        if modified:
+            break
+    authors = first("authors") or seen.get("authors") or []
+    language = _language(snap.meta.get("lang")) or _language(first("language"))
+    return Metadata(
+        title=_cut(title, MAX_TITLE_CHARS),
+        authors=_cut_list(authors, MAX_NAME_CHARS, MAX_AUTHORS),
+        published=published,
+        modified=modified,
+        site=_cut(site or host, MAX_NAME_CHARS),
+        description=_cut(first("description"), MAX_DESCRIPTION_CHARS),
+        url=_cut(links.get("url") or meta.get("url") or ld.get("url") or page_url or None,
+                 MAX_URL_CHARS),
+        language=language,
+        image=_cut(first("image"), MAX_URL_CHARS),
+        categories=_cut_list(first("categories"), MAX_WORD_CHARS, MAX_WORDS),
+        tags=_cut_list(first("tags"), MAX_WORD_CHARS, MAX_WORDS),
+        license=_cut(first("license"), MAX_URL_CHARS),
+    )
+
+
+def of_selection(sel, node: int | None = None) -> Metadata:
+    """The metadata of a pipeline Selection, read around `node` (default: its choice)."""
+    return compute(sel.snap, sel.feats.gone, sel.node if node is None else node)
