@@ -9,6 +9,7 @@ publish it. Fields are read from the best-ranked object that has them.
 """
 from __future__ import annotations
 
+import html
 import json
 from typing import Any, Iterable
 
@@ -27,7 +28,7 @@ ENTITY_TYPES = frozenset(t.lower() for t in (
     "TechArticle", "LiveBlogPosting", "AnalysisNewsArticle", "OpinionNewsArticle",
     "ReviewNewsArticle", "BackgroundNewsArticle", "ReportageNewsArticle", "SatiricalArticle",
     "AdvertiserContentArticle", "MedicalScholarlyArticle", "SocialMediaPosting",
-    "DiscussionForumPosting", "Question", "Review", "Recipe", "HowTo", "Product",
+    "DiscussionForumPosting", "Review", "Recipe", "HowTo", "Product",
     "ProductGroup", "Event", "Course", "JobPosting", "VideoObject", "Book", "Movie",
     "CreativeWork", "Guide", "Thesis", "PodcastEpisode", "Dataset", "SoftwareApplication",
     "Claim", "ClaimReview", "LearningResource", "Episode", "MusicRecording"))
@@ -93,7 +94,7 @@ def rank(obj: dict) -> int:
 
 def _text(v: Any) -> str | None:
     if isinstance(v, str) and v.strip():
-        return " ".join(v.split())
+        return " ".join((html.unescape(v) if "&" in v else v).split())
     if isinstance(v, (int, float)) and not isinstance(v, bool):
         return str(v)
     return None
@@ -105,12 +106,15 @@ def _deref(v: Any, ids: dict[str, dict]) -> Any:
     return v
 
 
-def _names(v: Any, ids: dict[str, dict]) -> list[str]:
+def _names(v: Any, ids: dict[str, dict], orgs: bool | None = None) -> list[str]:
     """Names of a person/organisation value: a string, an object's `name` (or given +
-    family name), a list of either."""
+    family name), a list of either; `orgs` True: only organisations' names, False: all
+    but organisations', None: all."""
     out = []
     for item in v if isinstance(v, list) else [v]:
         item = _deref(item, ids)
+        if orgs is not None and (isinstance(item, dict) and bool(types_of(item) & PUBLISHER_TYPES)) != orgs:
+            continue
         if isinstance(item, dict):
             name = _text(item.get("name"))
             if name is None:
@@ -166,15 +170,23 @@ def fields(texts: Iterable[str]) -> dict[str, Any]:
                         return v
         return None
 
-    main = [o for o in ranked if rank(o) <= RANK_PAGE]
-    entity = [o for o in ranked if rank(o) == RANK_ENTITY]
+    # a QAPage's question is its entity (an FAQPage's questions are not)
+    questions = [o["mainEntity"] for o in typed if "qapage" in types_of(o)
+                 and isinstance(o.get("mainEntity"), dict)]
+    ranked = questions + ranked
+    asked = {id(q) for q in questions}
+    main = [o for o in ranked if id(o) in asked or rank(o) <= RANK_PAGE]
+    entity = [o for o in ranked if id(o) in asked or rank(o) == RANK_ENTITY]
     put = out.__setitem__
     v = first(("headline", "name"), _text, entity) or first(("headline", "name"), _text, main)
     if v:
         put("title", v)
-    v = first(("author", "creator"), lambda x: _names(x, ids), main)
+    v = first(("author", "creator"), lambda x: _names(x, ids, False), main)
     if v:
         put("authors", v)
+    v = first(("author", "creator"), lambda x: _names(x, ids, True), main)
+    if v:
+        put("org_authors", v)
     v = first(("datePublished", "dateCreated", "uploadDate", "startDate"), _text, main)
     if v:
         put("published", v)

@@ -134,18 +134,35 @@ def _language(lang: str | None) -> str | None:
     return lang[:MAX_LANGUAGE_CHARS] or None
 
 
-def choose_title(candidates: list[str], headline: str | None, site: str | None,
-                 host: str | None) -> str | None:
-    """The title: the shown headline when a declared title (site suffix stripped) agrees
-    with it, else the first declared title without its suffix, else the headline."""
-    stripped = [strip_site(c, site, host) for c in candidates if c]
+def _leads(title: str, headline: str) -> bool:
+    """Whether `title` is `headline`, or starts or ends with it next to a separator
+    ("Headline | Section | Site")."""
+    h = fold(headline)
+    if fold(title) == h:
+        return True
+    for sep in TITLE_SEPARATORS:
+        if sep in title:
+            parts = title.split(sep)
+            if fold(parts[0]) == h or fold(parts[-1]) == h:
+                return True
+    return False
+
+
+def choose_title(declared: list[str], entity: str | None, headline: str | None,
+                 site: str | None, host: str | None) -> str | None:
+    """The title: the shown headline when a declared title (<meta>'s, the document's,
+    JSON-LD's entity's) is it or leads with it; else the first declared title without
+    its site part; JSON-LD's entity headline only when no other is declared (a listing's
+    first item is an entity too); else the headline."""
     if headline:
-        h = fold(headline)
-        for c in stripped:
-            if fold(c) == h:
+        for c in [*declared, entity]:
+            if c and _leads(c, headline):
                 return headline
-    if stripped:
-        return stripped[0]
+    for c in declared:
+        if c:
+            return strip_site(c, site, host)
+    if entity:
+        return strip_site(entity, site, host)
     return headline
 
 
@@ -173,9 +190,8 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
     site = first("site")
     if not site:
         site = site_from_title(doc_title, seen.get("title"))
-    title_candidates = [c for c in (ld.get("title"), meta.get("title"), items.get("title"),
-                                    doc_title) if c]
-    title = choose_title(title_candidates, seen.get("title"), site, host)
+    title = choose_title([meta.get("title"), items.get("title"), doc_title], ld.get("title"),
+                         seen.get("title"), site, host)
     us = (snap.meta.get("lang") or "").lower().startswith("en-us")
     published = None
     for src in sources:
@@ -188,7 +204,9 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
         modified = dates.parse(src.get("modified"), us)
         if modified:
             break
-    authors = first("authors") or seen.get("authors") or []
+    # an author named like the site is the publisher (a byline may name the person)
+    authors = [a for a in (first("authors") or []) if not (site and fold(a) == fold(site))] \
+        or seen.get("authors") or ld.get("org_authors") or []
     language = _language(snap.meta.get("lang")) or _language(first("language"))
     return Metadata(
         title=_cut(title, MAX_TITLE_CHARS),

@@ -1,9 +1,10 @@
-"""What a page only shows about itself: its headline, a byline or date line near the top of the chosen content, a <time>, the URL's date.
+"""What a page only shows about itself: its headline, a byline or date line near the chosen content, a <time>, the URL's date.
 
-Read from the snapshot around the chosen element: the rows from WINDOW_ROWS before it to
-WINDOW_ROWS into it (bylines and datelines sit just above the text or at its top), then,
-for the headline and <time>, the whole page. Rows that are code or hidden are not read.
-Pure functions of the snapshot, the features' `gone` mask and the chosen row.
+Candidates are looked for in the rows around the chosen element (WINDOW_ROWS before its
+top and after it, and the last WINDOW_ROWS of it: an author box at the end of the
+text), in one regular-expression pass per column (the rows' strings joined, each match
+mapped back to its row: no Python loop over rows), then ranked by their distance to the
+element's top. Rows that are code or hidden are not read.
 """
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ import numpy as np
 
 from . import dates
 
-# Rows before the chosen element and into it that count as "its top": a header of a
-# headline, a byline, a date and share buttons runs to a hundred rows or two.
+# Rows before the chosen element that count as "its top": a header of a headline, a
+# byline, a date and share buttons runs to a hundred rows or two.
 WINDOW_ROWS = 300
 # A byline element holds a name or two: more rows than this is an author box or a list.
 MAX_BYLINE_ROWS = 30
@@ -24,23 +25,35 @@ MAX_BYLINE_ROWS = 30
 MAX_BYLINE_CHARS = 100
 # A date line is short: "Published 4 March 2024 · 5 min read".
 MAX_DATELINE_CHARS = 120
+# Candidates read before giving up (each costs a subtree's text).
+MAX_TRIES = 12
 # Class and id words that name a byline or a date line.
+# (patterns matched against lower-cased strings are written without re.I: the regular
+# expression engine then skips ahead by their first characters, several times faster)
 BYLINE_NAMES = re.compile(r"byline|by-line|author|writer|contributor|posted-?by|autor|auteur|"
-                          r"reporter|journalist|creator", re.I)
-NOT_BYLINE_NAMES = re.compile(r"avatar|image|photo|bio|about|comment|follow|social|share|"
-                              r"more-?from|related|box|card|list", re.I)
-DATE_NAMES = re.compile(r"date|time|publish|posted|dateline|byline|meta|datum|fecha", re.I)
+                          r"reporter|journalist|creator")
+NOT_BYLINE_NAMES = re.compile(r"avatar|image|photo|img|bio|about|comment|follow|social|share|"
+                              r"more-?from|related|box|card|list|title|job|role|position|desc",
+                              re.I)
+DATE_NAMES = re.compile(r"date|time|publish|posted|dateline|byline|meta|datum|fecha")
+# A link to an author's page.
+AUTHOR_URL = re.compile(r"/(?:author|authors|autor|autore|auteur|writers?|contributors?|"
+                        r"journalists?|reporters?|people|staff|profiles?)/[^/?#\s]+/?(?:[?#\n]|$)")
+# A row's own text that starts a byline.
+BY_TEXT = re.compile(r"\n[ \t]*(?:(?:written|posted|published|reviewed|edited|reported|authored)"
+                     r"[ \t]+by|by|von|par|por|door|author|autor|auteur)[ \t]*[:\-–—]?[ \t\n]")
 # What precedes a name on a byline, in the languages of the labelled pages.
-BY_PREFIX = re.compile(r"^(?:(?:written|posted|published|reviewed|edited|reported)\s+)?"
-                       r"(?:by|from|von|par|por|door|di|da|av|af|autor(?:a)?|author|auteur|"
-                       r"written by|text|posted)\s*[:\-–—]?\s+", re.I)
+BY_PREFIX = re.compile(r"^(?:(?:written|posted|published|reviewed|edited|reported|authored)\s+by|"
+                       r"by|from|von|par|por|door|di|da|av|af|autor(?:a)?|authors?|auteur|"
+                       r"text|posted)\s*[:\-–—]?\s*", re.I)
 # Separators that end the name part of a byline ("Jane Doe | 4 March 2024").
-BYLINE_END = re.compile(r"\s*(?:[|·•—–]|\bon\b|\bupdated\b|\bpublished\b|\d{1,2}[./]\d|"
-                        r"\d{4}|\bam\b\s+\d|\bvor\b)", re.I)
+BYLINE_END = re.compile(r"\s*(?:[|·•]|\s[-–—]\s|\bon\b|\bupdated\b|\bpublished\b|\bposted\b|"
+                        r"\d{1,2}[./]\d|\d{4}|\bam\b\s+\d|\bvor\b|\bin\b\s)", re.I)
 # Words of a byline that are never a name.
 NOT_A_NAME = re.compile(r"^(?:by|author|authors|admin|staff|share|comments?|posted|written|"
-                        r"updated|published|min read|read more|follow)$", re.I)
+                        r"updated|published|min read|read more|follow|more|view|profile)$", re.I)
 AUTHOR_SPLIT = re.compile(r"\s*(?:,|&|\band\b|\bund\b|\bet\b|\by\b|\be\b)\s*", re.I)
+_HAS_DIGIT = re.compile(r"\d")
 
 
 def text_of(snap, row: int) -> str:
@@ -49,7 +62,7 @@ def text_of(snap, row: int) -> str:
     end = int(snap.end[row])
     text, tail, stop = snap.text, snap.tail, snap.end
     parts = [text[row]]
-    open_ends: list[int] = []
+    open_ends: list[tuple[int, int]] = []
     for j in range(row + 1, end):
         while open_ends and open_ends[-1][0] <= j:
             parts.append(tail[open_ends.pop()[1]])
@@ -60,9 +73,37 @@ def text_of(snap, row: int) -> str:
     return " ".join("".join(parts).split())
 
 
-def window(snap, node: int) -> tuple[int, int]:
-    """[start, stop) rows of the chosen element's top and what precedes it."""
-    return max(0, node - WINDOW_ROWS), min(int(snap.end[node]), node + WINDOW_ROWS)
+def matching_rows(snap, column: str, rx: re.Pattern, rows: np.ndarray) -> np.ndarray:
+    """Rows of `rows` whose lower-cased `column` string matches `rx`: one search over the
+    strings joined, each after a newline (a match is mapped to the row it starts in)."""
+    picked = snap.cols[column][rows].tolist()
+    if not picked:
+        return np.zeros(0, np.int64)
+    big = ("\n" + "\n".join(picked)).lower()
+    lengths = np.fromiter(map(len, picked), np.int64, len(picked)) + 1
+    starts = np.cumsum(lengths) - lengths
+    hits = [m.start() for m in rx.finditer(big)]
+    if not hits:
+        return np.zeros(0, np.int64)
+    idx = np.unique(np.searchsorted(starts, np.array(hits), side="right") - 1)
+    return rows[idx]
+
+
+def around(snap, node: int) -> np.ndarray:
+    """The rows looked at: WINDOW_ROWS before the chosen element's top and after it, and
+    its last WINDOW_ROWS."""
+    end = int(snap.end[node])
+    top = np.arange(max(0, node - WINDOW_ROWS), min(end, node + WINDOW_ROWS))
+    bottom = np.arange(max(node + WINDOW_ROWS, end - WINDOW_ROWS), end)
+    return np.concatenate([top, bottom])
+
+
+def near(snap, node: int, rows: np.ndarray) -> np.ndarray:
+    """`rows` inside the chosen element or up to WINDOW_ROWS before it, nearest its top
+    first (before it: by distance up; inside: by distance down)."""
+    lo, hi = node - WINDOW_ROWS, int(snap.end[node])
+    rows = rows[(rows >= lo) & (rows < hi)]
+    return rows[np.argsort(np.abs(rows - node), kind="stable")]
 
 
 def headline(snap, gone: np.ndarray, node: int) -> str | None:
@@ -70,8 +111,7 @@ def headline(snap, gone: np.ndarray, node: int) -> str | None:
     h1 = np.flatnonzero((snap.tag == "h1") & ~gone)
     if not len(h1):
         return None
-    start, _stop = window(snap, node)
-    after = h1[h1 >= start]
+    after = h1[h1 >= node - WINDOW_ROWS]
     for row in (after.tolist() + h1.tolist())[:4]:
         t = text_of(snap, int(row))
         if t:
@@ -79,35 +119,47 @@ def headline(snap, gone: np.ndarray, node: int) -> str | None:
     return None
 
 
-def _clean_byline(t: str) -> list[str]:
+def is_name(n: str) -> bool:
+    """A byline part that can be a person's or an organisation's name: not a stop word,
+    not a date, at most six words, a letter, no digit run that makes it a date or id."""
+    if not n or NOT_A_NAME.match(n) or len(n.split()) > 6 or not any(c.isalpha() for c in n):
+        return False
+    return dates.find(n) is None and sum(c.isdigit() for c in n) < 3 and \
+        not re.match(r"^[A-Za-z]{3,9}\.?\s+\d{1,2}$", n)
+
+
+def clean_byline(t: str) -> list[str]:
+    """The names of a byline text ("By Jane Doe and John Roe | 4 March 2024")."""
     t = BY_PREFIX.sub("", t.strip(), count=1)
     m = BYLINE_END.search(t)
     if m and m.start() > 0:
         t = t[:m.start()]
     t = t.strip(" ,:;-–—|·•")
-    if not t or len(t) >= MAX_BYLINE_CHARS or not any(c.isalpha() for c in t):
+    if not t or len(t) >= MAX_BYLINE_CHARS:
         return []
-    names = [n.strip(" ,:;.") for n in AUTHOR_SPLIT.split(t)]
-    return [n for n in names if n and not NOT_A_NAME.match(n) and len(n.split()) <= 6]
+    return [n for n in (p.strip(" ,:;.") for p in AUTHOR_SPLIT.split(t)) if is_name(n)]
 
 
 def byline(snap, gone: np.ndarray, node: int, author_links: list[int]) -> list[str]:
-    """Names of the first byline in the window: an element whose class or id names a
-    byline or author (not an avatar or bio box), or a rel=author link; [] when none."""
-    start, stop = window(snap, node)
-    cls, ids, end = snap.cls, snap.id, snap.end
-    rows = [r for r in author_links if start <= r < stop and not gone[r]]
-    for r in range(start, stop):
-        if gone[r]:
+    """Names of the byline nearest the chosen element's top: a rel=author link or a link
+    to an author page, a row whose own text starts "By …", an element whose class or id
+    names a byline or author (not an avatar, bio or card); [] when none."""
+    rows = around(snap, node)
+    links = rows[snap.link[rows]]
+    cands = [np.array(author_links, np.int64),
+             matching_rows(snap, "url", AUTHOR_URL, links),
+             matching_rows(snap, "text", BY_TEXT, rows),
+             matching_rows(snap, "cls", BYLINE_NAMES, rows),
+             matching_rows(snap, "id", BYLINE_NAMES, rows)]
+    rows = near(snap, node, np.unique(np.concatenate(cands)))
+    rows = rows[~gone[rows] & (snap.end[rows] - rows <= MAX_BYLINE_ROWS)]
+    for r in rows[:MAX_TRIES * 2].tolist():
+        names = f"{snap.cls[r]} {snap.id[r]}"
+        if NOT_BYLINE_NAMES.search(names) and not snap.link[r]:
             continue
-        names = f"{cls[r]} {ids[r]}"
-        if BYLINE_NAMES.search(names) and not NOT_BYLINE_NAMES.search(names) \
-                and end[r] - r <= MAX_BYLINE_ROWS:
-            rows.append(r)
-    for r in sorted(set(rows), key=lambda r: (abs(r - node) if r < node else r - node, r)):
         t = text_of(snap, r)
         if 0 < len(t) < MAX_BYLINE_CHARS * 2:
-            got = _clean_byline(t)
+            got = clean_byline(t)
             if got:
                 return list(dict.fromkeys(got))
     return []
@@ -115,31 +167,30 @@ def byline(snap, gone: np.ndarray, node: int, author_links: list[int]) -> list[s
 
 def dateline(snap, gone: np.ndarray, node: int, times: list[list],
              us_order: bool = False) -> str | None:
-    """The date shown nearest the chosen element's top: a <time datetime> in the window,
-    else a short date line (class or id naming a date, a byline or meta) there, else the
-    page's first <time datetime>."""
-    start, stop = window(snap, node)
-    near = sorted((r for r, _v in times if start <= r < stop and not gone[r]),
-                  key=lambda r: (abs(r - node), r))
+    """The date shown nearest the chosen element's top: a <time datetime> there, else a
+    short date line (class or id naming a date, a byline or meta), else the page's first
+    <time datetime>."""
     by_row = {r: v for r, v in times}
-    for r in near:
-        d = dates.parse(by_row[r], us_order)
+    rows = np.array(sorted(by_row), np.int64)
+    for r in near(snap, node, rows).tolist():
+        d = dates.parse(by_row[r], us_order) if not gone[r] else None
         if d:
             return d
-    cls, ids, end = snap.cls, snap.id, snap.end
-    found = []
-    for r in range(start, stop):
-        if not gone[r] and end[r] - r <= MAX_BYLINE_ROWS and DATE_NAMES.search(f"{cls[r]} {ids[r]}"):
-            found.append(r)
-    for r in sorted(found, key=lambda r: (abs(r - node), r)):
+    look = around(snap, node)
+    cands = np.unique(np.concatenate([matching_rows(snap, "cls", DATE_NAMES, look),
+                                      matching_rows(snap, "id", DATE_NAMES, look),
+                                      look[snap.tag[look] == "time"]]))
+    cands = near(snap, node, cands)
+    cands = cands[~gone[cands] & (snap.end[cands] - cands <= MAX_BYLINE_ROWS)]
+    for r in cands[:MAX_TRIES].tolist():
         t = text_of(snap, r)
         if 0 < len(t) <= MAX_DATELINE_CHARS:
             d = dates.find(t, us_order)
             if d:
                 return d
-    for r, v in times:
+    for r in rows.tolist():
         if not gone[r]:
-            d = dates.parse(v, us_order)
+            d = dates.parse(by_row[r], us_order)
             if d:
                 return d
     return None

@@ -8,6 +8,7 @@ the page gives wins, and a list field (authors, tags) takes every value of that 
 """
 from __future__ import annotations
 
+import html
 import re
 from typing import Any, Callable
 
@@ -44,6 +45,8 @@ META_KEYS: dict[str, tuple[str, ...]] = {
     "type": ("og:type",),
 }
 LIST_FIELDS = frozenset(("authors", "categories", "tags"))
+# Author keys whose values are written "Last, First" (Highwire/Google Scholar, Dublin Core).
+INVERTED_NAME_KEYS = frozenset(("citation_author", "dc.creator", "dcterms.creator"))
 # List fields whose single values are comma-separated lists ("a, b, c").
 COMMA_KEYS = frozenset(("keywords", "news_keywords", "parsely-tags", "sailthru.tags",
                         "article:tag", "dc.subject", "dcterms.subject", "citation_keywords"))
@@ -66,7 +69,7 @@ def meta_fields(meta: list[list]) -> dict[str, Any]:
     """Candidate fields of the <meta> entries [row, key, content]."""
     by_key: dict[str, list[str]] = {}
     for _row, key, content in meta:
-        content = " ".join(content.split())
+        content = " ".join(html.unescape(content).split())
         if content:
             by_key.setdefault(key, []).append(content)
     out: dict[str, Any] = {}
@@ -80,6 +83,8 @@ def meta_fields(meta: list[list]) -> dict[str, Any]:
                 for v in values:
                     items.extend(p.strip() for p in v.split(",")) if key in COMMA_KEYS \
                         else items.append(v)
+                if key in INVERTED_NAME_KEYS:
+                    items = [_uninvert(v) for v in items]
                 items = [v for v in items if v and not (name == "authors" and _bad_author(v))]
                 if items:
                     out[name] = list(dict.fromkeys(items))
@@ -88,6 +93,14 @@ def meta_fields(meta: list[list]) -> dict[str, Any]:
                 out[name] = values[0]
                 break
     return out
+
+
+def _uninvert(v: str) -> str:
+    """"Roy, Aniruddha" → "Aniruddha Roy" (library catalogues' order)."""
+    last, sep, first = v.partition(",")
+    if sep and first.strip() and "," not in first and len(last.split()) <= 3:
+        return f"{first.strip()} {last.strip()}"
+    return v
 
 
 def _bad_author(v: str) -> bool:
