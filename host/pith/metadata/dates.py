@@ -43,6 +43,8 @@ _DMY_NUM = re.compile(r"(\d{1,2})[./-](\d{1,2})[./-](\d{4})")
 _DMY = re.compile(r"(\d{1,2})(?:st|nd|rd|th|er|º|\.)?\s*(?:de\s+)?" + _MONTH + r",?\s*(?:de\s+)?(\d{4})",
                   re.I)
 _MDY = re.compile(_MONTH + r"\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})", re.I)
+# A year, to find the rows worth parsing for a date (every written form here has one).
+YEAR = re.compile(r"(?:19|20)\d\d")
 _URL_DATE = re.compile(r"/((?:19|20)\d{2})[/-](\d{1,2})[/-](\d{1,2})(?:[/._-]|$)")
 _URL_MONTH = re.compile(r"/((?:19|20)\d{2})/(\d{1,2})/")
 

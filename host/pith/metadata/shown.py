@@ -188,12 +188,32 @@ def dateline(snap, gone: np.ndarray, node: int, times: list[list],
             d = dates.find(t, us_order)
             if d:
                 return d
+    d = written_date(snap, gone, node, us_order)
+    if d:
+        return d
     for r in rows.tolist():
         if not gone[r]:
             d = dates.parse(by_row[r], us_order)
             if d:
                 return d
     return None
+
+
+def written_date(snap, gone: np.ndarray, node: int, us_order: bool = False) -> str | None:
+    """A date written as a short text of its own (a row's text or tail) near the chosen
+    element's top: "February 4, 2025 - 11 minutes" in a plain <p>."""
+    top = np.arange(max(0, node - WINDOW_ROWS), min(int(snap.end[node]), node + WINDOW_ROWS))
+    top = top[~gone[top]]
+    best: tuple[int, str] | None = None
+    for column in ("text", "tail"):
+        strings = snap.cols[column][top]
+        lengths = np.fromiter(map(len, strings.tolist()), np.int64, len(top))
+        short = top[(lengths > 5) & (lengths <= MAX_DATELINE_CHARS)]
+        for r in matching_rows(snap, column, dates.YEAR, short).tolist():
+            d = dates.find(snap.cols[column][r], us_order)
+            if d and (best is None or abs(r - node) < best[0]):
+                best = (abs(r - node), d)
+    return best[1] if best else None
 
 
 def fields(snap, gone: np.ndarray, node: int) -> dict[str, Any]:
