@@ -342,6 +342,19 @@ async function close(tabId) {
   return { closed: true, ...(sel ? describe(sel) : {}) };
 }
 
+/**
+ * The reader header's fields of the content payload (READER.md) from the host's page
+ * metadata (the `metadata` of its `clean` reply, host/pith/metadata: the one computation
+ * every output shares): title, byline (the authors, comma-separated), site, published;
+ * '' for what the host did not find (or an older host that sends none).
+ */
+export function readerHeader(metadata) {
+  const m = metadata !== null && typeof metadata === 'object' ? metadata : {};
+  const str = (v) => (typeof v === 'string' ? v : '');
+  const authors = Array.isArray(m.authors) ? m.authors.filter((a) => typeof a === 'string' && a) : [];
+  return { title: str(m.title), byline: authors.join(', '), site: str(m.site), published: str(m.published) };
+}
+
 // storage.session holds 10 MB in Chrome; a payload near that is a block no one reads in one
 // sitting (the collector's caps make it rare), and it would crowd out the selections.
 const READER_MAX_CHARS = 8 * 1024 * 1024;
@@ -360,9 +373,10 @@ async function reader(tabId) {
   const { sel, res } = await move(tabId, 'clean', decisions);
   await state.saveSelection(tabId, sel);           // move may have re-found it in a new capture
   const t1 = now();
-  const payload = await page.collect(tabId, {
+  const collected = await page.collect(tabId, {
     node: sel.node, drop: res.drop, links: res.links, quiet: res.quiet ?? [],
   });
+  const payload = { ...collected, ...readerHeader(res.metadata) };
   const size = JSON.stringify(payload).length;
   if (size > READER_MAX_CHARS) {
     throw new PithError('block_too_large',

@@ -18,6 +18,7 @@ from .pipeline import render
 from .batch.command import TABLE_FORMATS
 from .batch.warc import is_warc
 from .errors import BadOptions, InputNotFound, PithError
+from .metadata import frontmatter
 from .measure.anchors import ANCHORS
 from .pipeline.options import ALGORITHMS, Options
 from .pages.inputs import DEFAULT_TIMEOUT_S, Capturer, local_path, output_stem
@@ -58,6 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--out", "-o", metavar="DIR|FILE", type=Path,
                     help="write DIR/X.txt (.md/.html/.json) for each input X.html or URL; "
                          "with --format jsonl or parquet, the FILE of rows")
+    ex.add_argument("--front-matter", action="store_true",
+                    help="begin text and Markdown output with the page's metadata (title, "
+                         "authors, dates, site, ...) as YAML front matter")
     _capture_args(ex)
     ex.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                     help="override a pipeline option (see `pith options`); VALUE is JSON")
@@ -252,8 +256,10 @@ def parse_overrides(pairs: list[str]) -> dict[str, Any]:
     return out
 
 
-def extract_one(capturer: Capturer, target: str, opts: Options, fmt: str) -> tuple[str, dict]:
-    """Capture, select and render one input; returns (output text, JSON record)."""
+def extract_one(capturer: Capturer, target: str, opts: Options, fmt: str,
+                front_matter: bool = False) -> tuple[str, dict]:
+    """Capture, select and render one input; returns (output text, JSON record). With
+    `front_matter`, text and Markdown begin with the metadata as YAML front matter."""
     captured = capturer.capture(target)
     sel = select(captured.snapshot, opts)
     t0 = time.perf_counter()
@@ -267,6 +273,8 @@ def extract_one(capturer: Capturer, target: str, opts: Options, fmt: str) -> tup
                          **record["timings"], "render_ms": round(render_ms, 3)}
     if fmt == "json":
         body = json.dumps(record, ensure_ascii=False)
+    elif front_matter and sel.metadata is not None:
+        body = frontmatter.front_matter(sel.metadata.to_wire()) + "\n" + body
     return body, record
 
 
@@ -278,6 +286,9 @@ def cmd_extract(args: argparse.Namespace) -> int:
     opts = Options.from_overrides(overrides)
     if args.format is None:
         args.format = "jsonl" if any(is_warc(t) for t in args.inputs) else "text"
+    if args.front_matter and args.format not in ("text", "markdown"):
+        raise UsageError("--front-matter is for text and markdown output (json and the rows "
+                         "carry the metadata as fields)")
     if args.format in TABLE_FORMATS:
         from .batch import command
         return command.run(args, opts, stderr_is_terminal())
@@ -288,6 +299,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
         if used]
     if row_only:
         raise UsageError(f"{row_only[0]} is for rows: add --format jsonl (or parquet --out FILE)")
+
     args.inputs = expand_inputs(args.inputs)
     args.encoding_errors = args.encoding_errors or "strict"
     many = len(args.inputs) > 1
@@ -305,7 +317,8 @@ def cmd_extract(args: argparse.Namespace) -> int:
                   encoding=args.encoding, encoding_errors=args.encoding_errors) as capturer:
         for target in bar:
             try:
-                body, _record = extract_one(capturer, target, opts, args.format)
+                body, _record = extract_one(capturer, target, opts, args.format,
+                                            args.front_matter)
             except PithError as exc:
                 failed += 1
                 bar.write(failure_line(target, exc), file=sys.stderr)

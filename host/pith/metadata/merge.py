@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import urllib.parse
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -28,6 +28,8 @@ MAX_URL_CHARS = 2048
 MAX_WORDS = 50                # categories, tags
 MAX_WORD_CHARS = 100
 MAX_LANGUAGE_CHARS = 35       # BCP 47's longest useful tag
+# A site's name in a title ("… | The Harbour Gazette") is a few words, not a second title.
+MAX_SITE_CHARS, MAX_SITE_WORDS = 60, 6
 # Separators between a headline and the site's name in a <title> / og:title.
 TITLE_SEPARATORS = (" | ", " - ", " – ", " — ", " · ", " :: ", " » ", " « ", " / ", " : ", " ~ ")
 _FOLD = re.compile(r"[\W_]+", re.U)
@@ -111,17 +113,20 @@ def strip_site(title: str, site: str | None, host: str | None) -> str:
     return title
 
 
-def site_from_title(title: str, headline: str | None) -> str | None:
-    """The part after the headline in a "Headline | Site" title, when the headline is
-    the page's shown h1."""
-    if not headline:
+def site_from_title(title: str, headline: str | None, places: "Callable[[], str]") -> str | None:
+    """The last part of a "Headline | Site" title when the page confirms it names the
+    site: the part before it is the page's shown h1, or the part is written in the
+    page's header or footer (`places()`, their folded text); a part over MAX_SITE_CHARS
+    or MAX_SITE_WORDS is a second title, not a site."""
+    at, sep = max(((title.rfind(sep), sep) for sep in TITLE_SEPARATORS), key=lambda x: x[0])
+    if at <= 0:
         return None
-    h = fold(headline)
-    for sep in TITLE_SEPARATORS:
-        at = title.rfind(sep)
-        if at > 0 and fold(title[:at]) == h:
-            return title[at + len(sep):].strip() or None
-    return None
+    tail = title[at + len(sep):].strip()
+    if not tail or len(tail) > MAX_SITE_CHARS or len(tail.split()) > MAX_SITE_WORDS:
+        return None
+    if headline and fold(title[:at]) == fold(headline):
+        return tail
+    return tail if " ".join(tail.split()).casefold() in places() else None
 
 
 def _language(lang: str | None) -> str | None:
@@ -189,7 +194,8 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
     doc_title = snap.meta.get("title") or ""
     site = first("site")
     if not site:
-        site = site_from_title(doc_title, seen.get("title"))
+        site = site_from_title(doc_title, seen.get("title"),
+                               lambda: shown.site_places_text(snap, gone))
     title = choose_title([meta.get("title"), items.get("title"), doc_title], ld.get("title"),
                          seen.get("title"), site, host)
     us = (snap.meta.get("lang") or "").lower().startswith("en-us")

@@ -124,8 +124,10 @@ def is_name(n: str) -> bool:
     not a date, at most six words, a letter, no digit run that makes it a date or id."""
     if not n or NOT_A_NAME.match(n) or len(n.split()) > 6 or not any(c.isalpha() for c in n):
         return False
-    return dates.find(n) is None and sum(c.isdigit() for c in n) < 3 and \
-        not re.match(r"^[A-Za-z]{3,9}\.?\s+\d{1,2}$", n)
+    words = n.lower().replace(".", " ").split()
+    if any(w in dates.MONTHS for w in words) and any(w.isdigit() for w in words):
+        return False                   # a day without its year: "3 January", "Feb. 27"
+    return dates.find(n) is None and sum(c.isdigit() for c in n) < 3
 
 
 def clean_byline(t: str) -> list[str]:
@@ -214,6 +216,20 @@ def written_date(snap, gone: np.ndarray, node: int, us_order: bool = False) -> s
             if d and (best is None or abs(r - node) < best[0]):
                 best = (abs(r - node), d)
     return best[1] if best else None
+
+
+# Where a page names itself besides its title: its banner and its footer ("© Site").
+SITE_PLACE_TAGS = ("header", "footer")
+SITE_PLACE_ROLES = ("banner", "contentinfo")
+# Rows of a header or footer read for the site's name (a mega-footer is a sitemap).
+MAX_PLACE_ROWS = 2000
+
+
+def site_places_text(snap, gone: np.ndarray) -> str:
+    """The folded text of the page's shown headers and footers (tags and ARIA roles)."""
+    rows = np.flatnonzero((np.isin(snap.tag, SITE_PLACE_TAGS) | np.isin(snap.role, SITE_PLACE_ROLES))
+                          & ~gone & (snap.end - np.arange(snap.n) <= MAX_PLACE_ROWS))
+    return " ".join(text_of(snap, int(r)) for r in rows[:10]).casefold()
 
 
 def fields(snap, gone: np.ndarray, node: int) -> dict[str, Any]:

@@ -179,8 +179,10 @@ def do_clean(params: dict, session: Session) -> dict:
     include, exclude = _rows(params, "include"), _rows(params, "exclude")
     selection = session.recall(token)
     from ..pipeline.reader import clean
+    from ..pipeline.select import metadata_at
     with deadline.within(selection.options.max_request_ms, "clean"):
-        return {**clean(selection, node, include, exclude), "doc": token}
+        return {**clean(selection, node, include, exclude),
+                "metadata": metadata_at(selection, node), "doc": token}
 
 
 class Action(NamedTuple):
