@@ -41,6 +41,7 @@
  * round trip minus host_ms (JSON.parse here, native messaging both ways, the host's frame
  * decoding), host = the host pipeline, highlight = drawing the outline, total = all.
  */
+import { readerHeader } from './reader-header.js';
 import * as badge from './badge.js';
 import { PithError, toWire } from './errors.js';
 import { host } from './native-host.js';
@@ -340,19 +341,6 @@ async function close(tabId) {
   const sel = await state.selection(tabId);
   await Promise.all([page.close(tabId), state.forget(tabId), badge.clear(tabId)]);
   return { closed: true, ...(sel ? describe(sel) : {}) };
-}
-
-/**
- * The reader header's fields of the content payload (READER.md) from the host's page
- * metadata (the `metadata` of its `clean` reply, host/pith/metadata: the one computation
- * every output shares): title, byline (the authors, comma-separated), site, published;
- * '' for what the host did not find (or an older host that sends none).
- */
-export function readerHeader(metadata) {
-  const m = metadata !== null && typeof metadata === 'object' ? metadata : {};
-  const str = (v) => (typeof v === 'string' ? v : '');
-  const authors = Array.isArray(m.authors) ? m.authors.filter((a) => typeof a === 'string' && a) : [];
-  return { title: str(m.title), byline: authors.join(', '), site: str(m.site), published: str(m.published) };
 }
 
 // storage.session holds 10 MB in Chrome; a payload near that is a block no one reads in one

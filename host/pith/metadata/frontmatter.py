@@ -2,8 +2,8 @@
 
 Written here rather than by a YAML library (none is a dependency): every string is a
 YAML double-quoted scalar — JSON's string syntax, which YAML 1.2 reads the same, with the
-characters YAML does not allow raw (DEL, C1 controls but NEL, U+FEFF, U+FFFE, U+FFFF)
-escaped as \\uXXXX too — so no page text can end the block, start a comment, or be read
+characters YAML does not allow raw or reads as line breaks (DEL, the C1 controls with
+NEL, U+2028, U+2029, U+FEFF, U+FFFE, U+FFFF) escaped as \\uXXXX too — so no page text can end the block, start a comment, or be read
 as another type ("no", "1.0", "2024-03-01" stay strings). Lists are flow sequences of
 such strings. Keys are the metadata's own (host/PROTOCOL.md `metadata`); unknown (null,
 empty) fields are left out.
@@ -14,8 +14,9 @@ import json
 import re
 from typing import Any
 
-# Characters json.dumps writes raw that YAML's c-printable set excludes.
-_NOT_YAML_PRINTABLE = re.compile("[\x7f-\x84\x86-\x9f\ufeff\ufffe\uffff]")
+# Characters json.dumps writes raw that YAML's c-printable set excludes or folds as line
+# breaks (NEL, LS, PS: a line break inside a quoted scalar reads as a space).
+_NOT_YAML_PRINTABLE = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]")
 
 
 def quote(s: str) -> str:
