@@ -156,9 +156,10 @@ def fields(texts: Iterable[str]) -> dict[str, Any]:
     entity's @types, for the page type). Absent keys: not declared."""
     objs = objects(parse(texts))
     ids = {o["@id"]: o for o in objs if isinstance(o.get("@id"), str) and len(o) > 2}
-    typed = [o for o in objs if types_of(o)]
+    typed = [o for o in objs if "@type" in o and types_of(o)]
     # a QAPage's question, an ItemPage's product: the page's mainEntity is its entity
-    ranked = sorted(typed, key=rank)                  # stable: document order per rank
+    ranks = {id(o): rank(o) for o in typed}
+    ranked = sorted(typed, key=lambda o: ranks[id(o)])   # stable: document order per rank
     out: dict[str, Any] = {}
 
     def first(keys, read, pool=ranked):
@@ -175,8 +176,8 @@ def fields(texts: Iterable[str]) -> dict[str, Any]:
                  and isinstance(o.get("mainEntity"), dict)]
     ranked = questions + ranked
     asked = {id(q) for q in questions}
-    main = [o for o in ranked if id(o) in asked or rank(o) <= RANK_PAGE]
-    entity = [o for o in ranked if id(o) in asked or rank(o) == RANK_ENTITY]
+    main = [o for o in ranked if id(o) in asked or ranks.get(id(o), RANK_OTHER) <= RANK_PAGE]
+    entity = [o for o in ranked if id(o) in asked or ranks.get(id(o), RANK_OTHER) == RANK_ENTITY]
     put = out.__setitem__
     v = first(("headline", "name"), _text, entity) or first(("headline", "name"), _text, main)
     if v:

@@ -180,7 +180,7 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
     items = tags.item_fields(declared.get("items", ()), declared.get("scopes", ()),
                              lambda r: shown.text_of(snap, r), snap.end)
     links = tags.link_fields(declared.get("links", ()))
-    seen = shown.fields(snap, gone, node)
+    seen = shown.Shown(snap, gone, node)     # read only for the fields nothing declares
     page_url = snap.meta.get("url") or ""
     host = host_site(page_url)
     sources = (ld, meta, items, links)

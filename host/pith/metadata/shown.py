@@ -98,6 +98,12 @@ def around(snap, node: int) -> np.ndarray:
     return np.concatenate([top, bottom])
 
 
+def short_rows(snap, column: str, rows: np.ndarray, limit: int) -> np.ndarray:
+    """The rows of `rows` whose `column` string is 1..limit characters long."""
+    lengths = np.fromiter(map(len, snap.cols[column][rows].tolist()), np.int64, len(rows))
+    return rows[(lengths > 0) & (lengths <= limit)]
+
+
 def near(snap, node: int, rows: np.ndarray) -> np.ndarray:
     """`rows` inside the chosen element or up to WINDOW_ROWS before it, nearest its top
     first (before it: by distance up; inside: by distance down)."""
@@ -150,7 +156,7 @@ def byline(snap, gone: np.ndarray, node: int, author_links: list[int]) -> list[s
     links = rows[snap.link[rows]]
     cands = [np.array(author_links, np.int64),
              matching_rows(snap, "url", AUTHOR_URL, links),
-             matching_rows(snap, "text", BY_TEXT, rows),
+             matching_rows(snap, "text", BY_TEXT, short_rows(snap, "text", rows, MAX_BYLINE_CHARS * 2)),
              matching_rows(snap, "cls", BYLINE_NAMES, rows),
              matching_rows(snap, "id", BYLINE_NAMES, rows)]
     rows = near(snap, node, np.unique(np.concatenate(cands)))
@@ -208,9 +214,7 @@ def written_date(snap, gone: np.ndarray, node: int, us_order: bool = False) -> s
     top = top[~gone[top]]
     best: tuple[int, str] | None = None
     for column in ("text", "tail"):
-        strings = snap.cols[column][top]
-        lengths = np.fromiter(map(len, strings.tolist()), np.int64, len(top))
-        short = top[(lengths > 5) & (lengths <= MAX_DATELINE_CHARS)]
+        short = short_rows(snap, column, top, MAX_DATELINE_CHARS)
         for r in matching_rows(snap, column, dates.YEAR, short).tolist():
             d = dates.find(snap.cols[column][r], us_order)
             if d and (best is None or abs(r - node) < best[0]):
@@ -232,22 +236,37 @@ def site_places_text(snap, gone: np.ndarray) -> str:
     return " ".join(text_of(snap, int(r)) for r in rows[:10]).casefold()
 
 
+class Shown:
+    """The fields of what the page shows, each found on first `get` (a page that declares
+    its authors and date is never searched for a byline): title (the h1), authors,
+    published (a <time> or date line near the choice), url_date."""
+
+    def __init__(self, snap, gone: np.ndarray, node: int) -> None:
+        self.snap, self.gone, self.node = snap, gone, node
+        self.found: dict[str, Any] = {}
+
+    def get(self, name: str) -> Any:
+        if name not in self.found:
+            self.found[name] = self._find(name)
+        return self.found[name]
+
+    def _find(self, name: str) -> Any:
+        snap, gone, node = self.snap, self.gone, self.node
+        declared = snap.meta.get("declared") or {}
+        if name == "title":
+            return headline(snap, gone, node)
+        if name == "authors":
+            links = [r for r, rel, _h in declared.get("links", ()) if "author" in rel.split()]
+            return byline(snap, gone, node, links) or None
+        if name == "published":
+            us = (snap.meta.get("lang") or "").lower().startswith("en-us")
+            return dateline(snap, gone, node, declared.get("times", []), us)
+        if name == "url_date":
+            return dates.from_url(snap.meta.get("url") or "")
+        raise KeyError(name)
+
+
 def fields(snap, gone: np.ndarray, node: int) -> dict[str, Any]:
-    """Candidate fields of what the page shows: title (h1), authors, published, url_date."""
-    declared = snap.meta.get("declared") or {}
-    us = (snap.meta.get("lang") or "").lower().startswith("en-us")
-    out: dict[str, Any] = {}
-    h = headline(snap, gone, node)
-    if h:
-        out["title"] = h
-    links = [r for r, rel, _h in declared.get("links", ()) if "author" in rel.split()]
-    names = byline(snap, gone, node, links)
-    if names:
-        out["authors"] = names
-    d = dateline(snap, gone, node, declared.get("times", []), us)
-    if d:
-        out["published"] = d
-    u = dates.from_url(snap.meta.get("url") or "")
-    if u:
-        out["url_date"] = u
-    return out
+    """Every field of what the page shows that it shows (Shown, all read)."""
+    seen = Shown(snap, gone, node)
+    return {k: v for k in ("title", "authors", "published", "url_date") if (v := seen.get(k))}
