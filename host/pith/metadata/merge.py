@@ -211,7 +211,8 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
         if modified:
             break
     # an author named like the site is the publisher (a byline may name the person)
-    authors = [a for a in (first("authors") or []) if not (site and fold(a) == fold(site))] \
+    declared_authors = [shown.BY_PREFIX.sub("", a, count=1) for a in first("authors") or []]
+    authors = [a for a in declared_authors if a and not (site and fold(a) == fold(site))] \
         or seen.get("authors") or ld.get("org_authors") or []
     language = _language(snap.meta.get("lang")) or _language(first("language"))
     return Metadata(

@@ -40,18 +40,24 @@ DATE_NAMES = re.compile(r"date|time|publish|posted|dateline|byline|meta|datum|fe
 AUTHOR_URL = re.compile(r"/(?:author|authors|autor|autore|auteur|writers?|contributors?|"
                         r"journalists?|reporters?|people|staff|profiles?)/[^/?#\s]+/?(?:[?#\n]|$)")
 # A row's own text that starts a byline.
-BY_TEXT = re.compile(r"\n[ \t]*(?:(?:written|posted|published|reviewed|edited|reported|authored)"
+BY_TEXT = re.compile(r"\n[ \t]*(?:(?:written|posted|published|reported|authored)"
                      r"[ \t]+by|by|von|par|por|door|author|autor|auteur)[ \t]*[:\-–—]?[ \t\n]")
+# Who else a page names with "by": its reviewers, editors, photographers.
+NOT_AUTHOR_TEXT = re.compile(r"(?:review|edit|fact[- ]?check|photo|photograph|illustrat|translat|"
+                             r"image|video|updated)\w*\s+by\b", re.I)
 # What precedes a name on a byline, in the languages of the labelled pages.
 BY_PREFIX = re.compile(r"^(?:(?:written|posted|published|reviewed|edited|reported|authored)\s+by|"
                        r"by|from|von|par|por|door|di|da|av|af|autor(?:a)?|authors?|auteur|"
-                       r"text|posted)\s*[:\-–—]?\s*", re.I)
+                       r"text|posted)(?:\s*[:\-–—]\s*|\s+)", re.I)
 # Separators that end the name part of a byline ("Jane Doe | 4 March 2024").
-BYLINE_END = re.compile(r"\s*(?:[|·•]|\s[-–—]\s|\bon\b|\bupdated\b|\bpublished\b|\bposted\b|"
+BYLINE_END = re.compile(r"\s*(?:[|·•⋅/]|\s[-–—]\s|\bon\b|\bupdated\b|\bpublished\b|\bposted\b|"
                         r"\d{1,2}[./]\d|\d{4}|\bam\b\s+\d|\bvor\b|\bin\b\s)", re.I)
 # Words of a byline that are never a name.
 NOT_A_NAME = re.compile(r"^(?:by|author|authors|admin|staff|share|comments?|posted|written|"
-                        r"updated|published|min read|read more|follow|more|view|profile)$", re.I)
+                        r"updated|published|min read|read more|follow|more|view|profile|"
+                        r"username|anonymous|guest|editor|team)$", re.I)
+# A name that is a read time, a template key or a word of a sentence.
+NOT_NAME_PARTS = re.compile(r"\bmins?\b|\bread\b|^\w+(?:\.\w+)+$|\{|\}|@", re.I)
 AUTHOR_SPLIT = re.compile(r"\s*(?:,|&|\band\b|\bund\b|\bet\b|\by\b|\be\b)\s*", re.I)
 _HAS_DIGIT = re.compile(r"\d")
 
@@ -128,7 +134,8 @@ def headline(snap, gone: np.ndarray, node: int) -> str | None:
 def is_name(n: str) -> bool:
     """A byline part that can be a person's or an organisation's name: not a stop word,
     not a date, at most six words, a letter, no digit run that makes it a date or id."""
-    if not n or NOT_A_NAME.match(n) or len(n.split()) > 6 or not any(c.isalpha() for c in n):
+    if not n or NOT_A_NAME.match(n) or NOT_NAME_PARTS.search(n) or len(n.split()) > 6 \
+            or not any(c.isalpha() for c in n):
         return False
     words = n.lower().replace(".", " ").split()
     if any(w in dates.MONTHS for w in words) and any(w.isdigit() for w in words):
@@ -154,22 +161,28 @@ def byline(snap, gone: np.ndarray, node: int, author_links: list[int]) -> list[s
     names a byline or author (not an avatar, bio or card); [] when none."""
     rows = around(snap, node)
     links = rows[snap.link[rows]]
-    cands = [np.array(author_links, np.int64),
-             matching_rows(snap, "url", AUTHOR_URL, links),
-             matching_rows(snap, "text", BY_TEXT, short_rows(snap, "text", rows, MAX_BYLINE_CHARS * 2)),
-             matching_rows(snap, "cls", BYLINE_NAMES, rows),
-             matching_rows(snap, "id", BYLINE_NAMES, rows)]
-    rows = near(snap, node, np.unique(np.concatenate(cands)))
-    rows = rows[~gone[rows] & (snap.end[rows] - rows <= MAX_BYLINE_ROWS)]
-    for r in rows[:MAX_TRIES * 2].tolist():
-        names = f"{snap.cls[r]} {snap.id[r]}"
-        if NOT_BYLINE_NAMES.search(names) and not snap.link[r]:
-            continue
-        t = text_of(snap, r)
-        if 0 < len(t) < MAX_BYLINE_CHARS * 2:
-            got = clean_byline(t)
-            if got:
-                return list(dict.fromkeys(got))
+    # the most specific first: links to the author, a line starting "By", a class name
+    groups = [np.unique(np.concatenate([np.array(author_links, np.int64),
+                                        matching_rows(snap, "url", AUTHOR_URL, links)])),
+              matching_rows(snap, "text", BY_TEXT, short_rows(snap, "text", rows, MAX_BYLINE_CHARS * 2)),
+              np.unique(np.concatenate([matching_rows(snap, "cls", BYLINE_NAMES, rows),
+                                        matching_rows(snap, "id", BYLINE_NAMES, rows)]))]
+    parent = snap.parent
+    for group in groups:
+        found = near(snap, node, group)
+        found = found[~gone[found] & (snap.end[found] - found <= MAX_BYLINE_ROWS)]
+        for r in found[:MAX_TRIES].tolist():
+            names = f"{snap.cls[r]} {snap.id[r]}"
+            if NOT_BYLINE_NAMES.search(names) and not snap.link[r]:
+                continue
+            before = snap.text[parent[r]] if parent[r] >= 0 else ""
+            if NOT_AUTHOR_TEXT.search(before) or NOT_AUTHOR_TEXT.search(snap.text[r]):
+                continue                   # "Reviewed by <a>…</a>"
+            t = text_of(snap, r)
+            if 0 < len(t) < MAX_BYLINE_CHARS * 2:
+                got = clean_byline(t)
+                if got:
+                    return list(dict.fromkeys(got))
     return []
 
 
