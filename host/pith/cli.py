@@ -56,6 +56,10 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--blocks", choices=("on", "off"), default=None,
                     help="the block stage: output only the chosen element's blocks the block "
                          "model keeps (on, the default), or the element's whole text (off)")
+    ex.add_argument("--comments", action="store_true",
+                    help="text and markdown: add the comment thread found under the post "
+                         "after the body, under a 'Comments' heading (rows and json always "
+                         "carry it apart as `comments`)")
     ex.add_argument("--out", "-o", metavar="DIR|FILE", type=Path,
                     help="write DIR/X.txt (.md/.html/.json) for each input X.html or URL; "
                          "with --format jsonl or parquet, the FILE of rows")
@@ -257,14 +261,17 @@ def parse_overrides(pairs: list[str]) -> dict[str, Any]:
 
 
 def extract_one(capturer: Capturer, target: str, opts: Options, fmt: str,
-                front_matter: bool = False) -> tuple[str, dict]:
-    """Capture, select and render one input; returns (output text, JSON record). With
-    `front_matter`, text and Markdown begin with the metadata as YAML front matter."""
+                comments: bool = False, front_matter: bool = False) -> tuple[str, dict]:
+    """Capture, select and render one input; returns (output text, JSON record).
+    `comments`: text and markdown end with the comment thread (with_comments);
+    `front_matter`: they begin with the metadata as YAML front matter."""
     captured = capturer.capture(target)
     sel = select(captured.snapshot, opts)
     t0 = time.perf_counter()
-    text = render.output(sel, "text")
-    body = render.output(sel, fmt) if fmt in ("markdown", "html") else text
+    text = sel.output("text")
+    body = sel.output(fmt) if fmt in ("markdown", "html") else text
+    if comments and fmt in ("text", "markdown"):
+        body = with_comments(body, sel.comments_text(fmt), fmt)
     render_ms = (time.perf_counter() - t0) * 1e3
     record = {"input": target, **sel.to_wire(), "text": text}
     if sel.result.kept is not None:   # the kept blocks as portable paths (SNAPSHOT.md)
@@ -276,6 +283,15 @@ def extract_one(capturer: Capturer, target: str, opts: Options, fmt: str,
     elif front_matter and sel.metadata is not None:
         body = frontmatter.front_matter(sel.metadata.to_wire()) + "\n" + body
     return body, record
+
+
+def with_comments(body: str, comments: str | None, fmt: str) -> str:
+    """`body` followed by the comment thread under a 'Comments' heading (a Markdown
+    heading in markdown); `body` as it is when the page has none."""
+    if not comments or not comments.strip():
+        return body
+    heading = "## Comments" if fmt == "markdown" else "Comments"
+    return f"{body.rstrip()}\n\n{heading}\n\n{comments.strip()}\n"
 
 
 def cmd_extract(args: argparse.Namespace) -> int:
@@ -318,7 +334,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
         for target in bar:
             try:
                 body, _record = extract_one(capturer, target, opts, args.format,
-                                            args.front_matter)
+                                            args.comments, args.front_matter)
             except PithError as exc:
                 failed += 1
                 bar.write(failure_line(target, exc), file=sys.stderr)

@@ -60,7 +60,7 @@ def schema():
         ("published", text), ("modified", text), ("site", text), ("description", text),
         ("canonical", text), ("image", text), ("categories", pa.list_(text)),
         ("tags", pa.list_(text)), ("license", text), ("text", text), ("markdown", text),
-        ("html", text), ("path", pa.list_(pa.int32())), ("blocks", pa.int32()),
+        ("html", text), ("comments", text), ("path", pa.list_(pa.int32())), ("blocks", pa.int32()),
         ("error", pa.struct([("code", pa.int32()), ("name", text), ("message", text)])),
         ("timings", pa.struct([(k, pa.float64()) for k in
                                ("read_ms", "snapshot_ms", "select_ms", "render_ms",

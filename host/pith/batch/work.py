@@ -35,14 +35,13 @@ from .records import Record
 from ..errors import InputDecode, InternalError, NoContent, PithError
 from ..pages import static
 from ..pages.inputs import fetch, local_path
-from ..pipeline import render
 from ..pipeline.options import Options
 from ..pipeline.select import select
 
 ROW_FIELDS = ("source", "url", "record_id", "status", "title", "language", "authors",
               "published", "modified", "site", "description", "canonical", "image",
-              "categories", "tags", "license", "text", "markdown", "html", "path", "blocks",
-              "error", "timings")
+              "categories", "tags", "license", "text", "markdown", "html", "comments", "path",
+              "blocks", "error", "timings")
 # row field -> metadata field (the rest of the metadata keeps its name)
 ROW_METADATA = {"canonical": "url"}
 METADATA_FIELDS = ("title", "language", "authors", "published", "modified", "site",
@@ -120,9 +119,10 @@ def _extract(record: Record, job: Job) -> dict[str, Any]:
     sel = select(snap, job.options)
     t3 = time.perf_counter()
     row = blank_row(record)
-    row["text"] = render.output(sel, "text")
+    row["text"] = sel.output("text")
+    row["comments"] = sel.comments_text()     # the thread under the post, apart (or None)
     for fmt in job.extra:
-        row[fmt] = render.output(sel, fmt)
+        row[fmt] = sel.output(fmt)
     t4 = time.perf_counter()
     meta = sel.metadata.to_wire()
     row.update({f: meta[ROW_METADATA.get(f, f)] for f in METADATA_FIELDS})

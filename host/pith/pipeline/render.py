@@ -10,44 +10,27 @@ from __future__ import annotations
 
 import html as html_mod
 import re
-from typing import TYPE_CHECKING, Iterator, Sequence
+from typing import Iterator, Sequence
 
 import numpy as np
 
+from .algorithms.base import Choice
 from .features import Features, tag_in
 from .snapshot import Snapshot
-
-if TYPE_CHECKING:
-    from .select import Selection
+from .tags import BLOCK_LEVEL, BLOCK_TAGS, CELL_TAGS, LINE_TAGS, PRE_TAGS, TABLE_PARTS, WIDGET_TAGS
 
 FORMATS = ("text", "markdown", "html", "json")
-# Elements that start a new block of text (a blank line in plain text).
-BLOCK_TAGS = frozenset({
-    "address", "article", "aside", "blockquote", "body", "caption", "center", "dd", "details",
-    "dialog", "dir", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form",
-    "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "html", "legend", "li",
-    "main", "menu", "nav", "ol", "p", "pre", "section", "summary", "table", "tbody", "tfoot",
-    "thead", "ul", "iframe", "frame", "frameset", "noframes", "search",
-})
-# Elements that end a line but not a paragraph.
-LINE_TAGS = frozenset({"br", "tr"})
-CELL_TAGS = frozenset({"td", "th"})
-# Interactive widgets: their labels are UI, not content.
-WIDGET_TAGS = frozenset({"button", "select", "input", "textarea", "option", "svg", "canvas",
-                         "object", "embed", "audio", "video", "map"})
-PRE_TAGS = frozenset({"pre", "textarea", "listing", "plaintext", "xmp"})
 _SPACES = re.compile(r"\s+")
 
 
-def output(sel: "Selection", fmt: str) -> str:
-    """The selection's content in `fmt` (text, markdown or html): the method's preface
-    lines, its roots in document order without the rows it dropped (and without the own
-    text of rows it quieted: the block stage's dropped blocks around kept ones), its
-    appendix lines. Markdown and HTML begin with the page's title (its metadata's) as
-    the top heading, unless the content already begins with that heading."""
-    choice, snap, feats = sel.result, sel.snap, sel.feats
+def output(snap: Snapshot, feats: Features, choice: Choice, fmt: str, title: str = "") -> str:
+    """A choice's content on the snapshot in `fmt` (text, markdown or html): the method's
+    preface lines, its roots in document order without the rows it dropped (and without
+    the own text of rows it quieted: the block stage's dropped blocks around kept ones),
+    its appendix lines. A Selection (select.py) holds all three: `sel.snap, sel.feats,
+    sel.result`. Markdown and HTML begin with `title` (the page's, its metadata's) as the
+    top heading, unless the content already begins with that heading."""
     roots, drop, quiet = choice.roots, choice.drop, choice.quiet
-    title = sel.metadata.title if sel.metadata is not None and sel.metadata.title else ""
     if fmt == "markdown":
         body = to_markdown(snap, feats, roots, drop, quiet)
     elif fmt == "html":
@@ -55,10 +38,13 @@ def output(sel: "Selection", fmt: str) -> str:
                        heading=title)
     else:
         body = to_text(snap, feats, roots, drop, quiet)
+    # The preface and appendix are page text (a title, link words and URLs): Markdown
+    # escapes them as it escapes the content, so a title `<img onerror=…>` stays words.
+    lines = _md_inline if fmt == "markdown" else str
     if choice.appendix and fmt != "html":
-        body = body + "\n\n" + "\n".join(choice.appendix)
+        body = body + "\n\n" + "\n".join(map(lines, choice.appendix))
     if choice.preface and fmt != "html":
-        body = "\n\n".join(choice.preface) + "\n\n" + body
+        body = "\n\n".join(map(lines, choice.preface)) + "\n\n" + body
     if fmt == "markdown" and title and not starts_with_heading(body, title):
         body = f"# {_md_inline(title)}\n\n{body}" if body.strip() else f"# {_md_inline(title)}\n"
     return body
@@ -233,7 +219,13 @@ def to_text(snap: Snapshot, feats: Features, roots: Sequence[int],
 
 
 # --------------------------------------------------------------------------- Markdown
-_MD_ESCAPE = re.compile(r"([\\`*_\[\]<>])")
+# Page text as Markdown text: the marks of Markdown syntax, every `<` and `>` (no tag or
+# autolink can start), and an `&` that the rest of its piece could make an entity (the
+# piece may end where a tag split the page's text: `&amp;<span>lt;</span>`; NOTES.md,
+# 'Why Markdown escapes by what the text node proves').
+_MD_ESCAPE = re.compile(r"([\\`*_\[\]<>]|&(?=#?[xX]?[0-9A-Za-z]*(?:;|$)))")
+# In a link destination: a backslash, and an `&` that reads as an entity (decoded otherwise).
+_MD_URL_ENTITY = re.compile(r"\\|&(?=#?[xX]?[0-9A-Za-z]+;)")
 # Allow list of link and image URLs copied into HTML and Markdown output: the web, mail,
 # inline images, local files (a saved page's images beside it) and relative references.
 # Anything else (javascript:, data:text/html, vbscript:, odd-case or padded variants)
@@ -253,10 +245,19 @@ def _md_inline(s: str) -> str:
 def _md_url(u: str) -> str:
     """`u` as a Markdown link destination, or "" when its scheme is not on the allow list:
     a javascript: or data:text/html link in the Markdown would run wherever it is shown.
-    Spaces, parentheses and angle brackets are percent-encoded so the link stays one token."""
+    Spaces, parentheses and angle brackets are percent-encoded so the link stays one token;
+    a backslash and an `&` that would read as an entity are escaped, so the URL reads back
+    as the page wrote it."""
     if not _SAFE_URL.match(u or ""):
         return ""
-    return u.translate(_MD_URL_ESCAPE)
+    return _MD_URL_ENTITY.sub(r"\\\g<0>", u.translate(_MD_URL_ESCAPE))
+
+
+def _md_fence(body: str) -> str:
+    """A backtick fence longer than any backtick run in `body` (at least three), so the
+    code's own lines can never close the block early."""
+    runs = re.findall(r"`+", body)
+    return "`" * max(3, max(map(len, runs), default=0) + 1)
 
 
 def to_markdown(snap: Snapshot, feats: Features, roots: Sequence[int],
@@ -274,6 +275,7 @@ def to_markdown(snap: Snapshot, feats: Features, roots: Sequence[int],
     is_root = set(map(int, roots)).__contains__
     grid = grid_tables(snap)
     grids: list[bool] = []    # per open table: drawn as a Markdown table (else blocks)
+    fences: list[int] = []    # where the open code block's opening fence goes in `out`
 
     def in_grid() -> bool:
         return bool(grids) and grids[-1]
@@ -325,8 +327,10 @@ def to_markdown(snap: Snapshot, feats: Features, roots: Sequence[int],
                 flush()
                 prefix.append("> ")
             elif t == "pre":
-                flush()
-                out.append("".join(prefix) + "```")
+                if not pre:             # a pre inside a pre is part of its code
+                    flush()
+                    fences.append(len(out))
+                    out.append("")      # the opening fence, once the code is known
                 pre += 1
             elif t == "table":
                 flush()
@@ -365,12 +369,16 @@ def to_markdown(snap: Snapshot, feats: Features, roots: Sequence[int],
                 if prefix:
                     prefix.pop()
             elif t == "pre":
-                s = "".join(line).strip("\n")
-                line = []
-                if s:
-                    out.extend("".join(prefix) + ln for ln in s.split("\n"))
-                out.extend(["".join(prefix) + "```", ""])
                 pre -= 1
+                if not pre:
+                    s = "".join(line).strip("\n")
+                    line = []
+                    if s:
+                        out.extend("".join(prefix) + ln for ln in s.split("\n"))
+                    at = fences.pop()
+                    fence = _md_fence("\n".join(out[at + 1:]))
+                    out[at] = "".join(prefix) + fence
+                    out.extend(["".join(prefix) + fence, ""])
             elif t in CELL_TAGS and in_grid():
                 if table_rows and cell is not None:
                     table_rows[-1].append(_SPACES.sub(" ", "".join(cell)).strip()
@@ -409,7 +417,6 @@ def grid_tables(snap: Snapshot) -> np.ndarray:
     """Tables drawn as Markdown tables: no table inside and only table parts below them
     (cells hold inline content). Any other table lays out a page (a sidebar cell, an
     article cell): its rows and cells are blocks, or the text inside its cells is lost."""
-    from .blocks import BLOCK_LEVEL, TABLE_PARTS
     tables = snap.tag == "table"
     other = tag_in(snap, BLOCK_LEVEL - TABLE_PARTS) | tables
     return tables & (snap.subtree_sum(other.astype(np.int64)) == 1)
