@@ -1,4 +1,4 @@
-"""pith.metadata: the page's title, authors, dates, site, ... from what it declares and what it shows."""
+"""pith.pipeline.metadata: the page's title, authors, dates, site, ... from what it declares and what it shows."""
 from __future__ import annotations
 
 import json
@@ -6,7 +6,7 @@ import json
 import pytest
 import yaml
 
-from pith.metadata import dates, declared, frontmatter, jsonld, merge, shown, tags
+from pith.pipeline.metadata import dates, declared, frontmatter, jsonld, merge, shown, tags
 from pith.pages import static
 from pith.pipeline import snapshot as snapshot_mod
 from pith.pipeline.select import select

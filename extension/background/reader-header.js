@@ -2,7 +2,7 @@
 
 /**
  * The reader header's fields of the content payload (READER.md) from the host's page
- * metadata (the `metadata` of its `clean` reply, host/pith/metadata: the one computation
+ * metadata (the `metadata` of its `clean` reply, host/pith/pipeline/metadata: the one computation
  * every output shares): title, byline (the authors, comma-separated), site, published;
  * '' for what the host did not find (or an older host that sends none).
  */

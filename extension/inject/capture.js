@@ -24,7 +24,7 @@
   var DEFAULT_FW = 400;          // CSS "normal"
   var COORD_SCALE = 100;         // boxes rounded to 1/100 px: sub-pixel noise only bloats the JSON
 
-  // The `declared` object (host/SNAPSHOT.md; host/pith/metadata/declared.py builds the
+  // The `declared` object (host/SNAPSHOT.md; host/pith/pipeline/metadata/declared.py builds the
   // same from static HTML and names each limit's reason).
   var MAX_DECLARED_ENTRIES = 1000, MAX_DECLARED_CHARS = 2000;
   var MAX_LD_SCRIPTS = 32, MAX_LD_CHARS = 500000;

@@ -44,7 +44,7 @@
  * the ones between inline elements are kept so words stay apart.
  *
  * The page's title, byline, site and date are not the collector's: the host computes them
- * once for every output (host/pith/metadata, the `metadata` of its `clean` reply) and the
+ * once for every output (host/pith/pipeline/metadata, the `metadata` of its `clean` reply) and the
  * background puts them in the payload. The collector adds what only the live block knows:
  *   lang, dir  the closest [lang] of the block, else <html lang>; the block's computed direction.
  *

@@ -18,7 +18,7 @@ from .pipeline import render
 from .batch.command import TABLE_FORMATS
 from .batch.warc import is_warc
 from .errors import BadOptions, InputNotFound, PithError
-from .metadata import frontmatter
+from .pipeline.metadata import frontmatter
 from .measure.anchors import ANCHORS
 from .pipeline.options import ALGORITHMS, Options
 from .pages.inputs import DEFAULT_TIMEOUT_S, Capturer, local_path, output_stem

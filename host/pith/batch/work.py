@@ -7,7 +7,7 @@ Parquet carry the same thing and a failed record is a row like any other:
                            and the WARC-Record-ID)
   status                   ok (text extracted), empty (the page has no main text),
                            failed, timeout
-  title, language          the page's title (its metadata's: pith.metadata, the site's
+  title, language          the page's title (its metadata's: pith.pipeline.metadata, the site's
                            suffix cut); its language (<html lang>, declared, else the
                            HTTP Content-Language)
   authors, published, modified, site, description, canonical, image, categories, tags,

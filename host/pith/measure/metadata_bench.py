@@ -1,4 +1,4 @@
-"""`pith bench --metadata`: how often the page's metadata (pith.metadata) matches the labelled title, author and date, beside trafilatura's and htmldate's on the same pages.
+"""`pith bench --metadata`: how often the page's metadata (pith.pipeline.metadata) matches the labelled title, author and date, beside trafilatura's and htmldate's on the same pages.
 
 Static snapshots (no rendering): every page is decoded, captured statically and selected
 as `pith extract --static` does, then its metadata computed. Scores, per dataset:
@@ -23,7 +23,7 @@ from argparse import Namespace
 from pathlib import Path
 
 from ..errors import NoContent, PithError
-from ..metadata import merge
+from ..pipeline.metadata import merge
 from ..pages import static
 from ..pipeline import features
 from ..pipeline.options import Options

@@ -38,7 +38,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from .. import SNAPSHOT_VERSION
 from ..errors import InputDecode, InputEmpty, InputNotFound, InputNotHtml
-from ..metadata import declared as declared_mod
+from ..pipeline.metadata import declared as declared_mod
 from ..pipeline import snapshot as snapshot_mod
 
 # --- decoding ------------------------------------------------------------------------

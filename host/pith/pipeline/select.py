@@ -3,7 +3,7 @@
 `select`: validate the capture (snapshot.from_json), compute per-node features
 (features.compute), score and choose with the selected algorithm (algorithms.<name>.run),
 run the block stage (blocks/keep.py, option `blocks`), read the page's metadata around
-the choice (pith.metadata), and describe the choice (node, path, score, runner-ups, kept
+the choice (pith.pipeline.metadata), and describe the choice (node, path, score, runner-ups, kept
 blocks, metadata, stage timings). Decisions a change must keep:
   - when hiding leaves no text, or less than `hidden_min_visible` of the page's text
     (display:none and aria-hidden not counted), the page is scored with nothing hidden
@@ -45,7 +45,7 @@ from .algorithms.base import Choice
 from .blocks import expected, keep
 from .blocks import segment as blocks_mod
 from ..errors import BadNode, NoContent
-from ..metadata import merge as metadata_mod
+from .metadata import merge as metadata_mod
 from .options import Options
 
 def runner(name: str):

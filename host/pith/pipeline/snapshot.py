@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from .. import SNAPSHOT_VERSION
-from ..metadata import declared as declared_mod
+from .metadata import declared as declared_mod
 from ..errors import (BadNode, NoContent, SnapshotInvalid, SnapshotOrder, SnapshotTooLarge,
                       SnapshotVersion)
 

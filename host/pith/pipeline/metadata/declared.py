@@ -65,13 +65,10 @@ def _cut(s: str) -> str:
 
 
 def from_static(tag: list[str], text: list[str], found: dict[str, dict[int, str]],
-                base: str, resolve: Callable[[str, str], tuple[str, str]] | None = None
-                ) -> dict[str, list]:
+                base: str, resolve: Callable[[str, str], tuple[str, str]]) -> dict[str, list]:
     """The `declared` object of a static capture: `tag` and `text` are its columns
     (script text still in), `found` its attributes {name: {row: value}}, `base` the
     document's base URL, `resolve(base, raw)` → (url, host) as the url column resolves."""
-    if resolve is None:
-        from ..pages.static import _resolve as resolve   # noqa: PLC0415 (no import cycle)
     out = empty()
     content = found["content"]
     for row in sorted(content):

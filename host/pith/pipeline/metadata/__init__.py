@@ -6,6 +6,6 @@ capture, checked when it comes from outside), `jsonld` (schema.org JSON-LD), `ta
 (date strings to ISO 8601), `shown` (what the page only shows: an h1, a byline or date
 line at the top of the chosen content, the URL's date), `merge` (precedence, the title's
 site suffix, limits: the `Metadata` every output carries), `frontmatter` (YAML).
-This package imports nothing of the pipeline at import time (pipeline.snapshot imports
-`declared`).
+Its modules import nothing else of the pipeline (pipeline.snapshot imports `declared`,
+select imports `merge`): they read a validated Snapshot and the features' `gone` mask.
 """

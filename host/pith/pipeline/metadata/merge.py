@@ -2,7 +2,8 @@
 
 Precedence per field, first found wins: JSON-LD's main entity, then <meta> (OpenGraph,
 Dublin Core, ...), then microdata, then what the page shows. Exceptions, each measured on
-the training sites (host/NOTES.md, 'Metadata'): the title is the page's shown headline
+the training sites (NOTES.md, 'Why the page's metadata is one computation, and its
+precedence'): the title is the page's shown headline
 (h1) when a declared title agrees with it, and every declared title loses its site
 suffix ("Headline | Site", "Site - Headline") when that part names the site; the
 language is <html lang> first (what the browser itself reads). Dates are ISO 8601.
