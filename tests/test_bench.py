@@ -75,3 +75,17 @@ def test_split_keeps_only_that_side_of_the_site_split(tmp_path, side):
     assert result.returncode == 0, result.stderr
     ids = [p.stem for p in (tmp_path / "cnr" / "readability").glob("*.txt")]
     assert len(ids) == 4 and all(sides[i] == side for i in ids)
+
+
+@needs_shared
+def test_split_of_a_dataset_the_split_file_lacks_is_an_error(tmp_path, monkeypatch):
+    """Not zero pages scored in silence: the dataset has no side until the file lists it."""
+    from test_train import write_dataset
+    from pith.errors import PithError
+    d = write_dataset(tmp_path, [{"id": "1", "html": "<p>x y z w</p>", "truth": "x y z w"}],
+                      "not_split")
+    monkeypatch.setattr(bench, "load_split", lambda: {"pages": {"other": {}}})
+    args = Namespace(split="validation", limit=None, blocks="on", static=True, quiet=True,
+                     by_type=False, ceiling=False)
+    with pytest.raises(PithError, match="not_split"):
+        bench.run_dataset(d, args, None, None, ["cnr"], [], datasets.load_scorer(), tmp_path)

@@ -97,8 +97,11 @@ def run_dataset(dataset: Path, args: Namespace, capturer: Capturer, cache: Snaps
     from tqdm import tqdm
     entries = scorer.load_index(str(dataset))
     if getattr(args, "split", None):   # the CLG training split (models/clg-split.json)
-        sides = load_split().get("pages", {}).get(
-            entries[0].get("dataset", dataset.name) if entries else dataset.name, {})
+        listed = entries[0].get("dataset", dataset.name) if entries else dataset.name
+        sides = load_split().get("pages", {}).get(listed)
+        if sides is None:   # else every page would silently be left out
+            raise PithError(f"{listed} is not in the site split (models/clg-split.json): "
+                            f"rewrite it with datasets.write_split over every dataset")
         entries = [e for e in entries if sides.get(e["id"]) == args.split]
     entries = entries[: args.limit or None]
     overrides = getattr(args, "overrides", None) or {}
