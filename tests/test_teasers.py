@@ -2,7 +2,7 @@
 import numpy as np
 
 from pith.pages.static import snapshot_from_html
-from pith.pipeline import teasers
+from pith.pipeline.blocks import teasers
 from pith.pipeline.features import compute
 from pith.pipeline.snapshot import from_json
 

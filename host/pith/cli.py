@@ -257,8 +257,8 @@ def extract_one(capturer: Capturer, target: str, opts: Options, fmt: str) -> tup
     captured = capturer.capture(target)
     sel = select(captured.snapshot, opts)
     t0 = time.perf_counter()
-    text = render.output(sel, "text")
-    body = render.output(sel, fmt) if fmt in ("markdown", "html") else text
+    text = sel.output("text")
+    body = sel.output(fmt) if fmt in ("markdown", "html") else text
     render_ms = (time.perf_counter() - t0) * 1e3
     record = {"input": target, **sel.to_wire(), "text": text}
     if sel.result.kept is not None:   # the kept blocks as portable paths (SNAPSHOT.md)

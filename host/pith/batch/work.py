@@ -30,7 +30,6 @@ from .records import Record
 from ..errors import InputDecode, InternalError, NoContent, PithError
 from ..pages import static
 from ..pages.inputs import fetch, local_path
-from ..pipeline import render
 from ..pipeline.options import Options
 from ..pipeline.select import select
 
@@ -109,9 +108,9 @@ def _extract(record: Record, job: Job) -> dict[str, Any]:
     sel = select(snap, job.options)
     t3 = time.perf_counter()
     row = blank_row(record)
-    row["text"] = render.output(sel, "text")
+    row["text"] = sel.output("text")
     for fmt in job.extra:
-        row[fmt] = render.output(sel, fmt)
+        row[fmt] = sel.output(fmt)
     t4 = time.perf_counter()
     row.update(
         status="ok" if row["text"].strip() else "empty",

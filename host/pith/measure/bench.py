@@ -13,7 +13,6 @@ selection, its parent and its best child: what a reader gets with one grow or sh
 """
 from __future__ import annotations
 
-import dataclasses
 import json
 import statistics
 import sys
@@ -96,7 +95,7 @@ def one_click_texts(sel) -> list[str]:
     not a search of the tree.
     """
     from ..pipeline.select import block_choice, grow, shrink
-    texts = [render.output(sel, "text")]
+    texts = [sel.output("text")]
     for move in (grow, shrink):
         try:
             node = move(sel, sel.node)["node"]
@@ -106,7 +105,7 @@ def one_click_texts(sel) -> list[str]:
         if choice is None:
             texts.append(render.to_text(sel.snap, sel.feats, [node]))
         else:
-            texts.append(render.output(dataclasses.replace(sel, result=choice), "text"))
+            texts.append(render.output(sel.snap, sel.feats, choice, "text"))
     return texts
 
 

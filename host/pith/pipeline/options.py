@@ -297,7 +297,7 @@ class Options:
         "(NOTES.md, 'Why auto_union_agree is 0.3')",
         lo=0.0, hi=1.0)
 
-    # --- the block stage (keep.py) ---------------------------------------------------
+    # --- the block stage (blocks/keep.py) --------------------------------------------
     blocks: bool = _opt(
         True, "answer below the element: inside the chosen element, keep the blocks the "
         "block model (models/blocks.json, BLOCKS.md) judges content and leave the rest "

@@ -2,7 +2,7 @@
 
 `select`: validate the capture (snapshot.from_json), compute per-node features
 (features.compute), score and choose with the selected algorithm (algorithms.<name>.run),
-run the block stage (keep.py, option `blocks`), and describe the choice (node, path,
+run the block stage (blocks/keep.py, option `blocks`), and describe the choice (node, path,
 score, runner-ups, kept blocks, stage timings). Decisions a change must keep:
   - when hiding leaves no text, or less than `hidden_min_visible` of the page's text
     (display:none and aria-hidden not counted), the page is scored with nothing hidden
@@ -13,7 +13,7 @@ score, runner-ups, kept blocks, stage timings). Decisions a change must keep:
     rule) replaces the choice's node, keeping the method's scores and blocks;
   - with auto and the block stage (`auto_block_choice`), the element becomes the one of
     highest expected F1 under the block model's probabilities of every block of the page
-    (expected.py), and every later block decision on the page (the stage, grow, shrink,
+    (blocks/expected.py), and every later block decision on the page (the stage, grow, shrink,
     include / exclude) reads those same probabilities;
   - the block stage judges the choice grown `blocks_grow` times, and the node becomes the
     kept blocks' lowest common ancestor (a pinned node is judged as it is).
@@ -35,13 +35,13 @@ from typing import Any
 
 import numpy as np
 
-from . import blocks as blocks_mod
-from . import expected
 from . import features as features_mod
-from . import keep
+from . import reader, render
 from . import snapshot as snapshot_mod
 from .algorithms import lqf
 from .algorithms.base import Choice
+from .blocks import expected, keep
+from .blocks import segment as blocks_mod
 from ..errors import BadNode, NoContent
 from .options import Options
 
@@ -94,6 +94,10 @@ class Selection:
             return None
         return blocks_reply(choice)
 
+    def output(self, fmt: str) -> str:
+        """The answer's content in `fmt` (render.output of this snapshot and choice)."""
+        return render.output(self.snap, self.feats, self.result, fmt)
+
     def to_wire(self) -> dict[str, Any]:
         out = self.describe(self.node)
         out["algorithm"] = self.options.algorithm
@@ -145,6 +149,15 @@ def block_choice(sel: "Selection", node: int, include=None, exclude=None) -> Cho
                                       np.array(inc, np.int64), np.array(exc, np.int64),
                                       answer=node, page=sel.page)
     return sel.choices[key]
+
+
+def reader_view(sel: Selection, node: int, include=None, exclude=None) -> dict[str, Any]:
+    """What the reader view leaves out of `node` (reader.clean) for this selection: its
+    method's answer, the block stage's choice for `node` with the reader's `include` /
+    `exclude` rows, and whether hidden text was counted."""
+    node = sel.snap.check_node(node)
+    return reader.clean(sel.snap, sel.feats, sel.options, sel.result, node,
+                        block_choice(sel, node, include, exclude), sel.hidden_ignored)
 
 
 def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None,
@@ -206,7 +219,7 @@ def choose_by_blocks(snap: snapshot_mod.Snapshot, feats: features_mod.Features, 
                      method: Choice) -> tuple[Choice, keep.Judged | None]:
     """(auto's choice moved to the element of highest expected F1 under the block model's
     probabilities of every block of the page, every block so judged); the choice as it
-    is and None past blocks_max blocks (option auto_block_choice, expected.py)."""
+    is and None past blocks_max blocks (option auto_block_choice, blocks/expected.py)."""
     page = keep.judge_page(snap, feats, opts, method)
     if page is None:
         return method, None

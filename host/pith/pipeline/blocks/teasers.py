@@ -26,8 +26,8 @@ import urllib.parse
 
 import numpy as np
 
-from .features import Features
-from .snapshot import Snapshot
+from ..features import Features
+from ..snapshot import Snapshot
 
 # A headline: a link text shorter than this is a menu entry, a "Read more", a page number.
 TEASER_LINK_CHARS = 15

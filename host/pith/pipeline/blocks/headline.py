@@ -19,8 +19,8 @@ import re
 
 import numpy as np
 
-from .features import Features
-from .snapshot import Snapshot
+from ..features import Features
+from ..snapshot import Snapshot
 
 # Share of a heading's words that must be words of the title.
 TITLE_MATCH = 0.6

@@ -1,8 +1,8 @@
 """The block stage: inside the chosen element, keep the blocks that are content and drop the rest.
 
-After a method has chosen an element, every block of it (blocks.py) gets a probability from
-the block model (models/blocks.json, written by `pith train-blocks`, documented in
-models/BLOCKS.md) over the block features (block_features.py). By default (option
+After a method has chosen an element, every block of it (segment.py) gets a probability from
+the block model (pipeline/models/blocks.json, written by `pith train-blocks`, documented in
+models/BLOCKS.md) over the block features (features.py). By default (option
 `blocks_rule`, 'blend') the decision is the model file's cross-validated blend with the
 method's own answer (its element less what it dropped, its parts): a block the method
 shows stays unless under the model's `threshold`, a block it does not show is taken in
@@ -42,14 +42,14 @@ from pathlib import Path
 
 import numpy as np
 
-from . import block_features as bf
-from . import blocks as blocks_mod
-from .algorithms.auto import furniture, lowest_common_ancestor
-from .algorithms.base import Choice
-from ..errors import PithError
-from .features import Features, tag_in
-from .options import Options
-from .snapshot import Snapshot
+from . import features as bf
+from . import segment as blocks_mod
+from ..algorithms.auto import furniture, lowest_common_ancestor
+from ..algorithms.base import Choice
+from ...errors import PithError
+from ..features import Features, tag_in
+from ..options import Options
+from ..snapshot import Snapshot
 
 # Rows a tree walk takes at once (Model.margin): every row walks every tree, so a batch
 # holds rows x trees node indices per level; 4096 rows x 200 trees (the model has 100)
@@ -57,7 +57,7 @@ from .snapshot import Snapshot
 # at once took gigabytes and twice the time (tests/bench_host_scale.py).
 MARGIN_BATCH_ROWS = 4096
 
-MODEL_PATH = Path(__file__).resolve().parent / "models" / "blocks.json"
+MODEL_PATH = Path(__file__).resolve().parent.parent / "models" / "blocks.json"
 
 # The 'boundary' rule's bar: the block model is fitted by log loss, so its probability is
 # calibrated and 0.5 is where a block is as likely content as not (no threshold fitted to
@@ -105,7 +105,7 @@ class Model:
 
     @property
     def reads_layout(self) -> bool:
-        """Whether one of the model's features is a layout column (block_features'
+        """Whether one of the model's features is a layout column (features.py's
         LAYOUT_NAMES beyond NAMES), which only rendered snapshots have."""
         return not set(self.names) <= set(bf.NAMES)
 
