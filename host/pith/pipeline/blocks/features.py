@@ -33,11 +33,6 @@ inside the chosen element. The signals, grouped:
   heading's container (`section_away`): a page names its furniture sections in words
   even where its markup names nothing (NOTES.md, 'Why the block model reads section
   headings');
-- the shape: inside an item of a teaser list (teasers.py: sibling items each linking to
-  another page of the site under a headline-sized link: "Related stories", "Most read");
-  at or after the page's headline, and the share of the page's text held by the lowest
-  common ancestor of the block and the headline (headline.py: the h1 or h2 whose words
-  are the title's; a sidebar longer than the post shares only the page with it);
 - layout, rendered snapshots only (`LAYOUT_NAMES`): position and width relative to the
   element's box, height, font size relative to the element's text, bold.
 
@@ -53,9 +48,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from . import headline as headline_mod
 from . import segment as blocks_mod
-from . import teasers
 from ..algorithms import auto, clg, filters, lqf, sst
 from ..families import FAMILIES, families_of
 from ..features import Features, tag_in
@@ -110,8 +103,7 @@ def _names() -> tuple[str, ...]:
            "next_log_chars", "next_link_density", "next_away", "next_heading",
            "window_link_density", "window_log_chars", "window_away"]
     section = ["section_away"]
-    shape = ["teaser", "after_title", "title_box"]
-    return tuple(own + methods + where + names + text + seq + section + shape)
+    return tuple(own + methods + where + names + text + seq + section)
 
 
 NAMES = _names()
@@ -134,8 +126,6 @@ class PageSignals:
     family: np.ndarray       # (n, families) the row or an ancestor is named so
     own_family: np.ndarray   # (n, families) the row itself is named so
     context: dict            # CONTEXT_TAGS name -> the row is such a tag or inside one
-    teaser: np.ndarray       # log(1 + teasers) inside a teaser list's items (teasers.py)
-    headline: int            # the headline's row, -1 none (headline.py)
 
 
 def name_families(snap: Snapshot, within: np.ndarray) -> np.ndarray:
@@ -203,8 +193,7 @@ def page_signals(snap: Snapshot, feats: Features, opts: Options, element: int = 
     return PageSignals(
         cnr=cnr, lqf_points=lq.points[lq.section], lqf_list=lqf_list, sst=in_sst, ad=in_ad,
         filter_list=filter_list, clg=p, furniture=in_furniture, family=family,
-        own_family=own_family, context=context, teaser=teasers.teaser_items(snap, feats),
-        headline=headline_mod.headline(snap, feats))
+        own_family=own_family, context=context)
 
 
 # Words of page furniture in running text (English, as the training truths are): share
@@ -495,7 +484,6 @@ def matrix(snap: Snapshot, feats: Features, blocks: blocks_mod.Blocks, sig: Page
     k = NEIGHBOUR_WINDOW
     cols += [_window_mean(dens, k), _window_mean(logc, k), _window_mean(away, k)]
     cols.append(section_away(snap, feats.chars, rows, strings))
-    cols += [sig.teaser[rows], *headline_mod.headline_columns(snap, feats, sig.headline, rows)]
 
     if layout:
         ex, ey = snap.x[element], snap.y[element]
