@@ -110,7 +110,8 @@ RULE_MARGIN = RENDERED_MARGIN
 
 # What the model card (BLOCKS.md) says of each dataset a model learns from: its licence
 # and the credit it asks (each dataset's SOURCE.md). A model trained on AGPLv3 data says
-# so; CC-BY-4.0 asks for attribution.
+# so; CC-BY-4.0 asks for attribution (NOTES.md, 'Why the block model is not yet retrained
+# on dragnet_train and magic_html').
 DATASET_CARDS = {
     "cleaneval": "CleanEval shared task (ACL SIGWAC, 2007), https://cleaneval.sigwac.org.uk, "
                  "via github.com/j-szulc/html-cleaning-dataset-merged; no licence stated, "
