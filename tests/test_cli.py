@@ -248,6 +248,7 @@ def test_progress_bar_on_a_terminal_for_many_inputs(tmp_path):
     assert b"3/3" in drawn and b"\r" in drawn
 
 
+@pytest.mark.browser      # its second half runs the rendered mode, which needs Chromium
 def test_one_input_error_names_the_input_once(tmp_path):
     for mode in (["--static"], []):
         missing = tmp_path / "missing.html"
@@ -357,3 +358,24 @@ def test_every_optional_test_import_is_a_declared_test_extra():
         for module in re.findall(r"importorskip\(\"([\w.]+)\"", path.read_text(encoding="utf-8")):
             top = module.split(".")[0]
             assert dist_of.get(top, top).lower() in test_extra, (path.name, module)
+
+
+COMMENTS_PAGE = REPO / "tests" / "fixtures" / "pages" / "bread-post" / "source.html"
+POST_LINE = "measure the dough's temperature before you change the flour"
+COMMENT_LINE = "A cheap probe thermometer changed my baking"
+
+
+def test_comments_are_apart_from_the_body_and_added_on_request():
+    """A blog post with a thread longer than itself: the body is the post; --comments adds
+    the thread after it under a heading; the JSON record carries it apart."""
+    body = pith("extract", COMMENTS_PAGE, "--static")
+    assert body.returncode == 0, body.stderr
+    assert POST_LINE in body.stdout and COMMENT_LINE not in body.stdout
+    both = pith("extract", COMMENTS_PAGE, "--static", "--comments")
+    before, _, after = both.stdout.partition("\n\nComments\n\n")
+    assert POST_LINE in before and COMMENT_LINE in after and "Leave a Reply" not in after
+    md = pith("extract", COMMENTS_PAGE, "--static", "--comments", "-f", "markdown").stdout
+    assert "\n## Comments\n" in md and md.index(POST_LINE) < md.index(COMMENT_LINE)
+    record = json.loads(pith("extract", COMMENTS_PAGE, "--static", "-f", "json").stdout)
+    assert COMMENT_LINE in record["comments"]["text"] and COMMENT_LINE not in record["text"]
+    assert record["comments"]["roots"] and record["comments"]["truncated"] is False

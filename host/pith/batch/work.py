@@ -34,7 +34,7 @@ from ..pipeline.options import Options
 from ..pipeline.select import select
 
 ROW_FIELDS = ("source", "url", "record_id", "status", "title", "language", "text",
-              "markdown", "html", "path", "blocks", "error", "timings")
+              "markdown", "html", "comments", "path", "blocks", "error", "timings")
 CONTENT_FORMATS = ("markdown", "html")
 
 
@@ -109,6 +109,7 @@ def _extract(record: Record, job: Job) -> dict[str, Any]:
     t3 = time.perf_counter()
     row = blank_row(record)
     row["text"] = sel.output("text")
+    row["comments"] = sel.comments_text()     # the thread under the post, apart (or None)
     for fmt in job.extra:
         row[fmt] = sel.output(fmt)
     t4 = time.perf_counter()

@@ -354,6 +354,12 @@ class Options:
         "page F1 more on collections and listings than anywhere else (NOTES.md, 'Why auto "
         "chooses its element by expected F1')")
 
+    comments_apart: bool = _opt(
+        True, "a comment thread under the post (comments.py: a container named for comments "
+        "whose items hold most of its text) is left out of the body and answered apart as "
+        "`comments`; a thread with no content before it (a forum's, a Q&A page's) stays the "
+        "body (NOTES.md, 'Why comment threads are found by their names')")
+
     # --- every method ----------------------------------------------------------------
     skip_hidden: bool = _opt(
         True, "hidden elements (display:none, visibility:hidden, aria-hidden, zero size) "

@@ -39,6 +39,10 @@ skips their subtrees. The rows come from the block stage and the seed methods:
      unless it holds nearly all of the block (`auto_furniture_max`): a reader who grew
      the selection to the whole page still reads the article, not its menus and cookie
      banner (option `auto_furniture`, whichever method chose the block).
+  6. the comment thread under the post (comments.py, option `comments_apart`): the
+     block stage never keeps it, and the clean reply's `comments` (select.reader_view)
+     carries it apart, for the reader's folded "Comments" section (none when an
+     `include` row lies inside it: the reader took it into the body).
 Only the topmost rows are listed (a dropped row's subtree goes with it). The chosen
 element itself is never dropped. The DOM-filters paper's "removed links retainer" gives
 `links`: the text links of the dropped rows, for the reader's optional list at the end.

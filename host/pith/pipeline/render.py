@@ -36,10 +36,13 @@ def output(snap: Snapshot, feats: Features, choice: Choice, fmt: str) -> str:
         body = to_html(snap, feats, roots, drop, title=snap.meta["title"], quiet=quiet)
     else:
         body = to_text(snap, feats, roots, drop, quiet)
+    # The preface and appendix are page text (a title, link words and URLs): Markdown
+    # escapes them as it escapes the content, so a title `<img onerror=…>` stays words.
+    lines = _md_inline if fmt == "markdown" else str
     if choice.appendix and fmt != "html":
-        body = body + "\n\n" + "\n".join(choice.appendix)
+        body = body + "\n\n" + "\n".join(map(lines, choice.appendix))
     if choice.preface and fmt != "html":
-        body = "\n\n".join(choice.preface) + "\n\n" + body
+        body = "\n\n".join(map(lines, choice.preface)) + "\n\n" + body
     return body
 
 
@@ -195,7 +198,13 @@ def to_text(snap: Snapshot, feats: Features, roots: Sequence[int],
 
 
 # --------------------------------------------------------------------------- Markdown
-_MD_ESCAPE = re.compile(r"([\\`*_\[\]<>])")
+# Page text as Markdown text: the marks of Markdown syntax, every `<` and `>` (no tag or
+# autolink can start), and an `&` that the rest of its piece could make an entity (the
+# piece may end where a tag split the page's text: `&amp;<span>lt;</span>`; NOTES.md,
+# 'Why Markdown escapes by what the text node proves').
+_MD_ESCAPE = re.compile(r"([\\`*_\[\]<>]|&(?=#?[xX]?[0-9A-Za-z]*(?:;|$)))")
+# In a link destination: a backslash, and an `&` that reads as an entity (decoded otherwise).
+_MD_URL_ENTITY = re.compile(r"\\|&(?=#?[xX]?[0-9A-Za-z]+;)")
 # Allow list of link and image URLs copied into HTML and Markdown output: the web, mail,
 # inline images, local files (a saved page's images beside it) and relative references.
 # Anything else (javascript:, data:text/html, vbscript:, odd-case or padded variants)
@@ -215,10 +224,19 @@ def _md_inline(s: str) -> str:
 def _md_url(u: str) -> str:
     """`u` as a Markdown link destination, or "" when its scheme is not on the allow list:
     a javascript: or data:text/html link in the Markdown would run wherever it is shown.
-    Spaces, parentheses and angle brackets are percent-encoded so the link stays one token."""
+    Spaces, parentheses and angle brackets are percent-encoded so the link stays one token;
+    a backslash and an `&` that would read as an entity are escaped, so the URL reads back
+    as the page wrote it."""
     if not _SAFE_URL.match(u or ""):
         return ""
-    return u.translate(_MD_URL_ESCAPE)
+    return _MD_URL_ENTITY.sub(r"\\\g<0>", u.translate(_MD_URL_ESCAPE))
+
+
+def _md_fence(body: str) -> str:
+    """A backtick fence longer than any backtick run in `body` (at least three), so the
+    code's own lines can never close the block early."""
+    runs = re.findall(r"`+", body)
+    return "`" * max(3, max(map(len, runs), default=0) + 1)
 
 
 def to_markdown(snap: Snapshot, feats: Features, roots: Sequence[int],
@@ -236,6 +254,7 @@ def to_markdown(snap: Snapshot, feats: Features, roots: Sequence[int],
     is_root = set(map(int, roots)).__contains__
     grid = grid_tables(snap)
     grids: list[bool] = []    # per open table: drawn as a Markdown table (else blocks)
+    fences: list[int] = []    # where the open code block's opening fence goes in `out`
 
     def in_grid() -> bool:
         return bool(grids) and grids[-1]
@@ -287,8 +306,10 @@ def to_markdown(snap: Snapshot, feats: Features, roots: Sequence[int],
                 flush()
                 prefix.append("> ")
             elif t == "pre":
-                flush()
-                out.append("".join(prefix) + "```")
+                if not pre:             # a pre inside a pre is part of its code
+                    flush()
+                    fences.append(len(out))
+                    out.append("")      # the opening fence, once the code is known
                 pre += 1
             elif t == "table":
                 flush()
@@ -327,12 +348,16 @@ def to_markdown(snap: Snapshot, feats: Features, roots: Sequence[int],
                 if prefix:
                     prefix.pop()
             elif t == "pre":
-                s = "".join(line).strip("\n")
-                line = []
-                if s:
-                    out.extend("".join(prefix) + ln for ln in s.split("\n"))
-                out.extend(["".join(prefix) + "```", ""])
                 pre -= 1
+                if not pre:
+                    s = "".join(line).strip("\n")
+                    line = []
+                    if s:
+                        out.extend("".join(prefix) + ln for ln in s.split("\n"))
+                    at = fences.pop()
+                    fence = _md_fence("\n".join(out[at + 1:]))
+                    out[at] = "".join(prefix) + fence
+                    out.extend(["".join(prefix) + fence, ""])
             elif t in CELL_TAGS and in_grid():
                 if table_rows and cell is not None:
                     table_rows[-1].append(_SPACES.sub(" ", "".join(cell)).strip()

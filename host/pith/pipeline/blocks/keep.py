@@ -371,7 +371,7 @@ def probabilities(snap: Snapshot, feats: Features, opts: Options, element: int,
 def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: Choice,
           include: np.ndarray | None = None, exclude: np.ndarray | None = None,
           answer: int | None = None, model_path: str = str(MODEL_PATH),
-          page: Judged | None = None) -> Choice:
+          page: Judged | None = None, leave_out: np.ndarray | None = None) -> Choice:
     """The method's choice answered by the kept blocks inside `element` (the method's
     node or an ancestor of it; see the module docstring). A reader's own decisions
     override the model's: every block inside an `include` row is kept, then every block
@@ -379,7 +379,9 @@ def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: 
     `element`; the blocks outside it are left out), or, when None, the lowest common
     ancestor of the kept blocks: the outline goes round what is kept. `page`: every block
     of the page already judged (`judge_page`): its probabilities and texts are read
-    instead of computing the element's blocks' own."""
+    instead of computing the element's blocks' own. `leave_out` (bool per row): blocks
+    never kept whatever the model says, though a reader's include brings them back (a
+    comment thread under the post, comments.py)."""
     blocks = blocks_mod.compute(snap, feats)
     which = scope(snap, blocks, element)
     if not len(which):
@@ -415,6 +417,8 @@ def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: 
         kept_text = np.flatnonzero(keep & has_text)
         keep[kept_text[copies([strings[i] for i in kept_text.tolist()],
                               blocks.chars[which[kept_text]])]] = False
+    if leave_out is not None and (keep & has_text & ~leave_out[rows]).any():
+        keep &= ~leave_out[rows]           # never to nothing: then the thread is what is left
     for chosen, value in ((include, True), (exclude, False)):
         if chosen is not None and len(chosen):
             keep = np.where(snap.subtrees(chosen)[rows], value, keep)
