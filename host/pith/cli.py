@@ -149,6 +149,10 @@ def build_parser() -> argparse.ArgumentParser:
     tb.add_argument("--corpus", type=Path, metavar="FILE", default=None,
                     help="keep the labelled blocks in FILE and read them from there next "
                          "time (to iterate on the learner without re-collecting)")
+    tb.add_argument("--static-only", action="store_true",
+                    help="train the static (box-free) half alone, from the HTML (no rendered "
+                         "snapshot cache needed); the rendered half is kept from the model "
+                         "file it replaces, or is the new static half if that one was")
     tb.set_defaults(run=cmd_train_blocks)
 
     op = sub.add_parser("options", help="list the pipeline options with defaults and reasons")
