@@ -630,10 +630,10 @@ THREAD_JS = """(rows) => {
   const toast = sr.querySelector('[part~="toast"]');
   const els = {};
   for (const row of rows) { const el = globalThis.__pith.nodes[row]; if (el) els[row] = rect(el.getBoundingClientRect()); }
+  const button = sr.querySelector('[part~="comments"]');
   return {
-    state: ov.getAttribute('data-pith-thread'),
-    pressed: sr.querySelector('[part~="comments"]').getAttribute('aria-pressed'),
-    title: sr.querySelector('[part~="comments"]').title,
+    state: ov.getAttribute('data-pith-thread'), button: getComputedStyle(button).display !== 'none',
+    pressed: button.getAttribute('aria-pressed'), title: button.title,
     boxes: [...sr.querySelectorAll('[part~="thread-root"]')].map((b) => ({
       row: Number(b.dataset.row), rect: rect(b.getBoundingClientRect())})),
     els, vh: window.innerHeight,
@@ -685,7 +685,7 @@ def test_c_and_the_comments_button_outline_the_thread(pith, server):
     roots = (reply.get("comments") or {}).get("roots")
     assert roots, f"the host found no thread on the fixture: {reply.get('comments')}"
     v = thread_view(pith, roots)
-    assert (v["state"], v["boxes"], v["pressed"]) == ("hidden", [], "false"), v
+    assert (v["state"], v["boxes"], v["pressed"], v["button"]) == ("hidden", [], "false", True), v
     assert "(C)" in v["title"], v["title"]
     # the thread sits under the post: nothing of it on screen before C
     pith.press("c")
@@ -713,7 +713,8 @@ def test_c_on_a_page_without_a_thread_says_so(pith, server):
     pith.load(f"{server}/{PAGE}")
     reply = ok(pith.extract(), "extract")
     assert reply.get("comments") is None, reply.get("comments")
-    assert thread_view(pith, [])["state"] == "none"
+    v = thread_view(pith, [])
+    assert (v["state"], v["button"]) == ("none", False), v      # the button only with a thread
     pith.press("c")
     v = wait_for(lambda: (lambda v: v if v["toast"] else None)(thread_view(pith, [])),
                  "a word after C on a page without a thread")

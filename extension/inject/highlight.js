@@ -56,9 +56,10 @@
  *
  * The comment thread. `sel.comments` ({roots: [row…]} or null: the host's `comments.roots`,
  * kept by the background with the selection) are the top rows of the thread found under the
- * post, which the reader shows apart. The Comments button, or C, outlines them (dashed,
- * teal: apart from the orange selection and the blue ring) and scrolls the first into view
- * when none is on screen; again hides them. A page without a thread says so in a toast.
+ * post, which the reader shows apart. The Comments button (there only when the page has a
+ * thread), or C, outlines them (dashed, teal: apart from the orange selection and the blue
+ * ring) and scrolls the first into view when none is on screen; again hides them. C on a
+ * page without a thread says so in a toast.
  * The host element's data-pith-thread is "shown", "hidden" or "none". All in the page: no
  * message to the background.
  *
@@ -506,6 +507,7 @@
       });
     }
     if (!els.length) cur.threadShown = false;
+    cur.comments.style.setProperty('display', els.length ? 'inline-block' : 'none', 'important');
     cur.comments.setAttribute('aria-pressed', String(cur.threadShown));
     cur.comments.style.setProperty('background', cur.threadShown ? '#0d9488' : '#374151', 'important');
     cur.host.setAttribute('data-pith-thread', !els.length ? 'none' : (cur.threadShown ? 'shown' : 'hidden'));
