@@ -14,6 +14,7 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
+from . import allowlist, math as math_mod
 from .algorithms.base import Choice
 from .features import Features, tag_in
 from .snapshot import Snapshot
@@ -209,7 +210,19 @@ _MD_URL_ENTITY = re.compile(r"\\|&(?=#?[xX]?[0-9A-Za-z]+;)")
 # inline images, local files (a saved page's images beside it) and relative references.
 # Anything else (javascript:, data:text/html, vbscript:, odd-case or padded variants)
 # loses its URL and keeps its words.
+# A data: image must be one of the shared allow-list's raster types (allowlist.json): an SVG
+# document is markup of its own, and the reader drops it too.
 _SAFE_URL = re.compile(r"^(https?:|mailto:|file:|data:image/|/|#|\.)", re.I)
+_DATA_IMAGE = allowlist.data_image_re()
+
+
+def safe_url(u: str) -> str:
+    """`u` when its scheme is on the allow list (and a data: URL a raster image), else ""."""
+    u = u or ""
+    if not _SAFE_URL.match(u) or (u[:5].lower() == "data:" and not _DATA_IMAGE.match(u)):
+        return ""
+    return u
+
 _MD_URL_ESCAPE = str.maketrans({" ": "%20", "\t": "%09", "\n": "%0A", "(": "%28", ")": "%29",
                                 "<": "%3C", ">": "%3E"})
 _HEADINGS = {f"h{k}": "#" * k for k in range(1, 7)}
@@ -234,9 +247,7 @@ def _md_url(u: str) -> str:
     Spaces, parentheses and angle brackets are percent-encoded so the link stays one token;
     a backslash and an `&` that would read as an entity are escaped, so the URL reads back
     as the page wrote it."""
-    if not _SAFE_URL.match(u or ""):
-        return ""
-    return _MD_URL_ENTITY.sub(r"\\\g<0>", u.translate(_MD_URL_ESCAPE))
+    return _MD_URL_ENTITY.sub(r"\\\g<0>", safe_url(u).translate(_MD_URL_ESCAPE))
 
 
 def _md_fence(body: str) -> str:
@@ -260,6 +271,15 @@ def to_markdown(snap: Snapshot, feats: Features, roots: Sequence[int],
     text, tail = shown_text(snap, quiet)
     is_root = set(map(int, roots)).__contains__
     grid = grid_tables(snap)
+    # formulas are written as TeX (math.py), their MathML rows not walked
+    formulas = math_mod.formula_rows(snap)
+    if formulas.any():
+        formulas[list(map(int, roots))] = False
+        if drop is not None:
+            formulas &= ~(drop | snap.below(drop))      # a formula the stage left out stays out
+        # a source script is code (features.gone) and hidden, but a formula all the same
+        formulas &= (snap.tag == "script") | ~feats.gone
+        drop = formulas if drop is None else (drop | formulas)
     grids: list[bool] = []    # per open table: drawn as a Markdown table (else blocks)
     fences: list[int] = []    # where the open code block's opening fence goes in `out`
 
@@ -287,6 +307,13 @@ def to_markdown(snap: Snapshot, feats: Features, roots: Sequence[int],
 
     for kind, i in events(snap, feats, roots, drop):
         t = tag[i]
+        if kind == "skip" and formulas[i]:
+            block, tex = math_mod.formula(snap, i)
+            if tex and block and not pre and cell is None:
+                flush()
+                out.extend(["".join(prefix) + "$$", "".join(prefix) + tex, "".join(prefix) + "$$", ""])
+            elif tex:
+                emit(f"$${tex}$$" if block else f"${tex}$")
         if kind == "open":
             if is_root(i):
                 flush()
@@ -418,6 +445,9 @@ HTML_KEEP = frozenset({
     "sup", "table", "tbody", "td", "tfoot", "th", "thead", "time", "tr", "u", "ul", "var",
 })
 VOID_TAGS = frozenset({"br", "hr", "img"})
+# A formula's MathML is kept (elements of the shared allow-list; the snapshot carries no
+# attributes but the mode, written back as display="block").
+MATHML_KEEP = frozenset(allowlist.load()["mathml"]["elements"])
 
 
 def to_html(snap: Snapshot, feats: Features, roots: Sequence[int],
@@ -429,14 +459,25 @@ def to_html(snap: Snapshot, feats: Features, roots: Sequence[int],
     tag, url, alt = snap.tag, snap.url, snap.alt
     text, tail = shown_text(snap, quiet)
     is_root = set(map(int, roots)).__contains__
+    # inside a formula, what is not on the MathML allow-list goes with its subtree, as in
+    # the reader (an annotation-xml holds HTML, maction is interactive)
+    in_math = snap.below(snap.tag == "math")
+    if in_math.any():
+        foreign = in_math & ~np.isin(snap.tag, list(MATHML_KEEP))
+        drop = foreign if drop is None else (drop | foreign)
+    depth_math = 0
     for kind, i in events(snap, feats, roots, drop):
         t = tag[i]
-        keep = t in HTML_KEEP
+        keep = t in HTML_KEEP or (t in MATHML_KEEP and (depth_math > 0 or t == "math"))
         if kind == "open":
+            if t == "math":
+                depth_math += 1
             if keep:
                 attrs = ""
-                link = url[i] if _SAFE_URL.match(url[i] or "") else ""
-                if t == "a" and link:
+                link = safe_url(url[i])
+                if t == "math" and math_mod.parse_alt(alt[i])[1]:
+                    attrs = ' display="block"'
+                elif t == "a" and link:
                     attrs = f' href="{esc(link)}"'
                 elif t == "img":
                     attrs = f' src="{esc(link)}" alt="{esc(alt[i])}"'
@@ -446,6 +487,8 @@ def to_html(snap: Snapshot, feats: Features, roots: Sequence[int],
             continue
         if kind == "close" and keep and t not in VOID_TAGS:
             parts.append(f"</{t}>")
+        if kind == "close" and t == "math":
+            depth_math -= 1
         if not is_root(i):
             parts.append(esc(tail[i]))
     body = "".join(parts).strip()
