@@ -43,6 +43,7 @@
  * round trip minus host_ms (JSON.parse here, native messaging both ways, the host's frame
  * decoding), host = the host pipeline, highlight = drawing the outline, total = all.
  */
+import { readerHeader } from './reader-header.js';
 import * as badge from './badge.js';
 import { PithError, toWire } from './errors.js';
 import { host } from './native-host.js';
@@ -370,9 +371,10 @@ async function reader(tabId) {
   const { sel, res } = await move(tabId, 'clean', decisions);
   await state.saveSelection(tabId, sel);           // move may have re-found it in a new capture
   const t1 = now();
-  const payload = await page.collect(tabId, {
+  const collected = await page.collect(tabId, {
     node: sel.node, drop: res.drop, links: res.links, quiet: res.quiet ?? [],
   });
+  const payload = { ...collected, ...readerHeader(res.metadata) };
   if (res.comments && typeof res.comments.text === 'string') {
     // the thread under the post, apart from the body (READER.md "comments")
     payload.comments = { text: res.comments.text, truncated: res.comments.truncated === true };
