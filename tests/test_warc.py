@@ -6,6 +6,7 @@ import pytest
 
 from pith.batch import warc
 from pith.measure import warcfile
+from warcmatrix import LAYOUTS, MATRIX, BAD, matrix_body, matrix_file
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "pages"
 SUFFIXES = [pytest.param(".warc", id="plain"), pytest.param(".warc.gz", id="gzip")]
@@ -54,8 +55,8 @@ def test_one_damaged_record_loses_nothing_else(tmp_path, suffix, damage):
     if damage == "truncated":      # the page itself cannot be read: one damaged entry
         assert pages[3].url not in got
         assert sum(isinstance(e, warc.Damaged) for e in found) == 1
-    # every offset is a real position, increasing
-    offsets = [e.offset for e in found]
+    # every place (offset, offset inside its gzip member) is a real position, increasing
+    offsets = [(e.offset, e.inner) for e in found]
     assert offsets == sorted(offsets) and len(set(offsets)) == len(offsets)
 
 
@@ -68,7 +69,8 @@ def test_garbage_and_truncation_together_at_the_end(tmp_path):
     found = entries(path)
     assert pages_of(found) == [p.url for p in pages[:3]]
     assert isinstance(found[-1], warc.Damaged)
-    assert "not a readable WARC record" in found[-1].message
+    assert "gzip member cut short" in found[-1].message
+    assert sum(isinstance(e, warc.Damaged) for e in found) == 2      # the garbage, the cut
 
 
 def test_non_html_and_non_2xx_responses_are_skipped_by_reason(tmp_path):
@@ -126,7 +128,7 @@ def test_a_read_from_any_entry_to_any_later_one_reads_the_same_entries(tmp_path,
     path = tmp_path / f"x{suffix}"
     warcfile.write(path, pages)
     whole = entries(path)
-    key = lambda e: (type(e).__name__, e.offset, getattr(e, "url", ""))   # noqa: E731
+    key = lambda e: (type(e).__name__, e.offset, e.inner, getattr(e, "url", ""))   # noqa: E731
     for i in range(0, len(whole), 4):
         end = whole[i + 4].offset if i + 4 < len(whole) else None
         part = entries(path, start=whole[i].offset, end=end)
@@ -160,7 +162,7 @@ def test_byte_slices_read_what_the_whole_file_reads(tmp_path, damage):
     pages[5].damage = damage
     path = tmp_path / "s.warc.gz"
     warcfile.write(path, pages, seed=5)
-    key = lambda e: (type(e).__name__, e.offset, getattr(e, "url", ""))   # noqa: E731
+    key = lambda e: (type(e).__name__, e.offset, e.inner, getattr(e, "url", ""))   # noqa: E731
     whole = [key(e) for e in entries(path)]
     total = path.stat().st_size
     for size in (97, 256, 700, total // 3, total // 2):
@@ -183,3 +185,52 @@ def test_files_that_do_not_show_their_record_starts_are_one_slice(tmp_path):
     assert warc.slices(one_stream, 100) == [(0, None)]
     assert len(warc.slices(split, 100)) > 1
     assert warc.slices(split, split.stat().st_size) == [(0, None)]    # under two sizes
+
+
+# --- the damage matrix: every frame error in every layout ------------------------------
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("how", MATRIX)
+def test_every_frame_error_is_one_damaged_entry_and_every_good_record_is_whole(tmp_path, layout, how):
+    """A wrong Content-Length (1, 100, 5,000 bytes either way), a record cut at the end of
+    the file, garbage between records, a header cut short: one Damaged entry each; every
+    other page is read with exactly its own bytes, in order."""
+    bad = 4 if how == "cut_at_end" else BAD
+    path, good = matrix_file(tmp_path, layout, [(bad, how)])
+    found = entries(path)
+    pages = [e for e in found if isinstance(e, warc.Page)]
+    assert [e.url for e in pages] == good
+    for e in pages:
+        assert e.data == matrix_body(int(e.url.rsplit("/", 1)[1])), e.url
+    damaged = [e for e in found if isinstance(e, warc.Damaged)]
+    assert len(damaged) == 1, [e.message for e in damaged]
+    if how.startswith(("long", "short")):
+        assert damaged[0].url == f"https://m.test/{bad}" and "Content-Length" in damaged[0].message
+    skipped = [e for e in found if isinstance(e, warc.Skipped)]
+    assert len(skipped) == 5                            # every request record, the bad page's too
+    places = [(e.offset, e.inner) for e in found]
+    assert places == sorted(places) and len(set(places)) == len(places)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_a_length_that_runs_past_several_records_gives_them_back(tmp_path, layout):
+    """A record whose Content-Length reaches over the next records (and past the end of the
+    file) costs that record only."""
+    path, good = matrix_file(tmp_path, layout, [(1, "long_5000"), (3, "short_100")], n=6)
+    found = entries(path)
+    assert [e.url for e in found if isinstance(e, warc.Page)] == good
+    assert [e.url for e in found if isinstance(e, warc.Damaged)] == ["https://m.test/1",
+                                                                      "https://m.test/3"]
+
+
+def test_a_payload_holding_a_warc_record_is_not_split(tmp_path):
+    """A page whose text holds a whole WARC record (a page about WARC) is one page: the
+    frame, not a `WARC/1.0` line, says where a record ends."""
+    inner = warcfile._record("response", "https://inner.test/", b"HTTP/1.1 200 OK\r\n\r\nhi",
+                             "application/http; msgtype=response")
+    body = b"<html><body><pre>" + inner + b"</pre><p>after</p></body></html>"
+    path = tmp_path / "w.warc"
+    warcfile.write(path, [warcfile.Page("https://outer.test/", body), page(1)])
+    found = entries(path)
+    assert pages_of(found) == ["https://outer.test/", page(1).url]
+    assert not any(isinstance(e, warc.Damaged) for e in found)
+    assert found[1].data == body

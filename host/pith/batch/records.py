@@ -7,7 +7,9 @@ crawl of any size streams through in bounded memory:
     any other existing file: one record (the worker reads it; a file that is not HTML is
     reported by the pipeline's own check, `input_not_html`);
   - a WARC file (`warc.WARC_SUFFIXES`): one record per HTML response or resource record;
-    other records are skipped and counted by reason, damaged spans become failed records;
+    other records are skipped and counted by reason; a damaged record or span becomes one
+    failed record (`record_damaged`), named `FILE@OFFSET` (`FILE@OFFSET+INNER` inside a
+    gzip member or a file compressed as one stream: warc.py);
   - a folder: its HTML and WARC files, recursively, in sorted order; other files are
     skipped and counted (`not_html`);
   - `-`: the paths and URLs listed on stdin, one per line (blank lines and lines starting
@@ -139,7 +141,7 @@ def _file(path: Path) -> Record:
 def _warc(path: Path, tally: Tally, entries: Iterator[warc.Entry]) -> Iterator[Record]:
     """The records of a WARC file's `entries` (warc.read or warc.read_slice of `path`)."""
     for entry in entries:
-        source = f"{path}@{entry.offset}"
+        source = f"{path}@{entry.offset}" + (f"+{entry.inner}" if entry.inner else "")
         if isinstance(entry, warc.Page):
             yield Record(0, source, entry.url, entry.data, entry.charset, entry.record_id,
                          entry.language)
@@ -151,4 +153,5 @@ def _warc(path: Path, tally: Tally, entries: Iterator[warc.Entry]) -> Iterator[R
                 f"{warc.MAX_RECORD_BYTES:,} a page may be",
                 bytes=entry.size, limit=warc.MAX_RECORD_BYTES))
         else:
-            yield Record(0, source, "", failure=RecordDamaged(f"{source}: {entry.message}"))
+            yield Record(0, source, entry.url, record_id=entry.record_id or None,
+                         failure=RecordDamaged(f"{source}: {entry.message}"))
