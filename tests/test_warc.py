@@ -234,3 +234,19 @@ def test_a_payload_holding_a_warc_record_is_not_split(tmp_path):
     assert pages_of(found) == ["https://outer.test/", page(1).url]
     assert not any(isinstance(e, warc.Damaged) for e in found)
     assert found[1].data == body
+
+
+@pytest.mark.parametrize("chunk", [pytest.param(b"%x" % 560, id="size-too-large"),
+                                   pytest.param(b"%x" % 40, id="size-too-small"),
+                                   pytest.param(b"zz", id="not-hex")])
+def test_an_http_chunk_size_that_lies_costs_its_record_only(tmp_path, chunk):
+    """The HTTP body's own lengths (Transfer-Encoding: chunked) are no more trusted than
+    the WARC one: a record whose chunk size lies is one Damaged entry naming it, and the
+    next record is read whole."""
+    html = b"<html><body><p>chunked page body text here</p></body></html>"
+    path = tmp_path / "c.warc"
+    warcfile.write(path, [warcfile.Page("https://c.test/", chunk + b"\r\n" + html + b"\r\n0\r\n\r\n",
+                                        headers={"Transfer-Encoding": "chunked"}), page(1)])
+    found = [e for e in entries(path) if not isinstance(e, warc.Skipped)]
+    assert [type(e).__name__ for e in found] == ["Damaged", "Page"]
+    assert found[0].url == "https://c.test/" and found[1].data == page(1).body

@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import IO, Iterable, Iterator
 
 from . import warc
-from ..errors import InputNotFound, PageTooLarge, PithError, RecordDamaged
-from ..pages.inputs import is_url, local_path
+from ..errors import PageTooLarge, PithError, RecordDamaged
+from ..pages.inputs import check_local, is_url, local_path, unsupported_scheme
 from ..pages.static import HTML_SUFFIXES
 
 
@@ -125,13 +125,20 @@ def _records_of(target: str | Slice, tally: Tally) -> Iterator[Record]:
     if is_url(target) and local_path(target) is None:
         yield Record(0, target, target)
         return
+    refused = unsupported_scheme(target)
+    if refused is not None:
+        yield Record(0, target, "", failure=refused)
+        return
     path = local_path(target)
-    if warc.is_warc(path) and path.is_file():
+    try:
+        check_local(path)           # missing, unreadable, a FIFO or device: a failed row
+    except PithError as exc:
+        yield Record(0, target, "", failure=exc)
+        return
+    if warc.is_warc(path):
         yield from _warc(path, tally, warc.read(path))
-    elif path.exists():
-        yield _file(path)
     else:
-        yield Record(0, target, "", failure=InputNotFound(f"{target}: no such file"))
+        yield _file(path)
 
 
 def _file(path: Path) -> Record:

@@ -29,7 +29,7 @@ from typing import Any
 from .records import Record
 from ..errors import InputDecode, InternalError, NoContent, PithError
 from ..pages import static
-from ..pages.inputs import fetch, local_path
+from ..pages.inputs import fetch, local_path, read_local
 from ..pipeline import render
 from ..pipeline.options import Options
 from ..pipeline.select import select
@@ -91,7 +91,7 @@ def _extract(record: Record, job: Job) -> dict[str, Any]:
     if data is None:
         path = local_path(record.source)
         if path is not None:
-            data = static.read_page(path)
+            data = read_local(path)
         else:
             data, charset, url = fetch(record.source, job.timeout_s)
     try:
