@@ -250,3 +250,31 @@ def test_an_http_chunk_size_that_lies_costs_its_record_only(tmp_path, chunk):
     found = [e for e in entries(path) if not isinstance(e, warc.Skipped)]
     assert [type(e).__name__ for e in found] == ["Damaged", "Page"]
     assert found[0].url == "https://c.test/" and found[1].data == page(1).body
+
+
+@pytest.mark.parametrize("kind", ["zst", "lz4"])
+def test_zstd_and_lz4_files_are_framed_too(tmp_path, kind):
+    """A zstd or lz4 file (one unit, inflated by FastWARC's reader): a wrong length and
+    garbage are one Damaged entry each, placed by their offset in the inflated stream."""
+    from fastwarc.stream_io import Lz4Writer, ZstdWriter
+    plain, good = matrix_file(tmp_path, "plain", [(1, "long_100"), (3, "garbage")])
+    path = tmp_path / f"m.warc.{kind}"
+    writer = (ZstdWriter if kind == "zst" else Lz4Writer)(str(path))
+    writer.write(plain.read_bytes())
+    writer.close()
+    found = entries(path)
+    pages = [e for e in found if isinstance(e, warc.Page)]
+    assert [e.url for e in pages] == good
+    assert all(e.data == matrix_body(int(e.url.rsplit("/", 1)[1])) for e in pages)
+    assert [e.url for e in found if isinstance(e, warc.Damaged)] == ["https://m.test/1", ""]
+    assert [(e.offset, e.inner) for e in found] == [(0, e.offset) for e in entries(plain)]
+
+
+def test_slices_of_a_file_with_every_frame_error_read_what_the_whole_file_reads(tmp_path):
+    damages = [(2 * k + 1, how) for k, how in enumerate(h for h in MATRIX if h != "cut_at_end")]
+    path, _ = matrix_file(tmp_path, "member", damages + [(17, "cut_at_end")], n=18)
+    key = lambda e: (type(e).__name__, e.offset, e.inner, getattr(e, "url", ""))   # noqa: E731
+    whole = [key(e) for e in entries(path)]
+    for size in (997, 4096, path.stat().st_size // 3):
+        got = [key(e) for a, b in warc.slices(path, size) for e in warc.read_slice(path, a, b)]
+        assert got == whole, size
