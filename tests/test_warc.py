@@ -278,3 +278,20 @@ def test_slices_of_a_file_with_every_frame_error_read_what_the_whole_file_reads(
     for size in (997, 4096, path.stat().st_size // 3):
         got = [key(e) for a, b in warc.slices(path, size) for e in warc.read_slice(path, a, b)]
         assert got == whole, size
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_blocks_too_large_to_hold_are_skipped_over_and_still_checked(tmp_path, monkeypatch, layout):
+    """A block over framing.KEEP_BYTES is not held: its first HEAD_BYTES are kept (the HTTP
+    header says what it is) and the rest skipped to its end, where the frame is checked;
+    one that does not end there is damage, and the reader goes back to find the records
+    inside it."""
+    from pith.batch import framing
+    monkeypatch.setattr(framing, "KEEP_BYTES", 2000)
+    monkeypatch.setattr(framing, "HEAD_BYTES", 500)
+    monkeypatch.setattr(warc, "MAX_RECORD_BYTES", 2000)
+    path, good = matrix_file(tmp_path, layout, [(1, "long_5000")])
+    found = entries(path)
+    assert [e.url for e in found if isinstance(e, warc.Damaged)] == ["https://m.test/1"]
+    big = [e for e in found if isinstance(e, warc.TooLarge)]      # every page is 8 KB
+    assert [e.url for e in big] == good and big[0].size > 8000
