@@ -432,3 +432,16 @@ def test_an_unreadable_file_has_its_own_code_and_words(tmp_path):
         assert f"input_unreadable (100): {page}: permission denied" in said or \
             '"name":"input_unreadable"' in said.replace(" ", ""), said
         assert "input_not_found" not in said and "Traceback" not in result.stderr
+    # a folder that may not be listed is a failed row, not its pages silently missing
+    tree = tmp_path / "tree"
+    (tree / "locked").mkdir(parents=True)
+    (tree / "a.html").write_bytes(EXAMPLE.read_bytes())
+    (tree / "locked" / "b.html").write_bytes(EXAMPLE.read_bytes())
+    (tree / "locked").chmod(0)
+    result = subprocess.run([*prefix, sys.executable, "-m", "pith", "extract", str(tree),
+                             "--format", "jsonl", "-j", "1"],
+                            capture_output=True, text=True, timeout=CLI_TIMEOUT_S, env=env)
+    (tree / "locked").chmod(0o755)
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [(Path(r["source"]).name, r["error"]["name"] if r["error"] else r["status"])
+            for r in rows] == [("a.html", "ok"), ("locked", "input_unreadable")]

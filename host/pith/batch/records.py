@@ -108,13 +108,17 @@ def _walk(target: str, tally: Tally) -> Iterator[str]:
     if path is None or not path.is_dir():
         yield target
         return
-    for folder, dirs, files in os.walk(path):
+    unlisted: list[OSError] = []
+    for folder, dirs, files in os.walk(path, onerror=unlisted.append):
+        while unlisted:             # a folder that may not be listed: a failed row, not
+            yield str(unlisted.pop(0).filename)          # its pages silently missing
         dirs.sort()
         for name in sorted(files):
             if warc.is_warc(name) or is_html_name(name):
                 yield str(Path(folder) / name)
             else:
                 tally.skipped["not_html"] += 1
+    yield from (str(exc.filename) for exc in unlisted)
 
 
 def _records_of(target: str | Slice, tally: Tally) -> Iterator[Record]:

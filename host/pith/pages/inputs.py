@@ -72,6 +72,8 @@ def check_local(path: Path) -> None:
         if stat.S_ISREG(mode):
             with open(path, "rb"):
                 pass
+        elif stat.S_ISDIR(mode):
+            os.scandir(path).close()    # a folder a walk could not list says so
     except OSError as exc:
         raise _os_error(path, exc) from None
     if stat.S_ISDIR(mode):
