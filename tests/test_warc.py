@@ -295,3 +295,26 @@ def test_blocks_too_large_to_hold_are_skipped_over_and_still_checked(tmp_path, m
     assert [e.url for e in found if isinstance(e, warc.Damaged)] == ["https://m.test/1"]
     big = [e for e in found if isinstance(e, warc.TooLarge)]      # every page is 8 KB
     assert [e.url for e in big] == good and big[0].size > 8000
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_lengths_past_the_end_do_not_make_the_read_quadratic(tmp_path, monkeypatch, layout):
+    """Every other record declares a terabyte: each is one Damaged entry, and the bytes
+    inflated or read stay a small multiple of the file's (no pass to the end per lie)."""
+    from pith.batch import framing
+    pages = [warcfile.Page(f"https://h.test/{i}", matrix_body(i)) for i in range(60)]
+    raw = [warcfile._record("response", p.url, warcfile._http_response(p),
+                            "application/http; msgtype=response", 10**12 if i % 2 else None)
+           for i, p in enumerate(pages)]
+    data = {"plain": b"".join(raw), "member": b"".join(gzip.compress(r, mtime=0) for r in raw),
+            "stream": gzip.compress(b"".join(raw), mtime=0)}[layout]
+    path = tmp_path / ("h.warc" if layout == "plain" else "h.warc.gz")
+    path.write_bytes(data)
+    read = []
+    for unit in (framing._Plain, framing._Gzip):
+        original = unit.read
+        monkeypatch.setattr(unit, "read", lambda self, n, o=original: read.append(len(r := o(self, n))) or r)
+    found = entries(path)
+    assert [e.url for e in found if isinstance(e, warc.Page)] == [p.url for p in pages[::2]]
+    assert [e.url for e in found if isinstance(e, warc.Damaged)] == [p.url for p in pages[1::2]]
+    assert sum(read) <= 3 * len(b"".join(raw))

@@ -103,6 +103,10 @@ class _Plain:
     def restart(self) -> None:
         self.f.seek(self.offset)
 
+    def jump(self, pos: int) -> None:
+        """Go to `pos` at once (a file seeks; an inflated unit reads its way there)."""
+        self.f.seek(self.offset + pos)
+
     def place(self, pos: int) -> tuple[int, int]:
         return self.offset + pos, 0
 
@@ -125,6 +129,15 @@ class _Gzip:
 
     def place(self, pos: int) -> tuple[int, int]:
         return self.offset, pos
+
+    def checkpoint(self) -> tuple:
+        """The inflater's state, to come back to without inflating from the start."""
+        return self.at, self.z.copy() if self.z is not None else None, self.pending, \
+            self.done, self.damage
+
+    def resume(self, state: tuple) -> None:
+        self.at, z, self.pending, self.done, self.damage = state
+        self.z = z.copy() if z is not None else None
 
     def read(self, n: int) -> bytes:
         out = b""
@@ -252,6 +265,7 @@ class _Buffer:
 
     def __init__(self, unit) -> None:
         self.unit, self.data, self.base, self.done = unit, bytearray(), 0, False
+        self.length: int | None = None     # the unit's length, once its end was read
 
     @property
     def end(self) -> int:
@@ -263,7 +277,7 @@ class _Buffer:
             if chunk:
                 self.data += chunk
             else:
-                self.done = True
+                self.done, self.length = True, self.end
 
     def get(self, a: int, b: int) -> bytes:
         self.need(b)
@@ -279,8 +293,24 @@ class _Buffer:
             del self.data[:cut]
             self.base += cut
 
+    def mark(self) -> tuple | None:
+        """A place to come back to (`back`): the bytes held and the unit's state after
+        them; None for a unit that cannot say (it restarts instead)."""
+        if not hasattr(self.unit, "checkpoint"):
+            return None
+        return self.unit.checkpoint(), self.base, bytes(self.data), self.done
+
+    def back(self, mark: tuple) -> None:
+        state, self.base, data, self.done = mark
+        self.unit.resume(state)
+        self.data = bytearray(data)
+
     def seek(self, pos: int) -> None:
         """Make `pos` the first byte held (restarting the unit to go back)."""
+        if hasattr(self.unit, "jump") and not self.base <= pos <= self.end:
+            self.unit.jump(pos)
+            self.data, self.base, self.done = bytearray(), pos, False
+            return
         if pos < self.base:
             self.unit.restart()
             self.data, self.base, self.done = bytearray(), 0, False
@@ -380,8 +410,13 @@ def _frame(unit) -> Iterator[Span]:
                 ok = _next_header(buf, h_end, b_end) is None
         else:
             block = buf.get(h_end, h_end + HEAD_BYTES)
-            buf.seek(b_end)
-            ok = buf.get(b_end, b_end + 4) == TERMINATOR
+            ok = buf.length is None or b_end + 4 <= buf.length   # (a unit read to its
+            if ok:                                                 # end once is not again)
+                mark = buf.mark()       # to search the block if it does not end there
+                buf.seek(b_end)
+                ok = buf.get(b_end, b_end + 4) == TERMINATOR
+                if not ok and mark is not None:
+                    buf.back(mark)
         if ok:
             yield Span(*unit.place(p), header=header, block=block, length=length)
             p = b_end + 4
