@@ -318,3 +318,27 @@ def test_lengths_past_the_end_do_not_make_the_read_quadratic(tmp_path, monkeypat
     assert [e.url for e in found if isinstance(e, warc.Page)] == [p.url for p in pages[::2]]
     assert [e.url for e in found if isinstance(e, warc.Damaged)] == [p.url for p in pages[1::2]]
     assert sum(read) <= 3 * len(b"".join(raw))
+
+
+def test_a_run_of_version_lines_is_searched_once(tmp_path, monkeypatch):
+    """1.3 MB of `WARC/1.1` lines without a blank line (no header ends) before a good
+    record: one Damaged span, the record read, and each byte searched a few times, not
+    once per version line before it (each had been searched 64 KB ahead: 17 s)."""
+    from pith.batch import framing
+    good = warcfile.Page("https://g.test/", b"<html><body><p>good</p></body></html>")
+    path = tmp_path / "marks.warc"
+    lines = b"WARC/1.1\r\nX: y\r\n" * 80_000
+    warcfile.write(path, [good])
+    path.write_bytes(lines + path.read_bytes())
+    scanned = []
+    original = framing._Buffer.find
+
+    def find(self, what, a, b):
+        at = original(self, what, a, b)
+        scanned.append((b if at == -1 else at + len(what)) - a)
+        return at
+    monkeypatch.setattr(framing._Buffer, "find", find)
+    found = entries(path)
+    assert [type(e).__name__ for e in found] == ["Damaged", "Skipped", "Page"]
+    assert found[0].offset == 0 and found[-1].url == good.url
+    assert sum(scanned) <= 4 * path.stat().st_size

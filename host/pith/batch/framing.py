@@ -328,8 +328,11 @@ def _header(buf: _Buffer, p: int) -> tuple[int, int] | None:
     stop = -1
     for size in (HEADER_PROBE, MAX_HEADER_BYTES):        # most headers are under 1 KB
         buf.need(p + size)
-        stop = buf.find(TERMINATOR, p, p + size)
-        if stop != -1 or buf.end < p + size:
+        # the header ends before the next version line, or it was cut short: searched
+        # only so far, a run of version lines is read once, not once per line
+        nxt = buf.find(_MARK, p + 1, p + size)
+        stop = buf.find(TERMINATOR, p, p + size if nxt == -1 else nxt)
+        if stop != -1 or nxt != -1 or buf.end < p + size:
             break
     if stop == -1:
         return None
