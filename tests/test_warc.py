@@ -342,3 +342,48 @@ def test_a_run_of_version_lines_is_searched_once(tmp_path, monkeypatch):
     assert [type(e).__name__ for e in found] == ["Damaged", "Skipped", "Page"]
     assert found[0].offset == 0 and found[-1].url == good.url
     assert sum(scanned) <= 4 * path.stat().st_size
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_random_damage_to_one_record_costs_that_record_only(tmp_path, layout):
+    """300 seeded random edits (bytes deleted, inserted, overwritten, a length digit
+    changed), each inside one record of a clean file: no exception, every page read is
+    exactly one of the pages written (no bytes of another), none twice, and every record
+    the edit did not touch is read with its own bytes."""
+    import random
+    rng = random.Random(34)
+    pages = [warcfile.Page(f"https://r.test/{i}", matrix_body(i)[:600 + 97 * i]) for i in range(6)]
+    bodies = {p.url: p.body for p in pages}
+    records = [r for p in pages for r in warcfile.records_of(p, rng)]
+    owner = [p.url for p in pages for _ in range(2)]          # request, response
+    for case in range(300 // len(LAYOUTS)):
+        k = rng.randrange(len(records))
+        rec = bytearray(records[k])
+        at = rng.randrange(len(rec))
+        how = rng.choice(("delete", "insert", "overwrite", "length"))
+        if how == "delete":
+            del rec[at:at + rng.randint(1, 300)]
+        elif how == "insert":
+            rec[at:at] = bytes(rng.getrandbits(8) for _ in range(rng.randint(1, 300)))
+        elif how == "overwrite":
+            rec[at:at + 8] = bytes(rng.getrandbits(8) for _ in range(8))
+        else:
+            i = rec.index(b"Content-Length: ") + len(b"Content-Length: ")
+            rec[i] = ord(rng.choice("0123456789"))
+        damaged = records[:k] + [bytes(rec)] + records[k + 1:]
+        if layout == "plain":
+            data = b"".join(damaged)
+        elif layout == "member":
+            data = b"".join(gzip.compress(r, mtime=0) for r in damaged)
+        else:
+            data = gzip.compress(b"".join(damaged), mtime=0)
+        path = tmp_path / f"r{case}.warc{'' if layout == 'plain' else '.gz'}"
+        path.write_bytes(data)
+        found = [e for e in entries(path) if isinstance(e, warc.Page)]
+        urls = [e.url for e in found]
+        assert len(urls) == len(set(urls)), (case, how)
+        for e in found:          # the edited record may be read with its edit (no digest
+            assert b"WARC/1." not in e.data, (case, how, e.url)        # is checked), no more
+            assert e.data == bodies[e.url] or e.url == owner[k], (case, how, e.url)
+        untouched = [p.url for p in pages if p.url != owner[k]]
+        assert [u for u in urls if u != owner[k]] == untouched, (case, how, k)
