@@ -11,13 +11,14 @@ WEB_EXT := tests/node_modules/.bin/web-ext
 DIST := .cache/dist
 VERSION = $(shell $(BIN)/python -c 'import json; print(json.load(open("extension/manifest.json"))["version"])')
 
-.PHONY: run test bench bench-crawl bench-static bench-scale bench-extension lint package system venv npm clean help train train-blocks fuzz
+.PHONY: run test test-fast bench bench-crawl bench-static bench-scale bench-extension lint package system venv npm clean help train train-blocks fuzz
 
 help:
 	@echo "make run     set up (system packages, venv, host registration in .cache/profile) and"
 	@echo "             open the bundled article in Chromium with the extension (headless without"
 	@echo "             \$$DISPLAY: prints the selection, screenshots in .cache/run/)"
-	@echo "make test    set up and run the whole test suite"
+	@echo "make test    set up and run the whole test suite, on every core (what CI runs)"
+	@echo "make test-fast  while working: the tests without a browser or a slow measurement"
 	@echo "make bench   pith bench: every method and anchor on ../shared/datasets (rendered, then"
 	@echo "             static), then --scale"
 	@echo "make lint    syntax checks of the host and the extension, web-ext lint (one line: only"
@@ -34,8 +35,13 @@ help:
 run: system venv
 	$(BIN)/python -m pith.demo
 
+# Every test, on every core (pytest-xdist); a module whose fixtures start a browser runs on
+# one worker (tests/conftest.py groups it), so each browser starts once.
 test: system venv npm
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto --dist loadgroup
+
+test-fast: venv
+	$(BIN)/pytest -m 'not slow and not browser' -n auto --dist loadgroup
 
 bench: system venv npm
 	$(BIN)/pith bench --by-type

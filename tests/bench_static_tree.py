@@ -10,7 +10,7 @@ parsers. Pages over MAX_ELEMENTS elements are left out (difflib is quadratic).
     .venv/bin/python tests/bench_static_tree.py [--per-dataset N] [--seed S]
 
 Run it with another checkout's host package first on PYTHONPATH to measure that one's
-static parser on the same sample (README, "Dependencies and why", has both figures).
+static parser on the same sample (host/BENCHMARKS.md, "Dependencies' figures", has both).
 """
 from __future__ import annotations
 

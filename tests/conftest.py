@@ -57,3 +57,19 @@ def registered_profile(tmp_path_factory, name: str) -> Path:
     assert done.returncode == 0, done.stderr
     assert (profile / "NativeMessagingHosts" / "dev.pith.host.json").is_file()
     return profile
+
+
+def pytest_collection_modifyitems(config, items):
+    """A Firefox test is a browser test too (`-m 'not browser'` leaves both out); every
+    test of a module that starts a browser joins that module's xdist group, so under
+    `pytest -n auto --dist loadgroup` (make test) the module runs on one worker and its
+    module-scoped browsers start once, not once per worker."""
+    browser_modules = set()
+    for item in items:
+        if item.get_closest_marker("firefox") and not item.get_closest_marker("browser"):
+            item.add_marker(pytest.mark.browser)
+        if item.get_closest_marker("browser"):
+            browser_modules.add(item.module.__name__)
+    for item in items:
+        if item.module.__name__ in browser_modules:
+            item.add_marker(pytest.mark.xdist_group(item.module.__name__))

@@ -20,7 +20,6 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "host"))
 
-from pith.pipeline import render  # noqa: E402
 from pith.pages import static  # noqa: E402
 from pith.measure.datasets import load_scorer, shared_dir  # noqa: E402
 from pith.errors import PithError  # noqa: E402
@@ -75,8 +74,8 @@ def measure(datasets: list[Path]) -> dict[str, dict[str, float]]:
                 text = ""
                 if snap is not None:
                     try:
-                        text = render.output(select(snap, Options.from_overrides(
-                            {"algorithm": method})), "text")
+                        text = select(snap, Options.from_overrides(
+                            {"algorithm": method})).output("text")
                     except PithError:
                         pass
                 counts.append(scorer.shingle_counts(text, truth))

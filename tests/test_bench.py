@@ -75,3 +75,72 @@ def test_split_keeps_only_that_side_of_the_site_split(tmp_path, side):
     assert result.returncode == 0, result.stderr
     ids = [p.stem for p in (tmp_path / "cnr" / "readability").glob("*.txt")]
     assert len(ids) == 4 and all(sides[i] == side for i in ids)
+
+
+def snippet_dataset(root: Path, truth_files: bool) -> Path:
+    """A two-page dataset in trafilatura's evaluation layout: no truth text, only snippets
+    the main text must hold (`with`) and must not hold (`without`); `truth_files`: with an
+    empty truth/<id>.txt per page (else no truth folder at all)."""
+    data = root / "snippets"
+    (data / "html").mkdir(parents=True)
+    if truth_files:
+        (data / "truth").mkdir()
+    rows = []
+    for k, topic in enumerate(("river otters", "glass harmonicas")):
+        article = [f"Paragraph {j} on {topic}: a sentence long enough to be read as the "
+                   f"article's own text, number {j} of five, with a full stop." for j in range(5)]
+        html = ("<html><head><title>t</title></head><body>"
+                "<nav><a href='/a'>Home</a> <a href='/b'>Archive</a> <a href='/c'>About us</a></nav>"
+                "<article><h1>All about " + topic + "</h1>"
+                + "".join(f"<p>{p}</p>" for p in article) + "</article>"
+                "<footer><p>Copyright the footer company, all rights kept forever</p></footer>"
+                "</body></html>")
+        (data / "html" / f"p{k}.html").write_text(html, encoding="utf-8")
+        if truth_files:
+            (data / "truth" / f"p{k}.txt").write_text("", encoding="utf-8")
+        rows.append({"id": f"p{k}", "dataset": "snippets", "html": f"html/p{k}.html",
+                     "truth_kind": "snippets", "with": [article[1][:40], article[3][10:60]],
+                     "without": ["Copyright the footer company", "Archive About us"]})
+    (data / "index.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows),
+                                      encoding="utf-8")
+    return data
+
+
+@needs_shared
+@pytest.mark.parametrize("truth_files", [True, False], ids=["empty-truths", "no-truths"])
+def test_a_snippet_only_dataset_is_scored_with_the_snippet_metric(tmp_path, truth_files):
+    """A dataset whose index marks "truth_kind": "snippets" has no truth text: the bench
+    scores it as score.py does (snippets only, no shingle figures) instead of failing
+    (it ended in KeyError: 'shingle', or a missing truth file, with a traceback)."""
+    data = snippet_dataset(tmp_path, truth_files)
+    env = {**os.environ, "PYTHONPATH": str(REPO / "host")}
+    preds = tmp_path / "preds"
+    result = subprocess.run(
+        [sys.executable, "-m", "pith", "bench", str(data), "--static", "-a", "cnr",
+         "--no-anchors", "--json", "--quiet", "--save-predictions", str(preds)],
+        capture_output=True, text=True, timeout=300, env=env)
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    rows = {r["algorithm"]: r for r in json.loads(result.stdout) if r["dataset"] == "snippets"}
+    assert set(rows) == {"cnr", "cnr:element"}
+    scorer = datasets.load_scorer()
+    for name, row in rows.items():
+        assert row["f1"] is None and row["precision"] is None and row["word_f1"] is None
+        expected = scorer.score_dataset(str(data), str(preds / name / "snippets"))
+        assert "shingle" not in expected and expected["snippets"]["tp"] > 0
+        assert row["snippet_f1"] == expected["snippets"]["f1"]
+        # per page, the snippet F1 of that page: 2 tp / (2 tp + fp + fn)
+        page = []
+        for entry in scorer.load_index(str(data)):
+            text = (preds / name / "snippets" / f"{entry['id']}.txt").read_text(encoding="utf-8")
+            tp, fp, fn, _ = scorer.snippet_counts(text, entry["with"], entry["without"])
+            page.append(2 * tp / (2 * tp + fp + fn))
+        assert row["mean_page_f1"] == pytest.approx(sum(page) / len(page))
+        assert row["one_click_f1"] >= row["mean_page_f1"]
+    table = subprocess.run(
+        [sys.executable, "-m", "pith", "bench", str(data), "--static", "-a", "cnr",
+         "--no-anchors", "--quiet", "--blocks", "on", "--ceiling"],
+        capture_output=True, text=True, timeout=300, env=env)
+    assert table.returncode == 0, table.stderr
+    line = next(l for l in table.stdout.splitlines() if l.startswith("snippets") and " cnr " in l)
+    assert f"{rows['cnr']['snippet_f1']:.3f}" in line

@@ -2,8 +2,8 @@
 import numpy as np
 
 from builders import make_snapshot
-from pith.pipeline import block_features as bf
-from pith.pipeline import blocks as blocks_mod
+from pith.pipeline.blocks import features as bf
+from pith.pipeline.blocks import segment as blocks_mod
 from pith.pipeline.features import compute
 from pith.pipeline.options import Options
 from pith.pipeline.snapshot import from_json

@@ -215,7 +215,7 @@ def test_model_scores_the_fixture_page_in_both_modes(capture, kind):
     assert p.shape == (snap.n,) and ((0 <= p) & (p <= 1)).all()
     assert (p[feats.gone] == 0).all()
     sel = select(snap, Options.from_overrides({"blocks": False, "algorithm": "clg"}))
-    text = render.output(sel, "text")
+    text = sel.output("text")
     assert "Lichens are partnerships" in text and "How lichens survive" in text
     parts = sel.result.parts
     if parts is not None:

@@ -445,3 +445,23 @@ def test_an_unreadable_file_has_its_own_code_and_words(tmp_path):
     rows = [json.loads(line) for line in result.stdout.splitlines()]
     assert [(Path(r["source"]).name, r["error"]["name"] if r["error"] else r["status"])
             for r in rows] == [("a.html", "ok"), ("locked", "input_unreadable")]
+
+COMMENTS_PAGE = REPO / "tests" / "fixtures" / "pages" / "bread-post" / "source.html"
+POST_LINE = "measure the dough's temperature before you change the flour"
+COMMENT_LINE = "A cheap probe thermometer changed my baking"
+
+
+def test_comments_are_apart_from_the_body_and_added_on_request():
+    """A blog post with a thread longer than itself: the body is the post; --comments adds
+    the thread after it under a heading; the JSON record carries it apart."""
+    body = pith("extract", COMMENTS_PAGE, "--static")
+    assert body.returncode == 0, body.stderr
+    assert POST_LINE in body.stdout and COMMENT_LINE not in body.stdout
+    both = pith("extract", COMMENTS_PAGE, "--static", "--comments")
+    before, _, after = both.stdout.partition("\n\nComments\n\n")
+    assert POST_LINE in before and COMMENT_LINE in after and "Leave a Reply" not in after
+    md = pith("extract", COMMENTS_PAGE, "--static", "--comments", "-f", "markdown").stdout
+    assert "\n## Comments\n" in md and md.index(POST_LINE) < md.index(COMMENT_LINE)
+    record = json.loads(pith("extract", COMMENTS_PAGE, "--static", "-f", "json").stdout)
+    assert COMMENT_LINE in record["comments"]["text"] and COMMENT_LINE not in record["text"]
+    assert record["comments"]["roots"] and record["comments"]["truncated"] is False

@@ -274,3 +274,15 @@ def test_every_damage_is_one_row_good_rows_hold_only_their_text_and_counts_add_u
     line = result.stderr.splitlines()[0]
     assert line.startswith(f"pith: {counts['records']:,} records read: {len(good):,} extracted")
     assert f"{len(damages)} damaged" in line
+
+def test_rows_carry_the_comment_thread_apart(tmp_path):
+    """A blog post's thread is the row's `comments`, not its text; a page without one has
+    null."""
+    crawl = tmp_path / "c.warc"
+    warcfile.write(crawl, [fixture_page("bread-post"), fixture_page("article")])
+    rows = rows_of(pith("extract", crawl, "-j", "1").stdout)
+    blog, article = rows
+    assert "A cheap probe thermometer changed my baking" in blog["comments"]
+    assert "A cheap probe thermometer" not in blog["text"]
+    assert "measure the dough's temperature" in blog["text"]
+    assert article["comments"] is None

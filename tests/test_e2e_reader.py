@@ -269,3 +269,26 @@ def test_options_page_overrides_the_method(xb, server):
     finally:
         xb.ext_eval("() => chrome.storage.local.remove('hostOptions')")
         page.close()
+
+
+def test_a_blog_posts_comments_are_a_folded_section_not_the_body(xb, server):
+    """tests/fixtures/pages/bread-post: a post with a thread longer than itself. The click
+    outlines the post, the reader shows the post as its content and the thread under a
+    closed "Comments" section, as text."""
+    set_prefs(xb, None)
+    xb.page.goto(f"{server}/bread-post/source.html", wait_until="load")
+    ok(xb.click(), "click")
+    page, _ = open_reader(xb)
+    try:
+        text = page.evaluate("() => document.querySelector('article').innerText")
+        assert "measure the dough's temperature" in text
+        assert "A cheap probe thermometer" not in text
+        section = page.locator("#comments")
+        assert section.is_visible() and section.get_attribute("open") is None
+        section.locator("summary").click()
+        comments = section.locator("#comments-list").inner_text()
+        assert "A cheap probe thermometer changed my baking" in comments
+        assert "Leave a Reply" not in comments
+        assert page.evaluate("() => window.pithReader.violations") == 0
+    finally:
+        page.close()

@@ -5,8 +5,8 @@ from pathlib import Path
 import numpy as np
 
 from builders import make_snapshot
-from pith.pipeline import blocks as blocks_mod
-from pith.pipeline import expected, keep, render
+from pith.pipeline.blocks import expected, keep
+from pith.pipeline.blocks import segment as blocks_mod
 from pith.pipeline.features import compute
 from pith.pipeline.options import Options
 from pith.pipeline.select import block_choice, select
@@ -67,9 +67,9 @@ def test_auto_moves_to_the_element_of_highest_expected_f1_and_keeps_the_probabil
     assert off.page is None
     # the bundled article's comments sit beside the story: the vote's element holds them,
     # the element of highest expected F1 does not
-    assert "volunteers who kept counting" in render.output(off, "text")
-    assert "volunteers who kept counting" not in render.output(on, "text")
-    assert "Every second Sunday" in render.output(on, "text")
+    assert "volunteers who kept counting" in off.output("text")
+    assert "volunteers who kept counting" not in on.output("text")
+    assert "Every second Sunday" in on.output("text")
 
 
 def test_other_methods_and_pinned_answers_choose_nothing():

@@ -282,7 +282,7 @@ def test_removed_links_retainer_appends_removed_text_links_when_asked():
     assert len(choice.appendix) == 4                   # the ad link is not retained
     sel = select(snap, Options.from_overrides({"blocks": False, "algorithm": "filters",
                                                "filters_retain_links": True}))
-    out = render.output(sel, "text")
+    out = sel.output("text")
     assert out.startswith(STORY[:20]) and out.endswith("Section 3 <http://news.example.org/s3>")
 
 
@@ -367,4 +367,4 @@ def test_one_giant_text_node_is_the_article():
 def test_the_pipeline_runs_it_by_name():
     sel = select(page(ARTICLE.format(extra="")), Options.from_overrides({"blocks": False, "algorithm": "filters"}))
     assert sel.to_wire()["algorithm"] == "filters"
-    assert render.output(sel, "text").count("Maren Holt") == 2
+    assert sel.output("text").count("Maren Holt") == 2

@@ -5,8 +5,9 @@ import numpy as np
 import pytest
 
 from builders import make_snapshot
-from pith.pipeline import block_features as bf
-from pith.pipeline import keep, render
+from pith.pipeline import render
+from pith.pipeline.blocks import features as bf
+from pith.pipeline.blocks import keep
 from pith.pipeline.algorithms.base import Choice
 from pith.pipeline.features import compute
 from pith.pipeline.options import Options
@@ -183,7 +184,7 @@ def test_the_tree_walk_gives_the_leaves_one_tree_and_row_at_a_time_would():
 def test_a_tree_model_walks_only_the_blocks_decide_reads(monkeypatch):
     """decide reads no probability of a block without text: apply asks for the others
     only, and they are the probabilities a walk of every block gives."""
-    from pith.pipeline import blocks as blocks_mod
+    from pith.pipeline.blocks import segment as blocks_mod
     snap = article()
     feats = compute(snap)
     blocks = blocks_mod.compute(snap, feats)
@@ -306,7 +307,7 @@ def test_a_box_free_model_reads_a_rendered_page_without_its_layout_columns(monke
     trainer finds it as good) gets the matrix without the layout columns on a rendered
     snapshot, and the same probabilities as when it reads them out of the wide matrix;
     a model with a layout feature still gets the wide matrix."""
-    from pith.pipeline import blocks as blocks_mod
+    from pith.pipeline.blocks import segment as blocks_mod
     rows = [("html", -1, {"w": 800, "h": 900}), ("body", 0, {"w": 800, "h": 900}),
             ("article", 1, {"w": 600, "h": 400}),
             ("h1", 2, {"text": "A headline", "y": 10, "w": 600, "h": 40, "fs": 32}),

@@ -1,4 +1,5 @@
-"""The host package's layout: which subpackage may import which, and no cycle between them.
+"""The host package's layout: which subpackage may import which, no cycle between them and
+no cycle inside one.
 
 Every module under host/pith is read with `ast` (imports inside functions count; relative
 imports are resolved against the module's package) and each import becomes an edge from the
@@ -11,6 +12,13 @@ module's part to the imported module's part. The parts and what each may import:
   batch    -> root, pipeline, pages, batch     (crawl-scale extraction: pith.batch)
   measure  -> root, pipeline, native, pages, batch, measure
   entry    cli.py, demo.py, __main__.py: anything
+
+Inside a subpackage no module imports one that imports it back, however far round (the
+block stage once grew a circle of eight pipeline modules: blocks -> render -> select ->
+keep -> blocks). In the pipeline the data flows one way: the shared tag vocabularies
+(pipeline/tags.py) import nothing of the pipeline; the methods (algorithms/) never import
+the block stage (blocks/) or select; the block stage never imports render, reader or
+select; render and reader read a snapshot and a Choice, never select or the block stage.
 """
 from __future__ import annotations
 
@@ -152,6 +160,49 @@ def module_graph(package_dir: Path) -> dict[str, set[str]]:
     return graph
 
 
+def cycles_inside_subpackages(package_dir: Path) -> dict[str, list[str]]:
+    """Per subpackage with an import cycle among its own modules (at any depth: its
+    sub-subpackages' modules count), one such cycle."""
+    graph = module_graph(package_dir)
+    found = {}
+    for name in SUBPACKAGES:
+        prefix = f"{package_dir.name}.{name}."
+        inner = {m: {t for t in ts if t.startswith(prefix)}
+                 for m, ts in graph.items() if m.startswith(prefix)}
+        if cycle := find_cycle(inner):
+            found[name] = cycle
+    return found
+
+
+# Imports the pipeline's one-way flow forbids: (importing modules, imported modules), each a
+# dotted prefix under pith.pipeline ("blocks." is every module of the block stage).
+PIPELINE_FORBIDDEN = (
+    (("tags",), ("",)),
+    (("algorithms.",), ("blocks.", "select", "reader")),
+    (("blocks.",), ("render", "reader", "select")),
+    (("render", "reader"), ("select", "blocks.")),
+)
+
+
+def _under(module: str, prefix: str, top: str) -> bool:
+    name = module[len(f"{top}.pipeline."):] if module.startswith(f"{top}.pipeline.") else None
+    if name is None:
+        return False
+    return name.startswith(prefix) if prefix.endswith(".") or not prefix else name == prefix
+
+
+def flow_violations(package_dir: Path) -> list[str]:
+    """One message per pipeline import against the one-way flow (PIPELINE_FORBIDDEN)."""
+    top = package_dir.name
+    messages = []
+    for module, _, target, _, line in edges_of(package_dir):
+        for sources, targets in PIPELINE_FORBIDDEN:
+            if any(_under(module, s, top) for s in sources) and \
+                    any(_under(target, t, top) for t in targets) and module != target:
+                messages.append(f"{module} (line {line}) imports {target}")
+    return messages
+
+
 # --------------------------------------------------------------------------- the package
 def test_every_import_of_the_host_package_follows_the_layout():
     assert edges_of(PACKAGE_DIR), "no import found: the reader is broken"
@@ -162,6 +213,21 @@ def test_no_cycle_between_the_subpackages():
     graph = part_graph(PACKAGE_DIR)
     assert graph["measure"] >= {"pipeline", "pages"}     # the graph is really read
     assert find_cycle(graph) is None, find_cycle(graph)
+
+
+def test_no_cycle_inside_a_subpackage():
+    graph = module_graph(PACKAGE_DIR)
+    assert "pith.pipeline.blocks.segment" in graph["pith.pipeline.blocks.keep"]  # really read
+    assert cycles_inside_subpackages(PACKAGE_DIR) == {}
+
+
+def test_the_pipeline_data_flows_one_way():
+    """Tags at the bottom, methods over them, the block stage over the methods, render and
+    reader over a snapshot and a Choice, select over all of them."""
+    graph = module_graph(PACKAGE_DIR)
+    assert "pith.pipeline.tags" in graph["pith.pipeline.render"]     # the graph is really read
+    assert "pith.pipeline.blocks.keep" in graph["pith.pipeline.select"]
+    assert flow_violations(PACKAGE_DIR) == []
 
 
 def test_bench_and_the_trainers_share_datasets_instead_of_importing_each_other():
@@ -270,6 +336,58 @@ def test_a_cycle_between_subpackages_is_found(tmp_path):
     assert cycle is not None and cycle[0] == cycle[-1] and set(cycle) == {"pipeline", "native"}
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+
+
+def test_a_cycle_inside_a_subpackage_is_found_at_any_depth(tmp_path):
+    """The circle the block stage once made, in miniature: blocks imports render, render
+    imports select only for a type, select imports keep inside a function, keep imports
+    blocks. Each kind of import counts."""
+    package = fake_package(tmp_path, {
+        "pipeline/__init__.py": "",
+        "pipeline/blocks.py": "from .render import WIDGET_TAGS\n",
+        "pipeline/render.py": "from typing import TYPE_CHECKING\n"
+                              "if TYPE_CHECKING:\n    from .select import Selection\n",
+        "pipeline/select.py": "def f():\n    from .stage import keep\n",
+        "pipeline/stage/__init__.py": "",
+        "pipeline/stage/keep.py": "from .. import blocks\n",
+        "native/__init__.py": "",
+        "native/host.py": "from ..pipeline import select\n",
+    })
+    assert violations(package) == []             # every edge is allowed between parts...
+    cycles = cycles_inside_subpackages(package)  # ...and still a circle inside one
+    assert list(cycles) == ["pipeline"]
+    cycle = cycles["pipeline"]
+    assert cycle[0] == cycle[-1] and set(cycle) == {
+        "pith.pipeline.blocks", "pith.pipeline.render", "pith.pipeline.select",
+        "pith.pipeline.stage.keep"}
+    # the same modules with the type-only import gone: no circle
+    (package / "pipeline" / "render.py").write_text("from .tags import X\n", encoding="utf-8")
+    (package / "pipeline" / "tags.py").write_text("", encoding="utf-8")
+    assert cycles_inside_subpackages(package) == {}
+
+
+def test_an_import_against_the_pipeline_flow_is_named(tmp_path):
+    package = fake_package(tmp_path, {
+        "pipeline/__init__.py": "",
+        "pipeline/tags.py": "from .snapshot import Snapshot\n",
+        "pipeline/snapshot.py": "",
+        "pipeline/render.py": "from .tags import BLOCK_TAGS\nfrom .blocks import segment\n",
+        "pipeline/reader.py": "from .algorithms.base import Choice\n",
+        "pipeline/select.py": "from . import render, reader\nfrom .blocks import keep\n",
+        "pipeline/algorithms/__init__.py": "",
+        "pipeline/algorithms/base.py": "",
+        "pipeline/algorithms/sst.py": "from ..render import to_text\nfrom ..blocks import keep\n",
+        "pipeline/blocks/__init__.py": "",
+        "pipeline/blocks/segment.py": "from ..tags import BLOCK_LEVEL\n",
+        "pipeline/blocks/keep.py": "from . import segment\nfrom ..algorithms import sst\n"
+                                   "def f():\n    from ..select import Selection\n",
+    })
+    assert sorted(flow_violations(package)) == [
+        "pith.pipeline.algorithms.sst (line 2) imports pith.pipeline.blocks.keep",
+        "pith.pipeline.blocks.keep (line 4) imports pith.pipeline.select",
+        "pith.pipeline.render (line 2) imports pith.pipeline.blocks.segment",
+        "pith.pipeline.tags (line 1) imports pith.pipeline.snapshot",
+    ]
 
 
 # --------------------------------------------------------------------------- the notes

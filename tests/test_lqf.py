@@ -115,7 +115,7 @@ def test_extractor_drops_a_list_inside_the_block():
     html = f'<body><article id="a"><p>{PROSE * 3}</p><ul id="rel">{items}</ul><p>{PROSE}</p></article></body>'
     sel = select(static.snapshot_from_html(html, "http://example.org/"),
                  Options.from_overrides({"blocks": False, "algorithm": "lqf"}))
-    text = render.output(sel, "text")
+    text = sel.output("text")
     assert "Related story" not in text and text.count("committee") == 4
 
 
@@ -130,7 +130,7 @@ def test_cleaner_removes_related_links_inside_an_article_and_keeps_its_paragraph
     plain = select(capture, Options.from_overrides({"blocks": False, "algorithm": "cnr"}))
     cleaned = select(capture, Options.from_overrides({"blocks": False, "algorithm": "cnr", "lqf_clean": True}))
     assert plain.node == cleaned.node and plain.snap.id[plain.node] == "story"
-    before, after = render.output(plain, "text"), render.output(cleaned, "text")
+    before, after = plain.output("text"), cleaned.output("text")
     assert "Another story" in before and "Another story" not in after
     assert "Related" not in after
     assert after.count("committee") == 4 and "Budget agreed" in after
@@ -180,7 +180,7 @@ def test_fixture_like_page_with_nav_sidebar_and_comments():
     sel = select(static.snapshot_from_html(html, "http://example.org/"),
                  Options.from_overrides({"blocks": False, "algorithm": "lqf"}))
     assert sel.snap.id[sel.node] == "content"
-    text = render.output(sel, "text")
+    text = sel.output("text")
     assert text.startswith("City plans a new library") and "Tweet" not in text
     assert "Buy now" not in text and "Section 3" not in text
 

@@ -9,9 +9,10 @@ import pytest
 
 from builders import make_snapshot
 from conftest import PAGES
-from pith.pipeline import reader
 from pith.errors import BadNode
+from pith.pipeline import reader
 from pith.pipeline.options import Options
+from pith.pipeline.select import reader_view
 from pith.pipeline.select import select as select_with_blocks
 
 # The seed methods' cleaners are what the reader uses with the block stage off; the tests
@@ -38,7 +39,7 @@ def rows_of(sel, result):
 
 def test_the_article_loses_its_share_bar_form_script_frame_and_hidden_text(page):
     assert page.snap.tag[page.node] == "article"
-    result = reader.clean(page, page.node)
+    result = reader_view(page, page.node)
     assert rows_of(page, result) == {("ul", "share"), ("form", ""), ("script", ""),
                                      ("iframe", ""), ("p", "gone")}
     assert page.node not in result["drop"]
@@ -48,7 +49,7 @@ def test_the_article_loses_its_share_bar_form_script_frame_and_hidden_text(page)
 
 
 def test_drop_lists_only_topmost_rows_inside_the_node(page):
-    result = reader.clean(page, page.node)
+    result = reader_view(page, page.node)
     drop = np.array(result["drop"])
     start, end = page.node, page.snap.end[page.node]
     assert ((drop > start) & (drop < end)).all()
@@ -61,7 +62,7 @@ def test_drop_lists_only_topmost_rows_inside_the_node(page):
 def test_grown_to_body_the_menus_and_footer_go_too(page):
     body = int(page.snap.parent[page.snap.parent[page.node]])
     assert page.snap.tag[body] == "body"
-    tags = {t for t, _ in rows_of(page, reader.clean(page, body))}
+    tags = {t for t, _ in rows_of(page, reader_view(page, body))}
     assert {"header", "aside", "footer"} <= tags and "main" not in tags
 
 
@@ -72,14 +73,14 @@ def test_a_form_holding_the_page_is_not_dropped():
         ("form", 3), ("input", 6), ("button", 6, {"text": "Search"}),
     ])
     sel = select(snap)
-    result = reader.clean(sel, 1)
+    result = reader_view(sel, 1)
     assert 2 not in result["drop"]                 # the ASP.NET-style page form stays
     assert 6 in result["drop"]                     # the small search form goes
 
 
 def test_hidden_rows_stay_when_the_selection_counted_hidden_text(page):
     shown = dataclasses.replace(page, hidden_ignored=True)
-    assert ("p", "gone") not in rows_of(shown, reader.clean(shown, page.node))
+    assert ("p", "gone") not in rows_of(shown, reader_view(shown, page.node))
 
 
 def test_rows_outside_the_parts_go_while_the_answer_is_unchanged():
@@ -91,8 +92,8 @@ def test_rows_outside_the_parts_go_while_the_answer_is_unchanged():
     sel = select(snap)
     parts = dataclasses.replace(sel.result, node=2, parts=np.array([3, 5]))
     sel = dataclasses.replace(sel, result=parts)
-    assert reader.clean(sel, 2)["drop"] == [4]
-    assert 4 not in reader.clean(sel, 1)["drop"]   # grown: the parts no longer apply
+    assert reader_view(sel, 2)["drop"] == [4]
+    assert 4 not in reader_view(sel, 1)["drop"]   # grown: the parts no longer apply
 
 
 def test_image_links_stay():
@@ -103,17 +104,17 @@ def test_image_links_stay():
         ("p", 2, {"text": PARAGRAPH}),
     ])
     sel = select(snap)
-    assert 4 not in reader.clean(sel, 2)["drop"]
+    assert 4 not in reader_view(sel, 2)["drop"]
 
 
 def test_links_are_capped(page, monkeypatch):
     monkeypatch.setattr(reader, "MAX_LINKS", 2)
-    assert len(reader.clean(page, page.node)["links"]) == 2
+    assert len(reader_view(page, page.node)["links"]) == 2
 
 
 def test_a_node_outside_the_snapshot_is_bad_node(page):
     with pytest.raises(BadNode):
-        reader.clean(page, page.snap.n)
+        reader_view(page, page.snap.n)
 
 
 def test_page_furniture_leaves_a_grown_block_unless_it_is_the_block():
@@ -130,14 +131,14 @@ def test_page_furniture_leaves_a_grown_block_unless_it_is_the_block():
     sel = select(static.snapshot_from_html(html, "http://example.org/"))
     tags = list(sel.snap.tag)
     body = tags.index("body")
-    dropped = {str(sel.snap.tag[r]) for r in reader.clean(sel, body)["drop"]}
+    dropped = {str(sel.snap.tag[r]) for r in reader_view(sel, body)["drop"]}
     assert {"nav", "aside", "footer"} <= dropped
-    assert any(sel.snap.role[r] == "dialog" for r in reader.clean(sel, body)["drop"])
+    assert any(sel.snap.role[r] == "dialog" for r in reader_view(sel, body)["drop"])
     assert "article" not in dropped and "main" not in dropped
     wrap = list(sel.snap.id).index("wrap")
-    assert reader.clean(sel, wrap)["drop"] == []
+    assert reader_view(sel, wrap)["drop"] == []
     off = dataclasses.replace(sel, options=Options.from_overrides({"auto_furniture": False, "blocks": False}))
-    assert not {"aside", "footer"} & {str(off.snap.tag[r]) for r in reader.clean(off, body)["drop"]}
+    assert not {"aside", "footer"} & {str(off.snap.tag[r]) for r in reader_view(off, body)["drop"]}
 
 
 def test_link_lists_that_are_most_of_the_block_stay():
@@ -151,9 +152,9 @@ def test_link_lists_that_are_most_of_the_block_stay():
     rows.append(("p", 2, {"text": "Eight entries."}))
     sel = select(make_snapshot(rows))
     main = list(sel.snap.tag).index("main")
-    assert reader.clean(sel, main)["drop"] == []
+    assert reader_view(sel, main)["drop"] == []
     loose = dataclasses.replace(sel, options=dataclasses.replace(sel.options, auto_clean_max=1.0))
-    assert 3 in reader.clean(loose, main)["drop"]
+    assert 3 in reader_view(loose, main)["drop"]
 
 
 # What the reader drops whatever a block decision says: widgets, embeds, code, hidden rows.
@@ -182,7 +183,7 @@ def reader_page():
 def test_with_blocks_the_reader_leaves_out_exactly_the_dropped_blocks_and_hard_rows():
     sel = reader_page()
     node = sel.node
-    dropped = set(reader.clean(sel, node)["drop"])
+    dropped = set(reader_view(sel, node)["drop"])
     blocks = sel.blocks_wire(node)
     for row in blocks["drop"]:        # every block the model left out is left out
         assert row in dropped or dropped & set(ancestors(sel, row))
@@ -195,7 +196,7 @@ def test_the_readers_include_and_exclude_win_over_the_model():
     sel = reader_page()
     node = sel.node
     every = [int(r) for r in sel.snap.children(node)]
-    gone = reader.clean(sel, node, exclude=every)
+    gone = reader_view(sel, node, exclude=every)
     assert {r for r in every if sel.feats.chars[r] > 0} <= set(gone["drop"])
-    back = reader.clean(sel, node, include=every)
+    back = reader_view(sel, node, include=every)
     assert all(hard(sel, r) for r in back["drop"]), back["drop"]

@@ -800,3 +800,33 @@ def test_a_truncated_block_says_so(open_reader):
     data["stats"] = {**data.get("stats", {}), "truncated": True}
     status = open_reader(data).locator("#status").text_content()
     assert "longer or deeper than the reader view keeps" in status
+
+
+# --- comments -----------------------------------------------------------------------------------
+def test_comments_are_a_folded_section_after_the_content(open_reader):
+    """The host's thread under the post (payload.comments) is shown after the article in a
+    closed <details>, one paragraph per block, as text (markup in it is not parsed)."""
+    data = fixture("lichens")
+    plain = open_reader(data)
+    assert plain.locator("#comments").is_hidden()
+    data["comments"] = {"text": "Marta says:\n\nMine grew on the shed window too.\n\n"
+                                "<img src=x onerror=alert(1)> Jonas says:",
+                        "truncated": False}
+    page = open_reader(data)
+    section = page.locator("#comments")
+    assert section.is_visible() and section.get_attribute("open") is None
+    assert section.locator("summary").text_content() == "Comments"
+    assert page.locator("#content").text_content().find("Mine grew") == -1
+    section.locator("summary").click()
+    paras = section.locator("#comments-list p")
+    assert paras.all_inner_texts() == ["Marta says:", "Mine grew on the shed window too.",
+                                       "<img src=x onerror=alert(1)> Jonas says:"]
+    assert section.locator("img").count() == 0 and violations(page) == 0
+
+
+def test_a_truncated_thread_says_so(open_reader):
+    data = {**fixture("lichens"), "comments": {"text": "A first comment.", "truncated": True}}
+    page = open_reader(data)
+    page.locator("#comments summary").click()
+    assert page.locator("#comments-list p").all_inner_texts() == [
+        "A first comment.", "The thread is longer: the rest is on the page."]

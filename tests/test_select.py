@@ -168,7 +168,7 @@ def test_recorded_fixtures_give_their_expected_text(folder):
     """Regression on the page fixtures: `python tests/fixtures/regen.py NAME` re-records
     snapshot.json and expected.txt; read the diff of expected.txt before committing it."""
     sel = select(json.loads((folder / "snapshot.json").read_text(encoding="utf-8")))
-    text = render.output(sel, "text") + "\n"
+    text = sel.output("text") + "\n"
     assert text == (folder / "expected.txt").read_text(encoding="utf-8")
 
 

@@ -65,9 +65,9 @@ def test_paper_example_root_of_sst_max_is_n1():
 def test_paper_example_output_starts_with_the_title():
     sel = select(static.snapshot_from_html(EXAMPLE, "http://example.org/"),
                  Options.from_overrides({"blocks": False, "algorithm": "sst", **EXAMPLE_OPTIONS}))
-    text = render.output(sel, "text")
+    text = sel.output("text")
     assert text.split("\n\n") == ["News title", "Paragraph one", "Paragraph two", "Related Info"]
-    assert render.output(sel, "markdown").startswith("News title\n\n")
+    assert sel.output("markdown").startswith("News title\n\n")
 
 
 def test_generations_are_counted_from_the_text_node():
@@ -115,7 +115,7 @@ def test_union_of_parts_in_document_order_with_their_common_ancestor():
     assert choice.score[choice.node] == 1.0 and choice.score[0] == 1.0
     sel = select(static.snapshot_from_html(html, "http://example.org/"),
                  Options.from_overrides({"blocks": False, "algorithm": "sst"}))
-    text = render.output(sel, "text")
+    text = sel.output("text")
     assert text.startswith("City plans a library\n\n") and "Buy now" not in text
     assert text.count("committee") == 3 and "Home" not in text
     assert sel.to_wire()["parts"] == [snap.path(int(p)) for p in choice.parts]

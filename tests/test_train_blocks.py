@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from builders import make_snapshot
-from pith.pipeline import blocks as blocks_mod
-from pith.pipeline import keep
+from pith.pipeline.blocks import keep
+from pith.pipeline.blocks import segment as blocks_mod
 from pith.errors import PithError
 from pith.measure import train_blocks
 from pith.pipeline.features import compute
@@ -95,7 +95,7 @@ def test_cross_validation_reports_every_learner_and_threshold():
 
 
 def test_the_shipped_model_names_only_features_the_host_computes():
-    from pith.pipeline import block_features as bf
+    from pith.pipeline.blocks import features as bf
     obj = json.loads(keep.MODEL_PATH.read_text())
     for kind in ("rendered", "static"):
         model = keep.Model.from_json(obj[kind])

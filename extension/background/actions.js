@@ -363,6 +363,10 @@ async function reader(tabId) {
   const payload = await page.collect(tabId, {
     node: sel.node, drop: res.drop, links: res.links, quiet: res.quiet ?? [],
   });
+  if (res.comments && typeof res.comments.text === 'string') {
+    // the thread under the post, apart from the body (READER.md "comments")
+    payload.comments = { text: res.comments.text, truncated: res.comments.truncated === true };
+  }
   const size = JSON.stringify(payload).length;
   if (size > READER_MAX_CHARS) {
     throw new PithError('block_too_large',

@@ -366,3 +366,24 @@ export function renderTree(tree, doc = globalThis.document) {
   for (const node of sanitizeTree(tree)) frag.append(build(doc, node));
   return frag;
 }
+
+// The comments' text the reader shows at most (the host sends up to 60,000 characters).
+export const MAX_COMMENT_CHARS = 60_000;
+
+/**
+ * The paragraphs of a comment thread's plain text (the host's `comments.text`: blocks
+ * separated by blank lines) as `p` elements built with textContent, in a DocumentFragment;
+ * an empty fragment for anything that is not a string.
+ */
+export function commentParagraphs(text, doc = globalThis.document) {
+  const frag = doc.createDocumentFragment();
+  if (typeof text !== 'string') return frag;
+  for (const para of text.slice(0, MAX_COMMENT_CHARS).split(/\n\s*\n/)) {
+    const line = para.trim();
+    if (!line) continue;
+    const p = doc.createElement('p');
+    p.textContent = line;
+    frag.append(p);
+  }
+  return frag;
+}

@@ -24,7 +24,7 @@
  * content was first shown (tests/bench_extension.py times click → reader with it). <html data-state> is "loading", then
  * "ready", "empty" (nothing to show) or "error".
  */
-import { renderTree, safeHref, safePageUrl } from './content-dom.js';
+import { commentParagraphs, renderTree, safeHref, safePageUrl } from './content-dom.js';
 import { downloadText, exportHtml } from './export.js';
 import { fileName, readerContent, toMarkdown } from './markdown.js';
 import * as prefsStore from './prefs.js';
@@ -219,6 +219,33 @@ function renderRemovedLinks() {
   if (toggleWas !== $('links-toggle').hidden) fitToolbar();
 }
 
+/** A line of the reader's own (English) help text, as a paragraph. */
+function helpLine(text) {
+  const p = document.createElement('p');
+  p.className = 'help';
+  p.lang = 'en';
+  p.textContent = text;
+  return p;
+}
+
+/**
+ * The comment thread the host found under the post (payload.comments: {text, truncated}),
+ * in the "Comments" section after the content, folded (a <details> left closed); hidden
+ * when the page has none. Built from text only (commentParagraphs).
+ */
+function renderComments(payload) {
+  const comments = payload && payload.comments;
+  const text = comments && typeof comments.text === 'string' ? comments.text : '';
+  const list = commentParagraphs(text);
+  const section = $('comments');
+  if (comments && comments.truncated === true && list.childNodes.length) {
+    list.append(helpLine('The thread is longer: the rest is on the page.'));
+  }
+  $('comments-list').replaceChildren(list);
+  section.open = false;
+  section.hidden = !$('comments-list').childNodes.length;
+}
+
 function renderEmpty() {
   state.payload = null;
   root.dataset.state = 'empty';
@@ -234,6 +261,7 @@ function renderEmpty() {
   p.id = 'help';
   p.textContent = HELP[1];
   $('content').replaceChildren(p);
+  renderComments(null);
   renderRemovedLinks();
   for (const id of ['copy-md', 'save-md', 'save-html', 'print']) $(id).disabled = true;
 }
@@ -260,13 +288,10 @@ function render(payload) {
   }));
   const content = renderTree(tree);
   if (!content.childNodes.length) {
-    const p = document.createElement('p');
-    p.className = 'help';
-    p.lang = 'en';
-    p.textContent = 'The selected block has no text or images to show.';
-    content.append(p);
+    content.append(helpLine('The selected block has no text or images to show.'));
   }
   $('content').replaceChildren(content);
+  renderComments(payload);
   markWideCode();
   renderRemovedLinks();
   for (const id of ['copy-md', 'save-md', 'save-html', 'print']) $(id).disabled = false;

@@ -55,6 +55,10 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--blocks", choices=("on", "off"), default=None,
                     help="the block stage: output only the chosen element's blocks the block "
                          "model keeps (on, the default), or the element's whole text (off)")
+    ex.add_argument("--comments", action="store_true",
+                    help="text and markdown: add the comment thread found under the post "
+                         "after the body, under a 'Comments' heading (rows and json always "
+                         "carry it apart as `comments`)")
     ex.add_argument("--out", "-o", metavar="DIR|FILE", type=Path,
                     help="write DIR/X.txt (.md/.html/.json) for each input X.html or URL; "
                          "with --format jsonl or parquet, the FILE of rows")
@@ -248,13 +252,17 @@ def parse_overrides(pairs: list[str]) -> dict[str, Any]:
     return out
 
 
-def extract_one(capturer: Capturer, target: str, opts: Options, fmt: str) -> tuple[str, dict]:
-    """Capture, select and render one input; returns (output text, JSON record)."""
+def extract_one(capturer: Capturer, target: str, opts: Options, fmt: str,
+                comments: bool = False) -> tuple[str, dict]:
+    """Capture, select and render one input; returns (output text, JSON record).
+    `comments`: text and markdown end with the comment thread (with_comments)."""
     captured = capturer.capture(target)
     sel = select(captured.snapshot, opts)
     t0 = time.perf_counter()
-    text = render.output(sel, "text")
-    body = render.output(sel, fmt) if fmt in ("markdown", "html") else text
+    text = sel.output("text")
+    body = sel.output(fmt) if fmt in ("markdown", "html") else text
+    if comments and fmt in ("text", "markdown"):
+        body = with_comments(body, sel.comments_text(fmt), fmt)
     render_ms = (time.perf_counter() - t0) * 1e3
     record = {"input": target, **sel.to_wire(), "text": text}
     if sel.result.kept is not None:   # the kept blocks as portable paths (SNAPSHOT.md)
@@ -264,6 +272,15 @@ def extract_one(capturer: Capturer, target: str, opts: Options, fmt: str) -> tup
     if fmt == "json":
         body = json.dumps(record, ensure_ascii=False)
     return body, record
+
+
+def with_comments(body: str, comments: str | None, fmt: str) -> str:
+    """`body` followed by the comment thread under a 'Comments' heading (a Markdown
+    heading in markdown); `body` as it is when the page has none."""
+    if not comments or not comments.strip():
+        return body
+    heading = "## Comments" if fmt == "markdown" else "Comments"
+    return f"{body.rstrip()}\n\n{heading}\n\n{comments.strip()}\n"
 
 
 def cmd_extract(args: argparse.Namespace) -> int:
@@ -301,7 +318,8 @@ def cmd_extract(args: argparse.Namespace) -> int:
                   encoding=args.encoding, encoding_errors=args.encoding_errors) as capturer:
         for target in bar:
             try:
-                body, _record = extract_one(capturer, target, opts, args.format)
+                body, _record = extract_one(capturer, target, opts, args.format,
+                                            args.comments)
             except PithError as exc:
                 failed += 1
                 bar.write(failure_line(target, exc), file=sys.stderr)

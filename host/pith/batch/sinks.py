@@ -57,7 +57,7 @@ def schema():
     return pa.schema([
         ("source", text), ("url", text), ("record_id", text), ("status", text),
         ("title", text), ("language", text), ("text", text), ("markdown", text),
-        ("html", text), ("path", pa.list_(pa.int32())), ("blocks", pa.int32()),
+        ("html", text), ("comments", text), ("path", pa.list_(pa.int32())), ("blocks", pa.int32()),
         ("error", pa.struct([("code", pa.int32()), ("name", text), ("message", text)])),
         ("timings", pa.struct([(k, pa.float64()) for k in
                                ("read_ms", "snapshot_ms", "select_ms", "render_ms",

@@ -30,12 +30,11 @@ from .records import Record
 from ..errors import InputDecode, InternalError, NoContent, PithError
 from ..pages import static
 from ..pages.inputs import fetch, local_path, read_local
-from ..pipeline import render
 from ..pipeline.options import Options
 from ..pipeline.select import select
 
 ROW_FIELDS = ("source", "url", "record_id", "status", "title", "language", "text",
-              "markdown", "html", "path", "blocks", "error", "timings")
+              "markdown", "html", "comments", "path", "blocks", "error", "timings")
 CONTENT_FORMATS = ("markdown", "html")
 
 
@@ -109,9 +108,10 @@ def _extract(record: Record, job: Job) -> dict[str, Any]:
     sel = select(snap, job.options)
     t3 = time.perf_counter()
     row = blank_row(record)
-    row["text"] = render.output(sel, "text")
+    row["text"] = sel.output("text")
+    row["comments"] = sel.comments_text()     # the thread under the post, apart (or None)
     for fmt in job.extra:
-        row[fmt] = render.output(sel, fmt)
+        row[fmt] = sel.output(fmt)
     t4 = time.perf_counter()
     row.update(
         status="ok" if row["text"].strip() else "empty",

@@ -13,7 +13,7 @@ selection, its parent and its best child: what a reader gets with one grow or sh
 """
 from __future__ import annotations
 
-import dataclasses
+import functools
 import json
 import statistics
 import sys
@@ -32,7 +32,8 @@ from ..errors import PithError
 from ..pipeline.options import ALGORITHMS, Options
 from ..pages.inputs import Capturer, has_text
 from ..pipeline.select import select
-from .datasets import SnapshotCache, all_datasets, cache_root, load_scorer, load_split
+from .datasets import (SnapshotCache, all_datasets, cache_root, load_scorer, load_split,
+                       side_of, site_of)
 
 # Bench decodes leniently: a page with a few bad bytes still gets scored (the extract
 # command is strict by default and says why).
@@ -76,7 +77,7 @@ def one_click_texts(sel) -> list[str]:
     not a search of the tree.
     """
     from ..pipeline.select import block_choice, grow, shrink
-    texts = [render.output(sel, "text")]
+    texts = [sel.output("text")]
     for move in (grow, shrink):
         try:
             node = move(sel, sel.node)["node"]
@@ -86,7 +87,7 @@ def one_click_texts(sel) -> list[str]:
         if choice is None:
             texts.append(render.to_text(sel.snap, sel.feats, [node]))
         else:
-            texts.append(render.output(dataclasses.replace(sel, result=choice), "text"))
+            texts.append(render.output(sel.snap, sel.feats, choice, "text"))
     return texts
 
 
@@ -97,18 +98,22 @@ def run_dataset(dataset: Path, args: Namespace, capturer: Capturer, cache: Snaps
     from tqdm import tqdm
     entries = scorer.load_index(str(dataset))
     if getattr(args, "split", None):   # the CLG training split (models/clg-split.json)
-        sides = load_split().get("pages", {}).get(
-            entries[0].get("dataset", dataset.name) if entries else dataset.name, {})
-        entries = [e for e in entries if sides.get(e["id"]) == args.split]
+        name = entries[0].get("dataset", dataset.name) if entries else dataset.name
+        sides = load_split().get("pages", {}).get(name, {})
+        # a dataset the split file predates (dragnet_train, magic_html) is split by the
+        # same rule on the fly, as train_blocks splits it
+        entries = [e for e in entries if sides.get(e["id"], side_of(site_of(
+            {**e, "dataset": name}))) == args.split]
     entries = entries[: args.limit or None]
     overrides = getattr(args, "overrides", None) or {}
     name = entries[0].get("dataset", dataset.name) if entries else dataset.name
+    snippets = snippet_only(entries)
     capture_ms: list[float] = []
     configs = tracks_of(algorithms, getattr(args, "blocks", "on") or "on")
     algo_tracks = [Track(a, False) for a, _ in configs]
     anchor_tracks = [Track(a.name, True) for a in anchor_objs]
     ceiling_tracks = ([Track(CEILING, True), Track(CEILING_BLOCKS, True)]
-                      if getattr(args, "ceiling", False) else [])
+                      if getattr(args, "ceiling", False) and not snippets else [])
     tracks = algo_tracks + anchor_tracks + ceiling_tracks
     for track in tracks:
         (pred_root / track.name / name).mkdir(parents=True, exist_ok=True)
@@ -117,8 +122,10 @@ def run_dataset(dataset: Path, args: Namespace, capturer: Capturer, cache: Snaps
                dynamic_ncols=True)
     for entry in bar:
         pid, html_path = entry["id"], dataset / entry["html"]
-        truth = (dataset / entry.get("truth", f"truth/{pid}.txt")).read_text(
+        truth = "" if snippets else (dataset / entry.get("truth", f"truth/{pid}.txt")).read_text(
             encoding="utf-8", errors="replace")
+        page_f1 = (functools.partial(snippet_f1, scorer, entry) if snippets
+                   else lambda text: scorer.score_pair(text, truth)[2])
         try:
             data, ms = _snapshot_json(capturer, cache, name, pid, html_path)
         except PithError as exc:
@@ -135,13 +142,15 @@ def run_dataset(dataset: Path, args: Namespace, capturer: Capturer, cache: Snaps
             if data is not None:
                 try:
                     t0 = time.perf_counter()        # the host's work: its frame's body in
-                    sel = select(framing.decode_body(body), Options.from_overrides(
-                        {**overrides, **config}))
+                    capture = framing.decode_body(body)
+                    if entry.get("url"):    # the page's own address, as a browser's capture
+                        capture["url"] = entry["url"]   # has it (comments.forum_url reads it)
+                    sel = select(capture, Options.from_overrides({**overrides, **config}))
                     track.host_ms.append((time.perf_counter() - t0) * 1e3)
                     texts = one_click_texts(sel)
                 except PithError as exc:
                     track.fail(exc)
-            f1s = [scorer.score_pair(t, truth)[2] for t in texts]
+            f1s = [page_f1(t) for t in texts]
             track.page_f1[pid], track.click_f1[pid] = f1s[0], max(f1s)
             (pred_root / track.name / name / f"{pid}.txt").write_text(texts[0], encoding="utf-8")
         if ceiling_tracks:
@@ -159,7 +168,7 @@ def run_dataset(dataset: Path, args: Namespace, capturer: Capturer, cache: Snaps
                 if html is not None:
                     text, ms = anchors.timed(anchor, html, entry.get("url") or "")
                     track.host_ms.append(ms)
-                track.page_f1[pid] = scorer.score_pair(text, truth)[2]
+                track.page_f1[pid] = page_f1(text)
                 (pred_root / track.name / name / f"{pid}.txt").write_text(text, encoding="utf-8")
     groups = [(name, entries)]
     if getattr(args, "by_type", False):
@@ -172,11 +181,12 @@ def run_dataset(dataset: Path, args: Namespace, capturer: Capturer, cache: Snaps
                       if subset is entries and len(entries) == _index_size(dataset)
                       else _score_subset(scorer, dataset, subset, pred_root / track.name / name))
             ids = [e["id"] for e in subset]
+            shingle = scores.get("shingle") or {}    # none on a snippet-only dataset
             rows.append({
                 "dataset": group, "algorithm": track.name,
                 "mode": "static" if args.static else "rendered", "pages": len(subset),
-                "f1": scores["shingle"]["f1"], "precision": scores["shingle"]["precision"],
-                "recall": scores["shingle"]["recall"],
+                "f1": shingle.get("f1"), "precision": shingle.get("precision"),
+                "recall": shingle.get("recall"),
                 "word_f1": (scores.get("words") or {}).get("f1"),
                 "snippet_f1": (scores.get("snippets") or {}).get("f1"),
                 "mean_page_f1": _mean(track.page_f1, ids),
@@ -205,6 +215,21 @@ def _ceiling_texts(data: str | None, truth: str, scorer: ModuleType) -> tuple[st
         return "", ""
     return (ceiling.best(sel.snap, sel.feats, truth, scorer.score_pair)[1],
             ceiling.best_blocks(sel.snap, sel.feats, truth))
+
+
+def snippet_only(entries: list[dict]) -> bool:
+    """Whether the dataset has no truth text, only snippets each page's main text must
+    hold (`with`) or must not (`without`): its index marks "truth_kind": "snippets"
+    (trafilatura's evaluation set), the scorer's own test."""
+    return any(e.get("truth_kind") == "snippets" for e in entries)
+
+
+def snippet_f1(scorer: ModuleType, entry: dict, text: str) -> float:
+    """One page's snippet F1, 2 tp / (2 tp + fp + fn) of the scorer's snippet counts (its
+    dataset F1 is the same formula over the summed counts); 0 for a page with no snippet."""
+    tp, fp, fn, _ = scorer.snippet_counts(text, entry.get("with") or [],
+                                          entry.get("without") or [])
+    return 2 * tp / (2 * tp + fp + fn) if 2 * tp + fp + fn else 0.0
 
 
 def tracks_of(algorithms: list[str], blocks: str) -> list[tuple[str, dict]]:
@@ -254,7 +279,8 @@ def _score_subset(scorer: ModuleType, dataset: Path, entries: list[dict], pred_d
         tmp_path = Path(tmp)
         (tmp_path / "index.jsonl").write_text(
             "".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
-        (tmp_path / "truth").symlink_to((dataset / "truth").resolve())
+        if (dataset / "truth").is_dir():        # a snippet-only dataset may have none
+            (tmp_path / "truth").symlink_to((dataset / "truth").resolve())
         return scorer.score_dataset(str(tmp_path), str(pred_dir))
 
 
@@ -292,12 +318,14 @@ def format_rows(rows: list[dict]) -> str:
         host = f"{num(r['host_ms_median'], '.2f')}/{num(r['host_ms_p95'], '.2f')}"
         fails = ", ".join(f"{k} {v}" for k, v in sorted(r["failures"].items())) or "0"
         lines.append(f"{r['dataset']:<22} {r['algorithm']:<16} {r['mode']:<8} {r['pages']:>5}  "
-                     f"{r['f1']:.3f} {r['precision']:.3f} {r['recall']:.3f}  "
+                     f"{num(r['f1'], '5.3f'):>5} {num(r['precision'], '5.3f'):>5} "
+                     f"{num(r['recall'], '5.3f'):>5}  "
                      f"{num(r['word_f1'], '6.3f'):>6} {num(r['snippet_f1'], '6.3f'):>6} "
                      f"{num(r['mean_page_f1'], '6.3f'):>6} {num(r['one_click_f1'], '5.3f'):>5}  "
                      f"{cap:>18}  {host:>16}  {fails}")
-    lines.append("F1/P/R: shingle metric of ../shared/tools/score.py; pageF1: mean of per-page "
-                 "F1; click: the same mean for the best of selection, grow, shrink (one press); "
+    lines.append("F1/P/R: shingle metric of ../shared/tools/score.py; snipF1: its snippet "
+                 "metric (a snippet-only dataset has no other); pageF1: mean of per-page "
+                 "F1 (snippet F1 where there is no truth text); click: the same mean for the best of selection, grow, shrink (one press); "
                  "ceiling (with --ceiling): the best single element of each page, chosen by "
                  "reading the truth (an oracle: the most any one-element answer can score); "
                  "ms/page: host pipeline for our "

@@ -20,7 +20,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..pipeline import blocks as blocks_mod
+from ..pipeline.blocks import segment as blocks_mod
 from ..pipeline import render
 from ..pipeline.features import Features
 from ..pipeline.snapshot import Snapshot

@@ -7,7 +7,7 @@ Stages:
      same ids and bytes);
   2. per training page and mode — rendered (the snapshot cache `pith bench` fills) and
      static (parsed from the HTML) — the default pipeline's element (auto, block stage
-     off), its blocks, their features (block_features.py) and labels: a block is content
+     off), its blocks, their features (pipeline/blocks/features.py) and labels: a block is content
      when at least half of its characters lie in text nodes the truth covers (train.py's
      `truth_units`: 4-token shingles, as the scorer); blocks without a token are not
      labelled (an image, a "|");
@@ -46,10 +46,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..pipeline import block_features as bf
-from ..pipeline import blocks as blocks_mod
-from ..pipeline import keep
-from ..pipeline import render
+from ..pipeline.blocks import features as bf
+from ..pipeline.blocks import keep
+from ..pipeline.blocks import segment as blocks_mod
 from ..pages import static
 from ..errors import PithError
 from ..pipeline.features import compute
@@ -427,7 +426,7 @@ def pipeline_cv(pages: list[Page], fold_models: dict[int, dict], names: tuple[st
         for r, model in enumerate(models[f]):
             with keep.models_in_use({"rendered": model, "static": model}):
                 try:
-                    text = render.output(select(snap), "text")
+                    text = select(snap).output("text")
                 except PithError:
                     text = ""
             total[r] += scorer.score_pair(text, page.truth)[2]
@@ -533,9 +532,9 @@ def write_md(path: Path, result: dict) -> None:
     lines = [
         "# Block model (`blocks.json`)",
         "",
-        "The block classifier of the block stage (`pith/pipeline/keep.py`), written by "
-        "`pith train-blocks` (`make train-blocks`); features in `pith/pipeline/block_features.py`, "
-        "blocks in `pith/pipeline/blocks.py`, training in `pith/measure/train_blocks.py`. Do not edit by hand.",
+        "The block classifier of the block stage (`pith/pipeline/blocks/keep.py`), written by "
+        "`pith train-blocks` (`make train-blocks`); features in `pith/pipeline/blocks/features.py`, "
+        "blocks in `pith/pipeline/blocks/segment.py`, training in `pith/measure/train_blocks.py`. Do not edit by hand.",
         "",
         f"- trained: {result['trained']}, {result['seconds']['collect']} s collecting"
         + (" (labelled blocks read from a `--corpus` file made by the same code)"

@@ -178,9 +178,9 @@ def do_clean(params: dict, session: Session) -> dict:
     token, node = _doc(params), _node(params)
     include, exclude = _rows(params, "include"), _rows(params, "exclude")
     selection = session.recall(token)
-    from ..pipeline.reader import clean
+    from ..pipeline.select import reader_view
     with deadline.within(selection.options.max_request_ms, "clean"):
-        return {**clean(selection, node, include, exclude), "doc": token}
+        return {**reader_view(selection, node, include, exclude), "doc": token}
 
 
 class Action(NamedTuple):

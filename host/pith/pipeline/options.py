@@ -297,7 +297,7 @@ class Options:
         "(NOTES.md, 'Why auto_union_agree is 0.3')",
         lo=0.0, hi=1.0)
 
-    # --- the block stage (keep.py) ---------------------------------------------------
+    # --- the block stage (blocks/keep.py) --------------------------------------------
     blocks: bool = _opt(
         True, "answer below the element: inside the chosen element, keep the blocks the "
         "block model (models/blocks.json, BLOCKS.md) judges content and leave the rest "
@@ -353,6 +353,12 @@ class Options:
         "service page's content; on the validation sites it lifted wcxb_dev_full's mean "
         "page F1 more on collections and listings than anywhere else (NOTES.md, 'Why auto "
         "chooses its element by expected F1')")
+
+    comments_apart: bool = _opt(
+        True, "a comment thread under the post (comments.py: a container named for comments "
+        "whose items hold most of its text) is left out of the body and answered apart as "
+        "`comments`; a thread with no content before it (a forum's, a Q&A page's) stays the "
+        "body (NOTES.md, 'Why comment threads are found by their names')")
 
     # --- every method ----------------------------------------------------------------
     skip_hidden: bool = _opt(

@@ -5,7 +5,7 @@ without the clutter inside it. The extension asks the host's `clean` action whic
 of that element to leave out, and the in-page collector (extension/inject/collect.js)
 skips their subtrees. The rows come from the block stage and the seed methods:
 
-  0. the block stage (keep.py, option `blocks`): the blocks of the element the block
+  0. the block stage (blocks/keep.py, option `blocks`): the blocks of the element the block
      model leaves out, with the reader's own `include` / `exclude` rows over the model
      (a click on a dimmed or a kept block in the page); rows whose own text belongs to
      a dropped block while a kept block lies inside them are `quiet`: the collector
@@ -39,6 +39,10 @@ skips their subtrees. The rows come from the block stage and the seed methods:
      unless it holds nearly all of the block (`auto_furniture_max`): a reader who grew
      the selection to the whole page still reads the article, not its menus and cookie
      banner (option `auto_furniture`, whichever method chose the block).
+  6. the comment thread under the post (comments.py, option `comments_apart`): the
+     block stage never keeps it, and the clean reply's `comments` (select.reader_view)
+     carries it apart, for the reader's folded "Comments" section (none when an
+     `include` row lies inside it: the reader took it into the body).
 Only the topmost rows are listed (a dropped row's subtree goes with it). The chosen
 element itself is never dropped. The DOM-filters paper's "removed links retainer" gives
 `links`: the text links of the dropped rows, for the reader's optional list at the end.
@@ -46,14 +50,15 @@ element itself is never dropped. The DOM-filters paper's "removed links retainer
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from .algorithms import auto, filters, lqf
-
-if TYPE_CHECKING:
-    from .select import Selection
+from .algorithms.base import Choice
+from .features import Features
+from .options import Options
+from .snapshot import Snapshot
 
 # Form widgets never belong in a reader; their labels and hints are UI, not content.
 WIDGET_TAGS = frozenset({"input", "textarea", "button", "select"})
@@ -68,20 +73,21 @@ FORM_MAX_SHARE = 0.5
 MAX_LINKS = 200
 
 
-def _part_outsiders(sel: "Selection", node: int, within: np.ndarray) -> np.ndarray:
+def _part_outsiders(snap: Snapshot, answer: Choice, node: int,
+                    within: np.ndarray) -> np.ndarray:
     """Rows inside `node` that neither lie in a part's subtree nor hold a part (stage 4)."""
-    snap, parts = sel.snap, sel.result.parts
-    if parts is None or node != sel.node:
+    parts = answer.parts
+    if parts is None or node != answer.node:
         return np.zeros(snap.n, np.bool_)
     in_part = snap.subtrees(parts)
     holds = snap.subtree_sum(in_part.astype(np.int64)) > 0
     return within & ~in_part & ~holds
 
 
-def _cleaners(sel: "Selection", node: int, within: np.ndarray, tags: filters.Tags) -> np.ndarray:
+def _cleaners(snap: Snapshot, feats: Features, opts: Options, answer: Choice, node: int,
+              within: np.ndarray, tags: filters.Tags) -> np.ndarray:
     """Steps 1, 2 (forms, link-list cells, empty tables), 4 and 5: the seed methods'
     cleaners, used when the block stage is off."""
-    snap, feats, opts = sel.snap, sel.feats, sel.options
     link_lists = lqf.link_quota(snap, feats, opts).link_list & within              # 1
     block = snap.subtrees([node])
     if auto.lists_are_content(snap, feats, block, link_lists, opts):
@@ -95,24 +101,24 @@ def _cleaners(sel: "Selection", node: int, within: np.ndarray, tags: filters.Tag
     if opts.filters_empty_tables:
         drop |= filters.empty_tables(snap, feats, tags, ~filters.dead_rows(snap, feats, drop),
                                      opts)
-    if sel.result.drop is not None and node == sel.node:
-        drop |= sel.result.drop
-    drop |= _part_outsiders(sel, node, within)                                     # 4
+    if answer.drop is not None and node == answer.node:
+        drop |= answer.drop
+    drop |= _part_outsiders(snap, answer, node, within)                                     # 4
     if opts.auto_furniture:                                                        # 5
         drop |= auto.furniture_inside(snap, feats, block, auto.furniture(snap),
                                       opts.auto_furniture_max) & within
     return drop
 
 
-def clean(sel: "Selection", node: int, include: list[int] | None = None,
-          exclude: list[int] | None = None) -> dict[str, Any]:
+def clean(snap: Snapshot, feats: Features, opts: Options, answer: Choice, node: int,
+          blocks: Choice | None, hidden_ignored: bool = False) -> dict[str, Any]:
     """{drop: topmost row ids to leave out of `node`, quiet: rows whose own text is left
-    out, links: [{text, href}], counts}; `include` / `exclude` are the reader's own
-    block decisions (rows), over the block model's."""
-    from .select import block_choice
-    snap, feats, opts = sel.snap, sel.feats, sel.options
+    out, links: [{text, href}], counts}. `answer` is the method's answer on the page (its
+    parts and dropped rows apply while `node` is its node), `blocks` the block stage's
+    choice for `node` with the reader's own include / exclude (None with the stage off),
+    `hidden_ignored` whether the page was scored with hidden text counted (step 3).
+    select.reader_view passes a Selection's."""
     node = snap.check_node(node)
-    blocks = block_choice(sel, node, include, exclude)
     within = lqf.inside(snap, np.array([node]))
     tags = filters.tags_of(snap, feats)                                            # 2
     # image links stay: an article's figures are often links to the full-size image
@@ -120,7 +126,7 @@ def clean(sel: "Selection", node: int, include: list[int] | None = None,
                               dataclasses.replace(opts, filters_ignore_image_links=False))
     ads = filters.ad_rows(snap, opts) if opts.filters_ads else np.zeros(snap.n, np.bool_)
     drop = widgets | ads | tags.mask(WIDGET_TAGS)
-    if not sel.hidden_ignored:                                                     # 3
+    if not hidden_ignored:                                                     # 3
         drop |= feats.hidden
     if blocks is not None:                                                         # 0
         # what is content is the block model's (and the reader's) call: link lists,
@@ -129,7 +135,7 @@ def clean(sel: "Selection", node: int, include: list[int] | None = None,
             drop |= blocks.drop
         drop &= within
     else:
-        drop = (drop | _cleaners(sel, node, within, tags)) & within
+        drop = (drop | _cleaners(snap, feats, opts, answer, node, within, tags)) & within
     removed = drop | snap.below(drop)
     links = filters.removed_links(snap, feats, removed & ~feats.hidden, ads)
     top = np.flatnonzero(drop & ~snap.below(drop))

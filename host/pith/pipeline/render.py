@@ -10,41 +10,25 @@ from __future__ import annotations
 
 import html as html_mod
 import re
-from typing import TYPE_CHECKING, Iterator, Sequence
+from typing import Iterator, Sequence
 
 import numpy as np
 
+from .algorithms.base import Choice
 from .features import Features, tag_in
 from .snapshot import Snapshot
-
-if TYPE_CHECKING:
-    from .select import Selection
+from .tags import BLOCK_LEVEL, BLOCK_TAGS, CELL_TAGS, LINE_TAGS, PRE_TAGS, TABLE_PARTS, WIDGET_TAGS
 
 FORMATS = ("text", "markdown", "html", "json")
-# Elements that start a new block of text (a blank line in plain text).
-BLOCK_TAGS = frozenset({
-    "address", "article", "aside", "blockquote", "body", "caption", "center", "dd", "details",
-    "dialog", "dir", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form",
-    "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "html", "legend", "li",
-    "main", "menu", "nav", "ol", "p", "pre", "section", "summary", "table", "tbody", "tfoot",
-    "thead", "ul", "iframe", "frame", "frameset", "noframes", "search",
-})
-# Elements that end a line but not a paragraph.
-LINE_TAGS = frozenset({"br", "tr"})
-CELL_TAGS = frozenset({"td", "th"})
-# Interactive widgets: their labels are UI, not content.
-WIDGET_TAGS = frozenset({"button", "select", "input", "textarea", "option", "svg", "canvas",
-                         "object", "embed", "audio", "video", "map"})
-PRE_TAGS = frozenset({"pre", "textarea", "listing", "plaintext", "xmp"})
 _SPACES = re.compile(r"\s+")
 
 
-def output(sel: "Selection", fmt: str) -> str:
-    """The selection's content in `fmt` (text, markdown or html): the method's preface
-    lines, its roots in document order without the rows it dropped (and without the own
-    text of rows it quieted: the block stage's dropped blocks around kept ones), its
-    appendix lines."""
-    choice, snap, feats = sel.result, sel.snap, sel.feats
+def output(snap: Snapshot, feats: Features, choice: Choice, fmt: str) -> str:
+    """A choice's content on the snapshot in `fmt` (text, markdown or html): the method's
+    preface lines, its roots in document order without the rows it dropped (and without
+    the own text of rows it quieted: the block stage's dropped blocks around kept ones),
+    its appendix lines. A Selection (select.py) holds all three: `sel.snap, sel.feats,
+    sel.result`."""
     roots, drop, quiet = choice.roots, choice.drop, choice.quiet
     if fmt == "markdown":
         body = to_markdown(snap, feats, roots, drop, quiet)
@@ -387,7 +371,6 @@ def grid_tables(snap: Snapshot) -> np.ndarray:
     """Tables drawn as Markdown tables: no table inside and only table parts below them
     (cells hold inline content). Any other table lays out a page (a sidebar cell, an
     article cell): its rows and cells are blocks, or the text inside its cells is lost."""
-    from .blocks import BLOCK_LEVEL, TABLE_PARTS
     tables = snap.tag == "table"
     other = tag_in(snap, BLOCK_LEVEL - TABLE_PARTS) | tables
     return tables & (snap.subtree_sum(other.astype(np.int64)) == 1)

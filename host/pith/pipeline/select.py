@@ -2,7 +2,7 @@
 
 `select`: validate the capture (snapshot.from_json), compute per-node features
 (features.compute), score and choose with the selected algorithm (algorithms.<name>.run),
-run the block stage (keep.py, option `blocks`), and describe the choice (node, path,
+run the block stage (blocks/keep.py, option `blocks`), and describe the choice (node, path,
 score, runner-ups, kept blocks, stage timings). Decisions a change must keep:
   - when hiding leaves no text, or less than `hidden_min_visible` of the page's text
     (display:none and aria-hidden not counted), the page is scored with nothing hidden
@@ -13,7 +13,7 @@ score, runner-ups, kept blocks, stage timings). Decisions a change must keep:
     rule) replaces the choice's node, keeping the method's scores and blocks;
   - with auto and the block stage (`auto_block_choice`), the element becomes the one of
     highest expected F1 under the block model's probabilities of every block of the page
-    (expected.py), and every later block decision on the page (the stage, grow, shrink,
+    (blocks/expected.py), and every later block decision on the page (the stage, grow, shrink,
     include / exclude) reads those same probabilities;
   - the block stage judges the choice grown `blocks_grow` times, and the node becomes the
     kept blocks' lowest common ancestor (a pinned node is judged as it is).
@@ -35,13 +35,14 @@ from typing import Any
 
 import numpy as np
 
-from . import blocks as blocks_mod
-from . import expected
+from . import comments as comments_mod
 from . import features as features_mod
-from . import keep
+from . import reader, render
 from . import snapshot as snapshot_mod
 from .algorithms import lqf
 from .algorithms.base import Choice
+from .blocks import expected, keep
+from .blocks import segment as blocks_mod
 from ..errors import BadNode, NoContent
 from .options import Options
 
@@ -65,6 +66,7 @@ class Selection:
     scope: int | None = None       # the row the block stage judged the node's blocks in
     page: keep.Judged | None = None  # every block judged, when auto chose its element by
                                      # them (auto_block_choice): the block stage's own
+    thread: comments_mod.Thread | None = None  # the comment thread left out of the body
     # block-stage answers already computed, by (node, include, exclude): a grow's reply,
     # the reader's clean and the bench's one-click text ask for the same node
     choices: dict = field(default_factory=dict, repr=False)
@@ -94,6 +96,27 @@ class Selection:
             return None
         return blocks_reply(choice)
 
+    def output(self, fmt: str) -> str:
+        """The answer's content in `fmt` (render.output of this snapshot and choice)."""
+        return render.output(self.snap, self.feats, self.result, fmt)
+
+    def comments_thread(self, node: int) -> comments_mod.Thread | None:
+        """The comment thread answered apart from what selecting `node` shows: None when
+        the page has none, it is the content, or `node` lies inside it."""
+        thread = self.thread
+        return None if thread is None or thread.inside[node] else thread
+
+    def comments_wire(self, node: int) -> dict[str, Any] | None:
+        """The reply's `comments` for `node` (comments.wire; PROTOCOL.md), or None."""
+        thread = self.comments_thread(node)
+        return None if thread is None else comments_mod.wire(self.snap, self.feats, thread)
+
+    def comments_text(self, fmt: str = "text") -> str | None:
+        """The comment thread's text apart from the body (text or markdown), or None."""
+        thread = self.comments_thread(self.node)
+        return None if thread is None else comments_mod.output(self.snap, self.feats,
+                                                                thread, fmt)
+
     def to_wire(self) -> dict[str, Any]:
         out = self.describe(self.node)
         out["algorithm"] = self.options.algorithm
@@ -107,6 +130,7 @@ class Selection:
                              for b in self.result.blocks[1:1 + self.options.candidates]]
         if self.result.kept is not None:
             out["blocks"] = blocks_reply(self.result)
+        out["comments"] = self.comments_wire(self.node)
         out["timings"] = {k: round(v, 3) for k, v in self.timings.items()}
         return out
 
@@ -143,8 +167,28 @@ def block_choice(sel: "Selection", node: int, include=None, exclude=None) -> Cho
         method = sel.element if sel.element is not None else sel.result
         sel.choices[key] = keep.apply(sel.snap, sel.feats, sel.options, scope, method,
                                       np.array(inc, np.int64), np.array(exc, np.int64),
-                                      answer=node, page=sel.page)
+                                      answer=node, page=sel.page,
+                                      leave_out=comments_mod.left_out(sel.thread, scope))
     return sel.choices[key]
+
+
+def reader_view(sel: Selection, node: int, include=None, exclude=None) -> dict[str, Any]:
+    """What the reader view leaves out of `node` (reader.clean) for this selection: its
+    method's answer, the block stage's choice for `node` with the reader's `include` /
+    `exclude` rows, and whether hidden text was counted."""
+    node = sel.snap.check_node(node)
+    out = reader.clean(sel.snap, sel.feats, sel.options, sel.result, node,
+                       block_choice(sel, node, include, exclude), sel.hidden_ignored)
+    return {**out, "comments": reader_comments(sel, node, include)}
+
+
+def reader_comments(sel: Selection, node: int, include=None) -> dict[str, Any] | None:
+    """The comment thread apart from the reader view's body (Selection.comments_wire), None
+    when the reader took a part of it into the body (an `include` row inside it)."""
+    thread = sel.comments_thread(node)
+    if thread is None or any(thread.inside[sel.snap.check_node(r)] for r in include or ()):
+        return None
+    return sel.comments_wire(node)
 
 
 def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None,
@@ -183,15 +227,18 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
     if opts.lqf_clean:
         result = lqf.clean(snap, feats, opts, result)
     t3 = time.perf_counter()
+    thread = comments_mod.apart(snap, feats, opts)
     page = None
     if opts.blocks and pin is None and opts.algorithm == "auto" and opts.auto_block_choice:
-        result, page = choose_by_blocks(snap, feats, opts, result)
+        result, page = choose_by_blocks(snap, feats, opts, result, thread)
+    result = comments_mod.without(snap, result, thread)
     element = result
     if opts.blocks:
         mine = pin is None             # a reader's pinned element is judged as it is
         scope = keep.widen(snap, feats, result.node, opts.blocks_grow if mine else 0)
         result = keep.apply(snap, feats, opts, scope, result,
-                            answer=None if mine else result.node, page=page)
+                            answer=None if mine else result.node, page=page,
+                            leave_out=comments_mod.left_out(thread, scope))
     t4 = time.perf_counter()
     timings = {"validate_ms": (t1 - t0) * 1e3, "features_ms": (t2 - t1) * 1e3,
                "score_ms": (t3 - t2) * 1e3, "blocks_ms": (t4 - t3) * 1e3,
@@ -199,17 +246,20 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
     return Selection(snap=snap, feats=feats, result=result, options=opts, timings=timings,
                      hidden_ignored=hidden_ignored, pinned=pin is not None,
                      element=element if opts.blocks else None,
-                     scope=scope if opts.blocks else None, page=page)
+                     scope=scope if opts.blocks else None, page=page, thread=thread)
 
 
 def choose_by_blocks(snap: snapshot_mod.Snapshot, feats: features_mod.Features, opts: Options,
-                     method: Choice) -> tuple[Choice, keep.Judged | None]:
+                     method: Choice, thread: comments_mod.Thread | None = None
+                     ) -> tuple[Choice, keep.Judged | None]:
     """(auto's choice moved to the element of highest expected F1 under the block model's
     probabilities of every block of the page, every block so judged); the choice as it
-    is and None past blocks_max blocks (option auto_block_choice, expected.py)."""
+    is and None past blocks_max blocks (option auto_block_choice, blocks/expected.py). A
+    comment thread left out of the body (`thread`) is judged no content."""
     page = keep.judge_page(snap, feats, opts, method)
     if page is None:
         return method, None
+    page = comments_mod.judged_without(snap, feats, page, thread)
     best = expected.choose(snap, blocks_mod.compute(snap, feats), page.p)
     if best is None or best == method.node:
         return method, page

@@ -29,7 +29,8 @@ the page's text outside link lists, one scale whichever member won.
 
 Nothing here is fitted to a single page or site: the members, the voters and the
 threshold were chosen on the training side of the site split
-(host/pith/pipeline/models/clg-split.json), and the validation side is what the README reports.
+(host/pith/pipeline/models/clg-split.json), and the validation side is what
+host/BENCHMARKS.md reports.
 """
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ class Choice:
     methods answer with that element's whole subtree; a method whose answer is a union
     of subtrees (satisfiable sub-trees) lists them in `parts`, and `node` is then their
     lowest common ancestor. A cleaning method marks rows to leave out of the output in
-    `drop` (their subtrees go, their tails stay). The block stage (keep.py) answers below
+    `drop` (their subtrees go, their tails stay). The block stage (blocks/keep.py) answers below
     the element: the `kept` block rows, rendered through `drop` and `quiet`.
     """
 
@@ -24,7 +24,7 @@ class Choice:
     parts: np.ndarray | None = None    # rows whose subtrees make the content, document order
     drop: np.ndarray | None = None     # bool per row: leave the row's subtree out of the output
     quiet: np.ndarray | None = None    # bool per row: leave the row's own text out (its children stay)
-    kept: np.ndarray | None = None     # block rows the block stage kept (blocks.py), document order
+    kept: np.ndarray | None = None     # block rows the block stage kept (blocks/segment.py), document order
     appendix: tuple[str, ...] = field(default=())   # lines appended to the output (e.g. retained links)
     preface: tuple[str, ...] = field(default=())    # lines put before the output (e.g. a headline outside the parts)
 

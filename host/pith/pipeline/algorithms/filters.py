@@ -40,7 +40,7 @@ Choices where the paper is vague, written down:
   (options.filters_table_substance). Nested tables are judged at once, so a table whose
   only content was an emptied inner table goes with it.
 - "Paragraph text": each visible character outside links and form widgets belongs to its
-  nearest block ancestor (render.BLOCK_TAGS plus table cells and rows). A block is a
+  nearest block ancestor (tags.BLOCK_TAGS plus table cells and rows). A block is a
   paragraph when it is a p or div (the paper's forms 1 and 2,
   options.filters_paragraph_tags) or has a br child (form 3, "text <br> text"). A
   paragraph's characters count for the subtree that holds the paragraphs: the
@@ -96,7 +96,7 @@ import numpy as np
 from ...errors import BadOptions, NoContent
 from ..features import Features
 from ..options import Options
-from ..render import BLOCK_TAGS, CELL_TAGS, WIDGET_TAGS
+from ..tags import BLOCK_TAGS, CELL_TAGS, WIDGET_TAGS
 from ..snapshot import Snapshot
 from .base import Choice
 

@@ -3,7 +3,8 @@ import numpy as np
 import pytest
 
 from builders import make_snapshot
-from pith.pipeline import blocks, render
+from pith.pipeline import render
+from pith.pipeline.blocks import segment as blocks
 from pith.pipeline.features import compute
 from pith.pipeline.snapshot import from_json
 

@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import blocks as blocks_mod
-from .snapshot import Snapshot
+from . import segment as blocks_mod
+from ..snapshot import Snapshot
 
 
 def expected_f1(snap: Snapshot, blocks: blocks_mod.Blocks, p: np.ndarray) -> np.ndarray:

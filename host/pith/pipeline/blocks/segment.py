@@ -4,7 +4,7 @@ A block is a *block-level* row together with the text it owns: its own text node
 those of its inline descendants (links, spans, emphasis, images), down to the next
 block-level row, which owns its own. The choices, one per case:
 
-- block-level rows (`BLOCK_LEVEL`): paragraphs, headings, list items (`li`, `dt`, `dd`),
+- block-level rows (`BLOCK_LEVEL`, tags.py): paragraphs, headings, list items (`li`, `dt`, `dd`),
   table rows and cells, `pre`, figures and their captions, quotes, and every container
   (`div`, `section`, `article`). A container's own text — "a text run directly inside a
   div", including runs split by `<br>` — is one block, owned by the container, between
@@ -34,28 +34,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .features import Features, tag_in
-from .render import WIDGET_TAGS
-from .snapshot import Snapshot
+from ..features import Features, tag_in
+from ..snapshot import Snapshot
+from ..tags import BLOCK_LEVEL, HEADINGS, TABLE_PARTS, WIDGET_TAGS
 
-HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
-# Rows that start a block of their own (with the root, which owns what nothing else does).
-BLOCK_LEVEL = frozenset({
-    "html", "body", "address", "article", "aside", "blockquote", "caption", "center",
-    "dd", "details", "dialog", "dir", "div", "dl", "dt", "fieldset", "figcaption",
-    "figure", "footer", "form", "header", "hgroup", "hr", "legend", "li", "main", "menu",
-    "nav", "ol", "p", "pre", "section", "summary", "table", "tbody", "tfoot", "thead",
-    "tr", "td", "th", "ul", "iframe", "frame", "frameset", "noframes", "search", "listing",
-    "plaintext", "xmp",
-}) | HEADINGS
 # Block-level rows that own everything inside them.
 ATOMIC = frozenset({"p", "pre", "figure", "blockquote", "listing", "plaintext", "xmp"}) | HEADINGS
 # What makes a table a data table (with no table nested inside it).
 DATA_TABLE_MARKS = frozenset({"th", "caption", "thead"})
-# The rows a data table is made of; any other block-level row inside (a paragraph, a div,
-# a list in a cell) makes it a layout table, whose rows are blocks of their own.
-TABLE_PARTS = frozenset({"table", "caption", "thead", "tbody", "tfoot", "tr", "td", "th",
-                         "colgroup"})
 
 
 @dataclass(frozen=True, eq=False)

@@ -48,12 +48,12 @@ from functools import lru_cache
 
 import numpy as np
 
-from . import blocks as blocks_mod
-from .algorithms import auto, clg, filters, lqf, sst
-from .families import FAMILIES, families_of
-from .features import Features, tag_in
-from .options import Options
-from .snapshot import Snapshot
+from . import segment as blocks_mod
+from ..algorithms import auto, clg, filters, lqf, sst
+from ..families import FAMILIES, families_of
+from ..features import Features, tag_in
+from ..options import Options
+from ..snapshot import Snapshot
 
 # Tag groups of a block's own row (one indicator column each; the rest is "other").
 TAG_GROUPS = {

@@ -1,8 +1,8 @@
 """The block stage: inside the chosen element, keep the blocks that are content and drop the rest.
 
-After a method has chosen an element, every block of it (blocks.py) gets a probability from
-the block model (models/blocks.json, written by `pith train-blocks`, documented in
-models/BLOCKS.md) over the block features (block_features.py). By default (option
+After a method has chosen an element, every block of it (segment.py) gets a probability from
+the block model (pipeline/models/blocks.json, written by `pith train-blocks`, documented in
+models/BLOCKS.md) over the block features (features.py). By default (option
 `blocks_rule`, 'blend') the decision is the model file's cross-validated blend with the
 method's own answer (its element less what it dropped, its parts): a block the method
 shows stays unless under the model's `threshold`, a block it does not show is taken in
@@ -42,14 +42,14 @@ from pathlib import Path
 
 import numpy as np
 
-from . import block_features as bf
-from . import blocks as blocks_mod
-from .algorithms.auto import furniture, lowest_common_ancestor
-from .algorithms.base import Choice
-from ..errors import PithError
-from .features import Features, tag_in
-from .options import Options
-from .snapshot import Snapshot
+from . import features as bf
+from . import segment as blocks_mod
+from ..algorithms.auto import furniture, lowest_common_ancestor
+from ..algorithms.base import Choice
+from ...errors import PithError
+from ..features import Features, tag_in
+from ..options import Options
+from ..snapshot import Snapshot
 
 # Rows a tree walk takes at once (Model.margin): every row walks every tree, so a batch
 # holds rows x trees node indices per level; 4096 rows x 200 trees (the model has 100)
@@ -57,7 +57,7 @@ from .snapshot import Snapshot
 # at once took gigabytes and twice the time (tests/bench_host_scale.py).
 MARGIN_BATCH_ROWS = 4096
 
-MODEL_PATH = Path(__file__).resolve().parent / "models" / "blocks.json"
+MODEL_PATH = Path(__file__).resolve().parent.parent / "models" / "blocks.json"
 
 # The 'boundary' rule's bar: the block model is fitted by log loss, so its probability is
 # calibrated and 0.5 is where a block is as likely content as not (no threshold fitted to
@@ -105,7 +105,7 @@ class Model:
 
     @property
     def reads_layout(self) -> bool:
-        """Whether one of the model's features is a layout column (block_features'
+        """Whether one of the model's features is a layout column (features.py's
         LAYOUT_NAMES beyond NAMES), which only rendered snapshots have."""
         return not set(self.names) <= set(bf.NAMES)
 
@@ -371,7 +371,7 @@ def probabilities(snap: Snapshot, feats: Features, opts: Options, element: int,
 def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: Choice,
           include: np.ndarray | None = None, exclude: np.ndarray | None = None,
           answer: int | None = None, model_path: str = str(MODEL_PATH),
-          page: Judged | None = None) -> Choice:
+          page: Judged | None = None, leave_out: np.ndarray | None = None) -> Choice:
     """The method's choice answered by the kept blocks inside `element` (the method's
     node or an ancestor of it; see the module docstring). A reader's own decisions
     override the model's: every block inside an `include` row is kept, then every block
@@ -379,7 +379,9 @@ def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: 
     `element`; the blocks outside it are left out), or, when None, the lowest common
     ancestor of the kept blocks: the outline goes round what is kept. `page`: every block
     of the page already judged (`judge_page`): its probabilities and texts are read
-    instead of computing the element's blocks' own."""
+    instead of computing the element's blocks' own. `leave_out` (bool per row): blocks
+    never kept whatever the model says, though a reader's include brings them back (a
+    comment thread under the post, comments.py)."""
     blocks = blocks_mod.compute(snap, feats)
     which = scope(snap, blocks, element)
     if not len(which):
@@ -415,6 +417,8 @@ def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: 
         kept_text = np.flatnonzero(keep & has_text)
         keep[kept_text[copies([strings[i] for i in kept_text.tolist()],
                               blocks.chars[which[kept_text]])]] = False
+    if leave_out is not None and (keep & has_text & ~leave_out[rows]).any():
+        keep &= ~leave_out[rows]           # never to nothing: then the thread is what is left
     for chosen, value in ((include, True), (exclude, False)):
         if chosen is not None and len(chosen):
             keep = np.where(snap.subtrees(chosen)[rows], value, keep)

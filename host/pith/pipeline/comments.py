@@ -1,0 +1,294 @@
+"""The comment thread: find the readers' comments under a post, so the body leaves them out and they come back apart.
+
+A comment thread is a container the page names as one — an id or a class with a word of
+`THREAD_WORDS` (`#comments`, `ol.commentlist`, `#disqus_thread`, `dsq-comments`, Blogger's
+`comments-block`, `ul.ugccmt-comments`) — that holds items: rows that are, or sit one or
+two levels under, such a named row (`li.comment`, `li#comment-1148995`, `dt`/`dd` pairs
+under `#comments`). Counted on the training side of dragnet_train's 281 pages with a
+comment truth, nearly every thread is marked so (WordPress, Blogger, TypePad, Disqus,
+Movable Type), while the post around it is not.
+
+Decisions a change must keep (NOTES.md, 'Why comment threads are found by their names'):
+- a named row is a thread only when its items hold at least `ITEM_SHARE` of its visible
+  text (a page wrapper whose class says `comments-open`, a post whose class says
+  `has-comments`, holds the post too, and mostly outside any item), it holds at least
+  `MIN_THREAD_CHARS` of visible text, and links hold less than `MAX_LINKED` of it (a
+  sidebar's "Recent comments" list is all links);
+- the thread is the outermost such row (its heading "23 Responses" and its form go with
+  it); a thread inside another is one thread;
+- a thread inside page furniture (nav, aside, footer, dialogs) is the furniture's, not
+  the post's: auto already leaves furniture out;
+- where the thread is the content — a forum or Q&A page whose posts are named comments —
+  it stays in the body: the thread is the content when no text the block model judges
+  content lies before it outside it (`is_content`): a post with its comments has its post
+  first.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+import urllib.parse
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .blocks import segment as blocks_mod
+from . import render
+from .algorithms.auto import furniture
+from .algorithms.base import Choice
+from .features import Features, tag_in
+from .options import Options
+from .snapshot import Snapshot
+
+# Words of an id or a class that name a comment thread or one of its comments (lower
+# case), at the start of the name or of a part of it: `commentlist`, `comment-body`,
+# `dsq-comment-57935`, `ugccmt-comments`, `jc_commentsDiv`; not inside a word
+# (`feature_chompcommentimages`), and not commenting or commentary (a site's commenting
+# guidelines, an article's commentary are its text).
+THREAD_WORDS = re.compile(r"(?:^|[\W_\d])(?:comment(?!ing|ary|ator)|disqus|dsq-|ugccmt|livefyre"
+                          r"|talkback)")
+# Names that state whether a page or a post has comments, not where they are: a post's
+# `has-comments`, a page's `no-comments` or `comments-open` (WordPress and Squarespace
+# put them on the article and the body).
+STATE_NAMES = re.compile(r"^(?:has|no|not|with|without|allow|disable|enable|show|showing|hide)"
+                         r"[-_]|[-_](?:open|closed|off|on|enabled|disabled|count|number|link|"
+                         r"links|placeholder)$")
+# Rows that are the whole page, never a thread (a state name missed above on the body).
+PAGE_TAGS = frozenset({"html", "body"})
+# Rows that can be one comment of a thread: its items (a comment is a list item, a
+# division, an article or a definition list's term and description).
+ITEM_TAGS = frozenset({"li", "div", "article", "section", "dt", "dd"})
+# A thread's items hold at least this share of its visible text: the rest is its heading,
+# its form's labels and its pagination. A page wrapper or a post named for its comments
+# holds the post outside any item.
+ITEM_SHARE = 0.5
+# A thread holds at least this many visible characters: a one-line "No comments yet" or
+# a comment counter is no thread to leave out.
+MIN_THREAD_CHARS = 80
+# Labels of a URL's host and segments of its path that name a forum, a board or a Q&A
+# site, whose threads are the content: forum.kerbalspaceprogram.com, /topic/225132-…,
+# stackoverflow.com/questions/…, old.reddit.com/r/science/comments/…,
+# community.example.org/discussion/…, viewtopic.php, showthread.php.
+FORUM_URL_PARTS = frozenset({
+    "forum", "forums", "topic", "topics", "thread", "threads", "questions", "question",
+    "discussion", "discussions", "discuss", "boards", "community", "comments",
+    "viewtopic", "showthread", "answers",
+})
+# The URLs whose address says what site a page is on (a file's path names a folder).
+WEB_SCHEMES = frozenset({"http", "https"})
+# A path segment of at most this many words (split at - and _) names a section of a site
+# (/discussion-topics/, /forum_posts/); a longer one is a title's slug.
+SECTION_WORDS = 2
+# A host name holding this word is a forum's (scienceforums.net, marshallforum.com).
+FORUM_HOST_WORD = "forum"
+# The reply's `comments` carries at most this many characters of text and block rows
+# (`truncated` says so): with the `blocks` lists (select.MAX_BLOCK_ROWS) the reply stays
+# under the 1 MiB a browser takes from a host (4 bytes a character at worst).
+MAX_TEXT_CHARS = 60_000
+MAX_BLOCK_ROWS = 5_000
+# The comment form's rows, left out of the comments' text: the form and the wrapper that
+# holds it with its "Leave a Reply" heading (WordPress's #respond).
+FORM_TAGS = frozenset({"form"})
+RESPOND_NAMES = frozenset({"respond", "comment-respond", "reply-form", "comment-form"})
+# Links hold less than this share of a thread's text: readers' comments are prose with an
+# author's link and a "Reply" link each; a "Recent comments" widget is a list of links.
+MAX_LINKED = 0.5
+
+
+@dataclass(frozen=True, eq=False)
+class Thread:
+    """The comment threads found on a page."""
+
+    roots: np.ndarray      # thread rows, document order, none inside another
+    items: np.ndarray      # bool per row: one comment (or a comment's part) of a thread
+    inside: np.ndarray     # bool per row: the row is a thread root or inside one
+
+
+def named(snap: Snapshot) -> np.ndarray:
+    """Rows whose id or class names a comment thread or a comment (THREAD_WORDS); each
+    distinct name is tested once."""
+    return snap.memo(("comment_named",), lambda: _named(snap))
+
+
+def _named(snap: Snapshot) -> np.ndarray:
+    return name_rows(snap, names_thread)
+
+
+def name_rows(snap: Snapshot, test) -> np.ndarray:
+    """Rows whose id or class attribute passes `test` (a str -> bool); each distinct
+    attribute value is tested once."""
+    out = np.zeros(snap.n, np.bool_)
+    for column in (snap.id, snap.cls):
+        has = np.flatnonzero(column != "")
+        if not len(has):
+            continue
+        names, code = np.unique(column[has], return_inverse=True)
+        hit = np.fromiter((test(s) for s in names.tolist()), np.bool_, len(names))
+        out[has] |= hit[code]
+    return out
+
+
+def names_thread(name: str) -> bool:
+    """Whether one of the words of an id or a class attribute names a thread or a comment
+    (THREAD_WORDS), not a state (STATE_NAMES)."""
+    return any(THREAD_WORDS.search(word) and not STATE_NAMES.search(word)
+               for word in name.lower().split())
+
+
+def find(snap: Snapshot, feats: Features) -> Thread | None:
+    """The page's comment threads (see the module docstring), None when it has none."""
+    return feats.memo(("comment_thread",), lambda: _find(snap, feats))
+
+
+def _find(snap: Snapshot, feats: Features) -> Thread | None:
+    mark = named(snap)
+    if not mark.any():
+        return None
+    parent = snap.parent
+    up1 = np.concatenate(([False], mark[parent[1:]]))
+    grand = np.where(parent >= 0, parent[np.maximum(parent, 0)], -1)
+    up2 = np.where(grand >= 0, mark[np.maximum(grand, 0)], False)
+    # a row one or two levels under a named one is an item when it repeats: a sibling of
+    # the same tag follows or precedes it (a page wrapper named for comments has one body)
+    repeated = _repeated(snap)
+    items = (mark | ((up1 | up2) & repeated)) & tag_in(snap, ITEM_TAGS) & (feats.chars > 0)
+    items[0] = False
+    visible = np.where(feats.gone, 0, feats.own_chars).astype(np.float64)
+    # each row's text is its nearest item's (the root's when it is in none); a row's items'
+    # text is then what the items strictly below it hold: its own item text is not counted
+    # (a named thread is an item of itself, and its heading sits in its own text)
+    direct = np.bincount(snap.nearest(items), weights=visible, minlength=snap.n)
+    inner = snap.subtree_sum(direct) - direct
+    chars = feats.chars.astype(np.float64)
+    land = furniture(snap)
+    in_land = land | snap.below(land)
+    ok = (mark & ~tag_in(snap, PAGE_TAGS) & (chars >= MIN_THREAD_CHARS) & (inner >= ITEM_SHARE * chars)
+          & (feats.linked_chars < MAX_LINKED * chars) & ~in_land)
+    if not ok.any():
+        return None
+    roots = np.flatnonzero(ok & ~snap.below(ok))
+    inside = snap.subtrees(roots)
+    return Thread(roots=roots, items=items & inside, inside=inside)
+
+
+
+def _repeated(snap: Snapshot) -> np.ndarray:
+    """Rows with a sibling of the same tag."""
+    codes, _ = snap.tag_codes()
+    key = snap.parent * (int(codes.max()) + 1) + codes
+    _, inverse, counts = np.unique(key, return_inverse=True, return_counts=True)
+    out = counts[inverse] > 1
+    out[0] = False
+    return out
+
+
+def apart(snap: Snapshot, feats: Features, opts: Options) -> Thread | None:
+    """The thread to leave out of the body and answer apart (option comments_apart), None
+    when there is none or it is the page's content (`is_content`)."""
+    if not opts.comments_apart:
+        return None
+    thread = find(snap, feats)
+    if thread is None or is_content(snap, feats, thread):
+        return None
+    return thread
+
+
+def is_content(snap: Snapshot, feats: Features, thread: Thread) -> bool:
+    """Whether the thread is the page's content, not comments under a post: the page's
+    address says it is a forum's or a Q&A site's (`forum_url`), or the threads are
+    interleaved with the content (more text outside the threads than inside
+    them between the first thread's start and the last one's end: the comments under
+    each answer of a Q&A page, each post of a forum's; text outside links counted)."""
+    if forum_url(str(snap.meta.get("url") or "")):
+        return True
+    roots = thread.roots
+    if len(roots) < 2:
+        return False
+    span = np.zeros(snap.n, np.bool_)
+    span[roots[0]:int(snap.end[roots].max())] = True
+    # text outside links: a sidebar between the thread and a "recent comments" widget is
+    # mostly links, an answer between two answers' comments is prose
+    prose = np.where(feats.gone | feats.in_link, 0, feats.own_chars)
+    between = int(prose[span & ~thread.inside].sum())
+    return between >= int(prose[thread.inside].sum())
+
+
+def forum_url(url: str) -> bool:
+    """Whether a label of the URL's host or a segment of its path (FORUM_URL_PARTS), or
+    the host's name (FORUM_HOST_WORD), names a forum, a discussion board or a Q&A site
+    (`forum.example.org`, `/topic/123-…`, `/questions/…`, `/r/x/comments/…`); not the
+    words of a slug (/the-best-board-games-of-2025/ is an article), nor the query or the
+    fragment (`#comments`), nor a saved file's path (file: URLs)."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme not in WEB_SCHEMES:
+        return False
+    host = (parts.hostname or "").lower()
+    if FORUM_HOST_WORD in host:
+        return True
+    segments = [seg.split(".")[0] for seg in parts.path.lower().split("/")]
+    # a segment of one or two words is a section's name (/discussion-topics/); a longer
+    # one is a title's slug
+    split = [re.split(r"[-_]", seg) for seg in segments]
+    words = host.split(".") + [w for seg in split if len(seg) <= SECTION_WORDS for w in seg]
+    return not FORUM_URL_PARTS.isdisjoint(words)
+
+
+def without(snap: Snapshot, choice: Choice, thread: Thread | None) -> Choice:
+    """`choice` with the thread's rows inside its element dropped; as it is without a
+    thread or when its element lies inside the thread (a reader's pin on a comment)."""
+    if thread is None or thread.inside[choice.node]:
+        return choice
+    node = choice.node
+    roots = thread.roots[(thread.roots > node) & (thread.roots < snap.end[node])]
+    if not len(roots):
+        return choice
+    drop = np.zeros(snap.n, np.bool_) if choice.drop is None else choice.drop.copy()
+    drop[roots] = True
+    return dataclasses.replace(choice, drop=drop)
+
+
+def left_out(thread: Thread | None, element: int) -> np.ndarray | None:
+    """The rows the block stage leaves out in `element` (keep.apply's leave_out): the
+    thread's, unless `element` lies inside it."""
+    if thread is None or thread.inside[element]:
+        return None
+    return thread.inside
+
+
+def judged_without(snap: Snapshot, feats: Features, page, thread: Thread | None):
+    """`page` (keep.Judged) with the thread's blocks judged no content (probability 0)."""
+    if thread is None:
+        return page
+    rows = blocks_mod.compute(snap, feats).rows
+    return dataclasses.replace(page, p=np.where(thread.inside[rows], 0.0, page.p))
+
+
+def output(snap: Snapshot, feats: Features, thread: Thread, fmt: str = "text") -> str:
+    """The thread's text (`fmt` text or markdown) without its forms (the "Leave a reply"
+    form's labels are no comment)."""
+    form = (tag_in(snap, FORM_TAGS) | _respond(snap)) & thread.inside
+    if fmt == "markdown":
+        return render.to_markdown(snap, feats, thread.roots, form)
+    return render.to_text(snap, feats, thread.roots, form)
+
+
+def _respond(snap: Snapshot) -> np.ndarray:
+    """Rows whose id or class word is a reply form's wrapper (RESPOND_NAMES)."""
+    return name_rows(snap, lambda s: not RESPOND_NAMES.isdisjoint(s.lower().split()))
+
+
+def wire(snap: Snapshot, feats: Features, thread: Thread) -> dict[str, Any]:
+    """The reply's `comments` (PROTOCOL.md): the thread's text, cut at MAX_TEXT_CHARS,
+    its roots (row and path) and its block rows (at most MAX_BLOCK_ROWS), for the
+    overlay to outline on request; `truncated` when either was cut."""
+    text = output(snap, feats, thread)
+    rows = blocks_mod.compute(snap, feats).rows
+    kept = rows[thread.inside[rows]]
+    return {
+        "text": text[:MAX_TEXT_CHARS],
+        "chars": int(feats.chars[thread.roots].sum()),
+        "roots": [{"node": int(r), "path": snap.path(int(r))} for r in thread.roots.tolist()],
+        "blocks": kept[:MAX_BLOCK_ROWS].tolist(),
+        "truncated": len(text) > MAX_TEXT_CHARS or len(kept) > MAX_BLOCK_ROWS,
+    }

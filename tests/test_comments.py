@@ -1,0 +1,194 @@
+"""The comment thread: found by its names, left out of the body, answered apart; kept on forums."""
+import json
+
+import numpy as np
+import pytest
+
+from builders import make_snapshot
+from pith.pipeline import comments
+from pith.pipeline.features import compute
+from pith.pipeline.options import Options
+from pith.pipeline.select import reader_view, select
+from pith.pipeline.snapshot import from_json
+
+POST = ("The starter bubbled every morning, yet each loaf came out flat; the kitchen was "
+        "simply too cold at night for the dough to rise. ")
+COMMENT = ("I had the same trouble last winter and a cool box with a bottle of warm water "
+           "fixed it for good, thank you for writing this up so clearly. ")
+
+
+def blog(comments_count=6, body_cls="single", article_cls="post", thread_id="comments",
+         url="https://blog.example.org/2024/02/why-my-bread-stopped-rising/"):
+    """A post of two paragraphs, then `div#comments > ol.commentlist > li.comment` items
+    (author line, date link, text), longer than the post, then a footer."""
+    rows = [("html", -1), ("body", 0, {"cls": body_cls}),                       # 0 1
+            ("article", 1, {"cls": article_cls}),                               # 2
+            ("h1", 2, {"text": "Why my bread stopped rising"}),                 # 3
+            ("p", 2, {"text": POST}), ("p", 2, {"text": POST}),                 # 4 5
+            ("div", 1, {"id": thread_id}),                                      # 6
+            ("h2", 6, {"text": f"{comments_count} thoughts"}),                  # 7
+            ("ol", 6, {"cls": "commentlist"})]                                  # 8
+    for k in range(comments_count):
+        li = len(rows)
+        rows += [("li", 8, {"id": f"comment-{k}", "cls": "comment even depth-1"}),
+                 ("div", li, {"cls": "comment-author vcard", "text": f"Reader {k} says:"}),
+                 ("a", li, {"text": "4 February 2024", "link": 1,
+                            "url": f"#comment-{k}"}),
+                 ("p", li, {"text": COMMENT})]
+    rows += [("footer", 1, {"text": "A bread diary."})]
+    return make_snapshot(rows, url=url, title="Why my bread stopped rising")
+
+
+def test_a_thread_named_for_comments_is_found_whole():
+    snap = from_json(blog(), 1000)
+    thread = comments.find(snap, compute(snap))
+    assert thread is not None
+    assert thread.roots.tolist() == [6]                 # div#comments: heading and list
+    assert not thread.inside[:6].any() and thread.inside[6:snap.n - 1].all()
+
+
+def test_the_body_leaves_the_thread_out_and_the_reply_carries_it():
+    """The failure this fixes: a thread longer than the post is read as the body (with
+    comments_apart off, every comment is in the text)."""
+    on = select(blog())
+    body = on.output("text")
+    assert POST.strip() in body and COMMENT.strip() not in body
+    wire = on.to_wire()["comments"]
+    assert wire["text"].count(COMMENT.strip()) == 6 and wire["truncated"] is False
+    assert wire["roots"] == [{"node": 6, "path": [0, 1]}]   # body, its second child
+    assert all(on.snap.end[6] > r >= 6 for r in wire["blocks"]) and wire["blocks"]
+    off = select(blog(), Options.from_overrides({"comments_apart": False}))
+    assert COMMENT.strip() in off.output("text")
+    assert off.to_wire()["comments"] is None
+
+
+def test_state_names_and_the_page_itself_are_not_threads():
+    """`has-comments` on the article and `comments-open` on the body say a post has
+    comments; neither is one (Squarespace and WordPress themes)."""
+    snap = from_json(blog(body_cls="single comments-open not-showing-comments",
+                          article_cls="post has-comments", thread_id="discussion"), 1000)
+    assert comments.find(snap, compute(snap)).roots.tolist() == [8]   # ol.commentlist
+    snap = from_json(blog(body_cls="verbosa-comment-placeholder"), 1000)
+    assert comments.find(snap, compute(snap)).roots.tolist() == [6]
+    assert not comments.names_thread("feature_chompcommentimages")
+    assert not comments.names_thread("site-commenting-guidelines")
+    assert comments.names_thread("jc_commentsDiv") and comments.names_thread("dsq-comment-7")
+
+
+def test_a_marked_wrapper_around_the_post_is_not_a_thread():
+    """A wrapper whose name says comments but whose items hold little of its text (the
+    post around a small list) is not the thread; the list inside it is."""
+    obj = blog(comments_count=2, body_cls="x")
+    obj["nodes"]["cls"][1] = "comments-wrap"               # body: never a thread
+    obj["nodes"]["cls"][2] = "post comments-area"          # the article, marked
+    snap = from_json(obj, 1000)
+    thread = comments.find(snap, compute(snap))
+    assert thread.roots.tolist() == [6]
+
+
+def test_a_recent_comments_widget_of_links_is_not_a_thread():
+    rows = [("html", -1), ("body", 0), ("article", 1), ("p", 2, {"text": POST * 3}),
+            ("aside", 1), ("ul", 4, {"id": "recentcomments"})]
+    for k in range(5):
+        li = len(rows)
+        rows += [("li", 5, {"cls": "recentcomments"}),
+                 ("a", li, {"text": f"Reader {k} on a post about bread", "link": 1,
+                            "url": f"https://e.org/{k}"})]
+    snap = from_json(make_snapshot(rows), 1000)
+    assert comments.find(snap, compute(snap)) is None
+
+
+def test_on_a_forum_the_thread_is_the_content():
+    url = "https://forum.example.org/topic/1234-why-my-bread-stopped-rising/"
+    sel = select(blog(url=url))
+    assert COMMENT.strip() in sel.output("text")
+    assert sel.to_wire()["comments"] is None
+
+
+@pytest.mark.parametrize("url, forum", [
+    ("https://forum.example.org/t/1", True),
+    ("https://www.scienceforums.net/topic/131993-sum-of-primes/", True),
+    ("https://stackoverflow.com/questions/1/hello-world", True),
+    ("https://old.reddit.com/r/science/comments/1rku5x9/follicles/", True),
+    ("http://example.org/viewtopic.php?t=7", True),
+    ("https://demo.example.com/discussion-topics/how-do-i", True),
+    ("https://www.example.com/the-best-board-games-from-2025/", False),   # a title's slug
+    ("https://blog.example.org/2012/10/post.html#comments", False),       # the fragment
+    ("file:///home/me/saved/comments/page.html", False),                  # a folder's name
+    ("", False),
+])
+def test_forum_urls(url, forum):
+    assert comments.forum_url(url) is forum
+
+
+def test_threads_interleaved_with_posts_are_content():
+    """A Q&A page: comments under the question and under each answer; the answers between
+    them are content, so the threads are the page's, not comments under a post."""
+    rows = [("html", -1), ("body", 0), ("main", 1)]
+    for k in range(3):
+        post = len(rows)
+        rows += [("div", 2, {"cls": "answer"}), ("p", post, {"text": POST * 5}),
+                 ("div", post, {"cls": "comments"}), ("ul", post + 2)]
+        for j in range(2):
+            rows += [("li", post + 3, {"cls": "comment", "text": COMMENT})]
+    snap = from_json(make_snapshot(rows), 1000)
+    feats = compute(snap)
+    thread = comments.find(snap, feats)
+    assert len(thread.roots) == 3 and comments.is_content(snap, feats, thread)
+    assert comments.apart(snap, feats, Options()) is None
+
+
+def test_the_reader_clean_drops_the_thread_and_returns_it_unless_included():
+    sel = select(blog())
+    reply = reader_view(sel, sel.node)
+    assert reply["comments"]["roots"][0]["node"] == 6
+    # the reader takes a comment into the body: the thread is no longer apart
+    assert reader_view(sel, 1, include=[9])["comments"] is None
+
+
+def test_a_selection_inside_the_thread_has_no_comments_apart():
+    """A reader's pin on the thread: it is what they read, all of it."""
+    sel = select(blog(), pin=8)
+    assert COMMENT.strip() in sel.output("text")
+    assert sel.to_wire()["comments"] is None
+
+
+def test_a_long_thread_is_cut_with_a_flag(monkeypatch):
+    monkeypatch.setattr(comments, "MAX_TEXT_CHARS", 300)
+    monkeypatch.setattr(comments, "MAX_BLOCK_ROWS", 3)
+    wire = select(blog()).to_wire()["comments"]
+    assert len(wire["text"]) == 300 and len(wire["blocks"]) == 3 and wire["truncated"]
+    assert len(json.dumps(wire)) < 2000
+
+
+def test_the_thread_text_leaves_the_comment_form_out():
+    rows = _rows_of(blog(comments_count=3))
+    footer = rows.pop()
+    base = len(rows)
+    rows += [("form", 6), ("label", base, {"text": "Leave a Reply"}), ("textarea", base),
+             footer]
+    sel = select(make_snapshot(rows, url="https://blog.example.org/p/"))
+    text = sel.comments_text()
+    assert COMMENT.strip() in text and "Leave a Reply" not in text
+
+
+def _rows_of(obj):
+    """The builders' row tuples back from a snapshot dict."""
+    cols = obj["nodes"]
+    keys = [k for k in cols if k not in ("tag", "parent")]
+    return [(cols["tag"][i], cols["parent"][i],
+             {k: cols[k][i] for k in keys if cols[k][i] not in ("", 0)})
+            for i in range(obj["n"])]
+
+
+def test_leave_out_never_empties_the_answer():
+    """keep.apply with every text block left out keeps what it kept: the thread is then
+    what the reader reads."""
+    from pith.pipeline.blocks import keep, segment as blocks
+    snap = from_json(blog(), 1000)
+    feats = compute(snap)
+    sel = select(blog())
+    everything = np.ones(snap.n, np.bool_)
+    choice = keep.apply(snap, feats, sel.options, 1, sel.element, leave_out=everything)
+    assert choice.kept is not None and len(choice.kept)
+    assert blocks.compute(snap, feats).count
