@@ -25,7 +25,9 @@ members inside a unit that do not start a record (garbage, a stream split in blo
 inflated on as its bytes. A zstd or lz4 file is one unit (FastWARC's readers inflate it).
 
 Each span is placed as (offset, inner): the unit's byte offset in the file and the span's
-offset in the unit's decoded bytes (a plain file: the byte offset, inner 0).
+offset in the unit's decoded bytes (a plain file: the byte offset, inner 0). What the old
+reader lost, and what this costs: NOTES.md, 'Why a WARC record is checked against its
+frame, and inputs against their kind (issue 34)'.
 """
 from __future__ import annotations
 

@@ -31,7 +31,8 @@ from typing import IO, Iterable, Iterator
 
 from . import warc
 from ..errors import PageTooLarge, PithError, RecordDamaged
-from ..pages.inputs import check_local, is_url, local_path, unsupported_scheme
+from ..pages.inputs import is_url, local_path
+from ..pages.local import check_local, unsupported_scheme
 from ..pages.static import HTML_SUFFIXES
 
 

@@ -29,7 +29,8 @@ from typing import Any
 from .records import Record
 from ..errors import InputDecode, InternalError, NoContent, PithError
 from ..pages import static
-from ..pages.inputs import fetch, local_path, read_local
+from ..pages.inputs import fetch, local_path
+from ..pages.local import read_local
 from ..pipeline.options import Options
 from ..pipeline.select import select
 

@@ -35,7 +35,7 @@ from urllib.parse import quote, unquote, urlsplit
 from urllib.request import url2pathname
 
 from . import network
-from .inputs import read_local, unsupported_scheme
+from .local import read_local, unsupported_scheme
 from ..errors import BrowserFailed, BrowserMissing, CaptureFailed, FetchFailed, Timeout
 from .loopback import Loopback, Served
 from .static import check_html, decode_html

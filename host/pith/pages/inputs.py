@@ -11,11 +11,8 @@ the snapshot then says `"fallback": "static"` and carries a `rendered_no_text` w
 """
 from __future__ import annotations
 
-import errno
 import http.client
-import os
 import re
-import stat
 import time
 import urllib.error
 import urllib.parse
@@ -26,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from . import network, static
-from ..errors import (FetchFailed, InputNotFound, InputUnreadable, InputUnsupported, PithError,
-                      Timeout)
+from ..errors import FetchFailed, Timeout
+from .local import read_local, unsupported_scheme
 
 # Timeout of a --static URL fetch and of a page load in the browser: long enough for
 # a slow site, short enough that a batch never hangs on one page.
@@ -35,81 +32,10 @@ DEFAULT_TIMEOUT_S = 30.0
 # Largest page --static downloads; a browser would refuse to be useful beyond it too.
 MAX_FETCH_BYTES = 64 * 1024 * 1024
 _UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
-# A URL scheme (RFC 3986) at the start of an input; one letter is a Windows drive (C:).
-_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]+):")
-READ_SCHEMES = ("http", "https", "file")
 
 
 def is_url(target: str) -> bool:
     return re.match(r"^(https?|file)://", target, re.I) is not None
-
-
-def unsupported_scheme(target: str) -> InputUnsupported | None:
-    """The error for an input that is a URL of a scheme Pith does not read (`ftp://...`,
-    `data:...`, `javascript:...`), None for anything else. A file whose name only looks
-    like one (`notes:a.html` in the current folder) is a file."""
-    match = _SCHEME.match(target)
-    if match is None or match.group(1).lower() in READ_SCHEMES or _exists(target):
-        return None
-    return InputUnsupported(f"{target}: the URL scheme {match.group(1).lower()!r} is not "
-                            "supported (use a file path, file://, http:// or https://)")
-
-
-def _exists(path: str) -> bool:
-    try:
-        return os.path.lexists(path)
-    except (OSError, ValueError):       # a name too long, a NUL byte
-        return False
-
-
-def check_local(path: Path) -> None:
-    """Refuse a local input that cannot be read as a page, before reading it: missing
-    (InputNotFound), a folder (InputNotFound, as static.read_page words it), no regular
-    file (InputUnsupported: a FIFO would block the read for ever, a device never end),
-    not readable (InputUnreadable: permission denied, a loop of symbolic links)."""
-    try:
-        mode = os.stat(path).st_mode
-        if stat.S_ISREG(mode):
-            with open(path, "rb"):
-                pass
-        elif stat.S_ISDIR(mode):
-            os.scandir(path).close()    # a folder a walk could not list says so
-    except OSError as exc:
-        raise _os_error(path, exc) from None
-    if stat.S_ISDIR(mode):
-        raise InputNotFound(f"{path} is a directory, not an HTML file")
-    if not stat.S_ISREG(mode):
-        raise InputUnsupported(f"{path} is {_kind(mode)}, not a regular file; Pith reads "
-                               "files (a pipe or device may never end)")
-
-
-def read_local(path: Path) -> bytes:
-    """The bytes of a local page: check_local, then static.read_page."""
-    check_local(path)
-    try:
-        return static.read_page(path)
-    except InputNotFound as exc:        # removed or made unreadable since the check
-        raise exc if not Path(path).exists() else InputUnreadable(exc.message) from None
-
-
-def _os_error(path: Path, exc: OSError) -> PithError:
-    if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.ENAMETOOLONG):
-        return InputNotFound(f"{path}: no such file")
-    if exc.errno in (errno.EACCES, errno.EPERM):
-        return InputUnreadable(f"{path}: permission denied (this user may not read it)")
-    if exc.errno == errno.ELOOP:
-        return InputUnreadable(f"{path}: a loop of symbolic links")
-    return InputUnreadable(f"{path}: cannot be read ({exc.strerror or exc})")
-
-
-def _kind(mode: int) -> str:
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    return "not a regular file"
 
 
 def local_path(target: str) -> Path | None:

@@ -7,7 +7,8 @@ its driver as one base64 message: the driver is busy about 0.5 s per MB (2 MB 0.
 `--timeout 1` on a 20 MB page returned after 22-26 s with a traceback of the handler
 the closed page interrupted. Now the handler continues the request to this server
 (`route.continue_(url=...)`, which the page does not see: its URL stays
-`http://pith.invalid/...`), and Chromium reads the bytes from a socket at once.
+`http://pith.invalid/...`), and Chromium reads the bytes from a socket at once (NOTES.md,
+'Why a WARC record is checked against its frame, and inputs against their kind (issue 34)').
 
 One server per Browser, bound to 127.0.0.1 on a free port, serving only what is
 registered with it: each page under an unguessable token, the page's decoded HTML at
