@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import mimetypes
 import os
 import re
 import threading
@@ -52,6 +53,12 @@ CHROMIUM_FLAGS = ("--no-sandbox", "--disable-background-networking",
 # A common desktop size: layout features (CLG) are about desktop layouts, and it matches
 # the example in host/SNAPSHOT.md.
 VIEWPORT = {"width": 1280, "height": 800}
+# Largest local body answered through Playwright (route.fulfill); a larger one goes to
+# Chromium from the loopback server (loopback.py). The driver passes a fulfilled body as
+# one base64 message, about 0.5 s a MB (a 20 MB page held it 23 s, past any timeout);
+# below 1 MB that is at most about half a second, and the server (a thread, a socket) is
+# started only when a page or file needs it.
+FULFILL_MAX_BYTES = 1 << 20
 # .invalid never resolves (RFC 2606), so nothing real can answer for the synthetic origin.
 LOCAL_ORIGIN = "http://pith.invalid"
 # After DOMContentLoaded, wait at most this long for `load`: a slow image or ad must not
@@ -162,8 +169,8 @@ class _Local:
             self.loopback.remove(self.token)
 
     async def route(self, route) -> None:
-        """Send the page and the files beside it to the loopback server; abort everything
-        else. A navigation of the page itself to anywhere else (a script's `location =
+        """Answer the page and the files beside it (over FULFILL_MAX_BYTES: send them to
+        the loopback server, loopback.py); abort everything else. A navigation of the page itself to anywhere else (a script's `location =
         ...`, a meta refresh, a form) gets `204 No Content`, which a browser answers by
         staying on the page: the capture is of the file asked for. Aborting it instead
         would replace the page with Chromium's error page ("This site can't be reached"),
@@ -175,16 +182,33 @@ class _Local:
         url = request.url.split("#", 1)[0]
         try:
             if url == self.url:
-                await route.continue_(url=self.loopback.url(self.token, self.served.name))
+                await self._answer(route, self.served.name, self.served.body,
+                                   "text/html; charset=utf-8")
             elif request.is_navigation_request() and request.frame.parent_frame is None:
                 await route.fulfill(status=204, body=b"")
             elif not url.startswith(LOCAL_ORIGIN + "/"):
                 await route.abort()
             else:
                 rel = unquote(urlsplit(url).path).lstrip("/")
-                await route.continue_(url=self.loopback.url(self.token, rel))
-        except Error:
+                file = (self.served.folder / rel).resolve()
+                if not (file.is_relative_to(self.served.folder) and file.is_file()):
+                    await route.fulfill(status=404, body=b"", headers={"content-type": "text/plain"})
+                elif file.stat().st_size > FULFILL_MAX_BYTES:
+                    await self._answer(route, rel, None, "")
+                else:
+                    kind = mimetypes.guess_type(file.name)[0] or "application/octet-stream"
+                    await self._answer(route, rel, file.read_bytes(), kind)
+        except (Error, OSError):
             pass
+
+    async def _answer(self, route, rel: str, body: bytes | None, kind: str) -> None:
+        """Fulfill with `body` when it is small; else let Chromium fetch `rel` from the
+        loopback server (a large body would hold Playwright's driver for seconds)."""
+        if body is not None and len(body) <= FULFILL_MAX_BYTES:
+            await route.fulfill(status=200, body=body, headers={"content-type": kind})
+        else:
+            self.loopback.start()       # on first use: most runs never need it
+            await route.continue_(url=self.loopback.url(self.token, rel))
 
 
 class Browser:
@@ -320,7 +344,6 @@ class Browser:
         else:
             path = Path(target)
         local = _Local(path, self.encoding, self.encoding_errors)
-        self._loopback.start()
         return local.url, local
 
     async def _visit(self, target: str, scripts: list[str], *,

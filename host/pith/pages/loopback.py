@@ -1,20 +1,20 @@
 """Local pages handed to Chromium over a loopback socket, not through Playwright's driver.
 
 browser.py serves a local file under the synthetic origin `http://pith.invalid/`; its
-route handler used to answer with `route.fulfill(body=...)`, which Playwright passes to
-its driver as one base64 message: the driver is busy about 0.5 s per MB (2 MB 0.9 s,
-5 MB 1.9 s, 10 MB 5.0 s; a 20 MB page 23 s), deaf to everything else meanwhile, so a
-`--timeout 1` on a 20 MB page returned after 22-26 s with a traceback of the handler
-the closed page interrupted. Now the handler continues the request to this server
+route handler answers with `route.fulfill(body=...)`, which Playwright passes to its
+driver as one base64 message: the driver is busy about 0.5 s per MB (2 MB 0.9 s, 5 MB
+1.9 s, 10 MB 5.0 s; a 20 MB page 23 s), deaf to everything else meanwhile, so a
+`--timeout 1` on a 20 MB page returned after 22-31 s with a traceback of the handler the
+closed page interrupted. A body over browser.FULFILL_MAX_BYTES is now sent here instead
 (`route.continue_(url=...)`, which the page does not see: its URL stays
-`http://pith.invalid/...`), and Chromium reads the bytes from a socket at once (NOTES.md,
-'Why a WARC record is checked against its frame, and inputs against their kind (issue 34)').
+`http://pith.invalid/...`), and Chromium reads it from a socket at once (NOTES.md, 'Why a
+WARC record is checked against its frame, and inputs against their kind (issue 34)').
 
-One server per Browser, bound to 127.0.0.1 on a free port, serving only what is
-registered with it: each page under an unguessable token, the page's decoded HTML at
-its own name and the files of its folder beside it (never outside the folder), for as
-long as its capture runs. The page's own scripts cannot reach it: the route handler
-aborts every request that is not to the synthetic origin.
+One server per Browser, started on first use, bound to 127.0.0.1 on a free port,
+serving only what is registered with it: each page under an unguessable token, the
+page's decoded HTML at its own name and the files of its folder beside it (never outside
+the folder), for as long as its capture runs. The page's own scripts cannot reach it:
+the route handler aborts every request that is not to the synthetic origin.
 """
 from __future__ import annotations
 
