@@ -377,6 +377,24 @@ class Firefox:
         }, timeout_s=timeout_s)
         return self.script_value(res, function)
 
+    def pin_shadow_roots(self, context: str, selector: str = "pith-overlay, pith-toast") -> int:
+        """Make the (closed) shadow roots of the elements `selector` matches readable in the
+        page's realm as `__pithRoots.get(host)`; how many. BiDi serialises closed roots when
+        asked (includeShadowTree "all"); a page's own scripts cannot reach them."""
+        res = self.send("script.evaluate", {
+            "expression": f"[...document.querySelectorAll({json.dumps(selector)})]",
+            "target": {"context": context}, "awaitPromise": False,
+            "serializationOptions": {"maxDomDepth": 0, "includeShadowTree": "all"}})
+        roots = [n["value"]["shadowRoot"]["sharedId"] for n in res["result"]["value"]
+                 if (n.get("value") or {}).get("shadowRoot")]
+        for shared_id in roots:
+            self.send("script.callFunction", {
+                "functionDeclaration": "(sr) => { (globalThis.__pithRoots = globalThis.__pithRoots"
+                                       " || new WeakMap()).set(sr.host, sr); }",
+                "arguments": [{"sharedId": shared_id}], "target": {"context": context},
+                "awaitPromise": False})
+        return len(roots)
+
     @staticmethod
     def script_value(res: dict, source: str) -> Any:
         """The value of a script.evaluate/callFunction result; ScriptError if it threw."""

@@ -30,6 +30,7 @@ def test_bench_draws_no_progress_bar_into_a_pipe(tmp_path):
 
 
 @needs_shared
+@pytest.mark.slow     # pith bench with its anchors on six pages
 def test_bench_static_slice_prints_scores_and_times(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(REPO / "host")}
     result = subprocess.run(

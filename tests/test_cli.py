@@ -248,6 +248,7 @@ def test_progress_bar_on_a_terminal_for_many_inputs(tmp_path):
     assert b"3/3" in drawn and b"\r" in drawn
 
 
+@pytest.mark.browser      # its second half runs the rendered mode, which needs Chromium
 def test_one_input_error_names_the_input_once(tmp_path):
     for mode in (["--static"], []):
         missing = tmp_path / "missing.html"

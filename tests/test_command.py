@@ -76,6 +76,7 @@ def test_a_warc_gives_one_json_row_per_html_record_and_counts_the_rest(tmp_path)
     assert "Lichens are partnerships between a fungus and an alga" in by_url["https://article.test/page"]["text"]
 
 
+@pytest.mark.slow     # every fixture page through a crawl and through extract
 def test_rows_equal_the_static_extraction_of_each_page(tmp_path):
     crawl = tmp_path / "c.warc"
     warcfile.write(crawl, [fixture_page(n) for n in FIXTURE_PAGES])
@@ -162,6 +163,7 @@ def test_a_pathological_record_costs_its_time_limit_and_is_named(tmp_path):
     assert f"{crawl}@" in result.stderr and "page_time_limit (90)" in result.stderr
 
 
+@pytest.mark.slow
 def test_a_50_mb_page_is_answered_or_refused_within_its_limits(tmp_path):
     paragraph = ("<p>" + "lorem ipsum dolor " * 300 + "</p>").encode()
     huge = b"<html><body><article>" + paragraph * 10_000 + b"</article></body></html>"
@@ -179,6 +181,7 @@ def test_a_50_mb_page_is_answered_or_refused_within_its_limits(tmp_path):
 
 @pytest.mark.skipif(not (SHARED / "cleaneval" / "index.jsonl").is_file(),
                     reason="../shared/datasets absent")
+@pytest.mark.slow
 def test_a_crawl_of_shared_pages_with_hostile_records_loses_no_good_record(tmp_path):
     entries = []
     for name in ("cleaneval", "readability", "wcxb_dev"):

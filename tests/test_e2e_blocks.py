@@ -58,7 +58,7 @@ VIEW_JS = """(rows) => {
   const nodes = globalThis.__pith.nodes;
   const ov = document.getElementById('pith-overlay');
   if (!ov) return null;
-  const sr = ov.shadowRoot;
+  const sr = __pithRoots.get(ov);          // closed: handed over by the automation protocol
   const rect = (r) => [r.x, r.y, r.width, r.height];
   const veils = [...sr.querySelectorAll('[part~="veil"]')].map((v) => ({
     row: Number(v.dataset.row), rect: rect(v.getBoundingClientRect()),
@@ -116,6 +116,39 @@ COUNT_CLICKS_JS = """() => {
   return document.body.outerHTML;
 }"""
 
+# Runs in the page's main world, as a hostile page's script would: every key the overlay
+# knows (on window, document, body, the focused element and the overlay's host), clicks on
+# every part of the overlay it can reach and on the host, clicks and pointer presses on the
+# blocks `rows` (edit mode toggles those), and the DOM event the overlay once listened to.
+FORGE_JS = """(rows) => {
+  const ov = document.getElementById('pith-overlay');
+  const keys = ['+', '=', '-', 'r', 'R', 's', 'S', 'j', 'J', 'k', 'K', 'x', 'X', 'e', 'E', 'Escape'];
+  const targets = [window, document, document.body, document.activeElement || document.body, ov];
+  const opts = {bubbles: true, cancelable: true, composed: true, button: 0, view: window};
+  for (const key of keys) for (const t of targets) for (const type of ['keydown', 'keypress', 'keyup']) {
+    t.dispatchEvent(new KeyboardEvent(type, {key, ...opts}));
+  }
+  const reachable = ov.shadowRoot ? [...ov.shadowRoot.querySelectorAll('[part]')] : [];
+  const press = (el) => {
+    for (const type of ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click']) {
+      el.dispatchEvent(new (type.startsWith('pointer') ? PointerEvent : MouseEvent)(type, opts));
+    }
+  };
+  for (const el of [...reachable, ov]) { press(el); if (el.click) el.click(); }
+  for (const row of rows) { const el = globalThis.__pith.nodes[row]; if (el) press(el); }
+  for (const t of [document, window, ov]) t.dispatchEvent(new CustomEvent('pith:overlay-replaced', opts));
+  return {shadow_root: ov.shadowRoot !== null, reached: reachable.length};
+}"""
+# Long enough for a command a forged event set off to come back (grow, remember, reader).
+FORGED_SETTLE_S = 1.5
+
+# Runs in the page's main world: the rect of the overlay's part `part` (roots pinned first).
+PART_RECT_JS = """(part) => {
+  const r = __pithRoots.get(document.getElementById('pith-overlay'))
+    .querySelector('[part~="' + part + '"]').getBoundingClientRect();
+  return [r.x, r.y, r.width, r.height];
+}"""
+
 # Runs in the page's main world: bring row's element into view (the overlay follows on the
 # next frame).
 SCROLL_TO_JS = """(row) => {
@@ -152,6 +185,19 @@ class Chromium:
 
     def eval(self, js: str, arg=None):
         return self.xb.page.evaluate(js, arg)
+
+    def pin(self) -> None:
+        """The overlay's closed shadow roots readable to eval as __pithRoots.get(host)."""
+        self.xb.pin_shadow_roots()
+
+    def rules(self) -> dict:
+        return self.xb.ext_eval("async () => (await chrome.storage.local.get('siteRules')).siteRules || {}")
+
+    def clear_rules(self) -> None:
+        self.xb.ext_eval("() => chrome.storage.local.remove('siteRules')")
+
+    def tabs(self) -> int:
+        return len(self.xb.context.pages)
 
     def click(self, x: float, y: float) -> None:
         self.xb.page.mouse.click(x, y)
@@ -198,6 +244,18 @@ class Firefox:
 
     def eval(self, js: str, arg=None):
         return self.fx.ff.call(self.fx.page, js, arg)
+
+    def pin(self) -> None:
+        self.fx.ff.pin_shadow_roots(self.fx.page)
+
+    def rules(self) -> dict:
+        return self.fx.ff.call(self.fx.ext, "async () => (await browser.storage.local.get('siteRules')).siteRules || {}")
+
+    def clear_rules(self) -> None:
+        self.fx.ff.call(self.fx.ext, "() => browser.storage.local.remove('siteRules')")
+
+    def tabs(self) -> int:
+        return len(self.fx.ff.contexts())
 
     def click(self, x: float, y: float) -> None:
         ff, ctx = self.fx.ff, self.fx.page
@@ -309,6 +367,7 @@ class Session:
 
     def view(self) -> dict:
         rows = sorted(set(self.kept) | set(self.drop) | {self.node})
+        self.b.pin()
         view = self.b.eval(VIEW_JS, rows)
         assert view is not None, "no overlay in the page"
         return view
@@ -520,3 +579,39 @@ def test_decisions_survive_a_host_restart(pith, server):
     assert taken_text in text and left_text not in text
     assert s.decisions() == ([taken + 1], [left + 1])
     assert ok(pith.hello(), "hello")["hello"]["pid"] != pid
+
+
+def test_a_page_script_cannot_drive_the_overlay(pith, server):
+    """Issue 34, finding 8: a page's scripts dispatch every key and click the overlay knows,
+    reach for its buttons and veils, and fire the event it once listened to; nothing
+    changes (selection, decisions, edit mode, stored rules, tabs), the overlay stays. The
+    person's own input (trusted keys and clicks) still works afterwards."""
+    s = Session(pith, server)
+    try:
+        grown = ok(pith.command("grow"), "grow")          # the Remember button (S) is offered now
+        s.set_blocks(grown)
+        pith.press("e")
+        wait_for(lambda: s.view()["editing"], "edit mode after a trusted E")
+        before = ok(pith.state(), "state")
+        rules, tabs, view = pith.rules(), pith.tabs(), s.view()
+        forged = pith.eval(FORGE_JS, sorted(set(s.kept) - {s.node}))
+        time.sleep(FORGED_SETTLE_S)
+        after = ok(pith.state(), "state")
+        assert [after.get(k) for k in ("node", "path", "include", "exclude")] == \
+            [before.get(k) for k in ("node", "path", "include", "exclude")], after
+        assert pith.rules() == rules, "a forged S stored a site rule"
+        assert pith.tabs() == tabs, "a forged R opened the reader"
+        now = s.view()                                      # asserts the overlay is still up
+        assert (now["editing"], now["focus"], now["node"]) == (view["editing"], view["focus"], view["node"])
+        assert forged == {"shadow_root": False, "reached": 0}, forged   # closed: nothing to reach
+        # the person's own keys and clicks still act
+        pith.press("e")
+        wait_for(lambda: not s.view()["editing"], "edit mode off after a trusted E")
+        pith.press("-")
+        wait_for(lambda: ok(pith.state(), "state")["node"] == s.reply["node"], "a trusted - shrinks back")
+        pith.pin()
+        pith.click(*centre(pith.eval(PART_RECT_JS, "close")))
+        wait_for(lambda: not pith.eval("() => !!document.getElementById('pith-overlay')"),
+                 "a trusted click on the close button")
+    finally:
+        pith.clear_rules()

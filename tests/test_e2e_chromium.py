@@ -104,7 +104,7 @@ def wait_overlay(xb: ExtensionBrowser, predicate, what: str):
 def assert_outlines(ov: dict | None, reply: dict) -> None:
     """The overlay marks the element of `reply`: attributes, box on its rect, outline."""
     assert ov is not None, "no #pith-overlay in the page"
-    assert ov["under_root"] and ov["open_shadow"], ov
+    assert ov["under_root"] and not ov["open_shadow"] and ov["pinned"], ov   # closed: the page cannot reach in
     assert ov["node"] == reply["node"] and ov["path"] == reply["path"]
     assert ov["tag"] == reply["tag"] == ov["target_tag"], ov
     assert ov["box_position"] == "fixed" and ov["outline"] not in (None, "none"), ov
@@ -199,9 +199,9 @@ def test_bar_buttons(xb, server):
     # is already its body (select grows the method's choice once), which cannot grow
     load(xb, f"{server}/reader/source.html")
     ok(xb.click(), "click")
-    xb.page.locator("#pith-overlay").locator('[part="grow"]').click()
+    xb.click_part("grow")             # closed shadow root: a trusted click where the button is
     wait_overlay(xb, lambda o: o and o["path"] == grown_path("reader"), "grow button")
-    xb.page.locator("#pith-overlay").locator('[part="close"]').click()
+    xb.click_part("close")
     wait_overlay(xb, lambda o: o is None, "close button")
 
 
@@ -350,9 +350,10 @@ def test_host_not_installed(xb, server):
         err = _click_after_killing(xb, pid)
         assert (err["code"], err["name"]) == (60, "host_not_installed")
         assert "pith install-host" in err["message"]
+        xb.pin_shadow_roots()
         toast = xb.page.evaluate("""() => {
             const t = document.querySelector('pith-toast, pith-overlay');
-            const el = t && t.shadowRoot.querySelector('[part="toast"]');
+            const el = t && __pithRoots.get(t).querySelector('[part="toast"]');
             return el ? el.textContent : null; }""")
         assert toast is not None and "pith install-host" in toast
     finally:
@@ -380,6 +381,22 @@ def test_options_page_shows_the_host(xb):
     # a locator, not wait_for_function: extension pages' CSP forbids the eval it polls with
     xb.ext.locator("#host-status.ok").wait_for(timeout=OVERLAY_WAIT_S * 1000)
     assert xb.ext.locator("#host-pid").text_content().startswith("pid ")
+
+
+def test_a_content_script_speaks_only_for_its_own_tab(xb, server):
+    """What a script in Pith's isolated world of a page may ask the background (a
+    compromised renderer can send anything a content script can): the overlay's commands
+    and block decisions, for its own tab only; no selection read, no other tab named."""
+    load(xb, f"{server}/article/source.html")
+    ok(xb.click(), "click")
+    send = "(m) => chrome.runtime.sendMessage(m).then((r) => ({r: r ?? null}), (e) => ({error: String(e)}))"
+    ask = lambda msg: xb.content_script_eval(f"({send})({json.dumps(msg)})")    # noqa: E731
+    assert ask({"type": "pith:state", "tabId": xb.tab_id}).get("r") is None       # no state read
+    assert ask({"type": "pith:command", "command": "extract"}).get("r") is None    # not the overlay's
+    assert xb.state()["node"] is not None
+    closed = ask({"type": "pith:command", "command": "close", "tabId": 999999}).get("r")
+    assert closed and closed.get("ok") is True, closed                              # its own tab
+    assert xb.state()["node"] is None
 
 
 def test_a_copy_in_another_world_takes_the_overlay_over(xb, server):

@@ -186,9 +186,10 @@ def test_reader_without_a_selection_says_what_to_do(xb, server):
 
 
 def overlay_remember_shown(xb: ExtensionBrowser) -> bool:
+    xb.pin_shadow_roots()
     return xb.page.evaluate("""() => {
       const h = document.getElementById('pith-overlay');
-      const b = h && h.shadowRoot.querySelector('[part=remember]');
+      const b = h && __pithRoots.get(h).querySelector('[part=remember]');
       return !!b && getComputedStyle(b).display !== 'none';
     }""")
 

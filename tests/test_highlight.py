@@ -22,7 +22,23 @@ from conftest import PAGES, ROOT, chromium_or_skip, registered_profile
 from pith.pages.extension import ExtensionBrowser
 from serving import serve
 
-HIGHLIGHT_JS = (ROOT / "extension" / "inject" / "highlight.js").read_text(encoding="utf-8")
+# highlight.js attaches closed shadow roots. Run here in the page's main world, it is
+# preceded by a hook that keeps each root as __pithRoots.get(host) for the checks below:
+# the test's own hook in its own world (the extension's isolated world is out of a page's
+# reach, and tests/test_e2e_blocks.py checks that no page script gets in).
+KEEP_ROOTS_JS = """(() => {
+  const attach = Element.prototype.attachShadow;
+  if (attach.keepsRoots) return;
+  const roots = globalThis.__pithRoots = globalThis.__pithRoots || new WeakMap();
+  Element.prototype.attachShadow = function (init) {
+    const root = attach.call(this, init);
+    roots.set(this, root);
+    return root;
+  };
+  Element.prototype.attachShadow.keepsRoots = true;
+})();
+"""
+HIGHLIGHT_JS = KEEP_ROOTS_JS + (ROOT / "extension" / "inject" / "highlight.js").read_text(encoding="utf-8")
 EXAMPLES = ROOT / "host" / "examples"
 OUTLINE_TOP = PAGES / "outline-top"
 VIEWPORT = {"width": 1280, "height": 800}
@@ -40,7 +56,7 @@ SHOW_JS = """(selector) => {
 GEOMETRY_JS = """(selector) => {
   const el = document.querySelector(selector);
   const host = document.getElementById('pith-overlay');
-  const sr = host.shadowRoot;
+  const sr = __pithRoots.get(host);
   const plain = (r) => ({left: r.left, top: r.top, right: r.right, bottom: r.bottom});
   const bar = plain(sr.querySelector('[part=bar]').getBoundingClientRect());
   const boxEl = sr.querySelector('[part=box]');
@@ -164,7 +180,7 @@ def test_chromium_a_narrow_window_cuts_the_label_not_the_bar(chromium, servers):
         geo = tab.evaluate(GEOMETRY_JS, "article")
         assert geo["bar"]["left"] >= 0 and geo["bar"]["right"] <= geo["viewport"]["width"], geo["bar"]
         assert geo["under_bar"] == [] and geo["under_outline"] == [], geo
-        buttons = tab.evaluate("""() => [...document.getElementById('pith-overlay').shadowRoot
+        buttons = tab.evaluate("""() => [...__pithRoots.get(document.getElementById('pith-overlay'))
             .querySelectorAll('button')].filter((b) => b.checkVisibility())
             .map((b) => { const r = b.getBoundingClientRect(); return [b.getAttribute('part'), r.left, r.right]; })""")
         assert [b[0] for b in buttons] == ["grow", "shrink", "reader", "close"], buttons
@@ -210,6 +226,7 @@ def test_extension_outline_on_the_bundled_example(playwright, tmp_path_factory, 
         xb.page.goto(f"{servers[EXAMPLES]}/article.html", wait_until="load")
         first = xb.click()
         assert first.get("ok") is True and first["tag"] == "article", first
+        xb.pin_shadow_roots()          # the extension's closed roots, for GEOMETRY_JS
         check(xb.page.evaluate(GEOMETRY_JS, "article"), "above", "\u201cHow tide tables are made\u201d")
         most_read = xb.page.evaluate("""() => { const r = document.querySelector('aside h3').getBoundingClientRect();
             return {left: r.left, top: r.top, right: r.right, bottom: r.bottom}; }""")
@@ -217,6 +234,7 @@ def test_extension_outline_on_the_bundled_example(playwright, tmp_path_factory, 
         assert bar["right"] <= most_read["left"] or bar["bottom"] <= most_read["top"], (bar, most_read)
         grown = xb.command("grow")
         assert grown.get("ok") is True and grown["tag"] == "div", grown
+        xb.pin_shadow_roots()
         geo = xb.page.evaluate(GEOMETRY_JS, "div.layout")
         assert geo["under_bar"] == [] and geo["under_outline"] == [], geo
         assert geo["label"].startswith("\u201cHow tide tables are made\u201d \u00b7 ")

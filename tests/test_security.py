@@ -98,6 +98,55 @@ def test_nothing_outside_pith_can_reach_it():
             assert api not in code, f"{rel(path)} listens to {api}"
 
 
+# --- the outline in the page -------------------------------------------------------------
+INJECTED = sorted((EXT / "inject").glob("*.js"))
+# Events a page's script can forge that would be a person's input to the overlay.
+INPUT_EVENTS = {"keydown", "keyup", "keypress", "click", "auxclick", "dblclick", "mousedown",
+                "mouseup", "pointerdown", "pointerup", "mouseover", "contextmenu", "input"}
+# Input listeners that act on nothing: they only keep the page from seeing Pith's events.
+INERT_LISTENERS = {"stop"}
+
+
+def listener_bodies(code: str):
+    """(event type or variable, the listener's source) of each addEventListener in `code`:
+    a named function's body, or an inline function up to its closing brace."""
+    for m in re.finditer(r"addEventListener\(\s*(?:'([\w:-]+)'|(\w+))\s*,\s*(function\b|\w+)", code):
+        kind = m.group(1) or m.group(2)
+        if m.group(3) == "function":
+            start, depth, i = code.index("{", m.end()), 0, code.index("{", m.end())
+            while True:
+                depth += {"{": 1, "}": -1}.get(code[i], 0)
+                if depth == 0:
+                    break
+                i += 1
+            yield kind, m.group(3), code[start:i + 1]
+        else:
+            body = re.search(rf"function {m.group(3)}\(\w*\) \{{\n(.*?)^  \}}", code,
+                             flags=re.MULTILINE | re.DOTALL)
+            yield kind, m.group(3), body.group(1) if body else ""
+
+
+def test_the_overlay_listens_to_no_page_event():
+    """SECURITY.md, "The outline in the page": shadow roots closed, no page event or message
+    taken as an instruction, and every input listener of the injected scripts checks
+    isTrusted (the e2e test in test_e2e_blocks.py checks what a page's events do)."""
+    section("The outline in the page")
+    checked = 0
+    for path in INJECTED:
+        code = strip_js_comments(path.read_text(encoding="utf-8"))
+        for call in re.findall(r"attachShadow\(([^)]*)\)", code):
+            assert re.fullmatch(r"\{ mode: 'closed' \}", call.strip()), f"{rel(path)}: attachShadow({call})"
+        for api in ("CustomEvent", "dispatchEvent(", "postMessage", "addEventListener('message'"):
+            assert api not in code, f"{rel(path)} uses {api}"
+        for kind, name, body in listener_bodies(code):
+            assert ":" not in kind, f"{rel(path)} listens to the page's own event {kind!r}"
+            # a variable type is a list of input events (EDIT_EVENTS)
+            if (kind in INPUT_EVENTS or kind == "type") and name not in INERT_LISTENERS:
+                assert "isTrusted" in body, f"{rel(path)}: the {kind} listener {name} takes untrusted events"
+                checked += 1
+    assert checked >= 5         # highlight.js: keys, clicks, edit-mode pointer, hover, the toast
+
+
 # --- permissions ---------------------------------------------------------------------------
 def test_permissions_are_exactly_the_documented_ones():
     documented = table_first_column(section("Permissions of the extension"))

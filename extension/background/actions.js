@@ -26,7 +26,9 @@
  * {ok: false, error: {code, name, message}}; an error is also shown in the page when it
  * can be, and in the badge and title.
  *
- * Messages (runtime.onMessage; the overlay's buttons and keys, the options page, tests):
+ * Messages (runtime.onMessage; the overlay's buttons and keys, the options page, tests; a
+ * script in a web page may send only the overlay's commands and block decisions, for its own
+ * tab, see PAGE_COMMANDS):
  *   {type: "pith:command", command: "extract"|"grow"|"shrink"|"remember"|"close"|"reader", tabId?}
  *        → the command's answer (tabId defaults to the sender's tab)
  *   {type: "pith:blocks", doc, node, include: [row…], exclude: [row…], tabId?}
@@ -458,9 +460,26 @@ export async function forget(tabId, removed = false) {
   await Promise.all([state.forget(tabId, { removed }), removed ? null : badge.clear(tabId)]);
 }
 
-/** runtime.onMessage: a Promise of the answer, or undefined for messages that are not Pith's. */
+// What a script in a web page (the overlay, injected into the page's isolated world) may
+// ask, always for its own tab: its buttons and keys, and its block decisions. A content
+// script's messages are less trusted than Pith's own pages' (a compromised renderer can
+// send any), so they name no other tab and read no state.
+const PAGE_COMMANDS = new Set(['grow', 'shrink', 'remember', 'reader', 'close']);
+
+/** Whether `sender` is a script in a web page rather than one of Pith's own pages. */
+function inPage(sender) {
+  return Boolean(sender && sender.tab) && !String(sender.url || '').startsWith(api.runtime.getURL(''));
+}
+
+/** runtime.onMessage: a Promise of the answer, or undefined for messages that are not Pith's
+ * (or that a page's script may not send). */
 export function onMessage(msg, sender) {
   if (!msg || typeof msg !== 'object') return undefined;
+  if (inPage(sender)) {
+    if (msg.type === 'pith:command' && PAGE_COMMANDS.has(msg.command)) return command(msg.command, sender.tab.id);
+    if (msg.type === 'pith:blocks') return enqueue(sender.tab.id, () => saveBlocks(sender.tab.id, msg));
+    return undefined;
+  }
   const tabId = Number.isInteger(msg.tabId) ? msg.tabId : sender && sender.tab && sender.tab.id;
   switch (msg.type) {
     case 'pith:command':

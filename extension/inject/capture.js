@@ -31,6 +31,12 @@
   var SRC_TAGS = { img: 1, iframe: 1, frame: 1, video: 1, audio: 1, source: 1, embed: 1, script: 1 };
   // Elements whose text is code or inert markup, not content.
   var NO_TEXT_TAGS = { script: 1, style: 1, template: 1 };
+  // The TeX a formula was written in: MathML's own annotation (KaTeX writes one) …
+  var TEX_ANNOTATION = 'annotation[encoding="application/x-tex"]';
+  // … or MathJax 2's source script, whose id is its rendering's frame id without "-Frame".
+  var MATHJAX2_FRAME = '[id^="MathJax-Element-"]';
+  // Wrappers that display a formula as a block (KaTeX, MathJax 2, MathJax 3).
+  var DISPLAY_WRAPPERS = '.katex-display, .MathJax_Display, mjx-container[display="true"]';
 
   // DOM accessors taken from the prototypes once: a <form> exposes its controls as
   // properties, so <input name="nextSibling"> (or getAttribute, localName, ...) would
@@ -46,6 +52,46 @@
   var nodeTypeOf = getter(Node.prototype, 'nodeType');
   var firstChildOf = getter(Node.prototype, 'firstChild');
   var nextSiblingOf = getter(Node.prototype, 'nextSibling');
+  var textContentOf = getter(Node.prototype, 'textContent');
+  var elQuery = Element.prototype.querySelector;
+  var closestOf = Element.prototype.closest;
+  var byId = Document.prototype.getElementById;
+
+  /**
+   * {tex, display} of a MathML <math> element (SNAPSHOT.md, `alt` of a math row; the reader's
+   * collector asks the same through __pith.formula): the page's TeX source ('' when it gives
+   * none) from an x-tex annotation or MathJax 2's script, and whether it is displayed as a
+   * block (display="block", a display-mode script, a display wrapper).
+   */
+  function formula(el) {
+    var tex = '', display = (getAttr.call(el, 'display') || '').trim().toLowerCase() === 'block';
+    var ann = elQuery.call(el, TEX_ANNOTATION);
+    if (ann !== null) tex = textContentOf.call(ann) || '';
+    var frame = closestOf.call(el, MATHJAX2_FRAME);
+    var doc = el.ownerDocument;
+    if (frame !== null && doc !== null) {
+      var script = byId.call(doc, (getAttr.call(frame, 'id') || '').replace(/-Frame$/, ''));
+      var type = script !== null ? (getAttr.call(script, 'type') || '') : '';
+      if (script !== null && localNameOf.call(script) === 'script' && /^\s*math\/tex/i.test(type)) {
+        if (tex.trim() === '') tex = textContentOf.call(script) || '';
+        if (/mode\s*=\s*display/i.test(type)) display = true;
+      }
+    }
+    if (!display && closestOf.call(el, DISPLAY_WRAPPERS) !== null) display = true;
+    return { tex: tex.replace(/\s+/g, ' ').trim(), display: display };
+  }
+
+  /** The delimited TeX of a MathJax 2 source script nothing typeset (no MathML in its frame), else ''. */
+  function untypesetTex(el) {
+    var type = getAttr.call(el, 'type') || '';
+    if (!/^\s*math\/tex/i.test(type)) return '';
+    var doc = el.ownerDocument, id = getAttr.call(el, 'id') || '';
+    var frame = id !== '' && doc !== null ? byId.call(doc, id + '-Frame') : null;
+    if (frame !== null && elQuery.call(frame, 'math') !== null) return '';
+    var tex = (textContentOf.call(el) || '').replace(/\s+/g, ' ').trim();
+    if (tex === '') return '';
+    return /mode\s*=\s*display/i.test(type) ? '\\[' + tex + '\\]' : '\\(' + tex + '\\)';
+  }
 
   function round(v) {
     return Math.round(v * COORD_SCALE) / COORD_SCALE;
@@ -152,6 +198,11 @@
       if (name === 'img' || name === 'area' || name === 'input') {
         altv = getAttr.call(el, 'alt') || '';
         if (altv === '' && name === 'img') altv = getAttr.call(el, 'title') || '';
+      } else if (name === 'math') {
+        var fm = formula(el);           // SNAPSHOT.md: \(tex\) inline, \[tex\] displayed
+        altv = fm.display ? '\\[' + fm.tex + '\\]' : '\\(' + fm.tex + '\\)';
+      } else if (name === 'script') {
+        altv = untypesetTex(el);
       }
       alt.push(altv);
 
@@ -297,6 +348,7 @@
       Object.defineProperty(g, '__pith', { value: {}, writable: true, configurable: true, enumerable: false });
     }
     g.__pith.nodes = nodes;
+    g.__pith.formula = formula;
 
     snap.capture_ms = Math.round((performance.now() - t0) * 10) / 10;
     return stringify(snap);

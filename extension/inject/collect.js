@@ -104,6 +104,15 @@
   var MAX_LINKS = 2000;
   // JSON-LD: how many scripts, characters and values to look through for datePublished.
   var MAX_JSONLD_SCRIPTS = 20, MAX_JSONLD_CHARS = 1000000, MAX_JSONLD_VALUES = 10000;
+  // An inline SVG smaller than this on either side (CSS px) is an icon (a share button's
+  // logo, an arrow), not a figure: 48 px is twice the usual 24 px icon grid.
+  var MIN_FIGURE_PX = 48;
+  // SVG path data and point lists of a detailed chart run long; other attribute values are labels.
+  var MAX_GEOMETRY_CHARS = 200000;
+  // Inside a formula or a figure: never copied (the reader's allow-list, ui/allowlist.js,
+  // decides the rest; these go here already because they run, load or embed markup).
+  var FOREIGN_DROP = set('script style foreignobject iframe image a annotation-xml maction mglyph');
+  var TEX_TYPE = /^\s*math\/tex/i;
 
   function set(words) {
     var o = Object.create(null), list = words.split(' ');
@@ -116,7 +125,7 @@
   var INLINE = set('a em strong b i u s del ins mark small sub sup code kbd samp var abbr cite q ' +
     'time br img span');
   var NEVER_KEPT = set('script style noscript template iframe frame frameset object embed applet ' +
-    'input button select textarea option svg math canvas video audio source track map area ' +
+    'input button select textarea option canvas video audio source track map area ' +
     'nav dialog link meta base head title ' +
     // not in READER.md's list but of the same kind (form parts, embedded documents)
     'optgroup datalist param portal fencedframe');
@@ -185,6 +194,8 @@
   var titleOf = getter(Document.prototype, 'title');
   var assignedNodesOf = HTMLSlotElement.prototype.assignedNodes;
   var styleOf = window.getComputedStyle.bind(window);
+  var rectOf = Element.prototype.getBoundingClientRect;
+  var attrListOf = getter(Element.prototype, 'attributes');
 
   function attr(el, name) {
     return getAttr.call(el, name);
@@ -401,13 +412,23 @@
 
   // --- the walk ---------------------------------------------------------------------------
 
+  /**
+   * True for KaTeX's and MathJax's visually hidden MathML copy of a formula (an absolutely
+   * positioned wrapper, so computed as a block, around a <math>): it sits inline in the
+   * sentence and must not become a div that breaks the line.
+   */
+  function hiddenFormulaCopy(el, cs) {
+    return (cs.position === 'absolute' || cs.position === 'fixed') && elQuery.call(el, 'math') !== null;
+  }
+
   /** What element `name` becomes: an allowed tag, '' (unwrap) or null (leave out silently). */
-  function mapTag(name, cs) {
-    var blockish = cs !== null && BLOCK_DISPLAY.test(cs.display);
+  function mapTag(name, cs, el) {
+    var blockish = cs !== null && BLOCK_DISPLAY.test(cs.display) && !hiddenFormulaCopy(el, cs);
     if (name === 'span') return blockish ? 'div' : 'span';
     if (BLOCK[name] === true || INLINE[name] === true) return name;
     if (ALIAS[name] !== undefined) return ALIAS[name];
     if (SILENT[name] === true) return null;
+    if (name.lastIndexOf('mjx-', 0) === 0) return '';   // MathJax 3's wrappers: its MathML is inside
     if (LAYOUT[name] === true || name.indexOf('-') > 0) return 'div';
     return blockish ? 'div' : '';
   }
@@ -447,6 +468,85 @@
       if (assigned.length) return [null, assigned];
     }
     return [firstChildOf.call(el), null];
+  }
+
+  // --- formulas and figures ----------------------------------------------------------------
+
+  /** The attributes of MathML or SVG element `el` worth sending (READER.md "Mathematics", "Figures"), or null. */
+  function foreignAttrs(el) {
+    var a = null, list = attrListOf.call(el);
+    for (var i = 0; i < list.length; i++) {
+      var name = list[i].name, v = list[i].value, lower = name.toLowerCase();
+      if (lower.lastIndexOf('on', 0) === 0 || lower === 'style' || lower === 'class' || lower === 'src' ||
+          lower.lastIndexOf('xmlns', 0) === 0) continue;
+      if ((lower === 'href' || lower === 'xlink:href') && v.trim().charAt(0) !== '#') continue;
+      if (v.length > (lower === 'd' || lower === 'points' ? MAX_GEOMETRY_CHARS : MAX_ATTR_CHARS)) continue;
+      if (a === null) a = {};
+      a[name] = v;
+    }
+    return a;
+  }
+
+  /** A copy of MathML / SVG element `el` as a payload node, at most `levels` deep; counts into `st`. */
+  function copyForeign(el, levels, st) {
+    var node = { t: String(localNameOf.call(el)) }, a = foreignAttrs(el), c = [];
+    if (a !== null) {
+      node.a = a;
+      for (var k in a) st.chars += a[k].length;
+    }
+    st.elements++;
+    for (var ch = firstChildOf.call(el); ch !== null; ch = nextSiblingOf.call(ch)) {
+      var type = nodeTypeOf.call(ch);
+      if (type === 3 || type === 4) {
+        var s = dataOf.call(ch);
+        st.chars += s.length;
+        if (!WS_ONLY.test(s) || c.length) append(c, s);
+      } else if (type === 1 && FOREIGN_DROP[nameOf(ch)] !== true) {
+        if (levels <= 1 || st.elements >= MAX_ELEMENTS) {
+          st.truncated = true;
+          continue;
+        }
+        c.push(copyForeign(ch, levels - 1, st));
+      }
+    }
+    if (c.length) node.c = c;
+    return node;
+  }
+
+  /** A formula node of MathML element `el`, with the page's TeX as an x-tex annotation when it gives one. */
+  function formulaNode(el, levels, st) {
+    var node = copyForeign(el, levels, st);
+    var fm = typeof globalThis.__pith.formula === 'function' ? globalThis.__pith.formula(el) : null;
+    if (fm === null) return node;
+    if (fm.display) {
+      if (node.a === undefined) node.a = {};
+      node.a.display = 'block';
+    }
+    var annotated = elQuery.call(el, 'annotation[encoding="application/x-tex"]') !== null;
+    if (fm.tex !== '' && !annotated) {
+      st.chars += fm.tex.length;
+      node.c = [{ t: 'semantics', c: [{ t: 'mrow', c: node.c || [] },
+        { t: 'annotation', a: { encoding: 'application/x-tex' }, c: [fm.tex] }] }];
+    }
+    return node;
+  }
+
+  /**
+   * MathJax 2's source script when nothing typeset it (MathJax not run, or its output has no
+   * MathML): a formula holding the TeX only, else null.
+   */
+  function scriptFormula(el) {
+    var type = attr(el, 'type') || '';
+    if (!TEX_TYPE.test(type)) return null;
+    var id = attr(el, 'id') || '';
+    var frame = id !== '' ? docQuery.call(document, '[id="' + id.replace(/["\\]/g, '') + '-Frame"]') : null;
+    if (frame !== null && elQuery.call(frame, 'math') !== null) return null;
+    var tex = collapse(textContentOf.call(el) || '');
+    if (tex === '') return null;
+    var node = { t: 'math', c: [{ t: 'semantics', c: [{ t: 'mtext', c: [tex] },
+      { t: 'annotation', a: { encoding: 'application/x-tex' }, c: [tex] }] }] };
+    if (/mode\s*=\s*display/i.test(type)) node.a = { display: 'block' };
+    return node;
   }
 
   /** The sanitised content of `root`: {tree, words, elements, dropped, truncated}. */
@@ -494,6 +594,15 @@
         return;
       }
       var name = nameOf(el);
+      if (name === 'script' && !isRoot) {        // scripts are in `drop` as code; a TeX source is content
+        var fromTex = scriptFormula(el);
+        if (fromTex !== null) {
+          st.elements++;
+          st.chars += 2 * textContentOf.call(el).length;
+          f.out.push(fromTex);
+          return;
+        }
+      }
       if (!isRoot && (NEVER_KEPT[name] === true || dropSet.has(el))) {
         st.dropped++;
         return;
@@ -507,7 +616,23 @@
         st.dropped++;
         return;
       }
-      var tag = name === 'slot' ? '' : mapTag(name, cs);
+      if (name === 'math' || name === 'svg') {
+        // A formula (its MathML and TeX) or a figure (a drawing at least MIN_FIGURE_PX a side).
+        var box = name === 'svg' ? rectOf.call(el) : null;
+        if (box !== null && (box.width < MIN_FIGURE_PX || box.height < MIN_FIGURE_PX)) {
+          st.dropped++;
+          return;
+        }
+        if (st.elements >= MAX_ELEMENTS) {
+          st.truncated = true;
+          stop = true;
+          return;
+        }
+        var levels = Math.max(1, MAX_DEPTH - f.depth);
+        f.out.push(name === 'math' ? formulaNode(el, levels, st) : copyForeign(el, levels, st));
+        return;
+      }
+      var tag = name === 'slot' ? '' : mapTag(name, cs, el);
       if (tag === null) return;
       var url = null;
       if (tag === 'a') {
@@ -573,7 +698,7 @@
       return st;
     }
     var rootStyle = styleOf(root);
-    var rootTag = rootName === 'slot' || NEVER_KEPT[rootName] === true ? '' : mapTag(rootName, rootStyle);
+    var rootTag = rootName === 'slot' || NEVER_KEPT[rootName] === true ? '' : mapTag(rootName, rootStyle, root);
     var keepWs = closestOf.call(root, 'pre, code') !== null;
     if (rootTag === 'a') rootTag = absolute(attr(root, 'href'), root, LINK_SCHEMES) ? 'a' : '';
     if (rootTag === 'img' || (rootTag !== null && rootTag !== '' && ROOT_CONTENTS[rootTag] !== true)) {

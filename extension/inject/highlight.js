@@ -9,7 +9,7 @@
  *
  *   <pith-overlay id="pith-overlay" data-pith-node="7" data-pith-path="[1,1]" data-pith-tag="article"
  *                 data-pith-veils="12" data-pith-capped="0" data-pith-editing="false">
- *     #shadow-root (open)
+ *     #shadow-root (closed)
  *       <div part="box">            fixed, follows the element's getBoundingClientRect()
  *       <div part="veils">          fixed on the box, clipping what it holds to it:
  *         <div part="veil" data-row="23" title="…">   a block left out (hatched, clickable)
@@ -59,6 +59,17 @@
  * again. Styles are set through the CSSOM (never markup, so a page's CSP cannot block them)
  * and with !important on the host element; text is set with textContent only: nothing
  * from the page is ever parsed as HTML.
+ *
+ * Only the person's own input acts. The page shares the DOM with this script (not its
+ * globals): its scripts can dispatch any event, but those are untrusted, and every key,
+ * click and pointer handler here ignores an event whose isTrusted is false. The shadow
+ * roots are closed, so no page script can reach a button, relabel it or read the label.
+ * No DOM event or attribute is listened to or read back as an instruction: an overlay left
+ * by a copy of this script from before an extension reload (another isolated world) is
+ * removed from the DOM by the new copy's first overlay, and the old copy, finding its host
+ * gone, closes itself at its next event. A page can remove or cover the overlay (it owns
+ * its DOM), which only closes or hides it; it cannot grow, shrink, save a rule, open the
+ * reader or change a block decision. SECURITY.md, "The outline in the page".
  */
 (function pithHighlight() {
   'use strict';
@@ -119,13 +130,8 @@
   // A page click in edit mode: these events inside the outline are kept from the page.
   var EDIT_EVENTS = ['click', 'auxclick', 'dblclick', 'mousedown', 'mouseup', 'pointerdown', 'pointerup'];
 
-  // Another copy of this script in another isolated world (the extension was reloaded or
-  // updated while the page stayed open) hears this DOM event and removes its overlay.
-  var REPLACED_EVENT = 'pith:overlay-replaced';
-
   var cur = null;                        // the overlay on screen: {host, root, box, veils, focus, bar, label, toast, el, blocks, editing, raf, timer}
   var loose = null;                      // a toast shown without an overlay: {host, toast, timer}
-  var announcing = false;                // true while this copy sends REPLACED_EVENT itself
 
   function style(el, props) {
     for (var k in props) el.style.setProperty(k, props[k], 'important');
@@ -164,7 +170,7 @@
 
   function build() {
     var host = hostElement('pith-overlay');
-    var root = host.attachShadow({ mode: 'open' });
+    var root = host.attachShadow({ mode: 'closed' });   // no page script reaches in
     var box = part('div', 'box');
     style(box, {
       position: 'fixed', 'box-sizing': 'border-box', margin: '0', padding: '0', border: '0',
@@ -237,8 +243,16 @@
     e.stopPropagation();
   }
 
+  /** The overlay is on the page: false (after closing quietly) once its host was taken out
+   * of the DOM, by a newer copy of this script or by the page. */
+  function live() {
+    if (cur && !cur.host.isConnected) close({ notify: false });
+    return cur !== null;
+  }
+
   function onClick(e) {
     e.stopPropagation();
+    if (!e.isTrusted || !live()) return;        // a page script's click: not the person's
     var t = e.target;
     if (cur && t === cur.toast) {
       hideToast(cur);
@@ -265,7 +279,8 @@
   }
 
   function onKey(e) {
-    if (!cur || e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
+    if (!e.isTrusted || !live()) return;        // a page script's key: not the person's
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
     var own = Object.prototype.hasOwnProperty;
     var local = cur.blocks !== null && own.call(BLOCK_KEYS, e.key);
     if (!local && !own.call(KEYS, e.key)) return;
@@ -705,7 +720,7 @@
 
   /** Edit mode: pointer events inside the outline are Pith's; a primary click toggles. */
   function onPagePointer(e) {
-    if (!cur || !cur.editing || !e.isTrusted) return;
+    if (!e.isTrusted || !live() || !cur.editing) return;
     var u = unitOf(e);
     if (u === undefined) return;
     e.stopPropagation();
@@ -717,7 +732,7 @@
 
   /** Edit mode: the ring follows the pointer to the block a click would toggle. */
   function onHover(e) {
-    if (!cur || !cur.editing) return;
+    if (!e.isTrusted || !live() || !cur.editing) return;
     var u = unitOf(e);
     if (!u || u.row === cur.blocks.focus) return;
     cur.blocks.focus = u.row;
@@ -758,13 +773,17 @@
     toast('Pith was updated or restarted and lost this page. Press Alt+Shift+P to select again.');
   }
 
-  function open() {
-    announcing = true;
-    try {
-      document.dispatchEvent(new CustomEvent(REPLACED_EVENT));
-    } finally {
-      announcing = false;
+  /** Take out the overlays and toasts another copy of this script left (an extension
+   * reloaded while the page stayed open); that copy closes once it sees its host gone. */
+  function removeOthers() {
+    var others = document.querySelectorAll('pith-overlay, pith-toast');
+    for (var i = 0; i < others.length; i++) {
+      if (!loose || others[i] !== loose.host) others[i].remove();
     }
+  }
+
+  function open() {
+    removeOthers();
     cur = build();
     window.addEventListener('keydown', onKey, true);
     window.addEventListener('scroll', schedule, { capture: true, passive: true });
@@ -837,11 +856,11 @@
     if (!holder) {
       if (!loose) {
         var host = hostElement('pith-toast');
-        var root = host.attachShadow({ mode: 'open' });
+        var root = host.attachShadow({ mode: 'closed' });
         var t = makeToast();
         root.appendChild(t);
         loose = { host: host, toast: t, timer: 0 };
-        t.addEventListener('click', function () { if (loose) hideToast(loose); });
+        t.addEventListener('click', function (e) { if (e.isTrusted && loose) hideToast(loose); });
       }
       holder = loose;
       if (holder.host.parentNode !== document.documentElement) document.documentElement.appendChild(holder.host);
@@ -852,12 +871,6 @@
     clearTimeout(holder.timer);
     holder.timer = setTimeout(function () { hideToast(holder); }, TOAST_MS);
   }
-
-  document.addEventListener(REPLACED_EVENT, function () {
-    if (announcing) return;
-    close({ notify: false });
-    if (loose) hideToast(loose);
-  });
 
   g.__pith.overlay = { show: show, close: close, toast: toast };
 })();

@@ -58,7 +58,7 @@ export function serializeHtml(node) {
 }
 
 const THEME_SELECTOR = /\[data-theme=["']?([\w-]+)["']?\]/g;
-const NOT_EXPORTED = /\.toolbar|#status/;        // the page's controls are not in the file
+const NOT_EXPORTED = /\.toolbar|#status|\.narrate|data-narrating|::highlight/;   // the page's controls (and read aloud's marks) are not in the file
 
 function ruleText(rule, theme) {
   if (rule instanceof CSSMediaRule) {

@@ -16,11 +16,21 @@
  *   one break; a `br` at the start or end of a paragraph is dropped; inside headings and
  *   table cells a `br` is a space.
  * - Escaping (pragmatic): in text, backslash, backtick, * [ ] ~ are always escaped; _ unless it
- *   sits between two letters or digits (snake_case stays readable); `<` only before a
- *   letter, `/`, `!` or `?` (what could start HTML or an autolink); `&` only where it would
- *   read as an entity; `!` only right before a link's `[`; `|` only inside tables. At the
- *   start of a paragraph line: `#` heading markers, `-`/`+` bullets, `1.`/`1)` numbers,
- *   `>` and setext underlines (`===`, `---`) are escaped. Other characters are left alone.
+ *   sits between two letters or digits (snake_case stays readable); `!` only right before a
+ *   link's `[`; `|` only inside tables. At the start of a paragraph line: `#` heading
+ *   markers, `-`/`+` bullets, `1.`/`1)` numbers, `>` and setext underlines (`===`, `---`)
+ *   are escaped. Other characters are left alone, except `<` and `&`:
+ * - HTML, autolinks and entities: a `<` or `&` is judged over its whole text node, and what
+ *   lies beyond the node counts as unknown: the next inline element may hold the rest of a
+ *   tag name (`&lt;<span>img …&gt;</span>` is one `<img …>` once joined). So `<` is escaped
+ *   unless whitespace follows it in its node (prose's `a < b` stays bare; `<img`, `</`, `<!`,
+ *   `<?`, `<1@x.y>` and a `<` ending its node are escaped), and `&` is escaped when the rest
+ *   of its node could make an entity (`&amp;`, `&#60;`, a bare `&` or `&am` ending the node).
+ *   Escaping at the join instead would need every token to say whether it is text; this
+ *   rule holds by itself, costs a backslash only where a node ends in `<` or `&x`, and the
+ *   test corpus tests/fixtures/markdown-split-tags.json checks it with a CommonMark parser.
+ *   Image alts and link titles are escaped the same way; in a link destination a `\` and an
+ *   `&` that would read as an entity are backslash-escaped.
  * - Emphasis: strong/b `**x**`, em/i `*x*`, s/del `~~x~~`; whitespace at the edges moves
  *   outside the markers; the same emphasis nested inside itself is not repeated. Inline
  *   code/kbd/samp use a backtick run longer than any inside (padded with a space when the
@@ -43,12 +53,18 @@
  *   or parentheses is written `<…>`; a link without text becomes `<href>`.
  * - Published date: the `YYYY-MM-DD` the page gives (no time-zone conversion), else the
  *   raw string. The source URL (http(s) only) is an autolink.
+ * - Formulas (math.js): `$tex$` inline, a displayed one a block of its own `$$` / tex / `$$`
+ *   splitting its paragraph (in a table cell, heading, link or emphasis: `$$tex$$`); the TeX is the page's source when it gave one, else rebuilt
+ *   from the MathML. An SVG figure is an image whose destination is the data: URL of the
+ *   rebuilt SVG document (svg-figure.js), its title or the figure's caption as alt.
  * - With {removedLinks: true} and links in the payload, a last section
  *   "## Links removed from this block" lists them (http(s)/mailto only).
  */
 import {
-  BLOCK_TAGS, safeHref, safePageUrl, sanitizeTree, splitTitle, withoutRepeatedByline,
+  BLOCK_TAGS, figureCaption, safeHref, safePageUrl, sanitizeTree, splitTitle, withoutRepeatedByline,
 } from './content-dom.js';
+import { formulaMarkdown, formulaTex, isDisplayed } from './math.js';
+import { svgImage } from './svg-figure.js';
 
 const SP = Object.freeze({ k: 'space' });
 const BR = Object.freeze({ k: 'break' });
@@ -59,7 +75,10 @@ const LINKS_HEADING = 'Links removed from this block';
 const MAX_FILE_NAME = 80;
 
 // --- text -----------------------------------------------------------------------------
-const ESCAPED = /[\\`*[\]~_|]|<(?=[A-Za-z/!?])|&(?=#\d+;|#[xX][0-9a-fA-F]+;|[A-Za-z][A-Za-z0-9]*;)/g;
+// `<` unless whitespace follows in the node; `&` when the rest of the node may make an entity.
+const ESCAPED = /[\\`*[\]~_|]|<(?![ \t\n\r\f])|&(?=#?[xX]?[0-9A-Za-z]*(?:;|$))/g;
+// An `&` that reads as an entity inside a link destination or title (one token: no split).
+const ENTITY_AMP = /&(?=#?[xX]?[0-9A-Za-z]+;)/g;
 
 function escapeText(chunk, ctx) {
   return chunk.replace(ESCAPED, (ch, at, whole) => {
@@ -73,11 +92,13 @@ function escapeText(chunk, ctx) {
   });
 }
 
+/** A text node's tokens: escaped as a whole (what follows a `<` or `&` in it counts), then
+ * split at whitespace (escaping adds none). */
 function textTokens(text, ctx) {
   const out = [];
-  text.split(WS).forEach((part, i) => {
+  escapeText(text, ctx).split(WS).forEach((part, i) => {
     if (i) out.push(SP);
-    if (part) out.push(escapeText(part, ctx));
+    if (part) out.push(part);
   });
   return out;
 }
@@ -128,7 +149,8 @@ function codeSpan(nodes, ctx) {
 }
 
 function destination(url, ctx) {
-  let dest = ctx.table ? url.replace(/\|/g, '%7C') : url;
+  let dest = url.replace(/\\/g, '\\\\').replace(ENTITY_AMP, '\\&');
+  if (ctx.table) dest = dest.replace(/\|/g, '%7C');
   if (/[\s()<>]/.test(dest)) dest = `<${dest.replace(/</g, '%3C').replace(/>/g, '%3E')}>`;
   return dest;
 }
@@ -136,19 +158,25 @@ function destination(url, ctx) {
 function titlePart(title) {
   if (!title) return '';
   const t = title.replace(/[ \t\n\r\f]+/g, ' ').trim();
-  return t ? ` "${t.replace(/[\\"]/g, '\\$&')}"` : '';
+  return t ? ` "${t.replace(/[\\"]/g, '\\$&').replace(ENTITY_AMP, '\\&')}"` : '';
 }
 
 function imageToken(node, ctx) {
-  const alt = (node.a.alt || '').replace(/[ \t\n\r\f]+/g, ' ').trim().replace(/[\\[\]]/g, '\\$&');
-  const safeAlt = ctx.table ? alt.replace(/\|/g, '\\|') : alt;
-  return `![${safeAlt}](${destination(node.a.src, ctx)}${titlePart(node.a.title)})`;
+  // The alt is inline content to a Markdown reader: escaped as text (an `<img` in it would be HTML).
+  const alt = escapeText((node.a.alt || '').replace(/[ \t\n\r\f]+/g, ' ').trim(), ctx);
+  return `![${alt}](${destination(node.a.src, ctx)}${titlePart(node.a.title)})`;
+}
+
+/** `<href>`, or `[href](<href>)` when the URL holds what would end an autolink early. */
+function autolink(href, ctx) {
+  if (!/[\s<>]/.test(href) && !(ctx.table && href.includes('|'))) return `<${href}>`;
+  return `[${escapeText(href, ctx)}](${destination(href, ctx)})`;
 }
 
 function linkTokens(node, ctx) {
   const inner = inline(node.c, { ...ctx, link: true });
   if (ctx.link) return inner;                               // no links inside links
-  if (!inner.some((tok) => !isGap(tok))) return [...inner, `<${node.a.href}>`];
+  if (!inner.some((tok) => !isGap(tok))) return [...inner, autolink(node.a.href, ctx)];
   return wrapTokens(inner, '[', `](${destination(node.a.href, ctx)}${titlePart(node.a.title)})`);
 }
 
@@ -162,6 +190,15 @@ function inlineNode(node, ctx) {
   switch (node.t) {
     case 'br': return [ctx.table || ctx.heading ? SP : BR];
     case 'img': return [imageToken(node, ctx)];
+    case 'svg': return [imageToken(svgImage(node, ctx.caption || ''), ctx)];
+    case 'math': {
+      if (isDisplayed(node) && !(ctx.table || ctx.heading || ctx.link || ctx.em || ctx.strong || ctx.strike)) {
+        const tex = formulaTex(node);                 // a block of its own (paragraph splits there)
+        return tex ? [{ k: 'formula', md: `$$\n${tex}\n$$` }] : [];
+      }
+      const md = formulaMarkdown(node);
+      return md ? [ctx.table ? md.replace(/\|/g, '\\|') : md] : [];
+    }
     case 'a': return linkTokens(node, ctx);
     case 'strong': case 'b': return emphasis(node, ctx, 'strong', '**');
     case 'em': case 'i': return emphasis(node, ctx, 'em', '*');
@@ -203,11 +240,27 @@ function joinTokens(tokens) {
   return out;
 }
 
+/** A paragraph's Markdown; a displayed formula in it stands as a block of its own between the text before and after it. */
 function paragraph(nodes, ctx, wrapWith = '') {
   let tokens = inline(nodes, ctx);
   if (wrapWith) tokens = wrapTokens(tokens, wrapWith);
-  const text = joinTokens(tokens);
-  return text ? text.split('\n').map(escapeLineStart).join('\n') : '';
+  const parts = [];
+  let run = [];
+  const done = () => {
+    const text = joinTokens(run);
+    if (text) parts.push(text.split('\n').map(escapeLineStart).join('\n'));
+    run = [];
+  };
+  for (const tok of tokens) {
+    if (tok && tok.k === 'formula') {
+      done();
+      parts.push(tok.md);
+    } else {
+      run.push(tok);
+    }
+  }
+  done();
+  return parts.join('\n\n');
 }
 
 // --- blocks ---------------------------------------------------------------------------
@@ -347,6 +400,7 @@ function blockNode(node, ctx) {
     case 'blockquote': return [{ kind: 'quote', md: blockquote(node, ctx) }];
     case 'table': return [{ kind: 'table', md: table(node, ctx) }];
     case 'dt': return [{ kind: 'p', md: paragraph(node.c, { ...ctx, strong: true }, '**') }];
+    case 'figure': return blocks(node.c, { ...ctx, caption: figureCaption(node) });
     case 'figcaption': case 'caption':
       return [{ kind: 'p', md: paragraph(node.c, { ...ctx, em: true }, '*') }];
     default: return blocks(node.c, ctx);    // div, figure, details, dl, dd, li, rows, cells (lists: in blocks)
@@ -398,7 +452,7 @@ function metadataLine(payload) {
   const items = [plain(payload.byline), plain(payload.site), markdownDate(payload.published)]
     .filter(Boolean).map(inlineText);
   const url = safePageUrl(payload.url);
-  if (url) items.push(/[\s<>]/.test(url) ? `[${inlineText(url)}](<${url}>)` : `<${url}>`);
+  if (url) items.push(autolink(url, {}));
   return items.length ? escapeLineStart(items.join(' · ')) : '';
 }
 
@@ -407,7 +461,7 @@ function removedLinks(links) {
     const href = link && safeHref(link.href);
     if (!href) return [];
     const text = inlineText(link.text);
-    return [text ? `- [${text}](${destination(href, {})})` : `- <${href}>`];
+    return [text ? `- [${text}](${destination(href, {})})` : `- ${autolink(href, {})}`];
   });
   return items.length ? `## ${LINKS_HEADING}\n\n${items.join('\n')}` : '';
 }

@@ -59,13 +59,20 @@ ELEMENT_AT_PATH_JS = """
 }
 """
 
+# The overlay's shadow roots are closed: no page script reaches them. The DevTools protocol
+# does; pin_shadow_roots hands each to the page's main world as __pithRoots.get(host), for
+# the driver's and the tests' checks only (SHADOW_ROOT_JS reads it).
+PIN_ROOT_JS = ("function () { (globalThis.__pithRoots = globalThis.__pithRoots || new WeakMap())"
+               ".set(this.host, this); }")
+OVERLAY_HOSTS = "pith-overlay, pith-toast"
+
 # Runs in the page: what the overlay shows, and the rectangle of the element it should mark.
 OVERLAY_JS = """
 (elementAt) => {
   const ov = document.getElementById('pith-overlay');
   if (!ov) return null;
   const rect = (e) => { const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; };
-  const sr = ov.shadowRoot;
+  const sr = (globalThis.__pithRoots && __pithRoots.get(ov)) || null;
   const box = sr && sr.querySelector('[part~="box"]');
   const path = JSON.parse(ov.getAttribute('data-pith-path'));
   const el = elementAt(path);
@@ -75,7 +82,7 @@ OVERLAY_JS = """
   return {
     under_root: ov.parentNode === document.documentElement,
     node: Number(ov.getAttribute('data-pith-node')), path, tag: ov.getAttribute('data-pith-tag'),
-    open_shadow: sr !== null, buttons,
+    open_shadow: ov.shadowRoot !== null, pinned: sr !== null, buttons,
     box: box ? rect(box) : null,
     outline: box ? getComputedStyle(box).outlineStyle : null,
     box_position: box ? getComputedStyle(box).position : null,
@@ -85,6 +92,28 @@ OVERLAY_JS = """
   };
 }
 """
+
+
+def pin_shadow_roots(page, selector: str = OVERLAY_HOSTS, cdp=None) -> int:
+    """Make the (closed) shadow roots of the elements `selector` matches readable in the
+    page's main world as `__pithRoots.get(host)`, through the DevTools protocol; how many.
+    Only the automation protocol can do this: a page's own scripts cannot. `cdp`: a
+    DevTools session of `page` to reuse (opening one takes about 100 ms)."""
+    session = cdp or page.context.new_cdp_session(page)
+    try:
+        root = session.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+        pinned = 0
+        for node_id in session.send("DOM.querySelectorAll", {"nodeId": root, "selector": selector})["nodeIds"]:
+            node = session.send("DOM.describeNode", {"nodeId": node_id, "depth": 0, "pierce": True})["node"]
+            for shadow in node.get("shadowRoots", []):
+                obj = session.send("DOM.resolveNode", {"backendNodeId": shadow["backendNodeId"]})["object"]
+                session.send("Runtime.callFunctionOn", {"objectId": obj["objectId"],
+                                                        "functionDeclaration": PIN_ROOT_JS})
+                pinned += 1
+        return pinned
+    finally:
+        if cdp is None:
+            session.detach()
 
 
 def drop_cached_worker(profile_dir: Path) -> None:
@@ -129,6 +158,7 @@ class ExtensionBrowser:
         self.ext = None             # the extension's options page, which sends the messages
         self.cdp = None             # a browser-level DevTools session
         self._tab_id: int | None = None
+        self._pin_session = (None, None)   # (page, its DevTools session) for pin_shadow_roots
 
     def __enter__(self) -> "ExtensionBrowser":
         self.start()
@@ -263,9 +293,47 @@ class ExtensionBrowser:
             raise ExtensionError(f"the tab opened is {page.url}, not the reader")
         return page, reply, float(page.evaluate("() => window.pithReader.shownAt") - sent)
 
+    def pin_shadow_roots(self) -> int:
+        """pin_shadow_roots on the page under test, over one DevTools session kept for it."""
+        if self._pin_session[0] is not self.page:
+            self._pin_session = (self.page, self.context.new_cdp_session(self.page))
+        return pin_shadow_roots(self.page, cdp=self._pin_session[1])
+
     def overlay(self) -> dict | None:
         """What #pith-overlay shows, with the rectangle of the element its path names."""
+        self.pin_shadow_roots()
         return self.page.evaluate(f"(() => ({OVERLAY_JS})({ELEMENT_AT_PATH_JS}))()")
+
+    def content_script_eval(self, expression: str) -> Any:
+        """`expression` evaluated in Pith's isolated world of the page under test (where its
+        injected scripts run; chrome.runtime is theirs), promises awaited: what a content
+        script can do. Through the DevTools protocol; a page cannot do this."""
+        cdp = self.context.new_cdp_session(self.page)
+        try:
+            worlds = []
+            cdp.on("Runtime.executionContextCreated", lambda e: worlds.append(e["context"]))
+            cdp.send("Runtime.enable")         # reports the contexts that exist
+            ours = [c["id"] for c in worlds if (c.get("auxData") or {}).get("type") == "isolated"
+                    and c.get("origin") == f"chrome-extension://{self.id}"]
+            if not ours:
+                raise ExtensionError("Pith has no isolated world in the page (nothing injected yet)")
+            res = cdp.send("Runtime.evaluate", {"contextId": ours[0], "expression": expression,
+                                                "awaitPromise": True, "returnByValue": True})
+            if "exceptionDetails" in res:
+                raise ExtensionError(f"content script threw: {res['exceptionDetails'].get('text')}")
+            return res["result"].get("value")
+        finally:
+            cdp.detach()
+
+    def click_part(self, part: str) -> None:
+        """A person's (trusted) mouse click on the overlay's element part=`part`."""
+        self.pin_shadow_roots()
+        x, y = self.page.evaluate("""(part) => {
+            const el = __pithRoots.get(document.getElementById('pith-overlay'))
+                .querySelector('[part~="' + part + '"]');
+            const r = el.getBoundingClientRect();
+            return [r.x + r.width / 2, r.y + r.height / 2]; }""", part)
+        self.page.mouse.click(x, y)
 
     def element_text(self, path: list[int]) -> str:
         return self.page.evaluate(f"(p) => {{ const el = ({ELEMENT_AT_PATH_JS})(p); "

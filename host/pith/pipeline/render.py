@@ -14,6 +14,7 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
+from . import allowlist, math as math_mod
 from .algorithms.base import Choice
 from .features import Features, tag_in
 from .snapshot import Snapshot
@@ -36,10 +37,13 @@ def output(snap: Snapshot, feats: Features, choice: Choice, fmt: str) -> str:
         body = to_html(snap, feats, roots, drop, title=snap.meta["title"], quiet=quiet)
     else:
         body = to_text(snap, feats, roots, drop, quiet)
+    # The preface and appendix are page text (a title, link words and URLs): Markdown
+    # escapes them as it escapes the content, so a title `<img onerror=…>` stays words.
+    lines = _md_inline if fmt == "markdown" else str
     if choice.appendix and fmt != "html":
-        body = body + "\n\n" + "\n".join(choice.appendix)
+        body = body + "\n\n" + "\n".join(map(lines, choice.appendix))
     if choice.preface and fmt != "html":
-        body = "\n\n".join(choice.preface) + "\n\n" + body
+        body = "\n\n".join(map(lines, choice.preface)) + "\n\n" + body
     return body
 
 
@@ -195,12 +199,30 @@ def to_text(snap: Snapshot, feats: Features, roots: Sequence[int],
 
 
 # --------------------------------------------------------------------------- Markdown
-_MD_ESCAPE = re.compile(r"([\\`*_\[\]<>])")
+# Page text as Markdown text: the marks of Markdown syntax, every `<` and `>` (no tag or
+# autolink can start), and an `&` that the rest of its piece could make an entity (the
+# piece may end where a tag split the page's text: `&amp;<span>lt;</span>`; NOTES.md,
+# 'Why Markdown escapes by what the text node proves').
+_MD_ESCAPE = re.compile(r"([\\`*_\[\]<>]|&(?=#?[xX]?[0-9A-Za-z]*(?:;|$)))")
+# In a link destination: a backslash, and an `&` that reads as an entity (decoded otherwise).
+_MD_URL_ENTITY = re.compile(r"\\|&(?=#?[xX]?[0-9A-Za-z]+;)")
 # Allow list of link and image URLs copied into HTML and Markdown output: the web, mail,
 # inline images, local files (a saved page's images beside it) and relative references.
 # Anything else (javascript:, data:text/html, vbscript:, odd-case or padded variants)
 # loses its URL and keeps its words.
+# A data: image must be one of the shared allow-list's raster types (allowlist.json): an SVG
+# document is markup of its own, and the reader drops it too.
 _SAFE_URL = re.compile(r"^(https?:|mailto:|file:|data:image/|/|#|\.)", re.I)
+_DATA_IMAGE = allowlist.data_image_re()
+
+
+def safe_url(u: str) -> str:
+    """`u` when its scheme is on the allow list (and a data: URL a raster image), else ""."""
+    u = u or ""
+    if not _SAFE_URL.match(u) or (u[:5].lower() == "data:" and not _DATA_IMAGE.match(u)):
+        return ""
+    return u
+
 _MD_URL_ESCAPE = str.maketrans({" ": "%20", "\t": "%09", "\n": "%0A", "(": "%28", ")": "%29",
                                 "<": "%3C", ">": "%3E"})
 _HEADINGS = {f"h{k}": "#" * k for k in range(1, 7)}
@@ -215,10 +237,17 @@ def _md_inline(s: str) -> str:
 def _md_url(u: str) -> str:
     """`u` as a Markdown link destination, or "" when its scheme is not on the allow list:
     a javascript: or data:text/html link in the Markdown would run wherever it is shown.
-    Spaces, parentheses and angle brackets are percent-encoded so the link stays one token."""
-    if not _SAFE_URL.match(u or ""):
-        return ""
-    return u.translate(_MD_URL_ESCAPE)
+    Spaces, parentheses and angle brackets are percent-encoded so the link stays one token;
+    a backslash and an `&` that would read as an entity are escaped, so the URL reads back
+    as the page wrote it."""
+    return _MD_URL_ENTITY.sub(r"\\\g<0>", safe_url(u).translate(_MD_URL_ESCAPE))
+
+
+def _md_fence(body: str) -> str:
+    """A backtick fence longer than any backtick run in `body` (at least three), so the
+    code's own lines can never close the block early."""
+    runs = re.findall(r"`+", body)
+    return "`" * max(3, max(map(len, runs), default=0) + 1)
 
 
 def to_markdown(snap: Snapshot, feats: Features, roots: Sequence[int],
@@ -235,7 +264,17 @@ def to_markdown(snap: Snapshot, feats: Features, roots: Sequence[int],
     text, tail = shown_text(snap, quiet)
     is_root = set(map(int, roots)).__contains__
     grid = grid_tables(snap)
+    # formulas are written as TeX (math.py), their MathML rows not walked
+    formulas = math_mod.formula_rows(snap)
+    if formulas.any():
+        formulas[list(map(int, roots))] = False
+        if drop is not None:
+            formulas &= ~(drop | snap.below(drop))      # a formula the stage left out stays out
+        # a source script is code (features.gone) and hidden, but a formula all the same
+        formulas &= (snap.tag == "script") | ~feats.gone
+        drop = formulas if drop is None else (drop | formulas)
     grids: list[bool] = []    # per open table: drawn as a Markdown table (else blocks)
+    fences: list[int] = []    # where the open code block's opening fence goes in `out`
 
     def in_grid() -> bool:
         return bool(grids) and grids[-1]
@@ -261,6 +300,13 @@ def to_markdown(snap: Snapshot, feats: Features, roots: Sequence[int],
 
     for kind, i in events(snap, feats, roots, drop):
         t = tag[i]
+        if kind == "skip" and formulas[i]:
+            block, tex = math_mod.formula(snap, i)
+            if tex and block and not pre and cell is None:
+                flush()
+                out.extend(["".join(prefix) + "$$", "".join(prefix) + tex, "".join(prefix) + "$$", ""])
+            elif tex:
+                emit(f"$${tex}$$" if block else f"${tex}$")
         if kind == "open":
             if is_root(i):
                 flush()
@@ -287,8 +333,10 @@ def to_markdown(snap: Snapshot, feats: Features, roots: Sequence[int],
                 flush()
                 prefix.append("> ")
             elif t == "pre":
-                flush()
-                out.append("".join(prefix) + "```")
+                if not pre:             # a pre inside a pre is part of its code
+                    flush()
+                    fences.append(len(out))
+                    out.append("")      # the opening fence, once the code is known
                 pre += 1
             elif t == "table":
                 flush()
@@ -327,12 +375,16 @@ def to_markdown(snap: Snapshot, feats: Features, roots: Sequence[int],
                 if prefix:
                     prefix.pop()
             elif t == "pre":
-                s = "".join(line).strip("\n")
-                line = []
-                if s:
-                    out.extend("".join(prefix) + ln for ln in s.split("\n"))
-                out.extend(["".join(prefix) + "```", ""])
                 pre -= 1
+                if not pre:
+                    s = "".join(line).strip("\n")
+                    line = []
+                    if s:
+                        out.extend("".join(prefix) + ln for ln in s.split("\n"))
+                    at = fences.pop()
+                    fence = _md_fence("\n".join(out[at + 1:]))
+                    out[at] = "".join(prefix) + fence
+                    out.extend(["".join(prefix) + fence, ""])
             elif t in CELL_TAGS and in_grid():
                 if table_rows and cell is not None:
                     table_rows[-1].append(_SPACES.sub(" ", "".join(cell)).strip()
@@ -386,6 +438,9 @@ HTML_KEEP = frozenset({
     "sup", "table", "tbody", "td", "tfoot", "th", "thead", "time", "tr", "u", "ul", "var",
 })
 VOID_TAGS = frozenset({"br", "hr", "img"})
+# A formula's MathML is kept (elements of the shared allow-list; the snapshot carries no
+# attributes but the mode, written back as display="block").
+MATHML_KEEP = frozenset(allowlist.load()["mathml"]["elements"])
 
 
 def to_html(snap: Snapshot, feats: Features, roots: Sequence[int],
@@ -397,14 +452,25 @@ def to_html(snap: Snapshot, feats: Features, roots: Sequence[int],
     tag, url, alt = snap.tag, snap.url, snap.alt
     text, tail = shown_text(snap, quiet)
     is_root = set(map(int, roots)).__contains__
+    # inside a formula, what is not on the MathML allow-list goes with its subtree, as in
+    # the reader (an annotation-xml holds HTML, maction is interactive)
+    in_math = snap.below(snap.tag == "math")
+    if in_math.any():
+        foreign = in_math & ~np.isin(snap.tag, list(MATHML_KEEP))
+        drop = foreign if drop is None else (drop | foreign)
+    depth_math = 0
     for kind, i in events(snap, feats, roots, drop):
         t = tag[i]
-        keep = t in HTML_KEEP
+        keep = t in HTML_KEEP or (t in MATHML_KEEP and (depth_math > 0 or t == "math"))
         if kind == "open":
+            if t == "math":
+                depth_math += 1
             if keep:
                 attrs = ""
-                link = url[i] if _SAFE_URL.match(url[i] or "") else ""
-                if t == "a" and link:
+                link = safe_url(url[i])
+                if t == "math" and math_mod.parse_alt(alt[i])[1]:
+                    attrs = ' display="block"'
+                elif t == "a" and link:
                     attrs = f' href="{esc(link)}"'
                 elif t == "img":
                     attrs = f' src="{esc(link)}" alt="{esc(alt[i])}"'
@@ -414,6 +480,8 @@ def to_html(snap: Snapshot, feats: Features, roots: Sequence[int],
             continue
         if kind == "close" and keep and t not in VOID_TAGS:
             parts.append(f"</{t}>")
+        if kind == "close" and t == "math":
+            depth_math -= 1
         if not is_root(i):
             parts.append(esc(tail[i]))
     body = "".join(parts).strip()

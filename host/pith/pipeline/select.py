@@ -231,7 +231,7 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
     page = None
     if opts.blocks and pin is None and opts.algorithm == "auto" and opts.auto_block_choice:
         result, page = choose_by_blocks(snap, feats, opts, result, thread)
-    result = comments_mod.without(snap, result, thread)
+    result = comments_mod.without(snap, feats, result, thread, pinned=pin is not None)
     element = result
     if opts.blocks:
         mine = pin is None             # a reader's pinned element is judged as it is
