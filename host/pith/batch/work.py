@@ -35,6 +35,7 @@ from .records import Record
 from ..errors import InputDecode, InternalError, NoContent, PithError
 from ..pages import static
 from ..pages.inputs import fetch, local_path
+from ..pages.local import read_local
 from ..pipeline.options import Options
 from ..pipeline.select import select
 
@@ -101,7 +102,7 @@ def _extract(record: Record, job: Job) -> dict[str, Any]:
     if data is None:
         path = local_path(record.source)
         if path is not None:
-            data = static.read_page(path)
+            data = read_local(path)
         else:
             data, charset, url = fetch(record.source, job.timeout_s)
     try:

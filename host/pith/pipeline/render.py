@@ -255,6 +255,13 @@ def _md_inline(s: str) -> str:
     return _MD_ESCAPE.sub(r"\\\1", s)
 
 
+def md_paragraphs(text: str) -> str:
+    """Plain text (paragraphs apart by blank lines) as Markdown paragraphs escaped as text,
+    each on one line: the shape of the reader's "Comments" export (ui/markdown.js)."""
+    paras = (_SPACES.sub(" ", p).strip() for p in re.split(r"\n\s*\n", text))
+    return "\n\n".join(_md_inline(p) for p in paras if p)
+
+
 def _md_url(u: str) -> str:
     """`u` as a Markdown link destination, or "" when its scheme is not on the allow list:
     a javascript: or data:text/html link in the Markdown would run wherever it is shown.
