@@ -406,17 +406,23 @@ export function renderTree(tree, doc = globalThis.document) {
 // The comments' text the reader shows at most (the host sends up to 60,000 characters).
 export const MAX_COMMENT_CHARS = 60_000;
 
+// Said after a thread the host cut (comments.truncated), in the reader and its exports.
+export const THREAD_CUT = 'The thread is longer: the rest is on the page.';
+
+/** The paragraphs of a comment thread's plain text (the host's `comments.text`: blocks
+ * separated by blank lines), trimmed, empty ones left out; [] for a non-string. */
+export function commentTexts(text) {
+  if (typeof text !== 'string') return [];
+  return text.slice(0, MAX_COMMENT_CHARS).split(/\n\s*\n/).map((para) => para.trim()).filter(Boolean);
+}
+
 /**
- * The paragraphs of a comment thread's plain text (the host's `comments.text`: blocks
- * separated by blank lines) as `p` elements built with textContent, in a DocumentFragment;
- * an empty fragment for anything that is not a string.
+ * The paragraphs of a comment thread's plain text (commentTexts) as `p` elements built
+ * with textContent, in a DocumentFragment; an empty fragment for anything that is not a string.
  */
 export function commentParagraphs(text, doc = globalThis.document) {
   const frag = doc.createDocumentFragment();
-  if (typeof text !== 'string') return frag;
-  for (const para of text.slice(0, MAX_COMMENT_CHARS).split(/\n\s*\n/)) {
-    const line = para.trim();
-    if (!line) continue;
+  for (const line of commentTexts(text)) {
     const p = doc.createElement('p');
     p.textContent = line;
     frag.append(p);

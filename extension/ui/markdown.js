@@ -57,11 +57,17 @@
  *   splitting its paragraph (in a table cell, heading, link or emphasis: `$$tex$$`); the TeX is the page's source when it gave one, else rebuilt
  *   from the MathML. An SVG figure is an image whose destination is the data: URL of the
  *   rebuilt SVG document (svg-figure.js), its title or the figure's caption as alt.
+ * - With {comments: true} (the reader's Comments section unfolded) and a thread in the
+ *   payload, a section "## Comments" after the content: one paragraph per paragraph of
+ *   `comments.text`, each on one line and escaped as text (no links, lists or headings),
+ *   "The thread is longer…" last when the host cut it. `pith extract -f markdown
+ *   --comments` writes the same shape (host/NOTES.md, "Comments in the exports").
  * - With {removedLinks: true} and links in the payload, a last section
  *   "## Links removed from this block" lists them (http(s)/mailto only).
  */
 import {
-  BLOCK_TAGS, figureCaption, safeHref, safePageUrl, sanitizeTree, splitTitle, withoutRepeatedByline,
+  BLOCK_TAGS, THREAD_CUT, commentTexts, figureCaption, safeHref, safePageUrl, sanitizeTree, splitTitle,
+  withoutRepeatedByline,
 } from './content-dom.js';
 import { formulaMarkdown, formulaTex, isDisplayed } from './math.js';
 import { svgImage } from './svg-figure.js';
@@ -72,6 +78,7 @@ const isGap = (tok) => tok === SP || tok === BR;
 const WS = /[ \t\n\r\f]+/;
 const ALNUM = /[\p{L}\p{N}]/u;
 const LINKS_HEADING = 'Links removed from this block';
+const COMMENTS_HEADING = 'Comments';
 const MAX_FILE_NAME = 80;
 
 // --- text -----------------------------------------------------------------------------
@@ -466,6 +473,13 @@ function removedLinks(links) {
   return items.length ? `## ${LINKS_HEADING}\n\n${items.join('\n')}` : '';
 }
 
+function commentsSection(comments) {
+  const paras = commentTexts(comments && comments.text);
+  if (!paras.length) return '';
+  if (comments.truncated === true) paras.push(THREAD_CUT);
+  return [`## ${COMMENTS_HEADING}`, ...paras.map((p) => escapeLineStart(inlineText(p)))].join('\n\n');
+}
+
 /** The title the reader shows and the tree it shows under it (sanitised; the title heading
  * and a byline line repeating the header's left out). */
 export function readerContent(payload) {
@@ -474,11 +488,13 @@ export function readerContent(payload) {
   return { title: title || 'Untitled', tree: withoutRepeatedByline(tree, p.byline, p.published, p.lang) };
 }
 
-/** The payload as Markdown; `removedLinks` adds the "Links removed from this block" section. */
-export function toMarkdown(payload, { removedLinks: withLinks = false } = {}) {
+/** The payload as Markdown; `comments` adds the "Comments" section (the thread apart),
+ * `removedLinks` the "Links removed from this block" section. */
+export function toMarkdown(payload, { removedLinks: withLinks = false, comments = false } = {}) {
   const { title, tree } = readerContent(payload);
   const parts = [`# ${inlineText(title)}`, metadataLine(payload || {})];
   parts.push(...blocks(tree, {}).map((b) => b.md));
+  if (comments) parts.push(commentsSection(payload && payload.comments));
   if (withLinks) parts.push(removedLinks(payload && payload.links));
   return `${parts.filter(Boolean).join('\n\n').replace(/\n+$/, '')}\n`;
 }

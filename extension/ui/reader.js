@@ -26,7 +26,7 @@
  * content was first shown (tests/bench_extension.py times click → reader with it). <html data-state> is "loading", then
  * "ready", "empty" (nothing to show) or "error".
  */
-import { commentParagraphs, renderTree, safeHref, safePageUrl } from './content-dom.js';
+import { THREAD_CUT, commentParagraphs, renderTree, safeHref, safePageUrl } from './content-dom.js';
 import { downloadText, exportHtml } from './export.js';
 import { fileName, readerContent, toMarkdown } from './markdown.js';
 import * as prefsStore from './prefs.js';
@@ -58,7 +58,7 @@ let narrationLoading = null;
 
 globalThis.pithReader = Object.freeze({
   get payload() { return state.payload; },
-  markdown: () => (state.payload ? toMarkdown(state.payload, { removedLinks: state.prefs.removedLinks }) : ''),
+  markdown: () => (state.payload ? toMarkdown(state.payload, { removedLinks: state.prefs.removedLinks, comments: $('comments').open }) : ''),
   html: async () => (state.payload ? (await buildHtml()).html : ''),
   prefs: () => ({ ...state.prefs }),
   get violations() { return violations; },
@@ -244,7 +244,7 @@ function renderComments(payload) {
   const list = commentParagraphs(text);
   const section = $('comments');
   if (comments && comments.truncated === true && list.childNodes.length) {
-    list.append(helpLine('The thread is longer: the rest is on the page.'));
+    list.append(helpLine(THREAD_CUT));
   }
   $('comments-list').replaceChildren(list);
   section.open = false;
@@ -352,8 +352,11 @@ const smaller = () => change({ size: prefsStore.nudge(state.prefs, 'size', -1).s
 const cycleTheme = () => change({ theme: prefsStore.nextTheme(state.prefs.theme) });
 
 // --- export --------------------------------------------------------------------------------
+/** The exports say what the page shows: the comment thread only while its section is
+ * unfolded (host/NOTES.md, "Comments in the exports"). */
 function buildHtml() {
-  return exportHtml({ content: $('reader'), title: $('title').textContent, root });
+  return exportHtml({ content: $('reader'), title: $('title').textContent, root,
+    leaveOut: $('comments').open ? [] : ['#comments'] });
 }
 
 async function copyMarkdown() {

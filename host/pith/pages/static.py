@@ -38,6 +38,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from .. import SNAPSHOT_VERSION
 from ..errors import InputDecode, InputEmpty, InputNotFound, InputNotHtml
+from ..pipeline.metadata import declared as declared_mod
 from ..pipeline import snapshot as snapshot_mod
 from . import nesting
 
@@ -476,6 +477,7 @@ def snapshot_from_html(html: str, url: str = "") -> dict:
         "nodes": {c: cols[c] if isinstance(cols[c], list) else cols[c].tolist()
                   for c in COLUMNS},
         "warnings": meta["warnings"],
+        "declared": meta["declared"],
     }
 
 
@@ -494,7 +496,8 @@ def snapshot_of_html(html: str, url: str, max_nodes: int) -> snapshot_mod.Snapsh
 # The attributes the snapshot reads; every other attribute's value is never looked at.
 _READ_ATTRIBUTES = frozenset({"id", "class", "role", "aria-modal", "href", "src", "alt",
                               "title", "hidden", "aria-hidden", "style", "lang",
-                              "display", "encoding", "type"})   # formulas (_formula_alts)
+                              *declared_mod.ATTRIBUTES, "display", "encoding",
+                              "type"})   # formulas (_formula_alts)
 # What capture.js's formula() reads to find a formula's TeX and mode (SNAPSHOT.md, `alt`).
 _TEX_ENCODING = "application/x-tex"
 _TEX_TYPE = re.compile(r"^\s*math/tex", re.I)
@@ -645,6 +648,7 @@ def _read_tree(html: str, url: str) -> tuple[int, dict, dict]:
     title_row = tag.index("title") if "title" in tag else None   # the first <title>
     title = "" if title_row is None else " ".join(text[title_row].split())   # as document.title
     lang = found["lang"].get(0, "")
+    declared = declared_mod.from_static(tag, text, found, base, _resolve)   # before script text goes
     for row in np.flatnonzero(tag_in(NO_TEXT_TAGS)).tolist():
         text[row] = ""
     frames = np.flatnonzero(tag_in(FRAME_TAGS))
@@ -666,7 +670,7 @@ def _read_tree(html: str, url: str) -> tuple[int, dict, dict]:
             "w": zeros, "h": zeros, "hidden": hidden_c, "fs": fs_c, "fw": fw_c,
             "color": [""] * n, "frame": frame_c}
     meta = {"url": url, "title": title, "lang": lang, "layout": False,
-            "viewport": [0, 0], "page": [0, 0], "warnings": warnings,
+            "viewport": [0, 0], "page": [0, 0], "warnings": warnings, "declared": declared,
             "capture_ms": round((time.perf_counter() - t0) * 1000, 1)}
     return n, cols, meta
 

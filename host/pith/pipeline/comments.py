@@ -313,9 +313,10 @@ def output(snap: Snapshot, feats: Features, thread: Thread, fmt: str = "text",
     if limit is not None:
         seen = np.cumsum(np.where(thread.inside & ~feats.gone, feats.own_chars, 0))
         drop = drop | (thread.inside & (seen > limit))
-    if fmt == "markdown":
-        return render.to_markdown(snap, feats, thread.roots, drop)
-    return render.to_text(snap, feats, thread.roots, drop)
+    text = render.to_text(snap, feats, thread.roots, drop)
+    # Markdown: the text's paragraphs escaped as text, no links or lists, as the reader's
+    # export writes them (NOTES.md, "Comments in the exports")
+    return render.md_paragraphs(text) if fmt == "markdown" else text
 
 
 def _respond(snap: Snapshot, within: np.ndarray) -> np.ndarray:

@@ -24,17 +24,19 @@ FORMATS = ("text", "markdown", "html", "json")
 _SPACES = re.compile(r"\s+")
 
 
-def output(snap: Snapshot, feats: Features, choice: Choice, fmt: str) -> str:
+def output(snap: Snapshot, feats: Features, choice: Choice, fmt: str, title: str = "") -> str:
     """A choice's content on the snapshot in `fmt` (text, markdown or html): the method's
     preface lines, its roots in document order without the rows it dropped (and without
     the own text of rows it quieted: the block stage's dropped blocks around kept ones),
     its appendix lines. A Selection (select.py) holds all three: `sel.snap, sel.feats,
-    sel.result`."""
+    sel.result`. Markdown and HTML begin with `title` (the page's, its metadata's) as the
+    top heading, unless the content already begins with that heading."""
     roots, drop, quiet = choice.roots, choice.drop, choice.quiet
     if fmt == "markdown":
         body = to_markdown(snap, feats, roots, drop, quiet)
     elif fmt == "html":
-        body = to_html(snap, feats, roots, drop, title=snap.meta["title"], quiet=quiet)
+        body = to_html(snap, feats, roots, drop, title=title or snap.meta["title"], quiet=quiet,
+                       heading=title)
     else:
         body = to_text(snap, feats, roots, drop, quiet)
     # The preface and appendix are page text (a title, link words and URLs): Markdown
@@ -44,7 +46,26 @@ def output(snap: Snapshot, feats: Features, choice: Choice, fmt: str) -> str:
         body = body + "\n\n" + "\n".join(map(lines, choice.appendix))
     if choice.preface and fmt != "html":
         body = "\n\n".join(map(lines, choice.preface)) + "\n\n" + body
+    if fmt == "markdown" and title and not starts_with_heading(body, title):
+        body = f"# {_md_inline(title)}\n\n{body}" if body.strip() else f"# {_md_inline(title)}\n"
     return body
+
+
+_MD_HEADING = re.compile(r"\s*#{1,6}\s+(.*)")
+_HTML_HEADING = re.compile(r"\s*<h([1-6])>(.*?)</h\1>", re.S)
+_TAG = re.compile(r"<[^>]*>")
+_MD_UNESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>])")
+
+
+def _fold(s: str) -> str:
+    return " ".join(s.split()).casefold()
+
+
+def starts_with_heading(markdown: str, title: str) -> bool:
+    """Whether the Markdown's first line is a heading (any level) reading `title`."""
+    first = markdown.lstrip().split("\n", 1)[0]
+    m = _MD_HEADING.fullmatch(first)
+    return m is not None and _fold(_MD_UNESCAPE.sub(r"\1", m.group(1))) == _fold(title)
 
 
 def events(snap: Snapshot, feats: Features, roots: Sequence[int],
@@ -232,6 +253,13 @@ _MD_MARKS = {"strong": "**", "b": "**", "em": "*", "i": "*", "code": "`"}
 
 def _md_inline(s: str) -> str:
     return _MD_ESCAPE.sub(r"\\\1", s)
+
+
+def md_paragraphs(text: str) -> str:
+    """Plain text (paragraphs apart by blank lines) as Markdown paragraphs escaped as text,
+    each on one line: the shape of the reader's "Comments" export (ui/markdown.js)."""
+    paras = (_SPACES.sub(" ", p).strip() for p in re.split(r"\n\s*\n", text))
+    return "\n\n".join(_md_inline(p) for p in paras if p)
 
 
 def _md_url(u: str) -> str:
@@ -445,8 +473,10 @@ MATHML_KEEP = frozenset(allowlist.load()["mathml"]["elements"])
 
 def to_html(snap: Snapshot, feats: Features, roots: Sequence[int],
             drop: np.ndarray | None = None, title: str = "",
-            quiet: np.ndarray | None = None) -> str:
-    """A self-contained HTML document of the subtrees with a safe subset of tags."""
+            quiet: np.ndarray | None = None, heading: str = "") -> str:
+    """A self-contained HTML document of the subtrees with a safe subset of tags; its
+    body begins with `heading` as an h1 unless it already begins with a heading reading
+    it."""
     esc = html_mod.escape
     parts: list[str] = []
     tag, url, alt = snap.tag, snap.url, snap.alt
@@ -485,5 +515,10 @@ def to_html(snap: Snapshot, feats: Features, roots: Sequence[int],
         if not is_root(i):
             parts.append(esc(tail[i]))
     body = "".join(parts).strip()
+    if heading:
+        m = _HTML_HEADING.match(body)
+        same = m is not None and _fold(html_mod.unescape(_TAG.sub("", m.group(2)))) == _fold(heading)
+        if not same:
+            body = f"<h1>{esc(heading)}</h1>\n{body}"
     return ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
             f"<title>{esc(title)}</title></head>\n<body>\n{body}\n</body></html>\n")
