@@ -835,7 +835,7 @@ def test_a_truncated_thread_says_so(open_reader):
         "A first comment.", "The thread is longer: the rest is on the page."]
 
 
-# --- comments in the exports (host/NOTES.md, "Comments in the exports") ------------------------
+# --- comments in the exports (host/NOTES.md, 'Why the exports carry the comments only when their section is open') ------------------------
 THREAD_CUT = "The thread is longer: the rest is on the page."
 CLI_TIMEOUT_S = 180
 

@@ -61,7 +61,7 @@
  *   payload, a section "## Comments" after the content: one paragraph per paragraph of
  *   `comments.text`, each on one line and escaped as text (no links, lists or headings),
  *   "The thread is longer…" last when the host cut it. `pith extract -f markdown
- *   --comments` writes the same shape (host/NOTES.md, "Comments in the exports").
+ *   --comments` writes the same shape (host/NOTES.md, 'Why the exports carry the comments only when their section is open').
  * - With {removedLinks: true} and links in the payload, a last section
  *   "## Links removed from this block" lists them (http(s)/mailto only).
  */

@@ -353,7 +353,7 @@ const cycleTheme = () => change({ theme: prefsStore.nextTheme(state.prefs.theme)
 
 // --- export --------------------------------------------------------------------------------
 /** The exports say what the page shows: the comment thread only while its section is
- * unfolded (host/NOTES.md, "Comments in the exports"). */
+ * unfolded (host/NOTES.md, 'Why the exports carry the comments only when their section is open'). */
 function buildHtml() {
   return exportHtml({ content: $('reader'), title: $('title').textContent, root,
     leaveOut: $('comments').open ? [] : ['#comments'] });

@@ -315,7 +315,8 @@ def output(snap: Snapshot, feats: Features, thread: Thread, fmt: str = "text",
         drop = drop | (thread.inside & (seen > limit))
     text = render.to_text(snap, feats, thread.roots, drop)
     # Markdown: the text's paragraphs escaped as text, no links or lists, as the reader's
-    # export writes them (NOTES.md, "Comments in the exports")
+    # export writes them (NOTES.md, 'Why the exports carry the comments only when their
+    # section is open')
     return render.md_paragraphs(text) if fmt == "markdown" else text
 
 

@@ -45,7 +45,12 @@ def output(snap: Snapshot, feats: Features, choice: Choice, fmt: str, title: str
     if choice.appendix and fmt != "html":
         body = body + "\n\n" + "\n".join(map(lines, choice.appendix))
     if choice.preface and fmt != "html":
-        body = "\n\n".join(map(lines, choice.preface)) + "\n\n" + body
+        preface = [lines(line) for line in choice.preface]
+        if fmt == "markdown" and title and _fold(choice.preface[0]) == _fold(title):
+            # a preface line that is the page's title (SST's <title> line) is the top
+            # heading itself, not a line under a second copy of it
+            preface[0] = f"# {preface[0]}"
+        body = "\n\n".join(preface) + "\n\n" + body
     if fmt == "markdown" and title and not starts_with_heading(body, title):
         body = f"# {_md_inline(title)}\n\n{body}" if body.strip() else f"# {_md_inline(title)}\n"
     return body
