@@ -8,6 +8,9 @@ Parquet carry the same thing and a failed record is a row like any other:
   status                   ok (text extracted), empty (the page has no main text),
                            failed, timeout
   title, language          the page's <title>; <html lang>, else the HTTP Content-Language
+  page_type, page_type_p   what kind of page it is (article, forum, product, listing,
+                           collection, documentation, service) and the model's
+                           probability of it (pipeline/pagetype.py)
   text, markdown, html     the main content (markdown and html only when asked for)
   path                     the chosen element's path: element-child indices from the root
                            (host/SNAPSHOT.md's portable node form)
@@ -33,7 +36,8 @@ from ..pages.inputs import fetch, local_path
 from ..pipeline.options import Options
 from ..pipeline.select import select
 
-ROW_FIELDS = ("source", "url", "record_id", "status", "title", "language", "text",
+ROW_FIELDS = ("source", "url", "record_id", "status", "title", "language", "page_type",
+              "page_type_p", "text",
               "markdown", "html", "comments", "path", "blocks", "error", "timings")
 CONTENT_FORMATS = ("markdown", "html")
 
@@ -117,6 +121,7 @@ def _extract(record: Record, job: Job) -> dict[str, Any]:
         status="ok" if row["text"].strip() else "empty",
         title=sel.snap.meta["title"] or None,
         language=sel.snap.meta.get("lang") or record.language,
+        page_type=sel.page_type_wire()[0], page_type_p=sel.page_type_wire()[1],
         path=sel.snap.path(sel.node),
         blocks=None if sel.result.kept is None else int(len(sel.result.kept)),
         timings={"read_ms": _ms(t1 - t0), "snapshot_ms": _ms(t2 - t1),
