@@ -182,3 +182,14 @@ def test_rows_carry_the_page_type(tmp_path):
     assert row["status"] == "ok"
     assert row["page_type"] in pagetype.CLASSES and 0 < row["page_type_p"] <= 1
     assert json.loads(json.dumps(row))["page_type"] == row["page_type"]
+
+
+def test_declared_types_are_read_from_json_ld_microdata_and_opengraph():
+    declared = {"ld": ['{"@context": "https://schema.org", "@graph": [{"@type": "WebPage"},'
+                       ' {"@type": ["Product", "Thing"], "offers": {"@type": "Offer"}}]}'],
+                "scopes": [[3, "https://schema.org/DiscussionForumPosting"]],
+                "meta": [[1, "og:type", "product.item"], [2, "og:title", "article"]]}
+    got = dict(zip(pagetype.DECLARED_TYPES, pagetype.declared_types(declared)))
+    assert got == {"article": 0.0, "forum": 1.0, "product": 1.0, "listing": 0.0, "docs": 0.0,
+                   "service": 0.0, "website": 1.0}
+    assert pagetype.declared_types({}) == [0.0] * len(pagetype.DECLARED_TYPES)

@@ -149,6 +149,26 @@ HOST_WORDS = {
     "shop": frozenset("shop store buy checkout".split()),
     "news": frozenset("news blog blogs magazine press".split()),
 }
+# What the page declares it is (the snapshot's `declared`, SNAPSHOT.md: JSON-LD `@type`,
+# microdata `itemtype`, OpenGraph `og:type`), schema.org type names (lower case) per group.
+DECLARED_TYPES = {
+    "article": frozenset("article newsarticle blogposting reportagenewsarticle analysisnewsarticle "
+                         "opinionnewsarticle scholarlyarticle report socialmediaposting "
+                         "liveblogposting".split()),
+    "forum": frozenset("discussionforumposting qapage question answer comment "
+                       "forum".split()),
+    "product": frozenset("product offer aggregateoffer individualproduct productgroup "
+                         "productmodel".split()),
+    "listing": frozenset("itemlist searchresultspage blog collectionpage".split()),
+    "docs": frozenset("techarticle apireference howto softwaresourcecode "
+                      "softwareapplication".split()),
+    "service": frozenset("service localbusiness professionalservice organization corporation "
+                         "faqpage homeandconstructionbusiness legalservice "
+                         "medicalbusiness".split()),
+    "website": frozenset("website webpage".split()),
+}
+# A JSON-LD type, without parsing the script: `"@type": "NewsArticle"` or `["A", "B"]`.
+LD_TYPE = re.compile(r'"@type"\s*:\s*\[?\s*"([^"]{1,80})"(?:\s*,\s*"([^"]{1,80})")?')
 URL_SPLIT = re.compile(r"[/\-_.~+,;=&?]+")
 YEAR_IN_PATH = re.compile(r"/(?:19|20)\d\d/")
 
@@ -167,6 +187,7 @@ NAMES: tuple[str, ...] = (
     + tuple(f"title_{g}" for g in TITLE_WORDS)
     + ("title_words",)
     + ("log_tel_links", "p_mean_chars", "headings_per_kchar", "short_share")
+    + tuple(f"declared_{g}" for g in DECLARED_TYPES)
 )
 # Repeated siblings: a group of at least REPEAT_MIN same-tag, same-class siblings with
 # text is a list of cards, posts, products or results (one or two is a layout).
@@ -249,7 +270,24 @@ def features(snap: Snapshot, feats: Features, node: int = 0) -> np.ndarray:
     p_share = out[NAMES.index("share_p")]
     out += [math.log1p(tel), math.log1p(p_share * total / max(p_rows, 1)),
             headings / (total / 1000.0 + 1.0), short_chars / total]
+    out += declared_types(snap.meta.get("declared") or {})
     return np.array(out, np.float64)
+
+
+def declared_types(declared: dict) -> list[float]:
+    """Per DECLARED_TYPES group, whether the page declares one of its types: JSON-LD
+    `@type`s, microdata `itemtype`s (their last path part), OpenGraph `og:type` (a
+    snapshot without `declared` declares nothing)."""
+    names = set()
+    for script in declared.get("ld") or ():
+        for m in LD_TYPE.finditer(script):
+            names.update(t.rsplit("/", 1)[-1].lower() for t in m.groups() if t)
+    for entry in declared.get("scopes") or ():
+        names.add(str(entry[1]).rstrip("/").rsplit("/", 1)[-1].lower())
+    for entry in declared.get("meta") or ():
+        if entry[1] == "og:type" and entry[2]:
+            names.add(str(entry[2]).lower().split(".", 1)[0])
+    return [float(bool(names & group)) for group in DECLARED_TYPES.values()]
 
 
 def repeats(snap: Snapshot, feats: Features, live: np.ndarray, total: int) -> list[float]:
