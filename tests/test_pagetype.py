@@ -102,7 +102,7 @@ def test_the_model_is_a_softmax_of_the_standardised_features():
     model = pagetype.Model(classes=("a", "b", "c"), names=("x", "y"),
                            mean=np.array([1.0, 2.0]), scale=np.array([2.0, 4.0]),
                            weights=np.array([[1.0, 0.0, -1.0], [0.0, 2.0, 0.0]]),
-                           intercept=np.array([0.0, 0.5, 0.0]))
+                           intercept=np.array([0.0, 0.5, 0.0]), columns=np.array([0, 1]))
     p = model.probabilities(np.array([[3.0, 2.0], [1.0, 6.0]]))
     z = np.array([[1.0, 0.5, -1.0], [0.0, 2.5, 0.0]])             # by hand
     want = np.exp(z) / np.exp(z).sum(axis=1, keepdims=True)

@@ -237,7 +237,11 @@ def write_card(path: Path, model: dict) -> None:
               "chosen element's share of the text, its link and list shares and paragraphs; "
               "prices and furniture words (forum, shop, listing, service, article, docs, "
               "'… ago') in short text nodes; words of class and id names; words of the URL's "
-              "path, its depth, a year folder, its slug's words; words of the title. "
+              "path and host name, its depth, a year folder, its slug's words, a query; words "
+              "of the title; `tel:` links, the mean paragraph's length, headings per "
+              "character, the short text nodes' share; the schema.org and OpenGraph types "
+              "the page declares (JSON-LD, microdata, og:type) when the snapshot carries "
+              "them. "
               "Names: " + ", ".join(f"`{n}`" for n in model["features"]) + ".", "",
               "## Validation sites", ""]
     for name, fig in t["validation"].items():

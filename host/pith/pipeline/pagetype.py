@@ -23,7 +23,6 @@ import urllib.parse
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
-from operator import methodcaller
 from pathlib import Path
 
 import numpy as np
@@ -105,6 +104,7 @@ NAME_WORDS = {
     "service": ("hero", "cta", "feature", "testimonial", "pricing", "service", "contact",
                 "banner", "section"),
 }
+NAME_STARTS = tuple(re.compile(r"\b(?:" + "|".join(words) + ")") for words in NAME_WORDS.values())
 # Tokens of names and texts, once lower-cased: ASCII letter runs (every word above is
 # one; a Unicode letter class costs several times as much on a page of utility classes).
 TOKEN = re.compile(r"[a-z]+")
@@ -189,6 +189,8 @@ NAMES: tuple[str, ...] = (
     + ("log_tel_links", "p_mean_chars", "headings_per_kchar", "short_share")
     + tuple(f"declared_{g}" for g in DECLARED_TYPES)
 )
+P_ROWS = list(COUNT_GROUPS).index("p_rows")
+SHARE_P = NAMES.index("share_p")
 # Repeated siblings: a group of at least REPEAT_MIN same-tag, same-class siblings with
 # text is a list of cards, posts, products or results (one or two is a layout).
 REPEAT_MIN = 3
@@ -197,16 +199,17 @@ REPEAT_MIN = 3
 def token_counts(text: str, groups: dict[str, frozenset]) -> list[float]:
     """Per group, log1p of how many of `text`'s lower-case tokens are its words."""
     tally = Counter(TOKEN.findall(text.lower()))
-    return [math.log1p(sum(tally[w] for w in words)) for words in groups.values()]
+    seen = tally.keys()
+    return [math.log1p(sum(tally[w] for w in words & seen)) for words in groups.values()]
 
 
 def name_counts(names: set[str]) -> list[float]:
     """Per NAME_WORDS group, log1p of how many distinct tokens of the distinct class and
     id `names` begin with one of its words (distinct: a page of utility classes repeats
-    the same long class strings on thousands of rows)."""
-    tokens = set(TOKEN.findall(" ".join(names).lower()))
-    return [math.log1p(sum(map(methodcaller("startswith", starts), tokens)))
-            for starts in NAME_WORDS.values()]
+    the same long class strings on thousands of rows). Tokens are letter runs joined by
+    spaces, so a word boundary is a token's start: one regex pass per group."""
+    tokens = " ".join(set(TOKEN.findall(" ".join(names).lower())))
+    return [math.log1p(len(pattern.findall(tokens))) for pattern in NAME_STARTS]
 
 
 def url_features(url: str) -> list[float]:
@@ -242,7 +245,8 @@ def features(snap: Snapshot, feats: Features, node: int = 0) -> np.ndarray:
     inside = masks | snap.below(masks)
     out += (own.astype(np.float64) @ inside.astype(np.float64) / total).tolist()
     counts = np.stack([tag_in(snap, g) & live for g in COUNT_GROUPS.values()], axis=1)
-    out += np.log1p(counts.sum(axis=0)).tolist()
+    count = dict(zip(COUNT_GROUPS, counts.sum(axis=0).tolist()))
+    out += np.log1p(list(count.values())).tolist()
 
     out += repeats(snap, feats, live, total)
 
@@ -251,7 +255,7 @@ def features(snap: Snapshot, feats: Features, node: int = 0) -> np.ndarray:
     li_inside = inside[in_node, 0]
     out += [feats.chars[node] / total, float(feats.linked_chars[node]) / chosen,
             float(own[in_node][li_inside].sum()) / chosen,
-            math.log1p(int(counts[in_node, list(COUNT_GROUPS).index("p_rows")].sum()))]
+            math.log1p(int(counts[in_node, P_ROWS].sum()))]
 
     short, short_chars = short_text(snap, feats, live)
     out += short
@@ -264,10 +268,8 @@ def features(snap: Snapshot, feats: Features, node: int = 0) -> np.ndarray:
 
     link_rows = np.flatnonzero(snap.link & live)
     tel = sum(u.startswith("tel:") for u in snap.url[link_rows].tolist())
-    p_rows = int(counts[:, list(COUNT_GROUPS).index("p_rows")].sum())
-    headings = int(counts[:, list(COUNT_GROUPS).index("h1")].sum()
-                   + counts[:, list(COUNT_GROUPS).index("h2")].sum())
-    p_share = out[NAMES.index("share_p")]
+    p_rows, headings = count["p_rows"], count["h1"] + count["h2"]
+    p_share = out[SHARE_P]
     out += [math.log1p(tel), math.log1p(p_share * total / max(p_rows, 1)),
             headings / (total / 1000.0 + 1.0), short_chars / total]
     out += declared_types(snap.meta.get("declared") or {})
@@ -337,6 +339,7 @@ class Model:
     scale: np.ndarray      # per feature
     weights: np.ndarray    # (features, classes)
     intercept: np.ndarray  # per class
+    columns: np.ndarray    # where the model's features are among NAMES
 
     def probabilities(self, x: np.ndarray) -> np.ndarray:
         """Per row of `x` (columns NAMES, in the model's order), each class's probability."""
@@ -355,11 +358,8 @@ class Model:
         return cls(classes=tuple(obj["classes"]), names=names,
                    mean=np.array(obj["mean"]),
                    scale=np.array(obj["scale"]), weights=np.array(obj["weights"]),
-                   intercept=np.array(obj["intercept"]))
-
-    def columns(self) -> np.ndarray:
-        """Where the model's features are among NAMES."""
-        return np.array([NAMES.index(n) for n in self.names], np.int64)
+                   intercept=np.array(obj["intercept"]),
+                   columns=np.array([NAMES.index(n) for n in names], np.int64))
 
 
 @lru_cache(maxsize=1)
@@ -379,6 +379,6 @@ def classify(snap: Snapshot, feats: Features, node: int = 0,
     model = model or load()
     if model is None:
         return None
-    p = model.probabilities(features(snap, feats, node)[model.columns()])[0]
+    p = model.probabilities(features(snap, feats, node)[model.columns])[0]
     best = int(np.argmax(p))
     return model.classes[best], float(p[best])
