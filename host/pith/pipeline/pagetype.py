@@ -11,7 +11,8 @@ them (pipeline/models/pagetype.json, written by `pith train-pagetype`, documente
 models/PAGETYPE.md); `classify` gives the type and its probability.
 
 The classes are WCXB's `page_type` labels (CLASSES); magic_html's article and forum pages
-train the same two classes. The model file names its classes and features: a feature
+train the same two classes (NOTES.md, 'Why the page type is a logistic regression over
+page-level features'). The model file names its classes and features: a feature
 this module no longer computes is an error at load, not a silent zero.
 """
 from __future__ import annotations
