@@ -59,17 +59,42 @@ def registered_profile(tmp_path_factory, name: str) -> Path:
     return profile
 
 
+# What starts a browser: a test (or one of its fixtures) that calls one of these, uses one of
+# these fixtures, or is skipped without Chromium, is a browser test.
+BROWSER_CALLS = frozenset({"chromium_or_skip", "find_chromium", "registered_profile",
+                           "firefox_or_skip", "start_firefox", "ExtensionBrowser", "Browser"})
+BROWSER_FIXTURES = frozenset({"pith_browser", "chromium", "playwright"})
+
+
+def starts_a_browser(item) -> bool:
+    if item.get_closest_marker("browser") or item.get_closest_marker("firefox"):
+        return True
+    if BROWSER_FIXTURES & set(item.fixturenames):
+        return True
+    if any("chromium" in str(m.kwargs.get("reason", "")).lower()
+           for m in item.iter_markers("skipif")):
+        return True
+    funcs = [getattr(item, "function", None)]
+    for defs in item._fixtureinfo.name2fixturedefs.values():
+        funcs.extend(d.func for d in defs)
+    return any(BROWSER_CALLS & set(getattr(f, "__code__", None).co_names)
+               for f in funcs if getattr(f, "__code__", None) is not None)
+
+
 def pytest_collection_modifyitems(config, items):
-    """A Firefox test is a browser test too (`-m 'not browser'` leaves both out); every
-    test of a module that starts a browser joins that module's xdist group, so under
-    `pytest -n auto --dist loadgroup` (make test) the module runs on one worker and its
-    module-scoped browsers start once, not once per worker."""
+    """Every test that starts a browser is marked `browser` (Firefox ones too), so
+    `-m 'not browser'` leaves them all out; every test of a module with one joins that
+    module's xdist group, so under `pytest -n auto --dist loadgroup` (make test) the module
+    runs on one worker and its module-scoped browsers start once, not once per worker; and
+    those groups and the `slow` tests are handed out first, so the longest work does not
+    start last and leave the other worker idle."""
     browser_modules = set()
     for item in items:
-        if item.get_closest_marker("firefox") and not item.get_closest_marker("browser"):
+        if starts_a_browser(item):
             item.add_marker(pytest.mark.browser)
-        if item.get_closest_marker("browser"):
             browser_modules.add(item.module.__name__)
     for item in items:
         if item.module.__name__ in browser_modules:
             item.add_marker(pytest.mark.xdist_group(item.module.__name__))
+    items.sort(key=lambda item: not (item.module.__name__ in browser_modules
+                                     or item.get_closest_marker("slow")))

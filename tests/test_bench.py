@@ -30,6 +30,7 @@ def test_bench_draws_no_progress_bar_into_a_pipe(tmp_path):
 
 
 @needs_shared
+@pytest.mark.slow     # pith bench with its anchors on six pages
 def test_bench_static_slice_prints_scores_and_times(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(REPO / "host")}
     result = subprocess.run(
@@ -75,6 +76,44 @@ def test_split_keeps_only_that_side_of_the_site_split(tmp_path, side):
     assert result.returncode == 0, result.stderr
     ids = [p.stem for p in (tmp_path / "cnr" / "readability").glob("*.txt")]
     assert len(ids) == 4 and all(sides[i] == side for i in ids)
+
+
+def test_wrong_part_counts_pages_lost_where_an_anchor_found_the_content():
+    mine = {"a": 0.1, "b": 0.1, "c": 0.9, "d": 0.19, "e": 0.0}
+    anchors_f1 = [{"a": 0.8, "b": 0.5, "c": 0.9, "d": 0.2}, {"d": 0.71, "e": 0.7}]
+    # a: lost, anchor found it; b: every anchor low too; c: fine; d: the second anchor's
+    # 0.71 is the best; e: the best anchor at 0.7 is not over it
+    assert bench.wrong_part_rate(mine, anchors_f1, list(mine)) == pytest.approx(2 / 5)
+    assert bench.wrong_part_rate(mine, anchors_f1, ["a"]) == 1.0
+    assert bench.wrong_part_rate(mine, [], list(mine)) is None
+
+
+def test_the_table_says_n_a_for_the_wrong_part_without_anchors():
+    row = {"dataset": "d", "algorithm": "auto", "mode": "static", "pages": 2, "f1": 0.5,
+           "precision": 0.5, "recall": 0.5, "word_f1": None, "snippet_f1": None,
+           "mean_page_f1": 0.5, "one_click_f1": 0.5, "capture_ms_median": None,
+           "capture_ms_p95": None, "host_ms_median": 1.0, "host_ms_p95": 2.0, "failures": {}}
+    head, _, line = bench.format_rows([{**row, "wrong_part": None}]).splitlines()[:3]
+    assert "wrong%" in head and " n/a " in line
+    line = bench.format_rows([{**row, "wrong_part": 0.125}]).splitlines()[2]
+    assert " 12.5 " in line
+
+
+@needs_shared
+def test_bench_reports_the_wrong_part_with_anchors_and_not_without(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(REPO / "host")}
+    out = {}
+    for extra in (["--anchor", "trafilatura"], ["--no-anchors"]):
+        result = subprocess.run(
+            [sys.executable, "-m", "pith", "bench", str(DATASET), "--static", "--limit", "3",
+             "-a", "cnr", "--json", "--quiet", *extra],
+            capture_output=True, text=True, timeout=300, env=env)
+        assert result.returncode == 0, result.stderr
+        out[extra[0]] = {r["algorithm"]: r for r in json.loads(result.stdout)}
+    rate = out["--anchor"]["cnr"]["wrong_part"]
+    assert rate is not None and 0.0 <= rate <= 1.0
+    assert out["--anchor"]["trafilatura"]["wrong_part"] is None   # no other anchor
+    assert out["--no-anchors"]["cnr"]["wrong_part"] is None
 
 
 def snippet_dataset(root: Path, truth_files: bool) -> Path:

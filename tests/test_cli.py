@@ -248,6 +248,7 @@ def test_progress_bar_on_a_terminal_for_many_inputs(tmp_path):
     assert b"3/3" in drawn and b"\r" in drawn
 
 
+@pytest.mark.browser      # its second half runs the rendered mode, which needs Chromium
 def test_one_input_error_names_the_input_once(tmp_path):
     for mode in (["--static"], []):
         missing = tmp_path / "missing.html"
@@ -358,6 +359,93 @@ def test_every_optional_test_import_is_a_declared_test_extra():
             top = module.split(".")[0]
             assert dist_of.get(top, top).lower() in test_extra, (path.name, module)
 
+
+# --- inputs Pith does not read (issue 34, finding 9) -------------------------------------
+def odd_inputs(tmp_path: Path) -> dict[str, tuple[str, str]]:
+    """Inputs that are no readable page: name -> (input, the error's name and words)."""
+    fifo = tmp_path / "pipe.html"
+    os.mkfifo(fifo)                             # nothing writes to it: a read would block
+    (tmp_path / "a.html").symlink_to(tmp_path / "b.html")
+    (tmp_path / "b.html").symlink_to(tmp_path / "a.html")
+    return {
+        "ftp": ("ftp://127.0.0.1/x.html", "input_unsupported (59): ftp://127.0.0.1/x.html: "
+                                          "the URL scheme 'ftp' is not supported"),
+        "data": ("data:text/html,<p>x</p>", "input_unsupported (59): data:text/html,<p>x</p>: "
+                                            "the URL scheme 'data' is not supported"),
+        "javascript": ("javascript:alert(1)", "input_unsupported (59): javascript:alert(1): "
+                                              "the URL scheme 'javascript' is not supported"),
+        "fifo": (str(fifo), "input_unsupported (59): " + str(fifo) + " is a FIFO"),
+        "device": ("/dev/zero", "input_unsupported (59): /dev/zero is a device"),
+        "loop": (str(tmp_path / "a.html"), "input_unreadable (100): " + str(tmp_path / "a.html")
+                 + ": a loop of symbolic links"),
+    }
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_other_schemes_pipes_devices_and_loops_are_refused_at_once(tmp_path, mode):
+    """Each is one line with its own code, the input named as given, and nothing blocks
+    (a FIFO no one writes to, /dev/zero): the run ends well inside the subprocess timeout."""
+    for name, (target, words) in odd_inputs(tmp_path).items():
+        result = pith("extract", target, *mode)
+        assert result.returncode == 1, name
+        lines = result.stderr.splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"pith: {words}"), (name, result.stderr)
+
+
+def test_odd_inputs_are_failed_rows_in_folders_and_stdin_lists(tmp_path):
+    cases = odd_inputs(tmp_path)
+    (tmp_path / "good.html").write_bytes(EXAMPLE.read_bytes())
+    listing = "\n".join(target for target, _ in cases.values()) + f"\n{tmp_path}\n"
+    env = {**os.environ, "PYTHONPATH": str(REPO / "host")}
+    result = subprocess.run([sys.executable, "-m", "pith", "extract", "-", "--format", "jsonl",
+                             "-j", "1"], input=listing, capture_output=True, text=True,
+                            timeout=CLI_TIMEOUT_S, env=env)
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    errors = {r["source"]: f"{r['error']['name']} ({r['error']['code']}): {r['error']['message']}"
+              for r in rows if r["error"]}
+    for name, (target, words) in cases.items():
+        assert errors[target].startswith(words), (name, errors)
+    # the folder gives its FIFO and its loop again, each a failed row, and its page
+    by_source = [(r["source"], r["error"]["name"] if r["error"] else r["status"]) for r in rows]
+    assert by_source.count((cases["fifo"][0], "input_unsupported")) == 2
+    assert by_source.count((cases["loop"][0], "input_unreadable")) == 2
+    assert (str(tmp_path / "b.html"), "input_unreadable") in by_source
+    assert (str(tmp_path / "good.html"), "ok") in by_source
+    assert len(rows) == len(cases) + 4
+
+
+def test_an_unreadable_file_has_its_own_code_and_words(tmp_path):
+    page = tmp_path / "secret.html"
+    page.write_bytes(EXAMPLE.read_bytes())
+    page.chmod(0)
+    # root reads any file: drop the capabilities that let it, so permissions apply
+    prefix = []
+    if os.geteuid() == 0:
+        if not Path("/usr/bin/setpriv").exists():
+            pytest.skip("running as root without setpriv: every file is readable")
+        prefix = ["/usr/bin/setpriv", "--bounding-set", "-dac_override,-dac_read_search"]
+    env = {**os.environ, "PYTHONPATH": str(REPO / "host")}
+    for args in (["--static"], ["--format", "jsonl", "-j", "1"]):
+        result = subprocess.run([*prefix, sys.executable, "-m", "pith", "extract", str(page), *args],
+                                capture_output=True, text=True, timeout=CLI_TIMEOUT_S, env=env)
+        assert result.returncode == 1
+        said = result.stderr if args[0] == "--static" else result.stdout
+        assert f"input_unreadable (100): {page}: permission denied" in said or \
+            '"name":"input_unreadable"' in said.replace(" ", ""), said
+        assert "input_not_found" not in said and "Traceback" not in result.stderr
+    # a folder that may not be listed is a failed row, not its pages silently missing
+    tree = tmp_path / "tree"
+    (tree / "locked").mkdir(parents=True)
+    (tree / "a.html").write_bytes(EXAMPLE.read_bytes())
+    (tree / "locked" / "b.html").write_bytes(EXAMPLE.read_bytes())
+    (tree / "locked").chmod(0)
+    result = subprocess.run([*prefix, sys.executable, "-m", "pith", "extract", str(tree),
+                             "--format", "jsonl", "-j", "1"],
+                            capture_output=True, text=True, timeout=CLI_TIMEOUT_S, env=env)
+    (tree / "locked").chmod(0o755)
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [(Path(r["source"]).name, r["error"]["name"] if r["error"] else r["status"])
+            for r in rows] == [("a.html", "ok"), ("locked", "input_unreadable")]
 
 COMMENTS_PAGE = REPO / "tests" / "fixtures" / "pages" / "bread-post" / "source.html"
 POST_LINE = "measure the dough's temperature before you change the flour"

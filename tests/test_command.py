@@ -55,22 +55,28 @@ def test_a_warc_gives_one_json_row_per_html_record_and_counts_the_rest(tmp_path)
     pages = hostile_crawl(crawl)
     result = pith("extract", crawl, "--jobs", "2")
     rows = rows_of(result.stdout)
-    readable = [p for p in pages if p.damage != "truncated" and p.content_type.startswith("text/html")]
+    # the cut record and the one whose length runs past its end are damaged, not pages
+    readable = [p for p in pages if p.damage in (None, "garbage")
+                and p.content_type.startswith("text/html")]
     ok = [r for r in rows if r["status"] == "ok"]
     assert [r["url"] for r in ok] == [p.url for p in readable if not p.url.startswith("https://bin")]
-    by_url = {r["url"]: r for r in rows}
+    by_url = {r["url"]: r for r in rows if r["status"] != "failed" or r["url"] == "https://bin.test/x"}
     assert by_url["https://bin.test/x"]["error"]["name"] == "input_not_html"
-    assert [r["error"]["name"] for r in rows if r["url"] == ""] == ["record_damaged"]
+    damaged = [r for r in rows if r["error"] and r["error"]["name"] == "record_damaged"]
+    assert len(damaged) == 3                           # the cut record, the long one, the garbage
+    assert "https://blocks.test/page" in [r["url"] for r in damaged]
     assert result.returncode == 1                      # a record failed: the summary says so
     summary = result.stderr.splitlines()[0]
-    assert "1 not html" in summary and "1 damaged" in summary and "timed out" in summary
+    assert "1 not html" in summary and "3 damaged" in summary and "timed out" in summary
     assert f"{len(ok):,} extracted" in summary
+    assert summary.startswith(f"pith: {len(rows) + len(pages) + 1:,} records read")   # + requests
     # the charset the page declares, the language it says, the text the article has
     legacy = by_url["https://legacy-charset.test/page"]
     assert "Un café crème coûte 4,50 €" in legacy["text"] and legacy["language"] == "fr"
     assert "Lichens are partnerships between a fungus and an alga" in by_url["https://article.test/page"]["text"]
 
 
+@pytest.mark.slow     # every fixture page through a crawl and through extract
 def test_rows_equal_the_static_extraction_of_each_page(tmp_path):
     crawl = tmp_path / "c.warc"
     warcfile.write(crawl, [fixture_page(n) for n in FIXTURE_PAGES])
@@ -157,6 +163,7 @@ def test_a_pathological_record_costs_its_time_limit_and_is_named(tmp_path):
     assert f"{crawl}@" in result.stderr and "page_time_limit (90)" in result.stderr
 
 
+@pytest.mark.slow
 def test_a_50_mb_page_is_answered_or_refused_within_its_limits(tmp_path):
     paragraph = ("<p>" + "lorem ipsum dolor " * 300 + "</p>").encode()
     huge = b"<html><body><article>" + paragraph * 10_000 + b"</article></body></html>"
@@ -174,6 +181,7 @@ def test_a_50_mb_page_is_answered_or_refused_within_its_limits(tmp_path):
 
 @pytest.mark.skipif(not (SHARED / "cleaneval" / "index.jsonl").is_file(),
                     reason="../shared/datasets absent")
+@pytest.mark.slow
 def test_a_crawl_of_shared_pages_with_hostile_records_loses_no_good_record(tmp_path):
     entries = []
     for name in ("cleaneval", "readability", "wcxb_dev"):
@@ -190,11 +198,11 @@ def test_a_crawl_of_shared_pages_with_hostile_records_loses_no_good_record(tmp_p
     crawl = tmp_path / "shared.warc.gz"
     warcfile.write(crawl, pages, seed=11)
     rows = rows_of(pith("extract", crawl).stdout)
-    lost = {p.url for p in pages if p.damage == "truncated"}
-    good = [p.url for p in pages if p.url not in lost]
+    good = [p.url for p in pages if p.damage in (None, "garbage")]
     got = [r["url"] for r in rows if r["status"] in ("ok", "empty")]
     assert got == good                     # every readable page, in order, none twice
-    assert sum(r["error"]["name"] == "record_damaged" for r in rows if r["error"]) == len(lost)
+    damaged = [r for r in rows if r["error"] and r["error"]["name"] == "record_damaged"]
+    assert len(damaged) == sum(p.damage is not None for p in pages)   # one row each
 
 
 def test_a_progress_bar_with_pages_per_second_on_a_terminal_only(tmp_path):
@@ -234,6 +242,41 @@ def test_an_interrupted_run_keeps_its_rows_and_says_how_far_it_got(tmp_path):
     assert first["url"] == "https://article.test/page" and rest == ""
     assert "pith: interrupted: " in err and "1 extracted" in err
 
+
+@pytest.mark.parametrize("layout", ("plain", "member", "stream"))
+def test_every_damage_is_one_row_good_rows_hold_only_their_text_and_counts_add_up(tmp_path, layout):
+    """Issue 34, finding 1, end to end: a file with every frame error of the matrix, each
+    followed by a good record. Every good record is an `ok` row with exactly the text its
+    page gives in a clean file; every bad one exactly one `record_damaged` row; the
+    summary's counts add up to the records read."""
+    from warcmatrix import MATRIX, matrix_file
+    damages = list(enumerate(how for how in MATRIX if how != "cut_at_end"))
+    damages = [(2 * k + 1, how) for k, how in damages]
+    n = 2 * len(damages) + 2
+    damages.append((n - 1, "cut_at_end"))
+    path, good = matrix_file(tmp_path, layout, damages, n=n)
+    (tmp_path / "clean").mkdir()
+    clean, _ = matrix_file(tmp_path / "clean", layout, [], n=n)
+    summary = tmp_path / "s.json"
+    result = pith("extract", path, "-j", "2", "--summary", summary)
+    rows = rows_of(result.stdout)
+    baseline = {r["url"]: r["text"] for r in rows_of(pith("extract", clean, "-j", "2").stdout)}
+    ok = [r for r in rows if r["status"] == "ok"]
+    assert [r["url"] for r in ok] == good
+    assert all(r["text"] == baseline[r["url"]] for r in ok)
+    bad = [r for r in rows if r["status"] != "ok"]
+    assert [r["error"]["name"] for r in bad] == ["record_damaged"] * len(damages)
+    named = [r["url"] for r in bad if r["url"]]
+    assert len(named) == len(set(named))            # no record is damaged twice
+    counts = json.loads(summary.read_text())
+    assert counts["records"] == (counts["extracted"] + counts["empty"] + counts["failed"]
+                                 + counts["timed_out"] + counts["damaged"]
+                                 + sum(counts["skipped"].values()))
+    assert counts["damaged"] == len(damages) and counts["extracted"] == len(good)
+    assert result.returncode == 1
+    line = result.stderr.splitlines()[0]
+    assert line.startswith(f"pith: {counts['records']:,} records read: {len(good):,} extracted")
+    assert f"{len(damages)} damaged" in line
 
 def test_rows_carry_the_comment_thread_apart(tmp_path):
     """A blog post's thread is the row's `comments`, not its text; a page without one has

@@ -192,3 +192,35 @@ def test_leave_out_never_empties_the_answer():
     choice = keep.apply(snap, feats, sel.options, 1, sel.element, leave_out=everything)
     assert choice.kept is not None and len(choice.kept)
     assert blocks.compute(snap, feats).count
+
+
+def test_numbered_names_are_tested_once():
+    """A thread numbers its comments (`comment-1`, `comment-2`, …): each distinct name
+    without its digits is tested once, so a page of 100,000 comments costs a few tests,
+    not 100,000 (the wire's text is rendered only up to its cut, too)."""
+    snap = from_json(blog(comments_count=500), 10_000)
+    seen = []
+    mask = comments.name_rows(snap, lambda s: seen.append(s) or s.startswith("comment"))
+    assert mask[9] and mask[snap.n - 5]                     # the first and the last li
+    assert len(seen) < 10, seen
+
+
+@pytest.mark.parametrize("overrides", [{"blocks": False}, {"algorithm": "cnr"},
+                                       {"algorithm": "lqf", "blocks": False},
+                                       {"algorithm": "clg", "blocks": False}])
+def test_every_method_leaves_the_thread_out(overrides):
+    """Each of these methods chooses inside the thread on this page (it is longer than
+    the post: with comments_apart off they answer with comments); the element moves to
+    the method's best candidate outside the thread (CLG has none: the thread's nearest
+    ancestor with more text), the thread dropped from it."""
+    off = select(blog(), Options.from_overrides({**overrides, "comments_apart": False}))
+    assert COMMENT.strip() in off.output("text")
+    sel = select(blog(), Options.from_overrides(overrides))
+    text = sel.output("text")
+    assert POST.strip() in text and COMMENT.strip() not in text
+    assert COMMENT.strip() in sel.comments_text()
+
+
+def test_a_pinned_comment_is_not_moved():
+    sel = select(blog(), Options.from_overrides({"blocks": False}), pin=9)
+    assert sel.node == 9 and COMMENT.strip() in sel.output("text")

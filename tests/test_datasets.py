@@ -29,6 +29,21 @@ def test_the_shipped_split_is_the_rule_applied_to_its_sites():
         assert set(ids.values()) <= {"train", "validation"}, name
 
 
+def test_the_shipped_split_holds_every_shared_dataset_by_the_rule():
+    """bench --split reads the file: a dataset missing from it has no validation side."""
+    import pytest
+    shared = datasets.shared_dir() / "datasets"
+    if not shared.is_dir():
+        pytest.skip("../shared/datasets is absent")
+    split = datasets.load_split()
+    for d in datasets.all_datasets():
+        lines = [json.loads(x) for x in (d / "index.jsonl").read_text().splitlines() if x.strip()]
+        name = lines[0].get("dataset", d.name)
+        assert name in split["pages"], name
+        assert split["pages"][name] == {
+            e["id"]: datasets.side_of(datasets.site_of({**e, "dataset": name})) for e in lines}
+
+
 def test_load_split_names_the_missing_file(tmp_path):
     try:
         datasets.load_split(tmp_path / "none.json")

@@ -615,3 +615,115 @@ def test_a_page_script_cannot_drive_the_overlay(pith, server):
                  "a trusted click on the close button")
     finally:
         pith.clear_rules()
+
+
+# --- the comment thread, outlined on request (issue 36) -----------------------------------------
+THREAD_PAGE = "bread-post/source.html"     # a blog post with a comment thread under it
+
+# Runs in the page's main world (roots pinned first): the overlay's thread state, its thread
+# outlines and the rects of the elements of `rows`, and the toast's text when it shows.
+THREAD_JS = """(rows) => {
+  const ov = document.getElementById('pith-overlay');
+  if (!ov) return null;
+  const sr = __pithRoots.get(ov);
+  const rect = (r) => [r.x, r.y, r.width, r.height];
+  const toast = sr.querySelector('[part~="toast"]');
+  const els = {};
+  for (const row of rows) { const el = globalThis.__pith.nodes[row]; if (el) els[row] = rect(el.getBoundingClientRect()); }
+  const button = sr.querySelector('[part~="comments"]');
+  return {
+    state: ov.getAttribute('data-pith-thread'), button: getComputedStyle(button).display !== 'none',
+    pressed: button.getAttribute('aria-pressed'), title: button.title,
+    boxes: [...sr.querySelectorAll('[part~="thread-root"]')].map((b) => ({
+      row: Number(b.dataset.row), rect: rect(b.getBoundingClientRect())})),
+    els, vh: window.innerHeight,
+    toast: getComputedStyle(toast).display !== 'none' ? toast.textContent : null,
+  };
+}"""
+
+# Runs in the page's main world, as a page's script would (with the roots pinned, more than a
+# page can reach): a C key on every target and a click on the Comments button.
+FORGE_THREAD_JS = """() => {
+  const ov = document.getElementById('pith-overlay');
+  const opts = {bubbles: true, cancelable: true, composed: true, button: 0, view: window};
+  for (const t of [window, document, document.body, ov]) for (const key of ['c', 'C']) {
+    t.dispatchEvent(new KeyboardEvent('keydown', {key, ...opts}));
+  }
+  const button = __pithRoots.get(ov).querySelector('[part~="comments"]');
+  button.dispatchEvent(new MouseEvent('click', opts));
+  button.click();
+  return true;
+}"""
+
+
+def thread_view(b, rows) -> dict:
+    b.pin()
+    view = b.eval(THREAD_JS, list(rows))
+    assert view is not None, "no overlay in the page"
+    return view
+
+
+def outlined(b, rows):
+    """The thread view once its outlines sit on the roots' elements, one on screen; else None."""
+    v = thread_view(b, rows)
+    if v["state"] != "shown" or sorted(x["row"] for x in v["boxes"]) != sorted(rows):
+        return None
+    for box in v["boxes"]:
+        if not rect_close(box["rect"], v["els"][str(box["row"])]):
+            return None
+    on_screen = any(r[1] + r[3] > 0 and r[1] < v["vh"] for r in v["els"].values())
+    return v if on_screen else None
+
+
+def test_c_and_the_comments_button_outline_the_thread(pith, server):
+    """C (a trusted key) outlines the host's comment thread roots, on their elements and
+    scrolled into view, and hides them again; the Comments button does the same; a page's
+    forged C and clicks do nothing."""
+    pith.load(f"{server}/{THREAD_PAGE}")
+    reply = ok(pith.extract(), "extract")
+    assert pith.eval(MAIN_CAPTURE_JS, [CAPTURE_JS, reply["node"]]) == reply["tag"]
+    roots = (reply.get("comments") or {}).get("roots")
+    assert roots, f"the host found no thread on the fixture: {reply.get('comments')}"
+    v = thread_view(pith, roots)
+    assert (v["state"], v["boxes"], v["pressed"], v["button"]) == ("hidden", [], "false", True), v
+    assert "(C)" in v["title"], v["title"]
+    # the thread sits under the post: nothing of it on screen before C
+    pith.press("c")
+    v = wait_for(lambda: outlined(pith, roots), "the thread outlined after C")
+    assert v["pressed"] == "true" and v["toast"] is None
+    # the outline follows a scroll
+    pith.eval("() => { window.scrollBy(0, -40); return true; }")
+    wait_for(lambda: outlined(pith, roots), "the thread outlines following a scroll")
+    pith.press("c")
+    wait_for(lambda: (lambda v: v["state"] == "hidden" and v["boxes"] == [])(thread_view(pith, roots)),
+             "the thread hidden after a second C")
+    pith.eval(FORGE_THREAD_JS)
+    time.sleep(FORGED_SETTLE_S)
+    v = thread_view(pith, roots)
+    assert (v["state"], v["boxes"]) == ("hidden", []), f"a forged C or click showed the thread: {v}"
+    pith.click(*centre(pith.eval(PART_RECT_JS, "comments")))
+    wait_for(lambda: outlined(pith, roots), "the thread outlined after a click on Comments")
+    # grow keeps the capture, so the thread stays outlined
+    ok(pith.command("grow"), "grow")
+    wait_for(lambda: outlined(pith, roots), "the thread still outlined after grow")
+    close_overlay(pith)
+
+
+def test_c_on_a_page_without_a_thread_says_so(pith, server):
+    pith.load(f"{server}/{PAGE}")
+    reply = ok(pith.extract(), "extract")
+    assert reply.get("comments") is None, reply.get("comments")
+    v = thread_view(pith, [])
+    assert (v["state"], v["button"]) == ("none", False), v      # the button only with a thread
+    pith.press("c")
+    v = wait_for(lambda: (lambda v: v if v["toast"] else None)(thread_view(pith, [])),
+                 "a word after C on a page without a thread")
+    assert "no comment thread" in v["toast"], v["toast"]
+    assert (v["state"], v["boxes"]) == ("none", [])
+    close_overlay(pith)
+
+
+def close_overlay(b) -> None:
+    b.pin()
+    b.click(*centre(b.eval(PART_RECT_JS, "close")))
+    wait_for(lambda: not b.eval("() => !!document.getElementById('pith-overlay')"), "the close button closes")

@@ -122,7 +122,7 @@ def test_click_outlines_the_block_the_host_picks(xb, server, name):
     assert (reply["path"], reply["tag"]) == (want["path"], want["tag"])
     ov = xb.overlay()
     assert_outlines(ov, reply)
-    assert set(ov["buttons"]) == {"grow", "shrink", "edit", "remember", "reader", "close"}
+    assert set(ov["buttons"]) == {"grow", "shrink", "edit", "comments", "remember", "reader", "close"}
     assert all(ov["buttons"].values()), ov["buttons"]          # every button has an aria-label
     state = ok(xb.state(), "state")
     assert (state["node"], state["path"], state["doc"]) == (reply["node"], reply["path"], reply["doc"])

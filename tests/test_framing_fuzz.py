@@ -2,6 +2,7 @@
 
 The target and its property are tests/fuzz_cases.py's; `make fuzz` runs the long one.
 """
+import pytest
 from hypothesis import HealthCheck, given, settings
 
 import fuzz_cases
@@ -11,6 +12,7 @@ SHORT = settings(derandomize=True, database=None, max_examples=400, deadline=100
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
+@pytest.mark.slow     # hundreds of cases: make test runs it
 @SHORT
 @given(fuzz_cases.frame_streams())
 def test_any_byte_stream_reads_as_frames_or_stable_errors(case):

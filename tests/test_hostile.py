@@ -165,6 +165,7 @@ def test_cli_answers_each_huge_page_or_says_why(page, server):
     assert HEADINGS[page] in done.stdout
 
 
+@pytest.mark.slow     # a million elements through the static parser
 @pytest.mark.parametrize("page", ["deep", "million"])
 def test_cli_static_answers_a_huge_file(page, tmp_path):
     """--static on the same shapes written as files: both get an answer, the article (the

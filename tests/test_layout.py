@@ -23,6 +23,7 @@ select; render and reader read a snapshot and a Choice, never select or the bloc
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -95,7 +96,18 @@ def part_of(module: str, top: str) -> str | None:
 
 def edges_of(package_dir: Path) -> list[tuple[str, str, str, str, int]]:
     """(importing module, its part, imported module, its part, line) for every import of
-    the package's own modules."""
+    the package's own modules (the real package's read once per session)."""
+    if package_dir == PACKAGE_DIR:
+        return _package_edges()
+    return _edges_of(package_dir)
+
+
+@functools.lru_cache(maxsize=None)
+def _package_edges() -> list[tuple[str, str, str, str, int]]:
+    return _edges_of(PACKAGE_DIR)
+
+
+def _edges_of(package_dir: Path) -> list[tuple[str, str, str, str, int]]:
     top = package_dir.name
     mods = modules_of(package_dir)
     found = []

@@ -37,6 +37,7 @@ def test_any_error_or_other_warning_fails_and_is_shown():
 
 
 @needs_web_ext
+@pytest.mark.slow     # web-ext lint in Node: tens of seconds
 def test_the_real_extension_is_clean_in_one_line():
     done = subprocess.run([sys.executable, str(REPO / "tests" / "lint_extension.py")],
                           capture_output=True, text=True, timeout=300)
@@ -47,6 +48,7 @@ def test_the_real_extension_is_clean_in_one_line():
 
 
 @needs_web_ext
+@pytest.mark.slow
 def test_a_new_warning_in_the_extension_fails(tmp_path):
     copy = tmp_path / "extension"
     shutil.copytree(REPO / "extension", copy)

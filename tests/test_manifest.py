@@ -202,6 +202,7 @@ def test_readme_mentions_every_subcommand():
 
 # --- web-ext lint ----------------------------------------------------------------------------
 @pytest.mark.skipif(not WEB_EXT.exists(), reason="web-ext is not installed (make npm)")
+@pytest.mark.slow     # web-ext lint in Node: tens of seconds
 def test_web_ext_lint_has_no_errors():
     done = subprocess.run([str(WEB_EXT), "lint", "--source-dir", str(EXT), "--output", "json"],
                           capture_output=True, text=True, timeout=120)

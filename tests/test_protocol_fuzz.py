@@ -2,6 +2,7 @@
 
 The target and its property are tests/fuzz_cases.py's; `make fuzz` runs the long one.
 """
+import pytest
 from hypothesis import HealthCheck, given, settings
 
 import fuzz_cases
@@ -17,6 +18,7 @@ def setup_module():
                                   if action != "hello" else {"v": 1, "id": 1, "action": action})
 
 
+@pytest.mark.slow     # hundreds of cases: make test runs it
 @SHORT
 @given(fuzz_cases.requests())
 def test_any_request_gets_a_reply_frame_with_a_stable_code(request):

@@ -5,6 +5,9 @@ import pytest
 
 import quality_gate as gate
 
+# Every method over the shared datasets: minutes of CPU (make test runs it).
+pytestmark = pytest.mark.slow
+
 RECORD = json.loads(gate.FLOORS.read_text())
 HAVE_SHARED = all((d / "index.jsonl").is_file() for d in gate.dataset_dirs())
 needs_shared = pytest.mark.skipif(not HAVE_SHARED, reason="../shared/datasets is absent")

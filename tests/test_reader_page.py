@@ -34,8 +34,9 @@ EXPORT_CSP = "default-src 'none'; img-src data: http: https:; style-src 'unsafe-
 PYTHON_CODE = ("def schedule(days):\n    for day in range(days):\n        if day % 3 == 0:\n"
                "            mist(day)      # every third day\n        else:\n            rest(day)\n")
 HELP_WORDS = ("Select a block first", "click the Pith button", "Alt+Shift+P", "press R")
+# `math` is allowed (its own allow-list, extension/ui/math.js); `svg` never is: a figure is an <img>.
 FORBIDDEN_TAGS = ("script", "style", "iframe", "frame", "object", "embed", "form", "input", "button",
-                  "svg", "math", "meta", "link", "base", "template", "noscript", "marquee", "section")
+                  "svg", "meta", "link", "base", "template", "noscript", "marquee", "section")
 _tabs = itertools.count(910_001)
 
 
@@ -615,7 +616,8 @@ def test_font_width_and_line_height_controls(open_reader):
     page.get_by_label("Spacing").fill("2")
     assert computed(page, "article p", "lineHeight") == "40px"
     assert page.evaluate("pithReader.prefs()") == {
-        "theme": "light", "font": "mono", "size": 20, "width": 50, "lineHeight": 2, "removedLinks": False}
+        "theme": "light", "font": "mono", "size": 20, "width": 50, "lineHeight": 2, "removedLinks": False,
+        "voice": "", "rate": 1}
 
 
 def test_preferences_saved_elsewhere_are_validated_and_followed(xb, open_reader):
@@ -623,7 +625,8 @@ def test_preferences_saved_elsewhere_are_validated_and_followed(xb, open_reader)
                 "lineHeight: 1.63, font: 'comic', removedLinks: 'yes', extra: 1}})")
     page = open_reader(fixture("lichens"))
     assert page.evaluate("pithReader.prefs()") == {
-        "theme": "sepia", "font": "serif", "size": 32, "width": 38, "lineHeight": 1.6, "removedLinks": False}
+        "theme": "sepia", "font": "serif", "size": 32, "width": 38, "lineHeight": 1.6, "removedLinks": False,
+        "voice": "", "rate": 1}
     assert computed(page, "article p", "fontSize") == "32px"
     # a change made by the options page (storage.local) is followed by the open reader
     xb.ext_eval("() => chrome.storage.local.set({readerPrefs: {theme: 'dark', size: 24}})")
@@ -830,3 +833,73 @@ def test_a_truncated_thread_says_so(open_reader):
     page.locator("#comments summary").click()
     assert page.locator("#comments-list p").all_inner_texts() == [
         "A first comment.", "The thread is longer: the rest is on the page."]
+
+
+# --- comments in the exports (host/NOTES.md, "Comments in the exports") ------------------------
+THREAD_CUT = "The thread is longer: the rest is on the page."
+CLI_TIMEOUT_S = 180
+
+
+def md_section(md: str, heading: str) -> list[str] | None:
+    """The paragraphs of the `## heading` section of Markdown `md` as a CommonMark reader
+    shows them (plain text), None without the section; anything but plain-text paragraphs
+    in it (a list, a heading, a link, HTML) fails."""
+    from markdown_it import MarkdownIt
+    tokens = MarkdownIt("commonmark").parse(md)
+    at = next((i for i, t in enumerate(tokens) if t.type == "heading_open" and t.tag == "h2"
+               and tokens[i + 1].content == heading), None)
+    if at is None:
+        return None
+    out = []
+    for t in tokens[at + 3:]:
+        if t.type == "heading_open" and t.tag in ("h1", "h2"):
+            break
+        assert t.type in ("paragraph_open", "inline", "paragraph_close"), (t.type, md)
+        if t.type == "inline":
+            assert {c.type for c in t.children} <= {"text", "softbreak"}, (t.children, md)
+            out.append("".join(c.content if c.type == "text" else "\n" for c in t.children))
+    return out
+
+
+def test_exports_carry_the_thread_only_when_its_section_is_unfolded(open_reader):
+    """Markdown and HTML exports say what the reader shows: no thread while the Comments
+    section is folded; unfolded, the thread after the content, its paragraphs as text."""
+    lines = ["Marta says:", "# Not a heading", "1. Not a list",
+             "<img src=x onerror=alert(1)> &amp; *not em* [x](javascript:alert(1))"]
+    data = {**fixture("lichens"), "comments": {"text": "\n\n".join(lines), "truncated": True}}
+    page = open_reader(data)
+    folded = page.evaluate("pithReader.markdown()")
+    assert md_section(folded, "Comments") is None and "Marta" not in folded
+    assert "Marta" not in page.evaluate("pithReader.html()")
+    page.locator("#comments summary").click()
+    md = page.evaluate("pithReader.markdown()")
+    assert md.startswith(folded.rstrip("\n") + "\n\n## Comments\n\n"), md
+    assert md_section(md, "Comments") == [*lines, THREAD_CUT]
+    import lxml.html
+    doc = lxml.html.fromstring(page.evaluate("pithReader.html()"))
+    assert [p.text_content() for p in doc.xpath('//*[@id="comments-list"]/p')] == [*lines, THREAD_CUT]
+    assert doc.xpath('//*[@id="comments"]//img') == []
+
+
+def test_reader_markdown_and_cli_agree_on_the_thread(open_reader):
+    """bread-post: the reader's Markdown export of the host's `comments` (unfolded) and
+    `pith extract -f markdown --comments` have the same Comments section."""
+    import os
+    import subprocess
+    import sys
+    page_file = PAGES / "bread-post" / "source.html"
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "host")}
+
+    def cli(*args):
+        run = subprocess.run([sys.executable, "-m", "pith", "extract", "--static", *args, str(page_file)],
+                             capture_output=True, text=True, timeout=CLI_TIMEOUT_S, env=env, check=True)
+        return run.stdout
+    record = json.loads(cli("-f", "json"))
+    comments = record["comments"]
+    assert comments and comments["text"], record.get("comments")
+    page = open_reader({**fixture("lichens"), "comments": comments})
+    page.locator("#comments summary").click()
+    reader = md_section(page.evaluate("pithReader.markdown()"), "Comments")
+    printed = md_section(cli("-f", "markdown", "--comments"), "Comments")
+    assert reader and len(reader) > 5
+    assert printed == reader

@@ -2,6 +2,7 @@
 
 The target and its property are tests/fuzz_cases.py's; `make fuzz` runs the long one.
 """
+import pytest
 from hypothesis import HealthCheck, given, settings
 
 import fuzz_cases
@@ -14,6 +15,7 @@ def setup_module():
     fuzz_cases.seeded_selection()        # load the pipeline and models outside the clock
 
 
+@pytest.mark.slow     # hundreds of cases: make test runs it
 @SHORT
 @given(fuzz_cases.snapshot_mutations())
 def test_any_mutated_capture_validates_or_is_refused_with_a_stable_code(snapshot):

@@ -21,6 +21,7 @@ def extract(tmp_path_factory):
     return extractor
 
 
+@pytest.mark.slow     # hundreds of cases: make test runs it
 @SHORT
 @given(case=fuzz_cases.html_mutations())
 def test_any_mutated_page_extracts_or_fails_with_a_stable_code(extract, case):

@@ -213,3 +213,40 @@ def test_the_incumbent_is_read_from_the_model_file(tmp_path):
                                                                              "static"))
     assert learner in train_blocks.LEARNERS and threshold in train_blocks.THRESHOLDS
     assert add is None or add in train_blocks.ADD_THRESHOLDS
+
+
+def test_a_static_only_training_keeps_the_rendered_choice_of_the_file_it_replaces(tmp_path):
+    import pytest
+    from pith.errors import PithError
+    static = {"learner": "trees", "threshold": 0.25, "add": 0.7, "features": ["a"]}
+    f = tmp_path / "blocks.json"
+    f.write_text(json.dumps({"static": static, "rendered": {**static, "source": "static"}}))
+    assert train_blocks.kept_rendered(f) is None            # the new static half is copied
+    own = {**static, "features": ["a", "top"], "threshold": 0.3}
+    f.write_text(json.dumps({"static": static, "rendered": own}))
+    assert train_blocks.kept_rendered(f) == own              # a rendered half of its own stays
+    f.write_text(json.dumps({"static": static}))
+    with pytest.raises(PithError, match="rendered"):
+        train_blocks.kept_rendered(f)
+
+
+def test_blocks_md_names_every_dataset_with_its_licence_and_says_static_only(tmp_path):
+    static = {"learner": "trees", "threshold": 0.2, "add": 0.6, "features": ["a"]}
+    cv = {"pages": 10, "blocks": 100, "content_share": 0.5, "whole": 0.8, "method": 0.84,
+          "oracle": 0.93, "logistic@0.2+0.6": 0.85, "trees@0.2+0.6": 0.86,
+          "pipeline": {"trees@0.2+0.6": 0.868}}
+    names = ["cleaneval", "readability", "wcxb_dev_full", "dragnet_train", "magic_html"]
+    result = {"trained": "2026-11-27", "seconds": {"collect": 1.0, "fit": 2.0},
+              "data": {"datasets": names, "cache": "c", "static_only": True},
+              "config": {"content_share": 0.5, "folds": 3, "shortlist": 6},
+              "static": static, "rendered": {**static, "source": "static"},
+              "cv": {"static": cv}}
+    train_blocks.write_md(tmp_path / "BLOCKS.md", result)
+    text = (tmp_path / "BLOCKS.md").read_text()
+    assert "static only" in text and not any(x.startswith("| rendered |")
+                                              for x in text.splitlines())
+    for name, licence in zip(names, ("research use", "Apache License 2.0", "CC-BY-4.0",
+                                     "AGPLv3", "Apache License 2.0")):
+        line = next(x for x in text.splitlines() if x.startswith(f"- `{name}`"))
+        assert licence in line, name
+    assert "Murrough Foley" in text

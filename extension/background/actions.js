@@ -43,6 +43,7 @@
  * round trip minus host_ms (JSON.parse here, native messaging both ways, the host's frame
  * decoding), host = the host pipeline, highlight = drawing the outline, total = all.
  */
+import { readerHeader } from './reader-header.js';
 import * as badge from './badge.js';
 import { PithError, toWire } from './errors.js';
 import { host } from './native-host.js';
@@ -188,7 +189,7 @@ async function extract(tabId) {
     doc: result.doc, node: result.node, path: result.path, tag: result.tag,
     trail: [], trailPaths: [], session: host.session,
     url: snapshot.url, title: snapshot.title, site, rule, offerRemember: false,
-    ...freshBlocks(result),
+    ...freshBlocks(result), comments: threadRoots(result),
   };
   const t1 = now();
   await outline(tabId, sel);
@@ -201,13 +202,21 @@ async function extract(tabId) {
     page.toast(tabId, `The block you saved for ${site} is not on this page any more; Pith chose one itself.`, 'info');
   }
   return {
-    ...describe(sel), blocks: sel.blocks, score: result.score, chars: result.chars,
+    ...describe(sel), blocks: sel.blocks, comments: sel.comments, score: result.score, chars: result.chars,
     algorithm: result.algorithm, rule, timings,
   };
 }
 
 function describe(sel) {
   return { node: sel.node, path: sel.path, tag: sel.tag, doc: sel.doc };
+}
+
+/** The comment thread of `select` reply `res` as the overlay outlines it on request
+ * ({roots: [row…]}, the host's `comments.roots`), or null: it belongs to the capture, so
+ * grow and shrink keep it. */
+function threadRoots(res) {
+  const c = res.comments;
+  return c && Array.isArray(c.roots) ? { roots: c.roots.map((r) => r && r.node).filter(Number.isInteger) } : null;
 }
 
 /** The block part of a selection on the node of host reply `res`: its `blocks` (null
@@ -272,7 +281,7 @@ async function reselect(tabId, sel) {
     throw new PithError('page_changed',
       'The page changed since the selection was made. Press Alt+Shift+P to select again.');
   }
-  const next = { ...sel, doc: result.doc, node, trail, session: host.session };
+  const next = { ...sel, doc: result.doc, node, trail, session: host.session, comments: threadRoots(result) };
   if (held) {
     const moved = await page.refindRows(tabId);
     if (moved === null) throw new PithError('page_changed', 'The page lost the selection\'s blocks. Press Alt+Shift+P to select again.');
@@ -362,9 +371,10 @@ async function reader(tabId) {
   const { sel, res } = await move(tabId, 'clean', decisions);
   await state.saveSelection(tabId, sel);           // move may have re-found it in a new capture
   const t1 = now();
-  const payload = await page.collect(tabId, {
+  const collected = await page.collect(tabId, {
     node: sel.node, drop: res.drop, links: res.links, quiet: res.quiet ?? [],
   });
+  const payload = { ...collected, ...readerHeader(res.metadata) };
   if (res.comments && typeof res.comments.text === 'string') {
     // the thread under the post, apart from the body (READER.md "comments")
     payload.comments = { text: res.comments.text, truncated: res.comments.truncated === true };

@@ -24,6 +24,15 @@
   var DEFAULT_FW = 400;          // CSS "normal"
   var COORD_SCALE = 100;         // boxes rounded to 1/100 px: sub-pixel noise only bloats the JSON
 
+  // The `declared` object (host/SNAPSHOT.md; host/pith/pipeline/metadata/declared.py builds the
+  // same from static HTML and names each limit's reason).
+  var MAX_DECLARED_ENTRIES = 1000, MAX_DECLARED_CHARS = 2000;
+  var MAX_LD_SCRIPTS = 32, MAX_LD_CHARS = 500000;
+  var META_KEYS = ['property', 'name', 'http-equiv'];
+  var ITEM_URL_TAGS = { a: 1, link: 1, area: 1, img: 1, audio: 1, video: 1, source: 1, embed: 1, iframe: 1 };
+  var LINK_TAGS = { link: 1, a: 1, area: 1 };
+  var REL_KEPT = { canonical: 1, author: 1, license: 1, tag: 1, category: 1, image_src: 1 };
+
   // hidden bitmask, host/SNAPSHOT.md
   var H_DISPLAY_NONE = 1, H_VISIBILITY = 2, H_OPACITY = 4, H_ZERO_SIZE = 8, H_ARIA = 16;
 
@@ -31,6 +40,12 @@
   var SRC_TAGS = { img: 1, iframe: 1, frame: 1, video: 1, audio: 1, source: 1, embed: 1, script: 1 };
   // Elements whose text is code or inert markup, not content.
   var NO_TEXT_TAGS = { script: 1, style: 1, template: 1 };
+  // The TeX a formula was written in: MathML's own annotation (KaTeX writes one) …
+  var TEX_ANNOTATION = 'annotation[encoding="application/x-tex"]';
+  // … or MathJax 2's source script, whose id is its rendering's frame id without "-Frame".
+  var MATHJAX2_FRAME = '[id^="MathJax-Element-"]';
+  // Wrappers that display a formula as a block (KaTeX, MathJax 2, MathJax 3).
+  var DISPLAY_WRAPPERS = '.katex-display, .MathJax_Display, mjx-container[display="true"]';
 
   // DOM accessors taken from the prototypes once: a <form> exposes its controls as
   // properties, so <input name="nextSibling"> (or getAttribute, localName, ...) would
@@ -46,6 +61,46 @@
   var nodeTypeOf = getter(Node.prototype, 'nodeType');
   var firstChildOf = getter(Node.prototype, 'firstChild');
   var nextSiblingOf = getter(Node.prototype, 'nextSibling');
+  var textContentOf = getter(Node.prototype, 'textContent');
+  var elQuery = Element.prototype.querySelector;
+  var closestOf = Element.prototype.closest;
+  var byId = Document.prototype.getElementById;
+
+  /**
+   * {tex, display} of a MathML <math> element (SNAPSHOT.md, `alt` of a math row; the reader's
+   * collector asks the same through __pith.formula): the page's TeX source ('' when it gives
+   * none) from an x-tex annotation or MathJax 2's script, and whether it is displayed as a
+   * block (display="block", a display-mode script, a display wrapper).
+   */
+  function formula(el) {
+    var tex = '', display = (getAttr.call(el, 'display') || '').trim().toLowerCase() === 'block';
+    var ann = elQuery.call(el, TEX_ANNOTATION);
+    if (ann !== null) tex = textContentOf.call(ann) || '';
+    var frame = closestOf.call(el, MATHJAX2_FRAME);
+    var doc = el.ownerDocument;
+    if (frame !== null && doc !== null) {
+      var script = byId.call(doc, (getAttr.call(frame, 'id') || '').replace(/-Frame$/, ''));
+      var type = script !== null ? (getAttr.call(script, 'type') || '') : '';
+      if (script !== null && localNameOf.call(script) === 'script' && /^\s*math\/tex/i.test(type)) {
+        if (tex.trim() === '') tex = textContentOf.call(script) || '';
+        if (/mode\s*=\s*display/i.test(type)) display = true;
+      }
+    }
+    if (!display && closestOf.call(el, DISPLAY_WRAPPERS) !== null) display = true;
+    return { tex: tex.replace(/\s+/g, ' ').trim(), display: display };
+  }
+
+  /** The delimited TeX of a MathJax 2 source script nothing typeset (no MathML in its frame), else ''. */
+  function untypesetTex(el) {
+    var type = getAttr.call(el, 'type') || '';
+    if (!/^\s*math\/tex/i.test(type)) return '';
+    var doc = el.ownerDocument, id = getAttr.call(el, 'id') || '';
+    var frame = id !== '' && doc !== null ? byId.call(doc, id + '-Frame') : null;
+    if (frame !== null && elQuery.call(frame, 'math') !== null) return '';
+    var tex = (textContentOf.call(el) || '').replace(/\s+/g, ' ').trim();
+    if (tex === '') return '';
+    return /mode\s*=\s*display/i.test(type) ? '\\[' + tex + '\\]' : '\\(' + tex + '\\)';
+  }
 
   function round(v) {
     return Math.round(v * COORD_SCALE) / COORD_SCALE;
@@ -85,6 +140,55 @@
     }
   }
 
+  function cut(v) {
+    return v.length > MAX_DECLARED_CHARS ? v.slice(0, MAX_DECLARED_CHARS) : v;
+  }
+
+  function push(list, entry) {
+    if (list.length < MAX_DECLARED_ENTRIES) list.push(entry);
+  }
+
+  /** Add what element `el` (row `row`, tag `name`) declares to `D` (host/SNAPSHOT.md). */
+  function declare(D, el, row, name) {
+    var v, i;
+    if (name === 'meta' && (v = getAttr.call(el, 'content')) !== null) {
+      for (i = 0; i < META_KEYS.length; i++) {
+        var key = getAttr.call(el, META_KEYS[i]);
+        if (key !== null && key.trim() !== '') push(D.meta, [row, key.trim().toLowerCase(), cut(v)]);
+      }
+    }
+    var prop = getAttr.call(el, 'itemprop');
+    if (prop !== null && prop.trim() !== '') {
+      v = getAttr.call(el, 'content');
+      if (v === null) v = getAttr.call(el, 'datetime');
+      if (v === null && ITEM_URL_TAGS[name] === 1) {
+        var raw = getAttr.call(el, LINK_TAGS[name] === 1 ? 'href' : 'src');
+        v = raw !== null ? resolve(el, raw.trim())[0] : null;
+      }
+      push(D.items, [row, prop.trim(), v === null ? null : cut(v)]);
+    }
+    if (getAttr.call(el, 'itemscope') !== null) {
+      push(D.scopes, [row, cut((getAttr.call(el, 'itemtype') || '').trim())]);
+    }
+    var rel, href;
+    if (LINK_TAGS[name] === 1 && (rel = getAttr.call(el, 'rel')) !== null &&
+        (href = getAttr.call(el, 'href')) !== null) {
+      var words = rel.toLowerCase().split(/\s+/).filter(Boolean);
+      for (i = 0; i < words.length; i++) {
+        if (REL_KEPT[words[i]] === 1) {
+          push(D.links, [row, words.join(' '), resolve(el, href.trim())[0]]);
+          break;
+        }
+      }
+    }
+    if (name === 'time' && (v = getAttr.call(el, 'datetime')) !== null) push(D.times, [row, cut(v)]);
+    if (name === 'script' && ((getAttr.call(el, 'type') || '').trim().toLowerCase() === 'application/ld+json') &&
+        D.ld.length < MAX_LD_SCRIPTS) {
+      var src = textContentOf.call(el) || '';
+      if (src.length <= MAX_LD_CHARS) D.ld.push(src);
+    }
+  }
+
   function isAriaHidden(el) {
     var a = getAttr.call(el, 'aria-hidden');
     return a !== null && a.trim().toLowerCase() === 'true';
@@ -105,6 +209,7 @@
     var color = C.color, frame = C.frame;
     var nodes = [];
     var warnings = [];
+    var declared = { meta: [], items: [], scopes: [], links: [], times: [], ld: [] };
 
     // The open elements, one level per depth, as parallel arrays:
     //   sRow   row of the element whose children are being walked
@@ -152,8 +257,14 @@
       if (name === 'img' || name === 'area' || name === 'input') {
         altv = getAttr.call(el, 'alt') || '';
         if (altv === '' && name === 'img') altv = getAttr.call(el, 'title') || '';
+      } else if (name === 'math') {
+        var fm = formula(el);           // SNAPSHOT.md: \(tex\) inline, \[tex\] displayed
+        altv = fm.display ? '\\[' + fm.tex + '\\]' : '\\(' + fm.tex + '\\)';
+      } else if (name === 'script') {
+        altv = untypesetTex(el);
       }
       alt.push(altv);
+      if (ctx.win === win) declare(declared, el, row, name);   // the top document's only
 
       var bits = isAriaHidden(el) ? H_ARIA : 0;
       var x = 0, y = 0, w = 0, h = 0, cs = null;
@@ -286,7 +397,8 @@
       capture_ms: 0,
       n: tag.length,
       nodes: C,
-      warnings: warnings
+      warnings: warnings,
+      declared: declared
     };
     if (!root) {
       warnings.push({ node: -1, code: 'no_document_element', message: 'the document has no root element' });
@@ -297,6 +409,7 @@
       Object.defineProperty(g, '__pith', { value: {}, writable: true, configurable: true, enumerable: false });
     }
     g.__pith.nodes = nodes;
+    g.__pith.formula = formula;
 
     snap.capture_ms = Math.round((performance.now() - t0) * 10) / 10;
     return stringify(snap);

@@ -43,17 +43,9 @@
  * whitespace-only strings at the edges of a block or next to a block child are left out,
  * the ones between inline elements are kept so words stay apart.
  *
- * Metadata, first found wins:
- *   title      og:title; the first h1 in the block; document.title. A trailing
- *              " – Site" (—, |, -, ·) naming the site is cut from og:title and document.title.
- *   byline     meta[name=author]; then in the block, then in the page: [rel~=author],
- *              [itemprop~=author] (its content attribute or text), .byline, .author; a
- *              leading "By " is cut; shorter than MAX_BYLINE_CHARS or not a byline.
- *   site       og:site_name, application-name; the title's " – Site" part (see
- *              siteFromTitle); else the host name without "www.".
- *   published  article:published_time, [itemprop~=datePublished] (content, datetime or
- *              text), JSON-LD datePublished (anywhere in the data), the block's first
- *              time[datetime]; as the page writes it.
+ * The page's title, byline, site and date are not the collector's: the host computes them
+ * once for every output (host/pith/pipeline/metadata, the `metadata` of its `clean` reply) and the
+ * background puts them in the payload. The collector adds what only the live block knows:
  *   lang, dir  the closest [lang] of the block, else <html lang>; the block's computed direction.
  *
  * Words (for the reading time): each Han, Hiragana, Katakana or Hangul character is one
@@ -98,12 +90,17 @@
   var MAX_ATTR_CHARS = 1000;
   // READER.md: a data: URI under 200 bytes is a placeholder when another source exists.
   var PLACEHOLDER_DATA_URI_CHARS = 200;
-  // A byline is a name or two; a text this long is a sentence or an author's bio box.
-  var MAX_BYLINE_CHARS = 100;
   // The removed-links retainer lists the links of the dropped rows; thousands are a link farm.
   var MAX_LINKS = 2000;
-  // JSON-LD: how many scripts, characters and values to look through for datePublished.
-  var MAX_JSONLD_SCRIPTS = 20, MAX_JSONLD_CHARS = 1000000, MAX_JSONLD_VALUES = 10000;
+  // An inline SVG smaller than this on either side (CSS px) is an icon (a share button's
+  // logo, an arrow), not a figure: 48 px is twice the usual 24 px icon grid.
+  var MIN_FIGURE_PX = 48;
+  // SVG path data and point lists of a detailed chart run long; other attribute values are labels.
+  var MAX_GEOMETRY_CHARS = 200000;
+  // Inside a formula or a figure: never copied (the reader's allow-list, ui/allowlist.js,
+  // decides the rest; these go here already because they run, load or embed markup).
+  var FOREIGN_DROP = set('script style foreignobject iframe image a annotation-xml maction mglyph');
+  var TEX_TYPE = /^\s*math\/tex/i;
 
   function set(words) {
     var o = Object.create(null), list = words.split(' ');
@@ -116,7 +113,7 @@
   var INLINE = set('a em strong b i u s del ins mark small sub sup code kbd samp var abbr cite q ' +
     'time br img span');
   var NEVER_KEPT = set('script style noscript template iframe frame frameset object embed applet ' +
-    'input button select textarea option svg math canvas video audio source track map area ' +
+    'input button select textarea option canvas video audio source track map area ' +
     'nav dialog link meta base head title ' +
     // not in READER.md's list but of the same kind (form parts, embedded documents)
     'optgroup datalist param portal fencedframe');
@@ -150,11 +147,6 @@
   var SCOPES = { row: true, col: true, rowgroup: true, colgroup: true };
   var WS_ONLY = /^[ \t\n\r\f]*$/;                    // HTML whitespace; a no-break space is content
   var BLOCK_DISPLAY = /^(?:block|flex|grid|flow-root|list-item|table)/;
-  var TITLE_SEPARATORS = [' \u2013 ', ' \u2014 ', ' | ', ' - ', ' \u00b7 '];
-  // A site's name in a title ("… | The Harbour Gazette") is a few words, not a second title.
-  var MAX_SITE_CHARS = 60, MAX_SITE_WORDS = 6;
-  // Where a page names itself besides its title: its banner and its footer ("© Site").
-  var SITE_PLACES = 'header, footer, [role~="banner"], [role~="contentinfo"]';
 
   var CJK = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}';
   var LETTER = '(?:(?![' + CJK + '])[\\p{L}\\p{N}\\p{M}])';
@@ -167,10 +159,8 @@
   var getAttr = Element.prototype.getAttribute;
   var hasAttr = Element.prototype.hasAttribute;
   var elQuery = Element.prototype.querySelector;
-  var elQueryAll = Element.prototype.querySelectorAll;
-  var closestOf = Element.prototype.closest;
   var docQuery = Document.prototype.querySelector;
-  var docQueryAll = Document.prototype.querySelectorAll;
+  var closestOf = Element.prototype.closest;
   var localNameOf = getter(Element.prototype, 'localName');
   var shadowRootOf = getter(Element.prototype, 'shadowRoot');
   var nodeTypeOf = getter(Node.prototype, 'nodeType');
@@ -182,9 +172,10 @@
   var textContentOf = getter(Node.prototype, 'textContent');
   var dataOf = getter(CharacterData.prototype, 'data');
   var documentElementOf = getter(Document.prototype, 'documentElement');
-  var titleOf = getter(Document.prototype, 'title');
   var assignedNodesOf = HTMLSlotElement.prototype.assignedNodes;
   var styleOf = window.getComputedStyle.bind(window);
+  var rectOf = Element.prototype.getBoundingClientRect;
+  var attrListOf = getter(Element.prototype, 'attributes');
 
   function attr(el, name) {
     return getAttr.call(el, name);
@@ -401,13 +392,23 @@
 
   // --- the walk ---------------------------------------------------------------------------
 
+  /**
+   * True for KaTeX's and MathJax's visually hidden MathML copy of a formula (an absolutely
+   * positioned wrapper, so computed as a block, around a <math>): it sits inline in the
+   * sentence and must not become a div that breaks the line.
+   */
+  function hiddenFormulaCopy(el, cs) {
+    return (cs.position === 'absolute' || cs.position === 'fixed') && elQuery.call(el, 'math') !== null;
+  }
+
   /** What element `name` becomes: an allowed tag, '' (unwrap) or null (leave out silently). */
-  function mapTag(name, cs) {
-    var blockish = cs !== null && BLOCK_DISPLAY.test(cs.display);
+  function mapTag(name, cs, el) {
+    var blockish = cs !== null && BLOCK_DISPLAY.test(cs.display) && !hiddenFormulaCopy(el, cs);
     if (name === 'span') return blockish ? 'div' : 'span';
     if (BLOCK[name] === true || INLINE[name] === true) return name;
     if (ALIAS[name] !== undefined) return ALIAS[name];
     if (SILENT[name] === true) return null;
+    if (name.lastIndexOf('mjx-', 0) === 0) return '';   // MathJax 3's wrappers: its MathML is inside
     if (LAYOUT[name] === true || name.indexOf('-') > 0) return 'div';
     return blockish ? 'div' : '';
   }
@@ -447,6 +448,85 @@
       if (assigned.length) return [null, assigned];
     }
     return [firstChildOf.call(el), null];
+  }
+
+  // --- formulas and figures ----------------------------------------------------------------
+
+  /** The attributes of MathML or SVG element `el` worth sending (READER.md "Mathematics", "Figures"), or null. */
+  function foreignAttrs(el) {
+    var a = null, list = attrListOf.call(el);
+    for (var i = 0; i < list.length; i++) {
+      var name = list[i].name, v = list[i].value, lower = name.toLowerCase();
+      if (lower.lastIndexOf('on', 0) === 0 || lower === 'style' || lower === 'class' || lower === 'src' ||
+          lower.lastIndexOf('xmlns', 0) === 0) continue;
+      if ((lower === 'href' || lower === 'xlink:href') && v.trim().charAt(0) !== '#') continue;
+      if (v.length > (lower === 'd' || lower === 'points' ? MAX_GEOMETRY_CHARS : MAX_ATTR_CHARS)) continue;
+      if (a === null) a = {};
+      a[name] = v;
+    }
+    return a;
+  }
+
+  /** A copy of MathML / SVG element `el` as a payload node, at most `levels` deep; counts into `st`. */
+  function copyForeign(el, levels, st) {
+    var node = { t: String(localNameOf.call(el)) }, a = foreignAttrs(el), c = [];
+    if (a !== null) {
+      node.a = a;
+      for (var k in a) st.chars += a[k].length;
+    }
+    st.elements++;
+    for (var ch = firstChildOf.call(el); ch !== null; ch = nextSiblingOf.call(ch)) {
+      var type = nodeTypeOf.call(ch);
+      if (type === 3 || type === 4) {
+        var s = dataOf.call(ch);
+        st.chars += s.length;
+        if (!WS_ONLY.test(s) || c.length) append(c, s);
+      } else if (type === 1 && FOREIGN_DROP[nameOf(ch)] !== true) {
+        if (levels <= 1 || st.elements >= MAX_ELEMENTS) {
+          st.truncated = true;
+          continue;
+        }
+        c.push(copyForeign(ch, levels - 1, st));
+      }
+    }
+    if (c.length) node.c = c;
+    return node;
+  }
+
+  /** A formula node of MathML element `el`, with the page's TeX as an x-tex annotation when it gives one. */
+  function formulaNode(el, levels, st) {
+    var node = copyForeign(el, levels, st);
+    var fm = typeof globalThis.__pith.formula === 'function' ? globalThis.__pith.formula(el) : null;
+    if (fm === null) return node;
+    if (fm.display) {
+      if (node.a === undefined) node.a = {};
+      node.a.display = 'block';
+    }
+    var annotated = elQuery.call(el, 'annotation[encoding="application/x-tex"]') !== null;
+    if (fm.tex !== '' && !annotated) {
+      st.chars += fm.tex.length;
+      node.c = [{ t: 'semantics', c: [{ t: 'mrow', c: node.c || [] },
+        { t: 'annotation', a: { encoding: 'application/x-tex' }, c: [fm.tex] }] }];
+    }
+    return node;
+  }
+
+  /**
+   * MathJax 2's source script when nothing typeset it (MathJax not run, or its output has no
+   * MathML): a formula holding the TeX only, else null.
+   */
+  function scriptFormula(el) {
+    var type = attr(el, 'type') || '';
+    if (!TEX_TYPE.test(type)) return null;
+    var id = attr(el, 'id') || '';
+    var frame = id !== '' ? docQuery.call(document, '[id="' + id.replace(/["\\]/g, '') + '-Frame"]') : null;
+    if (frame !== null && elQuery.call(frame, 'math') !== null) return null;
+    var tex = collapse(textContentOf.call(el) || '');
+    if (tex === '') return null;
+    var node = { t: 'math', c: [{ t: 'semantics', c: [{ t: 'mtext', c: [tex] },
+      { t: 'annotation', a: { encoding: 'application/x-tex' }, c: [tex] }] }] };
+    if (/mode\s*=\s*display/i.test(type)) node.a = { display: 'block' };
+    return node;
   }
 
   /** The sanitised content of `root`: {tree, words, elements, dropped, truncated}. */
@@ -494,6 +574,15 @@
         return;
       }
       var name = nameOf(el);
+      if (name === 'script' && !isRoot) {        // scripts are in `drop` as code; a TeX source is content
+        var fromTex = scriptFormula(el);
+        if (fromTex !== null) {
+          st.elements++;
+          st.chars += 2 * textContentOf.call(el).length;
+          f.out.push(fromTex);
+          return;
+        }
+      }
       if (!isRoot && (NEVER_KEPT[name] === true || dropSet.has(el))) {
         st.dropped++;
         return;
@@ -507,7 +596,23 @@
         st.dropped++;
         return;
       }
-      var tag = name === 'slot' ? '' : mapTag(name, cs);
+      if (name === 'math' || name === 'svg') {
+        // A formula (its MathML and TeX) or a figure (a drawing at least MIN_FIGURE_PX a side).
+        var box = name === 'svg' ? rectOf.call(el) : null;
+        if (box !== null && (box.width < MIN_FIGURE_PX || box.height < MIN_FIGURE_PX)) {
+          st.dropped++;
+          return;
+        }
+        if (st.elements >= MAX_ELEMENTS) {
+          st.truncated = true;
+          stop = true;
+          return;
+        }
+        var levels = Math.max(1, MAX_DEPTH - f.depth);
+        f.out.push(name === 'math' ? formulaNode(el, levels, st) : copyForeign(el, levels, st));
+        return;
+      }
+      var tag = name === 'slot' ? '' : mapTag(name, cs, el);
       if (tag === null) return;
       var url = null;
       if (tag === 'a') {
@@ -573,7 +678,7 @@
       return st;
     }
     var rootStyle = styleOf(root);
-    var rootTag = rootName === 'slot' || NEVER_KEPT[rootName] === true ? '' : mapTag(rootName, rootStyle);
+    var rootTag = rootName === 'slot' || NEVER_KEPT[rootName] === true ? '' : mapTag(rootName, rootStyle, root);
     var keepWs = closestOf.call(root, 'pre, code') !== null;
     if (rootTag === 'a') rootTag = absolute(attr(root, 'href'), root, LINK_SCHEMES) ? 'a' : '';
     if (rootTag === 'img' || (rootTag !== null && rootTag !== '' && ROOT_CONTENTS[rootTag] !== true)) {
@@ -605,143 +710,7 @@
     return st;
   }
 
-  // --- metadata ---------------------------------------------------------------------------
-
-  function metaContent(selectors) {
-    for (var i = 0; i < selectors.length; i++) {
-      var el = docQuery.call(document, selectors[i]);
-      if (el !== null) {
-        var v = collapse(attr(el, 'content') || '');
-        if (v !== '') return v;
-      }
-    }
-    return '';
-  }
-
-  /**
-   * The site's name from the document title's last " – Site" part (any of
-   * TITLE_SEPARATORS), or '': only when that part is short (MAX_SITE_CHARS, MAX_SITE_WORDS)
-   * and the page confirms it is not a second title: the part before it is the page's first
-   * h1, or the part is written in the page's header or footer.
-   */
-  function siteFromTitle() {
-    var title = collapse(titleOf.call(document) || '');
-    var at = -1, sep = '';
-    for (var i = 0; i < TITLE_SEPARATORS.length; i++) {
-      var k = title.lastIndexOf(TITLE_SEPARATORS[i]);
-      if (k > at) {
-        at = k;
-        sep = TITLE_SEPARATORS[i];
-      }
-    }
-    if (at <= 0) return '';
-    var head = title.slice(0, at).trim(), tail = title.slice(at + sep.length).trim();
-    if (tail === '' || tail.length > MAX_SITE_CHARS || tail.split(' ').length > MAX_SITE_WORDS) return '';
-    var h1 = docQuery.call(document, 'h1');
-    if (h1 !== null && collapse(textContentOf.call(h1) || '').toLowerCase() === head.toLowerCase()) return tail;
-    var places = docQueryAll.call(document, SITE_PLACES), want = tail.toLowerCase();
-    for (var j = 0; j < places.length; j++) {
-      if (collapse(textContentOf.call(places[j]) || '').toLowerCase().indexOf(want) >= 0) return tail;
-    }
-    return '';
-  }
-
-  function siteName() {
-    var s = metaContent(['meta[property="og:site_name"]', 'meta[name="og:site_name"]',
-      'meta[name="application-name"]']);
-    if (s !== '') return s;
-    s = siteFromTitle();
-    if (s !== '') return s;
-    return String(location.hostname || '').replace(/^www\./i, '');
-  }
-
-  /** `title` without a trailing " – Site" (" | Site", " - Site", …) naming `site`. */
-  function stripSite(title, site) {
-    var want = site.toLowerCase();
-    if (want === '') return title;
-    for (var i = 0; i < TITLE_SEPARATORS.length; i++) {
-      var at = title.lastIndexOf(TITLE_SEPARATORS[i]);
-      if (at > 0 && collapse(title.slice(at + TITLE_SEPARATORS[i].length)).toLowerCase() === want) {
-        return title.slice(0, at).trim();
-      }
-    }
-    return title;
-  }
-
-  function titleFor(root, site) {
-    var t = metaContent(['meta[property="og:title"]', 'meta[name="og:title"]']);
-    if (t !== '') return stripSite(t, site);
-    var h1 = elQuery.call(root, 'h1');
-    if (h1 !== null) {
-      t = collapse(textContentOf.call(h1));
-      if (t !== '') return t;
-    }
-    return stripSite(collapse(titleOf.call(document) || ''), site);
-  }
-
-  function bylineText(el) {
-    var v = attr(el, 'content');
-    if (v === null) v = textContentOf.call(el) || '';
-    v = collapse(v).replace(/^by\s+/i, '');
-    return v.length > 0 && v.length < MAX_BYLINE_CHARS ? v : '';
-  }
-
-  function bylineFor(root) {
-    var v = metaContent(['meta[name="author"]']);
-    if (v !== '' && v.length < MAX_BYLINE_CHARS) return v;
-    var selectors = ['[rel~="author"]', '[itemprop~="author"]', '.byline', '.author'];
-    var scopes = [root, document];
-    for (var s = 0; s < scopes.length; s++) {
-      for (var i = 0; i < selectors.length; i++) {
-        var list = s === 0 ? elQueryAll.call(root, selectors[i]) : docQueryAll.call(document, selectors[i]);
-        for (var k = 0; k < list.length; k++) {
-          v = bylineText(list[k]);
-          if (v !== '') return v;
-        }
-      }
-    }
-    return '';
-  }
-
-  /** datePublished of the page's JSON-LD (first found, @graph and nesting included), or ''. */
-  function jsonLdDate() {
-    var scripts = docQueryAll.call(document, 'script[type="application/ld+json"]');
-    for (var i = 0; i < scripts.length && i < MAX_JSONLD_SCRIPTS; i++) {
-      var src = textContentOf.call(scripts[i]) || '';
-      if (src.length > MAX_JSONLD_CHARS) continue;
-      var data;
-      try {
-        data = JSON.parse(src);
-      } catch (e) {
-        continue;
-      }
-      var todo = [data], seen = 0;
-      while (todo.length && seen++ < MAX_JSONLD_VALUES) {
-        var v = todo.pop();
-        if (v === null || typeof v !== 'object') continue;
-        if (!Array.isArray(v) && typeof v.datePublished === 'string' && v.datePublished.trim() !== '') {
-          return v.datePublished.trim();
-        }
-        var keys = Object.keys(v);
-        for (var k = keys.length - 1; k >= 0; k--) todo.push(v[keys[k]]);
-      }
-    }
-    return '';
-  }
-
-  function publishedFor(root) {
-    var v = metaContent(['meta[property="article:published_time"]', 'meta[name="article:published_time"]']);
-    if (v !== '') return v;
-    var el = docQuery.call(document, '[itemprop~="datePublished"]');
-    if (el !== null) {
-      v = collapse(attr(el, 'content') || attr(el, 'datetime') || textContentOf.call(el) || '');
-      if (v !== '') return v;
-    }
-    v = jsonLdDate();
-    if (v !== '') return v;
-    el = elQuery.call(root, 'time[datetime]');
-    return el !== null ? collapse(attr(el, 'datetime')) : '';
-  }
+  // --- the element's language ---------------------------------------------------------
 
   function langFor(root) {
     var el = closestOf.call(root, '[lang]');
@@ -806,17 +775,12 @@
       var quietSet = elementsOf(spec.quiet, nodes, -1);   // the root's own text may go too
 
       var st = walk(root, dropSet, quietSet);
-      var site = siteName();
       var dir = styleOf(root).direction === 'rtl' ? 'rtl' : 'ltr';
       return {
         ok: true,
         payload: {
           v: PAYLOAD_VERSION,
           url: location.href,
-          title: titleFor(root, site),
-          byline: bylineFor(root),
-          site: site,
-          published: publishedFor(root),
           lang: langFor(root),
           dir: dir,
           words: st.words,

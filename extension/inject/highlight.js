@@ -15,7 +15,9 @@
  *         <div part="veil" data-row="23" title="…">   a block left out (hatched, clickable)
  *         <div part="quiet">                          a left-out text run of a `quiet` row
  *       <div part="focus" data-row="…">   the ring around the block the keys act on
- *       <div part="bar">            <span part="label"> and buttons part="grow|shrink|edit|remember|reader|close"
+ *       <div part="thread">         on request (C), one <div part="thread-root" data-row="…">
+ *                                   outline per top row of the comment thread under the post
+ *       <div part="bar">            <span part="label"> and buttons part="grow|shrink|edit|comments|remember|reader|close"
  *       <div part="toast">          messages, e.g. errors the background reports
  *
  * appended to document.documentElement. The page's own DOM and styles are never touched.
@@ -51,6 +53,15 @@
  * would be empty). The lists start empty after every grow or shrink (a new element has
  * new blocks: decisions about the old one's do not carry over), and a show() of the same
  * node of the same capture keeps the overlay's own lists (they are the newest).
+ *
+ * The comment thread. `sel.comments` ({roots: [row…]} or null: the host's `comments.roots`,
+ * kept by the background with the selection) are the top rows of the thread found under the
+ * post, which the reader shows apart. The Comments button (there only when the page has a
+ * thread), or C, outlines them (dashed, teal: apart from the orange selection and the blue
+ * ring) and scrolls the first into view when none is on screen; again hides them. C on a
+ * page without a thread says so in a toast.
+ * The host element's data-pith-thread is "shown", "hidden" or "none". All in the page: no
+ * message to the background.
  *
  * Other keys while it is up: + or = grow, - shrink, r reader, s remember (only while the
  * Remember button shows: after a grow or shrink, the background passes offerRemember),
@@ -102,7 +113,7 @@
   var FONT = '13px/1.3 system-ui, -apple-system, "Segoe UI", sans-serif';
   var KEYS = {
     '+': 'grow', '=': 'grow', '-': 'shrink', r: 'reader', R: 'reader', s: 'remember', S: 'remember',
-    Escape: 'close'
+    c: 'comments', C: 'comments', Escape: 'close'
   };
   // Keys handled in the page (the blocks of the selection), only while it has blocks.
   var BLOCK_KEYS = { j: 'next', J: 'next', k: 'prev', K: 'prev', x: 'toggle', X: 'toggle', e: 'edit', E: 'edit' };
@@ -112,6 +123,7 @@
     ['edit', 'Edit', 'Edit blocks (E): a click on the page inside the outline leaves that block out ' +
       'of the reader or takes it in; a click on a dimmed block always takes it in. ' +
       'J / K ring the next / previous block, X toggles it'],
+    ['comments', 'Comments', 'Outline the comment thread under the post (C); again to hide it'],
     ['remember', 'Remember', 'Always choose this block on this site (S)'],
     ['reader', 'Reader', 'Open the selection in the reader view (R)'],
     ['close', '\u00d7', 'Close Pith (Esc)']
@@ -127,6 +139,8 @@
     'rgba(250, 250, 250, 0.78) 6px, rgba(110, 110, 110, 0.45) 6px, rgba(110, 110, 110, 0.45) 8px)';
   var QUIET_BG = 'rgba(250, 250, 250, 0.7)';
   var FOCUS_RING = '2px dashed #2563eb';   // blue: apart from the orange outline on any page
+  var THREAD_OUTLINE = '3px dashed #0d9488';   // teal: apart from the orange outline and the blue ring
+  var NO_THREAD = 'Pith found no comment thread under the post on this page.';
   // A page click in edit mode: these events inside the outline are kept from the page.
   var EDIT_EVENTS = ['click', 'auxclick', 'dblclick', 'mousedown', 'mouseup', 'pointerdown', 'pointerup'];
 
@@ -217,10 +231,13 @@
       outline: FOCUS_RING, 'outline-offset': '1px', 'pointer-events': 'none', display: 'none',
       left: '0', top: '0', width: '0', height: '0'
     });
+    var thread = part('div', 'thread');
+    style(thread, { position: 'fixed', margin: '0', padding: '0', border: '0', 'pointer-events': 'none', left: '0', top: '0' });
     var toast = makeToast();
     root.appendChild(box);
     root.appendChild(veils);
     root.appendChild(focus);
+    root.appendChild(thread);
     root.appendChild(bar);
     root.appendChild(toast);
     root.addEventListener('click', onClick);
@@ -232,9 +249,12 @@
     var edit = bar.querySelector('[part="edit"]');
     edit.setAttribute('aria-pressed', 'false');
     host.setAttribute('data-pith-editing', 'false');
+    var comments = bar.querySelector('[part="comments"]');
+    comments.setAttribute('aria-pressed', 'false');
     return {
       host: host, root: root, box: box, veils: veils, focus: focus, bar: bar, label: label,
       toast: toast, remember: remember, edit: edit, el: null, blocks: null, editing: false,
+      thread: thread, comments: comments, threadDoc: null, threadRoots: [], threadShown: false, threadBoxes: [],
       raf: 0, timer: 0
     };
   }
@@ -269,6 +289,7 @@
     e.preventDefault();
     if (command === 'close') close({ notify: true });
     else if (command === 'edit') setEditing(!cur.editing);
+    else if (command === 'comments') toggleThread();
     else send(command);
   }
 
@@ -295,6 +316,7 @@
     else if (command === 'next' || command === 'prev') moveFocus(command === 'next' ? 1 : -1);
     else if (command === 'toggle') toggle(cur.blocks.focus);
     else if (command === 'edit') setEditing(!cur.editing);
+    else if (command === 'comments') toggleThread();
     else send(command);
   }
 
@@ -314,6 +336,7 @@
     placeBar(r);
     placeVeils(r);
     placeFocus();
+    placeThread();
     return r;
   }
 
@@ -449,6 +472,72 @@
     }
     var words = ((el.innerText || el.textContent || '').match(WORD_RE) || []).length;
     return name + ' \u00b7 ' + words.toLocaleString() + (words === 1 ? ' word' : ' words');
+  }
+
+  // --- the comment thread, outlined on request ---------------------------------------------
+
+  /** cur's thread roots for `sel` (its `comments.roots` rows); a show of another capture
+   * starts hidden, a show of the same one (grow, shrink) keeps what the person chose. */
+  function setThread(sel) {
+    var c = sel.comments;
+    var list = c && typeof c === 'object' ? rows(c.roots) : [];
+    if (cur.threadDoc !== sel.doc) cur.threadShown = false;
+    cur.threadDoc = sel.doc;
+    cur.threadRoots = list;
+    renderThread();
+  }
+
+  /** (Re)build one outline per connected root while shown; the host element's data-pith-thread. */
+  function renderThread() {
+    var layer = cur.thread;
+    while (layer.firstChild) layer.removeChild(layer.firstChild);
+    cur.threadBoxes = [];
+    var els = cur.threadRoots.map(elementAt).filter(Boolean);
+    if (cur.threadShown && els.length) {
+      els.forEach(function (el, i) {
+        var b = part('div', 'thread-root');
+        b.dataset.row = String(cur.threadRoots[i]);
+        style(b, {
+          position: 'fixed', 'box-sizing': 'border-box', margin: '0', padding: '0', border: '0',
+          outline: THREAD_OUTLINE, 'outline-offset': '2px', background: 'rgba(13, 148, 136, 0.06)',
+          'pointer-events': 'none', left: '0', top: '0', width: '0', height: '0'
+        });
+        layer.appendChild(b);
+        cur.threadBoxes.push({ box: b, el: el });
+      });
+    }
+    if (!els.length) cur.threadShown = false;
+    cur.comments.style.setProperty('display', els.length ? 'inline-block' : 'none', 'important');
+    cur.comments.setAttribute('aria-pressed', String(cur.threadShown));
+    cur.comments.style.setProperty('background', cur.threadShown ? '#0d9488' : '#374151', 'important');
+    cur.host.setAttribute('data-pith-thread', !els.length ? 'none' : (cur.threadShown ? 'shown' : 'hidden'));
+  }
+
+  function placeThread() {
+    for (var i = 0; i < cur.threadBoxes.length; i++) {
+      var r = cur.threadBoxes[i].el.getBoundingClientRect();
+      style(cur.threadBoxes[i].box, { left: r.left + 'px', top: r.top + 'px', width: r.width + 'px', height: r.height + 'px' });
+    }
+  }
+
+  /** The Comments button and C: show or hide the thread's outline; say so when there is none. */
+  function toggleThread() {
+    if (!cur.threadRoots.map(elementAt).some(Boolean)) {
+      renderThread();
+      toast(NO_THREAD, 'info');
+      return;
+    }
+    cur.threadShown = !cur.threadShown;
+    renderThread();
+    if (cur.threadShown) {
+      var vh = window.innerHeight;
+      var onScreen = cur.threadBoxes.some(function (t) {
+        var r = t.el.getBoundingClientRect();
+        return r.bottom > 0 && r.top < vh;
+      });
+      if (!onScreen) cur.threadBoxes[0].el.scrollIntoView({ block: 'start', inline: 'nearest' });
+    }
+    place();
   }
 
   // --- blocks: veils, ring, toggling ------------------------------------------------------
@@ -820,6 +909,7 @@
     }
     setBlocks(sel);
     renderVeils();
+    setThread(sel);
     r = place();
     return { ok: true, rect: { x: r.left, y: r.top, width: r.width, height: r.height } };
   }

@@ -9,9 +9,13 @@
  * - only the allowed attributes of a tag are read (the allow-list is iterated, never the
  *   payload's keys), each through a validator; a value that fails is left out;
  * - `a` without a usable absolute http:/https:/mailto: href is unwrapped; `img` without a
- *   usable src (absolute http:/https:, or data:image/png|gif|jpeg|webp|avif) is dropped;
+ *   usable src (absolute http:/https:, or a data: image of a raster type of allowlist.json) is dropped;
  * - anything that is neither a string nor a {t} object is ignored; nesting deeper than
- *   MAX_DEPTH is cut.
+ *   MAX_DEPTH is cut;
+ * - a `math` subtree is checked by math.js, an `svg` one by svg-figure.js, both against the
+ *   allow-list every renderer shares (allowlist.js, generated from the host's
+ *   allowlist.json); a formula is built as MathML, a figure as an <img> of the SVG
+ *   document (it never runs, nor loads anything).
  *
  * `sanitizeTree` is pure (no DOM), so markdown.js converts exactly what the page shows.
  * `renderTree` builds nodes with createElement / createTextNode / setAttribute only (no
@@ -20,6 +24,10 @@
  * wrapper. `splitTitle` and `withoutRepeatedByline` take out of the tree what the reader's
  * header already shows (the title heading, a byline line at the top).
  */
+
+import ALLOW from './allowlist.js';
+import { sanitizeMath } from './math.js';
+import { sanitizeSvg, svgImage } from './svg-figure.js';
 
 // Deeper than any real article; keeps a hostile payload from exhausting the stack.
 export const MAX_DEPTH = 200;
@@ -35,7 +43,7 @@ export const INLINE_TAGS = new Set([
 ]);
 const NEVER_KEPT = new Set([
   'script', 'style', 'noscript', 'template', 'iframe', 'frame', 'frameset', 'object', 'embed',
-  'applet', 'form', 'input', 'button', 'select', 'textarea', 'option', 'svg', 'math', 'canvas',
+  'applet', 'form', 'input', 'button', 'select', 'textarea', 'option', 'canvas',
   'video', 'audio', 'source', 'track', 'map', 'area', 'nav', 'dialog', 'link', 'meta', 'base',
   'head', 'title',
 ]);
@@ -44,7 +52,10 @@ const VOID = new Set(['br', 'hr', 'img']);
 
 const URL_SCHEMES = new Set(['http:', 'https:']);
 const LINK_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
-const DATA_IMAGE = /^data:image\/(?:png|gif|jpeg|webp|avif)[;,]/i;
+// Raster types only (allowlist.json): an SVG document reaches the page only as a figure
+// svg-figure.js rebuilt, never as a page's data: URL.
+const DATA_IMAGE = new RegExp(`^data:image/(?:${ALLOW.dataImageTypes.join('|')})[;,]`, 'i');
+const MATHML_NS = 'http://www.w3.org/1998/Math/MathML';
 const LANG = /^[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*$/;
 const INTEGER = /^-?\d{1,9}$/;
 const SIZE = /^\d{1,5}$/;
@@ -131,6 +142,7 @@ function classify(rawTag) {
   if (typeof rawTag !== 'string') return ['drop'];
   const tag = rawTag.toLowerCase();
   if (BLOCK_TAGS.has(tag) || INLINE_TAGS.has(tag)) return ['keep', tag];
+  if (tag === 'math' || tag === 'svg') return [tag];
   if (NEVER_KEPT.has(tag)) return ['drop'];
   if (LAYOUT.has(tag) || /^[a-z][a-z0-9._]*-[a-z0-9._-]*$/.test(tag)) return ['keep', 'div'];
   return ['unwrap'];
@@ -146,6 +158,11 @@ function sanitizeInto(nodes, out, depth) {
     if (node === null || typeof node !== 'object' || Array.isArray(node)) continue;
     const [what, tag] = classify(node.t);
     if (what === 'drop') continue;
+    if (what === 'math' || what === 'svg') {
+      const kept = what === 'math' ? sanitizeMath(node) : sanitizeSvg(node);
+      if (kept) out.push(kept);
+      continue;
+    }
     if (what === 'unwrap') {
       sanitizeInto(node.c, out, depth + 1);
       continue;
@@ -176,6 +193,7 @@ export function textOf(node) {
     if (typeof n === 'string') parts.push(n);
     else if (Array.isArray(n)) n.forEach(walk);
     else if (n && n.t === 'img') parts.push(n.a.alt || '');
+    else if (n && (n.t === 'svg' || n.t === 'annotation')) parts.push('');
     else if (n && n.t === 'br') parts.push(' ');
     else if (n && Array.isArray(n.c)) n.c.forEach(walk);
   };
@@ -327,7 +345,18 @@ export function withoutRepeatedByline(cleanTree, byline, published, lang = '') {
   return cleanTree;
 }
 
-function element(doc, node) {
+/** A clean formula as MathML elements. */
+function mathElement(doc, node) {
+  if (typeof node === 'string') return doc.createTextNode(node);
+  const el = doc.createElementNS(MATHML_NS, node.t);
+  for (const [name, value] of Object.entries(node.a)) el.setAttribute(name, value);
+  for (const child of node.c) el.append(mathElement(doc, child));
+  return el;
+}
+
+function element(doc, node, figCap) {
+  if (node.t === 'math') return mathElement(doc, node);
+  if (node.t === 'svg') return element(doc, svgImage(node, figCap), figCap);
   const el = doc.createElement(node.t);
   for (const [name, value] of Object.entries(node.a)) el.setAttribute(name, value);
   switch (node.t) {
@@ -343,7 +372,8 @@ function element(doc, node) {
     default:
       break;
   }
-  for (const child of node.c) el.append(build(doc, child));
+  const figCaption = node.t === 'figure' ? figureCaption(node) : figCap;
+  for (const child of node.c) el.append(build(doc, child, figCaption));
   if (node.t !== 'table') return el;
   // A table wider than the column scrolls inside this focusable region, not the page.
   const wrap = doc.createElement('div');
@@ -356,8 +386,14 @@ function element(doc, node) {
   return wrap;
 }
 
-function build(doc, node) {
-  return typeof node === 'string' ? doc.createTextNode(node) : element(doc, node);
+function build(doc, node, caption = '') {
+  return typeof node === 'string' ? doc.createTextNode(node) : element(doc, node, caption);
+}
+
+/** The text of a (clean) figure's figcaption, or '' (the alt text of an SVG figure in it). */
+export function figureCaption(figure) {
+  const cap = figure.c.find((n) => typeof n !== 'string' && n.t === 'figcaption');
+  return cap ? textOf(cap) : '';
 }
 
 /** A DocumentFragment of `tree`, sanitised here whatever its origin (sanitising is idempotent). */
@@ -370,17 +406,23 @@ export function renderTree(tree, doc = globalThis.document) {
 // The comments' text the reader shows at most (the host sends up to 60,000 characters).
 export const MAX_COMMENT_CHARS = 60_000;
 
+// Said after a thread the host cut (comments.truncated), in the reader and its exports.
+export const THREAD_CUT = 'The thread is longer: the rest is on the page.';
+
+/** The paragraphs of a comment thread's plain text (the host's `comments.text`: blocks
+ * separated by blank lines), trimmed, empty ones left out; [] for a non-string. */
+export function commentTexts(text) {
+  if (typeof text !== 'string') return [];
+  return text.slice(0, MAX_COMMENT_CHARS).split(/\n\s*\n/).map((para) => para.trim()).filter(Boolean);
+}
+
 /**
- * The paragraphs of a comment thread's plain text (the host's `comments.text`: blocks
- * separated by blank lines) as `p` elements built with textContent, in a DocumentFragment;
- * an empty fragment for anything that is not a string.
+ * The paragraphs of a comment thread's plain text (commentTexts) as `p` elements built
+ * with textContent, in a DocumentFragment; an empty fragment for anything that is not a string.
  */
 export function commentParagraphs(text, doc = globalThis.document) {
   const frag = doc.createDocumentFragment();
-  if (typeof text !== 'string') return frag;
-  for (const para of text.slice(0, MAX_COMMENT_CHARS).split(/\n\s*\n/)) {
-    const line = para.trim();
-    if (!line) continue;
+  for (const line of commentTexts(text)) {
     const p = doc.createElement('p');
     p.textContent = line;
     frag.append(p);

@@ -58,7 +58,7 @@ export function serializeHtml(node) {
 }
 
 const THEME_SELECTOR = /\[data-theme=["']?([\w-]+)["']?\]/g;
-const NOT_EXPORTED = /\.toolbar|#status/;        // the page's controls are not in the file
+const NOT_EXPORTED = /\.toolbar|#status|\.narrate|data-narrating|::highlight/;   // the page's controls (and read aloud's marks) are not in the file
 
 function ruleText(rule, theme) {
   if (rule instanceof CSSMediaRule) {
@@ -136,11 +136,12 @@ export async function inlineImages(root, { budgetMs = EXPORT_BUDGET_MS, timeoutM
 
 /**
  * The saved file: `content` (an element of our DOM, cloned here) in a page of its own.
- * `root` gives lang, dir, data-theme, data-font and the reader's custom properties.
+ * `root` gives lang, dir, data-theme, data-font and the reader's custom properties;
+ * `leaveOut`, selectors of parts of `content` left out of the file (besides [hidden] ones).
  */
-export async function exportHtml({ doc = globalThis.document, content, title, root, options } = {}) {
+export async function exportHtml({ doc = globalThis.document, content, title, root, options, leaveOut = [] } = {}) {
   const clone = content.cloneNode(true);
-  for (const hidden of clone.querySelectorAll('[hidden]')) hidden.remove();
+  for (const hidden of clone.querySelectorAll(['[hidden]', ...leaveOut].join(', '))) hidden.remove();
   const images = await inlineImages(clone, options);
   const attr = (name) => (root.hasAttribute(name) ? ` ${name}="${escapeAttr(root.getAttribute(name))}"` : '');
   // After the sheet, so the person's size, width and line height win over its defaults.

@@ -53,12 +53,24 @@
  *   or parentheses is written `<…>`; a link without text becomes `<href>`.
  * - Published date: the `YYYY-MM-DD` the page gives (no time-zone conversion), else the
  *   raw string. The source URL (http(s) only) is an autolink.
+ * - Formulas (math.js): `$tex$` inline, a displayed one a block of its own `$$` / tex / `$$`
+ *   splitting its paragraph (in a table cell, heading, link or emphasis: `$$tex$$`); the TeX is the page's source when it gave one, else rebuilt
+ *   from the MathML. An SVG figure is an image whose destination is the data: URL of the
+ *   rebuilt SVG document (svg-figure.js), its title or the figure's caption as alt.
+ * - With {comments: true} (the reader's Comments section unfolded) and a thread in the
+ *   payload, a section "## Comments" after the content: one paragraph per paragraph of
+ *   `comments.text`, each on one line and escaped as text (no links, lists or headings),
+ *   "The thread is longer…" last when the host cut it. `pith extract -f markdown
+ *   --comments` writes the same shape (host/NOTES.md, "Comments in the exports").
  * - With {removedLinks: true} and links in the payload, a last section
  *   "## Links removed from this block" lists them (http(s)/mailto only).
  */
 import {
-  BLOCK_TAGS, safeHref, safePageUrl, sanitizeTree, splitTitle, withoutRepeatedByline,
+  BLOCK_TAGS, THREAD_CUT, commentTexts, figureCaption, safeHref, safePageUrl, sanitizeTree, splitTitle,
+  withoutRepeatedByline,
 } from './content-dom.js';
+import { formulaMarkdown, formulaTex, isDisplayed } from './math.js';
+import { svgImage } from './svg-figure.js';
 
 const SP = Object.freeze({ k: 'space' });
 const BR = Object.freeze({ k: 'break' });
@@ -66,6 +78,7 @@ const isGap = (tok) => tok === SP || tok === BR;
 const WS = /[ \t\n\r\f]+/;
 const ALNUM = /[\p{L}\p{N}]/u;
 const LINKS_HEADING = 'Links removed from this block';
+const COMMENTS_HEADING = 'Comments';
 const MAX_FILE_NAME = 80;
 
 // --- text -----------------------------------------------------------------------------
@@ -184,6 +197,15 @@ function inlineNode(node, ctx) {
   switch (node.t) {
     case 'br': return [ctx.table || ctx.heading ? SP : BR];
     case 'img': return [imageToken(node, ctx)];
+    case 'svg': return [imageToken(svgImage(node, ctx.caption || ''), ctx)];
+    case 'math': {
+      if (isDisplayed(node) && !(ctx.table || ctx.heading || ctx.link || ctx.em || ctx.strong || ctx.strike)) {
+        const tex = formulaTex(node);                 // a block of its own (paragraph splits there)
+        return tex ? [{ k: 'formula', md: `$$\n${tex}\n$$` }] : [];
+      }
+      const md = formulaMarkdown(node);
+      return md ? [ctx.table ? md.replace(/\|/g, '\\|') : md] : [];
+    }
     case 'a': return linkTokens(node, ctx);
     case 'strong': case 'b': return emphasis(node, ctx, 'strong', '**');
     case 'em': case 'i': return emphasis(node, ctx, 'em', '*');
@@ -225,11 +247,27 @@ function joinTokens(tokens) {
   return out;
 }
 
+/** A paragraph's Markdown; a displayed formula in it stands as a block of its own between the text before and after it. */
 function paragraph(nodes, ctx, wrapWith = '') {
   let tokens = inline(nodes, ctx);
   if (wrapWith) tokens = wrapTokens(tokens, wrapWith);
-  const text = joinTokens(tokens);
-  return text ? text.split('\n').map(escapeLineStart).join('\n') : '';
+  const parts = [];
+  let run = [];
+  const done = () => {
+    const text = joinTokens(run);
+    if (text) parts.push(text.split('\n').map(escapeLineStart).join('\n'));
+    run = [];
+  };
+  for (const tok of tokens) {
+    if (tok && tok.k === 'formula') {
+      done();
+      parts.push(tok.md);
+    } else {
+      run.push(tok);
+    }
+  }
+  done();
+  return parts.join('\n\n');
 }
 
 // --- blocks ---------------------------------------------------------------------------
@@ -369,6 +407,7 @@ function blockNode(node, ctx) {
     case 'blockquote': return [{ kind: 'quote', md: blockquote(node, ctx) }];
     case 'table': return [{ kind: 'table', md: table(node, ctx) }];
     case 'dt': return [{ kind: 'p', md: paragraph(node.c, { ...ctx, strong: true }, '**') }];
+    case 'figure': return blocks(node.c, { ...ctx, caption: figureCaption(node) });
     case 'figcaption': case 'caption':
       return [{ kind: 'p', md: paragraph(node.c, { ...ctx, em: true }, '*') }];
     default: return blocks(node.c, ctx);    // div, figure, details, dl, dd, li, rows, cells (lists: in blocks)
@@ -434,6 +473,13 @@ function removedLinks(links) {
   return items.length ? `## ${LINKS_HEADING}\n\n${items.join('\n')}` : '';
 }
 
+function commentsSection(comments) {
+  const paras = commentTexts(comments && comments.text);
+  if (!paras.length) return '';
+  if (comments.truncated === true) paras.push(THREAD_CUT);
+  return [`## ${COMMENTS_HEADING}`, ...paras.map((p) => escapeLineStart(inlineText(p)))].join('\n\n');
+}
+
 /** The title the reader shows and the tree it shows under it (sanitised; the title heading
  * and a byline line repeating the header's left out). */
 export function readerContent(payload) {
@@ -442,11 +488,13 @@ export function readerContent(payload) {
   return { title: title || 'Untitled', tree: withoutRepeatedByline(tree, p.byline, p.published, p.lang) };
 }
 
-/** The payload as Markdown; `removedLinks` adds the "Links removed from this block" section. */
-export function toMarkdown(payload, { removedLinks: withLinks = false } = {}) {
+/** The payload as Markdown; `comments` adds the "Comments" section (the thread apart),
+ * `removedLinks` the "Links removed from this block" section. */
+export function toMarkdown(payload, { removedLinks: withLinks = false, comments = false } = {}) {
   const { title, tree } = readerContent(payload);
   const parts = [`# ${inlineText(title)}`, metadataLine(payload || {})];
   parts.push(...blocks(tree, {}).map((b) => b.md));
+  if (comments) parts.push(commentsSection(payload && payload.comments));
   if (withLinks) parts.push(removedLinks(payload && payload.links));
   return `${parts.filter(Boolean).join('\n\n').replace(/\n+$/, '')}\n`;
 }

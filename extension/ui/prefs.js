@@ -1,6 +1,8 @@
 /* Pith reader preferences: defaults, ranges, one validation point, load/save in storage.local "readerPrefs", change events.
  *
- * READER.md is the contract: {theme, font, size (px), width (em), lineHeight, removedLinks}.
+ * READER.md is the contract: {theme, font, size (px), width (em), lineHeight, removedLinks,
+ * voice, rate} (the last two are read aloud's, narrate.js: a voice's voiceURI, '' for the
+ * browser's default, and the speaking rate).
  * The reader page and the options page both go through this module, so a value is
  * validated once, the same way, wherever it comes from (storage written by an older
  * version, another page, a person editing storage by hand).
@@ -24,13 +26,18 @@ export const FONTS = Object.freeze(['serif', 'sans', 'mono']);
 /** A comfortable reading page: 20 px serif, lines of 38 em, line height 1.6. */
 export const DEFAULTS = Object.freeze({
   theme: 'light', font: 'serif', size: 20, width: 38, lineHeight: 1.6, removedLinks: false,
+  voice: '', rate: 1,
 });
+
+// A voiceURI is a name or a URN; longer is not one.
+const MAX_VOICE_CHARS = 300;
 
 /** Numeric preferences: range and step (the A−/A+ buttons move by one step). */
 export const RANGES = Object.freeze({
   size: Object.freeze({ min: 14, max: 32, step: 1 }),          // px
   width: Object.freeze({ min: 24, max: 60, step: 1 }),         // em
   lineHeight: Object.freeze({ min: 1.2, max: 2.2, step: 0.1 }),
+  rate: Object.freeze({ min: 0.5, max: 2, step: 0.05 }),       // × the voice's normal rate (the menu: 0.5, 0.75 … 2)
 });
 
 const CHOICES = Object.freeze({ theme: THEMES, font: FONTS });
@@ -55,6 +62,7 @@ export function validate(raw) {
     if (typeof v === 'number' && Number.isFinite(v)) out[key] = clampToStep(v, range);
   }
   if (own('removedLinks') && typeof src.removedLinks === 'boolean') out.removedLinks = src.removedLinks;
+  if (own('voice') && typeof src.voice === 'string' && src.voice.length <= MAX_VOICE_CHARS) out.voice = src.voice;
   return out;
 }
 

@@ -6,6 +6,8 @@
  * HTML); the Markdown by markdown.js; the saved HTML file by export.js; the preferences
  * by prefs.js, followed live when the options page (or another reader) changes them.
  *
+ * Read aloud is narrate.js's (its keys, Space and the arrows, are handed to it first).
+ *
  * Keys (ignored while typing in a field or with Ctrl/Alt/Meta held): t cycles the theme,
  * + (or =) and - change the text size, Escape leaves a toolbar control so the keys work
  * again (and closes the Settings menu, back on its button). There is nothing to close: the
@@ -24,7 +26,7 @@
  * content was first shown (tests/bench_extension.py times click → reader with it). <html data-state> is "loading", then
  * "ready", "empty" (nothing to show) or "error".
  */
-import { commentParagraphs, renderTree, safeHref, safePageUrl } from './content-dom.js';
+import { THREAD_CUT, commentParagraphs, renderTree, safeHref, safePageUrl } from './content-dom.js';
 import { downloadText, exportHtml } from './export.js';
 import { fileName, readerContent, toMarkdown } from './markdown.js';
 import * as prefsStore from './prefs.js';
@@ -51,14 +53,17 @@ const TRUNCATED = 'This block is longer or deeper than the reader view keeps: th
 const $ = (id) => document.getElementById(id);
 const root = document.documentElement;
 const state = { payload: null, prefs: { ...prefsStore.DEFAULTS }, key: null, saving: 0, shownAt: 0 };
+let narration = null;          // read aloud (narrate.js), loaded at its first use
+let narrationLoading = null;
 
 globalThis.pithReader = Object.freeze({
   get payload() { return state.payload; },
-  markdown: () => (state.payload ? toMarkdown(state.payload, { removedLinks: state.prefs.removedLinks }) : ''),
+  markdown: () => (state.payload ? toMarkdown(state.payload, { removedLinks: state.prefs.removedLinks, comments: $('comments').open }) : ''),
   html: async () => (state.payload ? (await buildHtml()).html : ''),
   prefs: () => ({ ...state.prefs }),
   get violations() { return violations; },
   get shownAt() { return state.shownAt; },
+  narration: () => (narration ? narration.state() : { mode: 'idle', block: -1, sentence: -1, blocks: 0 }),
 });
 
 // --- status line ---------------------------------------------------------------------------
@@ -239,7 +244,7 @@ function renderComments(payload) {
   const list = commentParagraphs(text);
   const section = $('comments');
   if (comments && comments.truncated === true && list.childNodes.length) {
-    list.append(helpLine('The thread is longer: the rest is on the page.'));
+    list.append(helpLine(THREAD_CUT));
   }
   $('comments-list').replaceChildren(list);
   section.open = false;
@@ -263,7 +268,7 @@ function renderEmpty() {
   $('content').replaceChildren(p);
   renderComments(null);
   renderRemovedLinks();
-  for (const id of ['copy-md', 'save-md', 'save-html', 'print']) $(id).disabled = true;
+  for (const id of ['copy-md', 'save-md', 'save-html', 'print', 'narrate-open']) $(id).disabled = true;
 }
 
 function render(payload) {
@@ -290,11 +295,12 @@ function render(payload) {
   if (!content.childNodes.length) {
     content.append(helpLine('The selected block has no text or images to show.'));
   }
+  if (narration) narration.reset();
   $('content').replaceChildren(content);
   renderComments(payload);
   markWideCode();
   renderRemovedLinks();
-  for (const id of ['copy-md', 'save-md', 'save-html', 'print']) $(id).disabled = false;
+  for (const id of ['copy-md', 'save-md', 'save-html', 'print', 'narrate-open']) $(id).disabled = false;
   say(payload.stats && payload.stats.truncated === true ? TRUNCATED : '');
   root.dataset.state = 'ready';
   if (!state.shownAt) state.shownAt = Date.now();
@@ -317,6 +323,7 @@ function applyPrefs(prefs) {
   $('smaller').disabled = prefs.size <= prefsStore.RANGES.size.min;
   $('larger').disabled = prefs.size >= prefsStore.RANGES.size.max;
   $('removed-links-pref').checked = prefs.removedLinks;
+  if (narration) narration.applyPrefs(prefs);
   renderRemovedLinks();
   markWideCode();
 }
@@ -345,8 +352,11 @@ const smaller = () => change({ size: prefsStore.nudge(state.prefs, 'size', -1).s
 const cycleTheme = () => change({ theme: prefsStore.nextTheme(state.prefs.theme) });
 
 // --- export --------------------------------------------------------------------------------
+/** The exports say what the page shows: the comment thread only while its section is
+ * unfolded (host/NOTES.md, "Comments in the exports"). */
 function buildHtml() {
-  return exportHtml({ content: $('reader'), title: $('title').textContent, root });
+  return exportHtml({ content: $('reader'), title: $('title').textContent, root,
+    leaveOut: $('comments').open ? [] : ['#comments'] });
 }
 
 async function copyMarkdown() {
@@ -389,9 +399,22 @@ function onKey(event) {
   if (event.key === 'Escape') {
     if (menuOpen()) setMenu(false, { focusButton: true });
     else if (document.activeElement && document.activeElement.closest('.toolbar')) document.activeElement.blur();
+    else if (narration) narration.key(event);
     return;
   }
   if (field) return;
+  // Space on a button, link or menu is that control's; elsewhere it is read aloud's.
+  const control = event.target instanceof Element && event.target.closest('button, a[href], select, summary, [tabindex]');
+  if (event.key === ' ' && !event.shiftKey && !control && state.payload) {
+    event.preventDefault();
+    const { key, shiftKey } = event;
+    narrator().then((n) => n.key({ key, shiftKey }));
+    return;
+  }
+  if (narration && narration.key(event)) {
+    event.preventDefault();
+    return;
+  }
   const actions = { t: cycleTheme, T: cycleTheme, '+': larger, '=': larger, '-': smaller, '_': smaller };
   const action = Object.prototype.hasOwnProperty.call(actions, event.key) ? actions[event.key] : null;
   if (!action) return;
@@ -420,6 +443,7 @@ function wire() {
   $('save-html').addEventListener('click', saveHtml);
   $('print').addEventListener('click', () => window.print());
   document.addEventListener('keydown', onKey);
+  $('narrate-open').addEventListener('click', () => narrator().then((n) => n.toggle()));
   prefsStore.watch(onSavedPrefs);
   // A new selection opened in the reader of the same tab replaces what this page shows.
   // A removal (the page's tab closed: state.js forgets it) leaves the text on screen.
@@ -429,6 +453,26 @@ function wire() {
     const value = changes[state.key].newValue;
     if (isPayload(value)) render(value);
   });
+}
+
+/** Read aloud, its module loaded and set up at the first call. */
+function narrator() {
+  narrationLoading = narrationLoading || import('./narrate.js').then(({ setupNarration }) => {
+    narration = setupNarration({
+      els: {
+        root, title: $('title'), content: $('content'), open: $('narrate-open'), panel: $('narrate'),
+        play: $('narrate-play'), prev: $('narrate-prev'), next: $('narrate-next'), stop: $('narrate-stop'),
+        rate: $('narrate-rate'), voice: $('narrate-voice'),
+        toolbarHeight: () => $('toolbar').getBoundingClientRect().bottom,
+      },
+      say,
+      change,
+      lang: () => (state.payload && LANG.test(state.payload.lang || '') ? state.payload.lang : ''),
+    });
+    narration.applyPrefs(state.prefs);
+    return narration;
+  });
+  return narrationLoading;
 }
 
 async function main() {

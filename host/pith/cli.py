@@ -18,6 +18,7 @@ from .pipeline import render
 from .batch.command import TABLE_FORMATS
 from .batch.warc import is_warc
 from .errors import BadOptions, InputNotFound, PithError
+from .pipeline.metadata import frontmatter
 from .measure.anchors import ANCHORS
 from .pipeline.options import ALGORITHMS, Options
 from .pages.inputs import DEFAULT_TIMEOUT_S, Capturer, local_path, output_stem
@@ -62,6 +63,9 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--out", "-o", metavar="DIR|FILE", type=Path,
                     help="write DIR/X.txt (.md/.html/.json) for each input X.html or URL; "
                          "with --format jsonl or parquet, the FILE of rows")
+    ex.add_argument("--front-matter", action="store_true",
+                    help="begin text and Markdown output with the page's metadata (title, "
+                         "authors, dates, site, ...) as YAML front matter")
     _capture_args(ex)
     ex.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                     help="override a pipeline option (see `pith options`); VALUE is JSON")
@@ -119,6 +123,10 @@ def build_parser() -> argparse.ArgumentParser:
                          "of the shared datasets once)")
     be.add_argument("--page-timeout", type=_positive_float, default=None, metavar="S",
                     help="--crawl: the per-page time limit of the pathological run (default 2)")
+    be.add_argument("--metadata", action="store_true",
+                    help="instead of content, score the page metadata (title, author, date, "
+                         "site) against the labels of wcxb_dev_full and readability (or the "
+                         "datasets named), beside trafilatura's and htmldate's; static")
     be.add_argument("--json", action="store_true", help="print results as JSON")
     be.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     be.set_defaults(run=cmd_bench, parser=be)
@@ -141,6 +149,10 @@ def build_parser() -> argparse.ArgumentParser:
     tb.add_argument("--corpus", type=Path, metavar="FILE", default=None,
                     help="keep the labelled blocks in FILE and read them from there next "
                          "time (to iterate on the learner without re-collecting)")
+    tb.add_argument("--static-only", action="store_true",
+                    help="train the static (box-free) half alone, from the HTML (no rendered "
+                         "snapshot cache needed); the rendered half is kept from the model "
+                         "file it replaces, or is the new static half if that one was")
     tb.set_defaults(run=cmd_train_blocks)
 
     tp = sub.add_parser(
@@ -263,9 +275,10 @@ def parse_overrides(pairs: list[str]) -> dict[str, Any]:
 
 
 def extract_one(capturer: Capturer, target: str, opts: Options, fmt: str,
-                comments: bool = False) -> tuple[str, dict]:
+                comments: bool = False, front_matter: bool = False) -> tuple[str, dict]:
     """Capture, select and render one input; returns (output text, JSON record).
-    `comments`: text and markdown end with the comment thread (with_comments)."""
+    `comments`: text and markdown end with the comment thread (with_comments);
+    `front_matter`: they begin with the metadata as YAML front matter."""
     captured = capturer.capture(target)
     sel = select(captured.snapshot, opts)
     t0 = time.perf_counter()
@@ -281,6 +294,8 @@ def extract_one(capturer: Capturer, target: str, opts: Options, fmt: str,
                          **record["timings"], "render_ms": round(render_ms, 3)}
     if fmt == "json":
         body = json.dumps(record, ensure_ascii=False)
+    elif front_matter and sel.metadata is not None:
+        body = frontmatter.front_matter(sel.metadata.to_wire()) + "\n" + body
     return body, record
 
 
@@ -301,6 +316,9 @@ def cmd_extract(args: argparse.Namespace) -> int:
     opts = Options.from_overrides(overrides)
     if args.format is None:
         args.format = "jsonl" if any(is_warc(t) for t in args.inputs) else "text"
+    if args.front_matter and args.format not in ("text", "markdown"):
+        raise UsageError("--front-matter is for text and markdown output (json and the rows "
+                         "carry the metadata as fields)")
     if args.format in TABLE_FORMATS:
         from .batch import command
         return command.run(args, opts, stderr_is_terminal())
@@ -311,6 +329,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
         if used]
     if row_only:
         raise UsageError(f"{row_only[0]} is for rows: add --format jsonl (or parquet --out FILE)")
+
     args.inputs = expand_inputs(args.inputs)
     args.encoding_errors = args.encoding_errors or "strict"
     many = len(args.inputs) > 1
@@ -329,7 +348,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
         for target in bar:
             try:
                 body, _record = extract_one(capturer, target, opts, args.format,
-                                            args.comments)
+                                            args.comments, args.front_matter)
             except PithError as exc:
                 failed += 1
                 bar.write(failure_line(target, exc), file=sys.stderr)

@@ -142,6 +142,20 @@ class Timeout(PithError):
     code, name = 58, "timeout"
 
 
+class InputUnsupported(PithError):
+    """An input Pith does not read: a URL scheme other than http(s) and file (ftp:, data:,
+    javascript:), or a path that is no regular file or folder (a FIFO, socket or device,
+    refused before it is opened: reading one may never end)."""
+    code, name = 59, "input_unsupported"
+
+
+# --- inputs of the CLI, continued (50-59 are taken) -------------------------------------
+class InputUnreadable(PithError):
+    """An input file that exists but may not be read (permission denied), or cannot be (a
+    loop of symbolic links, an I/O error)."""
+    code, name = 100, "input_unreadable"
+
+
 # --- the extension (reported by the browser side, never by pith-host) ----------------
 class HostNotInstalled(PithError):
     """The browser found no registration of dev.pith.host for this extension."""
@@ -218,8 +232,9 @@ class PageMemoryLimit(PithError):
 
 
 class RecordDamaged(PithError):
-    """Bytes of a WARC file that do not read as a record (truncated gzip member, wrong
-    Content-Length, garbage); the reader skipped to the next record."""
+    """A WARC record that does not end where its Content-Length says, a record, header or
+    gzip member cut short, or bytes between records that are no record (batch/framing.py);
+    one row each, the reader goes on at the next valid record."""
     code, name = 92, "record_damaged"
 
 

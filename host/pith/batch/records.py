@@ -7,7 +7,9 @@ crawl of any size streams through in bounded memory:
     any other existing file: one record (the worker reads it; a file that is not HTML is
     reported by the pipeline's own check, `input_not_html`);
   - a WARC file (`warc.WARC_SUFFIXES`): one record per HTML response or resource record;
-    other records are skipped and counted by reason, damaged spans become failed records;
+    other records are skipped and counted by reason; a damaged record or span becomes one
+    failed record (`record_damaged`), named `FILE@OFFSET` (`FILE@OFFSET+INNER` inside a
+    gzip member or a file compressed as one stream: warc.py);
   - a folder: its HTML and WARC files, recursively, in sorted order; other files are
     skipped and counted (`not_html`);
   - `-`: the paths and URLs listed on stdin, one per line (blank lines and lines starting
@@ -28,8 +30,9 @@ from pathlib import Path
 from typing import IO, Iterable, Iterator
 
 from . import warc
-from ..errors import InputNotFound, PageTooLarge, PithError, RecordDamaged
+from ..errors import PageTooLarge, PithError, RecordDamaged
 from ..pages.inputs import is_url, local_path
+from ..pages.local import check_local, unsupported_scheme
 from ..pages.static import HTML_SUFFIXES
 
 
@@ -106,13 +109,17 @@ def _walk(target: str, tally: Tally) -> Iterator[str]:
     if path is None or not path.is_dir():
         yield target
         return
-    for folder, dirs, files in os.walk(path):
+    unlisted: list[OSError] = []
+    for folder, dirs, files in os.walk(path, onerror=unlisted.append):
+        while unlisted:             # a folder that may not be listed: a failed row, not
+            yield str(unlisted.pop(0).filename)          # its pages silently missing
         dirs.sort()
         for name in sorted(files):
             if warc.is_warc(name) or is_html_name(name):
                 yield str(Path(folder) / name)
             else:
                 tally.skipped["not_html"] += 1
+    yield from (str(exc.filename) for exc in unlisted)
 
 
 def _records_of(target: str | Slice, tally: Tally) -> Iterator[Record]:
@@ -123,13 +130,20 @@ def _records_of(target: str | Slice, tally: Tally) -> Iterator[Record]:
     if is_url(target) and local_path(target) is None:
         yield Record(0, target, target)
         return
+    refused = unsupported_scheme(target)
+    if refused is not None:
+        yield Record(0, target, "", failure=refused)
+        return
     path = local_path(target)
-    if warc.is_warc(path) and path.is_file():
+    try:
+        check_local(path)           # missing, unreadable, a FIFO or device: a failed row
+    except PithError as exc:
+        yield Record(0, target, "", failure=exc)
+        return
+    if warc.is_warc(path):
         yield from _warc(path, tally, warc.read(path))
-    elif path.exists():
-        yield _file(path)
     else:
-        yield Record(0, target, "", failure=InputNotFound(f"{target}: no such file"))
+        yield _file(path)
 
 
 def _file(path: Path) -> Record:
@@ -139,7 +153,7 @@ def _file(path: Path) -> Record:
 def _warc(path: Path, tally: Tally, entries: Iterator[warc.Entry]) -> Iterator[Record]:
     """The records of a WARC file's `entries` (warc.read or warc.read_slice of `path`)."""
     for entry in entries:
-        source = f"{path}@{entry.offset}"
+        source = f"{path}@{entry.offset}" + (f"+{entry.inner}" if entry.inner else "")
         if isinstance(entry, warc.Page):
             yield Record(0, source, entry.url, entry.data, entry.charset, entry.record_id,
                          entry.language)
@@ -151,4 +165,5 @@ def _warc(path: Path, tally: Tally, entries: Iterator[warc.Entry]) -> Iterator[R
                 f"{warc.MAX_RECORD_BYTES:,} a page may be",
                 bytes=entry.size, limit=warc.MAX_RECORD_BYTES))
         else:
-            yield Record(0, source, "", failure=RecordDamaged(f"{source}: {entry.message}"))
+            yield Record(0, source, entry.url, record_id=entry.record_id or None,
+                         failure=RecordDamaged(f"{source}: {entry.message}"))

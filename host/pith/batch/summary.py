@@ -1,4 +1,4 @@
-"""The counts a batch reports at the end: records read, HTML, extracted, empty, failed, timed out.
+"""The counts a batch reports at the end, adding up to the records read.
 
 `Summary` is filled from the rows as they come (`add`) and from the reader's tally (what
 was skipped without a row). `failures` keeps the first MAX_NAMED failed or timed-out
@@ -41,12 +41,13 @@ class Summary:
                 for source, error in self.failures]
 
     def as_dict(self) -> dict[str, Any]:
-        """Counts: records = html + skipped; html = extracted + empty + failed +
-        timed_out; damaged spans of WARC files are counted apart (they are no record)."""
+        """Counts that add up: records = extracted + empty + failed + timed_out + damaged +
+        skipped (summed over reasons); html = extracted + empty + failed + timed_out. A
+        damaged WARC record or span is one record read, with its own row."""
         skipped = sum(self.tally.skipped.values())
         damaged = self.errors["record_damaged"]
         return {
-            "records": self.rows - damaged + skipped,
+            "records": self.rows + skipped,
             "html": self.rows - damaged,
             "skipped": dict(self.tally.skipped),
             "extracted": self.status["ok"],
@@ -59,14 +60,15 @@ class Summary:
         }
 
     def lines(self) -> list[str]:
-        """The report: one line of counts, one of errors by name, the named failures."""
+        """The report: one line of counts (they add up to the records read), one of errors
+        by name, the named failures."""
         d = self.as_dict()
         rate = f", {d['html'] / self.seconds:,.1f} pages/s" if self.seconds > 0 else ""
         skipped = ", ".join(f"{n:,} {why.replace('_', ' ')}" for why, n in sorted(d["skipped"].items()))
-        out = [f"pith: {d['records']:,} records read ({skipped or 'none'} skipped), "
-               f"{d['html']:,} HTML: {d['extracted']:,} extracted, {d['empty']:,} empty, "
-               f"{d['failed']:,} failed, {d['timed_out']:,} timed out"
-               + (f"; {d['damaged']:,} damaged spans of WARC skipped" if d["damaged"] else "")
+        out = [f"pith: {d['records']:,} records read: {d['extracted']:,} extracted, "
+               f"{d['empty']:,} empty, {d['failed']:,} failed, {d['timed_out']:,} timed out, "
+               f"{d['damaged']:,} damaged, {sum(d['skipped'].values()):,} skipped"
+               + (f" ({skipped})" if skipped else "")
                + f" in {self.seconds:,.1f} s{rate}"]
         if self.errors:
             out.append("pith: errors: " + ", ".join(f"{n:,} {name}" for name, n in

@@ -7,7 +7,12 @@ Parquet carry the same thing and a failed record is a row like any other:
                            and the WARC-Record-ID)
   status                   ok (text extracted), empty (the page has no main text),
                            failed, timeout
-  title, language          the page's <title>; <html lang>, else the HTTP Content-Language
+  title, language          the page's title (its metadata's: pith.pipeline.metadata, the site's
+                           suffix cut); its language (<html lang>, declared, else the
+                           HTTP Content-Language)
+  authors, published, modified, site, description, canonical, image, categories, tags,
+  license                  the rest of the page's metadata (host/PROTOCOL.md `metadata`;
+                           `canonical` is its `url`), null or [] when not found
   page_type, page_type_p   what kind of page it is (article, forum, product, listing,
                            collection, documentation, service) and the model's
                            probability of it (pipeline/pagetype.py)
@@ -33,12 +38,18 @@ from .records import Record
 from ..errors import InputDecode, InternalError, NoContent, PithError
 from ..pages import static
 from ..pages.inputs import fetch, local_path
+from ..pages.local import read_local
 from ..pipeline.options import Options
 from ..pipeline.select import select
 
-ROW_FIELDS = ("source", "url", "record_id", "status", "title", "language", "page_type",
-              "page_type_p", "text",
-              "markdown", "html", "comments", "path", "blocks", "error", "timings")
+ROW_FIELDS = ("source", "url", "record_id", "status", "title", "language", "authors",
+              "published", "modified", "site", "description", "canonical", "image",
+              "categories", "tags", "license", "page_type", "page_type_p", "text", "markdown",
+              "html", "comments", "path", "blocks", "error", "timings")
+# row field -> metadata field (the rest of the metadata keeps its name)
+ROW_METADATA = {"canonical": "url"}
+METADATA_FIELDS = ("title", "language", "authors", "published", "modified", "site",
+                   "description", "canonical", "image", "categories", "tags", "license")
 CONTENT_FORMATS = ("markdown", "html")
 
 
@@ -94,7 +105,7 @@ def _extract(record: Record, job: Job) -> dict[str, Any]:
     if data is None:
         path = local_path(record.source)
         if path is not None:
-            data = static.read_page(path)
+            data = read_local(path)
         else:
             data, charset, url = fetch(record.source, job.timeout_s)
     try:
@@ -117,10 +128,11 @@ def _extract(record: Record, job: Job) -> dict[str, Any]:
     for fmt in job.extra:
         row[fmt] = sel.output(fmt)
     t4 = time.perf_counter()
+    meta = sel.metadata.to_wire()
+    row.update({f: meta[ROW_METADATA.get(f, f)] for f in METADATA_FIELDS})
     row.update(
         status="ok" if row["text"].strip() else "empty",
-        title=sel.snap.meta["title"] or None,
-        language=sel.snap.meta.get("lang") or record.language,
+        language=meta["language"] or record.language,
         page_type=sel.page_type_wire()[0], page_type_p=sel.page_type_wire()[1],
         path=sel.snap.path(sel.node),
         blocks=None if sel.result.kept is None else int(len(sel.result.kept)),

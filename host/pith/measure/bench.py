@@ -42,6 +42,12 @@ BENCH_ENCODING_ERRORS = "replace"
 # and the page's blocks the truth labels content.
 CEILING = "ceiling"
 CEILING_BLOCKS = "ceiling-blocks"
+# The wrong part of the page (issue 33): a page counts when its F1 is under WRONG_PART_F1
+# while the best anchor's is over WRONG_PART_ANCHOR — the answer is another part of the
+# page (a comment thread, a sidebar list) where an anchor found the content, not a
+# precision slip.
+WRONG_PART_F1 = 0.2
+WRONG_PART_ANCHOR = 0.7
 # Suffix of an algorithm's row with the block stage off (`--blocks both` or `off`).
 ELEMENT_SUFFIX = ":element"
 
@@ -68,6 +74,20 @@ class Track:
 
     def fail(self, exc: PithError) -> None:
         self.failures[exc.name] = self.failures.get(exc.name, 0) + 1
+
+
+def wrong_part_rate(mine: dict[str, float], anchors_f1: list[dict[str, float]],
+                    ids: list[str]) -> float | None:
+    """Share of the pages `ids` where `mine` is under WRONG_PART_F1 while the best of
+    `anchors_f1` is over WRONG_PART_ANCHOR; None without an anchor to compare with."""
+    if not anchors_f1:
+        return None
+    scored = [i for i in ids if i in mine]
+    if not scored:
+        return None
+    wrong = sum(1 for i in scored if mine[i] < WRONG_PART_F1
+                and max(a.get(i, 0.0) for a in anchors_f1) > WRONG_PART_ANCHOR)
+    return wrong / len(scored)
 
 
 def one_click_texts(sel) -> list[str]:
@@ -190,6 +210,9 @@ def run_dataset(dataset: Path, args: Namespace, capturer: Capturer, cache: Snaps
                 "word_f1": (scores.get("words") or {}).get("f1"),
                 "snippet_f1": (scores.get("snippets") or {}).get("f1"),
                 "mean_page_f1": _mean(track.page_f1, ids),
+                # against the anchors, each anchor against the others
+                "wrong_part": wrong_part_rate(track.page_f1, [
+                    a.page_f1 for a in anchor_tracks if a is not track], ids),
                 "one_click_f1": None if track.anchor else _mean(track.click_f1, ids),
                 "capture_ms_median": None if track.anchor or not capture_ms
                 else statistics.median(capture_ms),
@@ -266,7 +289,8 @@ def mean_rows(rows: list[dict]) -> list[dict]:
                "pages": sum(r["pages"] for r in mine), "failures": {}, "options": mine[0]["options"],
                "capture_ms_median": None, "capture_ms_p95": None, "host_ms_median": None,
                "host_ms_p95": None, "snippet_f1": None}
-        for key in ("f1", "precision", "recall", "word_f1", "mean_page_f1", "one_click_f1"):
+        for key in ("f1", "precision", "recall", "word_f1", "mean_page_f1", "one_click_f1",
+                    "wrong_part"):
             vals = [r[key] for r in mine if r[key] is not None]
             row[key] = sum(vals) / len(vals) if len(vals) == len(mine) else None
         out.append(row)
@@ -307,7 +331,8 @@ def _snapshot_json(capturer: Capturer, cache: SnapshotCache | None, dataset: str
 
 def format_rows(rows: list[dict]) -> str:
     head = (f"{'dataset':<22} {'algorithm':<16} {'mode':<8} {'pages':>5}  {'F1':>5} {'P':>5} "
-            f"{'R':>5}  {'wordF1':>6} {'snipF1':>6} {'pageF1':>6} {'click':>5}  {'capture ms med/p95':>18}  "
+            f"{'R':>5}  {'wordF1':>6} {'snipF1':>6} {'pageF1':>6} {'click':>5} {'wrong%':>6}  "
+            f"{'capture ms med/p95':>18}  "
             f"{'ms/page med/p95':>16}  failures")
     lines = [head, "-" * len(head)]
 
@@ -317,15 +342,20 @@ def format_rows(rows: list[dict]) -> str:
         cap = f"{num(r['capture_ms_median'], '.1f')}/{num(r['capture_ms_p95'], '.1f')}"
         host = f"{num(r['host_ms_median'], '.2f')}/{num(r['host_ms_p95'], '.2f')}"
         fails = ", ".join(f"{k} {v}" for k, v in sorted(r["failures"].items())) or "0"
+        wrong = "n/a" if r.get("wrong_part") is None else f"{100 * r['wrong_part']:.1f}"
         lines.append(f"{r['dataset']:<22} {r['algorithm']:<16} {r['mode']:<8} {r['pages']:>5}  "
                      f"{num(r['f1'], '5.3f'):>5} {num(r['precision'], '5.3f'):>5} "
                      f"{num(r['recall'], '5.3f'):>5}  "
                      f"{num(r['word_f1'], '6.3f'):>6} {num(r['snippet_f1'], '6.3f'):>6} "
-                     f"{num(r['mean_page_f1'], '6.3f'):>6} {num(r['one_click_f1'], '5.3f'):>5}  "
+                     f"{num(r['mean_page_f1'], '6.3f'):>6} {num(r['one_click_f1'], '5.3f'):>5} "
+                     f"{wrong:>6}  "
                      f"{cap:>18}  {host:>16}  {fails}")
     lines.append("F1/P/R: shingle metric of ../shared/tools/score.py; snipF1: its snippet "
                  "metric (a snippet-only dataset has no other); pageF1: mean of per-page "
                  "F1 (snippet F1 where there is no truth text); click: the same mean for the best of selection, grow, shrink (one press); "
+                 f"wrong%: pages scoring under {WRONG_PART_F1} where the best anchor (for an "
+                 f"anchor, the best other one) scores over {WRONG_PART_ANCHOR}, n/a without "
+                 "anchors; "
                  "ceiling (with --ceiling): the best single element of each page, chosen by "
                  "reading the truth (an oracle: the most any one-element answer can score); "
                  "ms/page: host pipeline for our "
@@ -334,6 +364,9 @@ def format_rows(rows: list[dict]) -> str:
 
 
 def main(args: Namespace) -> int:
+    if getattr(args, "metadata", False):
+        from .metadata_bench import main as metadata_main
+        return metadata_main(args)
     if args.scale:
         from .scale import main as scale_main
         return scale_main(args)

@@ -131,6 +131,15 @@ def make_split(datasets: Iterable[Path]) -> dict:
             "pages": pages}
 
 
+def write_split(split: dict, path: Path) -> dict:
+    """Write `split` (make_split's) as the split file: pages sorted per dataset. Returns
+    what was written."""
+    out = {k: v for k, v in split.items() if k != "pages"}
+    out["pages"] = {name: dict(sorted(ids.items())) for name, ids in sorted(split["pages"].items())}
+    path.write_text(json.dumps(out, indent=0, sort_keys=False) + "\n", encoding="utf-8")
+    return out
+
+
 def load_split(path: Path | None = None) -> dict:
     path = path or MODELS_DIR / SPLIT_FILE
     try:

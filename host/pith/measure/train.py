@@ -70,7 +70,7 @@ from ..errors import PithError
 from ..pipeline.features import Features, compute
 from ..pipeline.snapshot import Snapshot, from_json
 from .datasets import (MODELS_DIR, SPLIT_FILE, SnapshotCache, all_datasets, cache_root,
-                       datasets_to_use, make_split, pages_of)
+                       datasets_to_use, make_split, pages_of, write_split)
 
 MODEL_FILE = "clg.json"
 # Shingle length of the truth matching: the scorer's (4-token shingles).
@@ -380,11 +380,7 @@ def train(datasets: list[Path], cache_dir: Path, out_dir: Path = MODELS_DIR,
         "models": models,
     }
     out_dir.mkdir(parents=True, exist_ok=True)
-    split_out = {k: v for k, v in split.items() if k != "pages"}
-    split_out["pages"] = {name: dict(sorted(ids.items()))
-                          for name, ids in sorted(split["pages"].items())}
-    (out_dir / SPLIT_FILE).write_text(json.dumps(split_out, indent=0, sort_keys=False) + "\n",
-                                      encoding="utf-8")
+    split_out = write_split(split, out_dir / SPLIT_FILE)
     (out_dir / MODEL_FILE).write_text(json.dumps(model, indent=1) + "\n", encoding="utf-8")
     write_model_md(out_dir / "MODEL.md", model, split_out)
     return model

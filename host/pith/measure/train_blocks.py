@@ -108,6 +108,29 @@ RENDERED_MARGIN = 0.002
 RULE_MARGIN = RENDERED_MARGIN
 
 
+# What the model card (BLOCKS.md) says of each dataset a model learns from: its licence
+# and the credit it asks (each dataset's SOURCE.md). A model trained on AGPLv3 data says
+# so; CC-BY-4.0 asks for attribution (NOTES.md, 'Why the block model is not yet retrained
+# on dragnet_train and magic_html').
+DATASET_CARDS = {
+    "cleaneval": "CleanEval shared task (ACL SIGWAC, 2007), https://cleaneval.sigwac.org.uk, "
+                 "via github.com/j-szulc/html-cleaning-dataset-merged; no licence stated, "
+                 "distributed for research use",
+    "readability": "Mozilla Readability test pages, github.com/mozilla/readability "
+                   "(test/test-pages); Apache License 2.0",
+    "wcxb_dev_full": "WCXB: A Multi-Type Web Content Extraction Benchmark, © 2026 Murrough "
+                     "Foley, github.com/Murrough-Foley/web-content-extraction-benchmark "
+                     "(dev split), arXiv 2605.21097; Creative Commons Attribution 4.0 "
+                     "(CC-BY-4.0)",
+    "dragnet_train": "Dragnet data (Moz, 2012; pages collected by Kurtis Bohrnstedt), "
+                     "github.com/seomoz/dragnet_data, the official training list; the data "
+                     "is licensed under the GNU Affero General Public License v3 (AGPLv3): "
+                     "this model is trained on it",
+    "magic_html": "magic-html benchmark (OpenDataLab, 2024), github.com/opendatalab/"
+                  "magic-html (benchmark/data); Apache License 2.0",
+}
+
+
 @dataclass
 class Page:
     """One page in one mode: its blocks' features, labels, weights and texts."""
@@ -460,15 +483,31 @@ def _progress(items: list, quiet: bool, what: str):
                 disable=quiet or not sys.stderr.isatty(), dynamic_ncols=True)
 
 
+def kept_rendered(model_file: Path) -> dict | None:
+    """The rendered half a static-only training keeps from the model file it replaces:
+    None when that half is the static one (`source`: the new static half is copied in its
+    place, the choice `choose_rendered` made stays), else that half unchanged. PithError
+    without a readable model file: nothing would read rendered pages."""
+    try:
+        half = json.loads(model_file.read_text(encoding="utf-8"))["rendered"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise PithError(f"--static-only keeps the rendered half of {model_file}, "
+                        f"which has none ({exc})") from None
+    return None if half.get("source") == "static" else half
+
+
 def train(datasets: list[Path], cache_dir: Path, out_dir: Path = MODELS_DIR,
-          quiet: bool = False, corpus_cache: Path | None = None) -> dict:
+          quiet: bool = False, corpus_cache: Path | None = None,
+          static_only: bool = False) -> dict:
     scorer = load_scorer()
     t0 = time.perf_counter()
+    held_rendered = kept_rendered(keep.MODEL_PATH) if static_only else None
+    modes = ("static",) if static_only else MODES
     reused = corpus_cache is not None and corpus_cache.is_file()
     if reused:
         pages = pickle.loads(corpus_cache.read_bytes())
     else:
-        pages = collect(datasets, cache_dir, quiet=quiet)
+        pages = collect(datasets, cache_dir, quiet=quiet, modes=modes)
         if corpus_cache is not None:
             corpus_cache.parent.mkdir(parents=True, exist_ok=True)
             corpus_cache.write_bytes(pickle.dumps(pages))
@@ -478,9 +517,13 @@ def train(datasets: list[Path], cache_dir: Path, out_dir: Path = MODELS_DIR,
                         "folds": FOLDS, "content_share": CONTENT_SHARE, "trees": TREE_PARAMS, "tree_rounds": TREE_ROUNDS,
                         "logistic_l2": LOGISTIC_L2, "shortlist": SHORTLIST},
                     "data": {"datasets": [d.name for d in datasets_to_use(datasets)],
-                             "cache": cache_dir.name, "corpus_reused": reused}, "cv": {}}
+                             "cache": cache_dir.name, "corpus_reused": reused,
+                             "static_only": static_only}, "cv": {}}
     boxfree: tuple[dict, str] | None = None       # the static half's fold models and rule
     for mode in ("static", "rendered"):           # the box-free half first: see below
+        if mode not in modes:   # static-only: the rendered half as kept_rendered says
+            result[mode] = held_rendered or {**result["static"], "source": "static"}
+            continue
         names = bf.LAYOUT_NAMES if mode == "rendered" else bf.NAMES
         mp = pages[mode]
         if not mp:
@@ -555,12 +598,18 @@ def write_md(path: Path, result: dict) -> None:
         f"{RENDERED_MARGIN} (`choose_rendered`); the rule of the model file this one replaced is "
         f"scored too and stays unless the best beats it by more than {RULE_MARGIN} "
         "(`choose_piped`)",
-        "",
+        *([f"- static only (`--static-only`): the rendered half was not retrained; rendered "
+           "pages are read by " + ("the static half, as the model this one replaced chose"
+                                   if result["rendered"].get("source") == "static" else
+                                   "the rendered half of the model this one replaced"), ""]
+          if result["data"].get("static_only") else [""]),
         "| mode | learner | keep at | add at | pages | blocks | content | element whole | "
         "method | oracle | logistic (best) | trees (best) | pipeline (rule) |",
         "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for mode in MODES:
+        if mode not in result["cv"]:
+            continue
         cv, m = result["cv"][mode], result[mode]
         best = {lr: max(v for k, v in cv.items() if k.startswith(lr + "@"))
                 for lr in ("logistic", "trees")}
@@ -575,13 +624,16 @@ def write_md(path: Path, result: dict) -> None:
                      f"{'-' if piped is None else f'{piped:.4f}'} |")
     lines.append("")
     for mode in MODES:
-        piped = result["cv"][mode].get("pipeline", {})
+        piped = result["cv"].get(mode, {}).get("pipeline", {})
         if piped:
             lines.append(f"Pipeline CV, {mode} (rule: within-element CV, pipeline): " + "; ".join(
                 f"{k} {result['cv'][mode].get(k, float('nan')):.4f}, {v:.4f}"
                 for k, v in piped.items()) + "." + "".join(
                 f" The static half through the pipeline on these pages: {k} {v:.4f}."
                 for k, v in result["cv"][mode].get("pipeline_boxfree", {}).items()))
+    lines += ["", "## Data: licences and credit", ""] + [
+        f"- `{name}`: {DATASET_CARDS.get(name, 'see its SOURCE.md in the shared datasets')}"
+        for name in result["data"]["datasets"]]
     lines += ["", "'element whole' is the mean page F1 of all the blocks of the (grown) element; "
               "'method' of the blocks the method's own answer shows (its element less what it "
               "dropped, its parts); 'oracle' keeps exactly the blocks labelled content (the "
@@ -597,7 +649,8 @@ def main(args) -> int:
     cache_dir = SnapshotCache(cache_root(args.cache), "rendered").dir
     corpus = args.corpus
     t0 = time.perf_counter()
-    train(datasets, cache_dir, args.out, quiet=args.quiet, corpus_cache=corpus)
+    train(datasets, cache_dir, args.out, quiet=args.quiet, corpus_cache=corpus,
+          static_only=getattr(args, "static_only", False))
     print(f"pith train-blocks: wrote {args.out / MODEL_FILE} and {args.out / 'BLOCKS.md'} "
           f"in {time.perf_counter() - t0:.1f} s")
     return 0

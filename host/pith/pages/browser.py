@@ -36,8 +36,10 @@ from urllib.parse import quote, unquote, urlsplit
 from urllib.request import url2pathname
 
 from . import network
+from .local import read_local, unsupported_scheme
 from ..errors import BrowserFailed, BrowserMissing, CaptureFailed, FetchFailed, Timeout
-from .static import check_html, decode_html, read_page
+from .loopback import Loopback, Served
+from .static import check_html, decode_html
 
 CAPTURE_JS = Path(__file__).with_name("capture.js")
 CHROMIUM_ENV = "PITH_CHROMIUM"           # explicit path to a Chromium binary, checked first
@@ -51,6 +53,12 @@ CHROMIUM_FLAGS = ("--no-sandbox", "--disable-background-networking",
 # A common desktop size: layout features (CLG) are about desktop layouts, and it matches
 # the example in host/SNAPSHOT.md.
 VIEWPORT = {"width": 1280, "height": 800}
+# Largest local body answered through Playwright (route.fulfill); a larger one goes to
+# Chromium from the loopback server (loopback.py). The driver passes a fulfilled body as
+# one base64 message, about 0.5 s a MB (a 20 MB page held it 23 s, past any timeout);
+# below 1 MB that is at most about half a second, and the server (a thread, a socket) is
+# started only when a page or file needs it.
+FULFILL_MAX_BYTES = 1 << 20
 # .invalid never resolves (RFC 2606), so nothing real can answer for the synthetic origin.
 LOCAL_ORIGIN = "http://pith.invalid"
 # After DOMContentLoaded, wait at most this long for `load`: a slow image or ad must not
@@ -110,13 +118,6 @@ def find_chromium() -> str:
                          f"with `{INSTALL_HINT}` or set ${CHROMIUM_ENV}")
 
 
-def _exists(path: str) -> bool:
-    try:
-        return Path(path).exists()
-    except OSError:             # e.g. a name too long to be a file
-        return False
-
-
 async def _in_isolated_world(page, script: str):
     """The completion value of `script` run in a fresh isolated world of `page`'s main frame:
     the same DOM, but the built-ins and prototypes of a world the page's scripts never saw."""
@@ -148,43 +149,66 @@ def _first_line(exc: BaseException) -> str:
 
 
 class _Local:
-    """A local HTML file, decoded, and the synthetic URL it is served under."""
+    """A local HTML file, decoded, and the synthetic URL it is served under (its bytes go
+    to Chromium from the loopback server, loopback.py)."""
 
     def __init__(self, path: Path, encoding: str | None, errors: str):
-        data = read_page(path)      # InputNotFound worded as in --static
+        data = read_local(path)     # refused and worded as in --static
         self.text, self.charset = decode_html(data, encoding, errors)
         check_html(self.text, str(path))
-        self.folder = path.resolve().parent
+        self.served = Served(path.name, self.text.encode("utf-8"), path.resolve().parent)
         self.url = f"{LOCAL_ORIGIN}/{quote(path.name)}"
+        self.loopback: Loopback | None = None
+        self.token = ""
+
+    def serve(self, loopback: Loopback) -> None:
+        self.loopback, self.token = loopback, loopback.add(self.served)
+
+    def close(self) -> None:
+        if self.loopback is not None:
+            self.loopback.remove(self.token)
 
     async def route(self, route) -> None:
-        """Serve the page and the files beside it; abort everything else. A navigation of
-        the page itself to anywhere else (a script's `location = ...`, a meta refresh, a
-        form) gets `204 No Content`, which a browser answers by staying on the page: the
-        capture is of the file asked for. Aborting it instead would replace the page
-        with Chromium's error page ("This site can't be reached"), which is what two
-        saved pages of wcxb_dev_full (0168, 0475: a script sends them to the site's home
-        page) were captured as."""
+        """Answer the page and the files beside it (over FULFILL_MAX_BYTES: send them to
+        the loopback server, loopback.py); abort everything else. A navigation of the page itself to anywhere else (a script's `location =
+        ...`, a meta refresh, a form) gets `204 No Content`, which a browser answers by
+        staying on the page: the capture is of the file asked for. Aborting it instead
+        would replace the page with Chromium's error page ("This site can't be reached"),
+        which is what two saved pages of wcxb_dev_full (0168, 0475: a script sends them to
+        the site's home page) were captured as. A request the closed page leaves behind
+        (a timeout, a crash) is dropped: nothing is left to answer it."""
+        from playwright.async_api import Error
         request = route.request
         url = request.url.split("#", 1)[0]
-        if url == self.url:
-            await route.fulfill(status=200, body=self.text.encode("utf-8"),
-                                headers={"content-type": "text/html; charset=utf-8"})
-            return
-        if request.is_navigation_request() and request.frame.parent_frame is None:
-            await route.fulfill(status=204, body=b"")
-            return
-        if not url.startswith(LOCAL_ORIGIN + "/"):
-            await route.abort()
-            return
-        rel = unquote(urlsplit(url).path).lstrip("/")
-        file = (self.folder / rel).resolve()
-        if file.is_file() and file.is_relative_to(self.folder):
-            kind = mimetypes.guess_type(file.name)[0] or "application/octet-stream"
-            await route.fulfill(status=200, body=file.read_bytes(),
-                                headers={"content-type": kind})
+        try:
+            if url == self.url:
+                await self._answer(route, self.served.name, self.served.body,
+                                   "text/html; charset=utf-8")
+            elif request.is_navigation_request() and request.frame.parent_frame is None:
+                await route.fulfill(status=204, body=b"")
+            elif not url.startswith(LOCAL_ORIGIN + "/"):
+                await route.abort()
+            else:
+                rel = unquote(urlsplit(url).path).lstrip("/")
+                file = (self.served.folder / rel).resolve()
+                if not (file.is_relative_to(self.served.folder) and file.is_file()):
+                    await route.fulfill(status=404, body=b"", headers={"content-type": "text/plain"})
+                elif file.stat().st_size > FULFILL_MAX_BYTES:
+                    await self._answer(route, rel, None, "")
+                else:
+                    kind = mimetypes.guess_type(file.name)[0] or "application/octet-stream"
+                    await self._answer(route, rel, file.read_bytes(), kind)
+        except (Error, OSError):
+            pass
+
+    async def _answer(self, route, rel: str, body: bytes | None, kind: str) -> None:
+        """Fulfill with `body` when it is small; else let Chromium fetch `rel` from the
+        loopback server (a large body would hold Playwright's driver for seconds)."""
+        if body is not None and len(body) <= FULFILL_MAX_BYTES:
+            await route.fulfill(status=200, body=body, headers={"content-type": kind})
         else:
-            await route.fulfill(status=404, body=b"", headers={"content-type": "text/plain"})
+            self.loopback.start()       # on first use: most runs never need it
+            await route.continue_(url=self.loopback.url(self.token, rel))
 
 
 class Browser:
@@ -209,6 +233,7 @@ class Browser:
         self._pw = None
         self._browser = None
         self._source: str | None = None
+        self._loopback = Loopback()
 
     # --- lifecycle ---------------------------------------------------------------------
     def __enter__(self) -> "Browser":
@@ -239,6 +264,7 @@ class Browser:
 
     def close(self) -> None:
         """Close the browser and Playwright; safe to call twice."""
+        self._loopback.close()
         if self._loop is None:
             return
         try:
@@ -313,9 +339,8 @@ class Browser:
             return target, None
         if scheme == "file":
             path = Path(url2pathname(unquote(urlsplit(target).path)))
-        elif len(scheme) > 1 and not _exists(target):
-            raise FetchFailed(f"{target}: unsupported URL scheme {scheme!r} "
-                              "(use a file path, file://, http:// or https://)")
+        elif unsupported_scheme(target) is not None:
+            raise unsupported_scheme(target)
         else:
             path = Path(target)
         local = _Local(path, self.encoding, self.encoding_errors)
@@ -330,11 +355,15 @@ class Browser:
             self._browser = None
             await self._launch(find_chromium())
         from playwright.async_api import Error
+        if local is not None:
+            local.serve(self._loopback)
         try:
             context = await self._browser.new_context(
                 java_script_enabled=self.js, viewport=self.viewport, service_workers="block")
         except Error as exc:
             self._browser = None        # relaunched on the next capture
+            if local is not None:
+                local.close()
             raise BrowserFailed(f"the browser failed: {_first_line(exc)}") from None
         try:
             page = await context.new_page()
@@ -359,6 +388,8 @@ class Browser:
             except Exception:
                 if self._browser is not None and not self._browser.is_connected():
                     self._browser = None        # relaunched on the next capture
+            if local is not None:
+                local.close()
 
     async def _navigate(self, page, url: str, target: str, crashed: list,
                         local: bool = False) -> None:

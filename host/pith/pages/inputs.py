@@ -24,6 +24,7 @@ from typing import Any
 
 from . import network, static
 from ..errors import FetchFailed, Timeout
+from .local import read_local, unsupported_scheme
 
 # Timeout of a --static URL fetch and of a page load in the browser: long enough for
 # a slow site, short enough that a batch never hangs on one page.
@@ -97,6 +98,9 @@ class Capturer:
 
     def capture(self, target: str) -> Captured:
         t0 = time.perf_counter()
+        refused = unsupported_scheme(target)
+        if refused is not None:
+            raise refused
         if self._browser is not None:
             snap = self._browser.capture(target)
             path = local_path(target)
@@ -121,7 +125,7 @@ class Capturer:
     def _static(self, target: str) -> dict[str, Any]:
         path = local_path(target)
         if path is not None:
-            data, header_charset, url = static.read_page(path), None, path.resolve().as_uri()
+            data, header_charset, url = read_local(path), None, path.resolve().as_uri()
         else:
             data, header_charset, url = fetch(target, self.timeout_s)
         text, _charset = static.decode_html(data, self.encoding, self.encoding_errors,

@@ -38,6 +38,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from .. import SNAPSHOT_VERSION
 from ..errors import InputDecode, InputEmpty, InputNotFound, InputNotHtml
+from ..pipeline.metadata import declared as declared_mod
 from ..pipeline import snapshot as snapshot_mod
 
 # --- decoding ------------------------------------------------------------------------
@@ -473,6 +474,7 @@ def snapshot_from_html(html: str, url: str = "") -> dict:
         "nodes": {c: cols[c] if isinstance(cols[c], list) else cols[c].tolist()
                   for c in COLUMNS},
         "warnings": meta["warnings"],
+        "declared": meta["declared"],
     }
 
 
@@ -490,7 +492,14 @@ def snapshot_of_html(html: str, url: str, max_nodes: int) -> snapshot_mod.Snapsh
 
 # The attributes the snapshot reads; every other attribute's value is never looked at.
 _READ_ATTRIBUTES = frozenset({"id", "class", "role", "aria-modal", "href", "src", "alt",
-                              "title", "hidden", "aria-hidden", "style", "lang"})
+                              "title", "hidden", "aria-hidden", "style", "lang",
+                              *declared_mod.ATTRIBUTES, "display", "encoding",
+                              "type"})   # formulas (_formula_alts)
+# What capture.js's formula() reads to find a formula's TeX and mode (SNAPSHOT.md, `alt`).
+_TEX_ENCODING = "application/x-tex"
+_TEX_TYPE = re.compile(r"^\s*math/tex", re.I)
+_DISPLAY_TYPE = re.compile(r"mode\s*=\s*display", re.I)
+_DISPLAY_CLASSES = frozenset({"katex-display", "MathJax_Display"})
 _TEXT_NODE = "-text"
 
 
@@ -631,9 +640,12 @@ def _read_tree(html: str, url: str) -> tuple[int, dict, dict]:
         if tag[row] == "img" and not alt_c[row]:
             alt_c[row] = value
 
+    _formula_alts(tag, parent, text, found, alt_c)
+
     title_row = tag.index("title") if "title" in tag else None   # the first <title>
     title = "" if title_row is None else " ".join(text[title_row].split())   # as document.title
     lang = found["lang"].get(0, "")
+    declared = declared_mod.from_static(tag, text, found, base, _resolve)   # before script text goes
     for row in np.flatnonzero(tag_in(NO_TEXT_TAGS)).tolist():
         text[row] = ""
     frames = np.flatnonzero(tag_in(FRAME_TAGS))
@@ -655,9 +667,58 @@ def _read_tree(html: str, url: str) -> tuple[int, dict, dict]:
             "w": zeros, "h": zeros, "hidden": hidden_c, "fs": fs_c, "fw": fw_c,
             "color": [""] * n, "frame": frame_c}
     meta = {"url": url, "title": title, "lang": lang, "layout": False,
-            "viewport": [0, 0], "page": [0, 0], "warnings": warnings,
+            "viewport": [0, 0], "page": [0, 0], "warnings": warnings, "declared": declared,
             "capture_ms": round((time.perf_counter() - t0) * 1000, 1)}
     return n, cols, meta
+
+
+def _formula_alts(tag: list[str], parent: list[int], text: list[str], found: dict,
+                  alt_c: list[str]) -> None:
+    """The `alt` of formula rows, as capture.js writes it (SNAPSHOT.md): `\\(tex\\)` inline,
+    `\\[tex\\]` displayed, for every `math` row (TeX from an x-tex annotation inside it)
+    and every MathJax 2 `script type="math/tex"` no typeset frame with MathML stands for."""
+    rows = [r for r, t in enumerate(tag) if t in ("math", "script", "annotation")]
+    if not any(tag[r] == "math" or tag[r] == "script" for r in rows):
+        return
+
+    def ancestors(r: int):
+        r = parent[r]
+        while r >= 0:
+            yield r
+            r = parent[r]
+
+    tex: dict[int, str] = {}
+    framed: dict[int, str] = {}          # math row -> its MathJax 2 source script's id
+    sources = {found["id"][r]: (text[r], bool(_DISPLAY_TYPE.search(found["type"][r])))
+               for r in rows if tag[r] == "script" and found["id"].get(r)
+               and _TEX_TYPE.match(found["type"].get(r, ""))}
+    for r in rows:
+        if tag[r] == "annotation" and found["encoding"].get(r, "").strip() == _TEX_ENCODING:
+            math = next((a for a in ancestors(r) if tag[a] == "math"), None)
+            if math is not None and math not in tex:
+                tex[math] = text[r]
+        elif tag[r] == "math":
+            frame = next((found["id"][a] for a in ancestors(r)
+                          if found["id"].get(a, "").startswith("MathJax-Element-")), "")
+            if frame:
+                framed[r] = frame.removesuffix("-Frame")
+    for r in rows:
+        if tag[r] == "math":
+            source_tex, source_display = sources.get(framed.get(r, ""), ("", False))
+            if not tex.get(r, "").strip():
+                tex[r] = source_tex
+            display = source_display or found["display"].get(r, "").strip().lower() == "block" or any(
+                _DISPLAY_CLASSES & set(found["class"].get(a, "").split())
+                or (tag[a] == "mjx-container" and found["display"].get(a, "") == "true")
+                for a in ancestors(r))
+            t = " ".join(tex.get(r, "").split())
+            alt_c[r] = f"\\[{t}\\]" if display else f"\\({t}\\)"
+        elif tag[r] == "script" and _TEX_TYPE.match(found["type"].get(r, "")) \
+                and found["id"].get(r, "") not in framed.values():
+            t = " ".join(text[r].split())
+            if t:
+                shown = _DISPLAY_TYPE.search(found["type"][r])
+                alt_c[r] = f"\\[{t}\\]" if shown else f"\\({t}\\)"
 
 
 def _hidden_column(parent: np.ndarray, ua_none: np.ndarray, found: dict) -> np.ndarray:

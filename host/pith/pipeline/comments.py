@@ -18,10 +18,14 @@ Decisions a change must keep (NOTES.md, 'Why comment threads are found by their 
   it); a thread inside another is one thread;
 - a thread inside page furniture (nav, aside, footer, dialogs) is the furniture's, not
   the post's: auto already leaves furniture out;
+- a word of a name that states whether there are comments (`has-comments`,
+  `comments-open`) names nothing, and `html` and `body` are never a thread;
 - where the thread is the content — a forum or Q&A page whose posts are named comments —
-  it stays in the body: the thread is the content when no text the block model judges
-  content lies before it outside it (`is_content`): a post with its comments has its post
-  first.
+  it stays in the body (`is_content`): the page's address names a forum or a Q&A site, or
+  the threads interleave with more text than they hold (the comments under each answer);
+- the thread apart is hooked in select.py only: auto's expected-F1 choice judges its
+  blocks no content, a method's element inside it moves out of it (`without`; a
+  reader's pin stays), and the block stage never keeps its blocks (`left_out`).
 """
 from __future__ import annotations
 
@@ -48,6 +52,9 @@ from .snapshot import Snapshot
 # guidelines, an article's commentary are its text).
 THREAD_WORDS = re.compile(r"(?:^|[\W_\d])(?:comment(?!ing|ary|ator)|disqus|dsq-|ugccmt|livefyre"
                           r"|talkback)")
+# Trailing digits of a name, left out before it is tested (a thread's ids number its
+# comments: testing `comment-1`, `comment-2`, … once is enough).
+DIGITS = "0123456789"
 # Names that state whether a page or a post has comments, not where they are: a post's
 # `has-comments`, a page's `no-comments` or `comments-open` (WordPress and Squarespace
 # put them on the article and the body).
@@ -115,25 +122,33 @@ def _named(snap: Snapshot) -> np.ndarray:
     return name_rows(snap, names_thread)
 
 
-def name_rows(snap: Snapshot, test) -> np.ndarray:
-    """Rows whose id or class attribute passes `test` (a str -> bool); each distinct
-    attribute value is tested once."""
+def name_rows(snap: Snapshot, test, within: np.ndarray | None = None) -> np.ndarray:
+    """Rows (of `within`, a mask; all by default) whose id or class attribute passes
+    `test` (a str -> bool); each distinct attribute value, without its trailing digits
+    (`comment-1148995`, `c12`: one per comment), is tested once (numbered in a dict:
+    sorting a page's strings, as np.unique does, costs more than the tests)."""
     out = np.zeros(snap.n, np.bool_)
     for column in (snap.id, snap.cls):
-        has = np.flatnonzero(column != "")
-        if not len(has):
+        has = column != ""
+        rows = np.flatnonzero(has if within is None else has & within)
+        if not len(rows):
             continue
-        names, code = np.unique(column[has], return_inverse=True)
-        hit = np.fromiter((test(s) for s in names.tolist()), np.bool_, len(names))
-        out[has] |= hit[code]
+        ids: dict[str, int] = {}
+        code = np.fromiter((ids.setdefault(v.rstrip(DIGITS), len(ids))
+                            for v in column[rows].tolist()), np.int64, len(rows))
+        hit = np.fromiter((test(v) for v in ids), np.bool_, len(ids))
+        out[rows] |= hit[code]
     return out
 
 
 def names_thread(name: str) -> bool:
     """Whether one of the words of an id or a class attribute names a thread or a comment
     (THREAD_WORDS), not a state (STATE_NAMES)."""
+    low = name.lower()
+    if not THREAD_WORDS.search(low):          # most names: one search, no split
+        return False
     return any(THREAD_WORDS.search(word) and not STATE_NAMES.search(word)
-               for word in name.lower().split())
+               for word in low.split())
 
 
 def find(snap: Snapshot, feats: Features) -> Thread | None:
@@ -234,11 +249,26 @@ def forum_url(url: str) -> bool:
     return not FORUM_URL_PARTS.isdisjoint(words)
 
 
-def without(snap: Snapshot, choice: Choice, thread: Thread | None) -> Choice:
-    """`choice` with the thread's rows inside its element dropped; as it is without a
-    thread or when its element lies inside the thread (a reader's pin on a comment)."""
-    if thread is None or thread.inside[choice.node]:
+def without(snap: Snapshot, feats: Features, choice: Choice, thread: Thread | None,
+            pinned: bool = False) -> Choice:
+    """`choice` with the thread's rows inside its element dropped. A method's element
+    inside the thread (the thread is longer than the post: issue 33's wrong part) moves
+    to its best candidate outside it (Choice.blocks, best first), else to the nearest
+    ancestor of the thread with text of its own besides it, the thread dropped from that;
+    as it is without a thread, or when `pinned` (a reader's pin on a comment is read
+    whole)."""
+    if thread is None:
         return choice
+    if thread.inside[choice.node]:
+        if pinned:
+            return choice
+        outside = [int(b) for b in choice.blocks if not thread.inside[int(b)]]
+        node = outside[0] if outside else _around(snap, feats, thread, choice.node)
+        if node < 0:
+            return choice
+        choice = dataclasses.replace(
+            choice, node=node, blocks=np.concatenate(([node], choice.blocks[choice.blocks != node])),
+            parts=None, drop=None, quiet=None, kept=None, appendix=(), preface=())
     node = choice.node
     roots = thread.roots[(thread.roots > node) & (thread.roots < snap.end[node])]
     if not len(roots):
@@ -246,6 +276,16 @@ def without(snap: Snapshot, choice: Choice, thread: Thread | None) -> Choice:
     drop = np.zeros(snap.n, np.bool_) if choice.drop is None else choice.drop.copy()
     drop[roots] = True
     return dataclasses.replace(choice, drop=drop)
+
+
+def _around(snap: Snapshot, feats: Features, thread: Thread, node: int) -> int:
+    """The nearest ancestor of the thread root holding `node` that shows more text than
+    that root, -1 when none does."""
+    root = int(thread.roots[np.searchsorted(thread.roots, node, side="right") - 1])
+    up = int(snap.parent[root])
+    while up >= 0 and feats.chars[up] <= feats.chars[root]:
+        up = int(snap.parent[up])
+    return up
 
 
 def left_out(thread: Thread | None, element: int) -> np.ndarray | None:
@@ -264,25 +304,33 @@ def judged_without(snap: Snapshot, feats: Features, page, thread: Thread | None)
     return dataclasses.replace(page, p=np.where(thread.inside[rows], 0.0, page.p))
 
 
-def output(snap: Snapshot, feats: Features, thread: Thread, fmt: str = "text") -> str:
+def output(snap: Snapshot, feats: Features, thread: Thread, fmt: str = "text",
+           limit: int | None = None) -> str:
     """The thread's text (`fmt` text or markdown) without its forms (the "Leave a reply"
-    form's labels are no comment)."""
-    form = (tag_in(snap, FORM_TAGS) | _respond(snap)) & thread.inside
-    if fmt == "markdown":
-        return render.to_markdown(snap, feats, thread.roots, form)
-    return render.to_text(snap, feats, thread.roots, form)
+    form's labels are no comment); with `limit`, the rows past the first `limit` visible
+    characters are not rendered (the text is at least `limit` long when they exist)."""
+    drop = (tag_in(snap, FORM_TAGS) | _respond(snap, thread.inside)) & thread.inside
+    if limit is not None:
+        seen = np.cumsum(np.where(thread.inside & ~feats.gone, feats.own_chars, 0))
+        drop = drop | (thread.inside & (seen > limit))
+    text = render.to_text(snap, feats, thread.roots, drop)
+    # Markdown: the text's paragraphs escaped as text, no links or lists, as the reader's
+    # export writes them (NOTES.md, "Comments in the exports")
+    return render.md_paragraphs(text) if fmt == "markdown" else text
 
 
-def _respond(snap: Snapshot) -> np.ndarray:
-    """Rows whose id or class word is a reply form's wrapper (RESPOND_NAMES)."""
-    return name_rows(snap, lambda s: not RESPOND_NAMES.isdisjoint(s.lower().split()))
+def _respond(snap: Snapshot, within: np.ndarray) -> np.ndarray:
+    """Rows of `within` whose id or class word is a reply form's wrapper (RESPOND_NAMES)."""
+    return name_rows(snap, lambda s: not RESPOND_NAMES.isdisjoint(s.lower().split()), within)
 
 
 def wire(snap: Snapshot, feats: Features, thread: Thread) -> dict[str, Any]:
     """The reply's `comments` (PROTOCOL.md): the thread's text, cut at MAX_TEXT_CHARS,
     its roots (row and path) and its block rows (at most MAX_BLOCK_ROWS), for the
     overlay to outline on request; `truncated` when either was cut."""
-    text = output(snap, feats, thread)
+    # the characters past the cut are not rendered at all (a hostile thread of 100,000
+    # comments renders its first ones); one more than the cap says it was cut
+    text = output(snap, feats, thread, limit=MAX_TEXT_CHARS + 1)
     rows = blocks_mod.compute(snap, feats).rows
     kept = rows[thread.inside[rows]]
     return {

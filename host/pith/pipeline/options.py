@@ -304,7 +304,7 @@ class Options:
         "out of what is read, exported and shown in the reader; the element stays what "
         "grow and shrink move. Off: the element's whole text, as before")
     blocks_keep_structured: bool = _opt(
-        True, "code (pre), data tables and figures with an image inside the method's own "
+        True, "code (pre), data tables, figures with an image and displayed formulas inside the method's own "
         "element are kept whatever the block model says: readers expect listings, tables "
         "and pictures in the reader view, and the text truths disagree on code and captions "
         "and cannot see images, so the model learns to doubt them")

@@ -14,6 +14,7 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
+from . import allowlist, math as math_mod
 from .algorithms.base import Choice
 from .features import Features, tag_in
 from .snapshot import Snapshot
@@ -23,17 +24,19 @@ FORMATS = ("text", "markdown", "html", "json")
 _SPACES = re.compile(r"\s+")
 
 
-def output(snap: Snapshot, feats: Features, choice: Choice, fmt: str) -> str:
+def output(snap: Snapshot, feats: Features, choice: Choice, fmt: str, title: str = "") -> str:
     """A choice's content on the snapshot in `fmt` (text, markdown or html): the method's
     preface lines, its roots in document order without the rows it dropped (and without
     the own text of rows it quieted: the block stage's dropped blocks around kept ones),
     its appendix lines. A Selection (select.py) holds all three: `sel.snap, sel.feats,
-    sel.result`."""
+    sel.result`. Markdown and HTML begin with `title` (the page's, its metadata's) as the
+    top heading, unless the content already begins with that heading."""
     roots, drop, quiet = choice.roots, choice.drop, choice.quiet
     if fmt == "markdown":
         body = to_markdown(snap, feats, roots, drop, quiet)
     elif fmt == "html":
-        body = to_html(snap, feats, roots, drop, title=snap.meta["title"], quiet=quiet)
+        body = to_html(snap, feats, roots, drop, title=title or snap.meta["title"], quiet=quiet,
+                       heading=title)
     else:
         body = to_text(snap, feats, roots, drop, quiet)
     # The preface and appendix are page text (a title, link words and URLs): Markdown
@@ -43,7 +46,26 @@ def output(snap: Snapshot, feats: Features, choice: Choice, fmt: str) -> str:
         body = body + "\n\n" + "\n".join(map(lines, choice.appendix))
     if choice.preface and fmt != "html":
         body = "\n\n".join(map(lines, choice.preface)) + "\n\n" + body
+    if fmt == "markdown" and title and not starts_with_heading(body, title):
+        body = f"# {_md_inline(title)}\n\n{body}" if body.strip() else f"# {_md_inline(title)}\n"
     return body
+
+
+_MD_HEADING = re.compile(r"\s*#{1,6}\s+(.*)")
+_HTML_HEADING = re.compile(r"\s*<h([1-6])>(.*?)</h\1>", re.S)
+_TAG = re.compile(r"<[^>]*>")
+_MD_UNESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>])")
+
+
+def _fold(s: str) -> str:
+    return " ".join(s.split()).casefold()
+
+
+def starts_with_heading(markdown: str, title: str) -> bool:
+    """Whether the Markdown's first line is a heading (any level) reading `title`."""
+    first = markdown.lstrip().split("\n", 1)[0]
+    m = _MD_HEADING.fullmatch(first)
+    return m is not None and _fold(_MD_UNESCAPE.sub(r"\1", m.group(1))) == _fold(title)
 
 
 def events(snap: Snapshot, feats: Features, roots: Sequence[int],
@@ -209,7 +231,19 @@ _MD_URL_ENTITY = re.compile(r"\\|&(?=#?[xX]?[0-9A-Za-z]+;)")
 # inline images, local files (a saved page's images beside it) and relative references.
 # Anything else (javascript:, data:text/html, vbscript:, odd-case or padded variants)
 # loses its URL and keeps its words.
+# A data: image must be one of the shared allow-list's raster types (allowlist.json): an SVG
+# document is markup of its own, and the reader drops it too.
 _SAFE_URL = re.compile(r"^(https?:|mailto:|file:|data:image/|/|#|\.)", re.I)
+_DATA_IMAGE = allowlist.data_image_re()
+
+
+def safe_url(u: str) -> str:
+    """`u` when its scheme is on the allow list (and a data: URL a raster image), else ""."""
+    u = u or ""
+    if not _SAFE_URL.match(u) or (u[:5].lower() == "data:" and not _DATA_IMAGE.match(u)):
+        return ""
+    return u
+
 _MD_URL_ESCAPE = str.maketrans({" ": "%20", "\t": "%09", "\n": "%0A", "(": "%28", ")": "%29",
                                 "<": "%3C", ">": "%3E"})
 _HEADINGS = {f"h{k}": "#" * k for k in range(1, 7)}
@@ -221,15 +255,20 @@ def _md_inline(s: str) -> str:
     return _MD_ESCAPE.sub(r"\\\1", s)
 
 
+def md_paragraphs(text: str) -> str:
+    """Plain text (paragraphs apart by blank lines) as Markdown paragraphs escaped as text,
+    each on one line: the shape of the reader's "Comments" export (ui/markdown.js)."""
+    paras = (_SPACES.sub(" ", p).strip() for p in re.split(r"\n\s*\n", text))
+    return "\n\n".join(_md_inline(p) for p in paras if p)
+
+
 def _md_url(u: str) -> str:
     """`u` as a Markdown link destination, or "" when its scheme is not on the allow list:
     a javascript: or data:text/html link in the Markdown would run wherever it is shown.
     Spaces, parentheses and angle brackets are percent-encoded so the link stays one token;
     a backslash and an `&` that would read as an entity are escaped, so the URL reads back
     as the page wrote it."""
-    if not _SAFE_URL.match(u or ""):
-        return ""
-    return _MD_URL_ENTITY.sub(r"\\\g<0>", u.translate(_MD_URL_ESCAPE))
+    return _MD_URL_ENTITY.sub(r"\\\g<0>", safe_url(u).translate(_MD_URL_ESCAPE))
 
 
 def _md_fence(body: str) -> str:
@@ -253,6 +292,15 @@ def to_markdown(snap: Snapshot, feats: Features, roots: Sequence[int],
     text, tail = shown_text(snap, quiet)
     is_root = set(map(int, roots)).__contains__
     grid = grid_tables(snap)
+    # formulas are written as TeX (math.py), their MathML rows not walked
+    formulas = math_mod.formula_rows(snap)
+    if formulas.any():
+        formulas[list(map(int, roots))] = False
+        if drop is not None:
+            formulas &= ~(drop | snap.below(drop))      # a formula the stage left out stays out
+        # a source script is code (features.gone) and hidden, but a formula all the same
+        formulas &= (snap.tag == "script") | ~feats.gone
+        drop = formulas if drop is None else (drop | formulas)
     grids: list[bool] = []    # per open table: drawn as a Markdown table (else blocks)
     fences: list[int] = []    # where the open code block's opening fence goes in `out`
 
@@ -280,6 +328,13 @@ def to_markdown(snap: Snapshot, feats: Features, roots: Sequence[int],
 
     for kind, i in events(snap, feats, roots, drop):
         t = tag[i]
+        if kind == "skip" and formulas[i]:
+            block, tex = math_mod.formula(snap, i)
+            if tex and block and not pre and cell is None:
+                flush()
+                out.extend(["".join(prefix) + "$$", "".join(prefix) + tex, "".join(prefix) + "$$", ""])
+            elif tex:
+                emit(f"$${tex}$$" if block else f"${tex}$")
         if kind == "open":
             if is_root(i):
                 flush()
@@ -411,25 +466,41 @@ HTML_KEEP = frozenset({
     "sup", "table", "tbody", "td", "tfoot", "th", "thead", "time", "tr", "u", "ul", "var",
 })
 VOID_TAGS = frozenset({"br", "hr", "img"})
+# A formula's MathML is kept (elements of the shared allow-list; the snapshot carries no
+# attributes but the mode, written back as display="block").
+MATHML_KEEP = frozenset(allowlist.load()["mathml"]["elements"])
 
 
 def to_html(snap: Snapshot, feats: Features, roots: Sequence[int],
             drop: np.ndarray | None = None, title: str = "",
-            quiet: np.ndarray | None = None) -> str:
-    """A self-contained HTML document of the subtrees with a safe subset of tags."""
+            quiet: np.ndarray | None = None, heading: str = "") -> str:
+    """A self-contained HTML document of the subtrees with a safe subset of tags; its
+    body begins with `heading` as an h1 unless it already begins with a heading reading
+    it."""
     esc = html_mod.escape
     parts: list[str] = []
     tag, url, alt = snap.tag, snap.url, snap.alt
     text, tail = shown_text(snap, quiet)
     is_root = set(map(int, roots)).__contains__
+    # inside a formula, what is not on the MathML allow-list goes with its subtree, as in
+    # the reader (an annotation-xml holds HTML, maction is interactive)
+    in_math = snap.below(snap.tag == "math")
+    if in_math.any():
+        foreign = in_math & ~np.isin(snap.tag, list(MATHML_KEEP))
+        drop = foreign if drop is None else (drop | foreign)
+    depth_math = 0
     for kind, i in events(snap, feats, roots, drop):
         t = tag[i]
-        keep = t in HTML_KEEP
+        keep = t in HTML_KEEP or (t in MATHML_KEEP and (depth_math > 0 or t == "math"))
         if kind == "open":
+            if t == "math":
+                depth_math += 1
             if keep:
                 attrs = ""
-                link = url[i] if _SAFE_URL.match(url[i] or "") else ""
-                if t == "a" and link:
+                link = safe_url(url[i])
+                if t == "math" and math_mod.parse_alt(alt[i])[1]:
+                    attrs = ' display="block"'
+                elif t == "a" and link:
                     attrs = f' href="{esc(link)}"'
                 elif t == "img":
                     attrs = f' src="{esc(link)}" alt="{esc(alt[i])}"'
@@ -439,8 +510,15 @@ def to_html(snap: Snapshot, feats: Features, roots: Sequence[int],
             continue
         if kind == "close" and keep and t not in VOID_TAGS:
             parts.append(f"</{t}>")
+        if kind == "close" and t == "math":
+            depth_math -= 1
         if not is_root(i):
             parts.append(esc(tail[i]))
     body = "".join(parts).strip()
+    if heading:
+        m = _HTML_HEADING.match(body)
+        same = m is not None and _fold(html_mod.unescape(_TAG.sub("", m.group(2)))) == _fold(heading)
+        if not same:
+            body = f"<h1>{esc(heading)}</h1>\n{body}"
     return ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
             f"<title>{esc(title)}</title></head>\n<body>\n{body}\n</body></html>\n")

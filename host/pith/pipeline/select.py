@@ -2,8 +2,9 @@
 
 `select`: validate the capture (snapshot.from_json), compute per-node features
 (features.compute), score and choose with the selected algorithm (algorithms.<name>.run),
-run the block stage (blocks/keep.py, option `blocks`), and describe the choice (node, path,
-score, runner-ups, kept blocks, stage timings). Decisions a change must keep:
+run the block stage (blocks/keep.py, option `blocks`), read the page's metadata around
+the choice (pith.pipeline.metadata), and describe the choice (node, path, score, runner-ups, kept
+blocks, metadata, stage timings). Decisions a change must keep:
   - when hiding leaves no text, or less than `hidden_min_visible` of the page's text
     (display:none and aria-hidden not counted), the page is scored with nothing hidden
     (`hidden_ignored`): it is then in a state no reader sees as final (anti-flicker
@@ -45,6 +46,7 @@ from .algorithms.base import Choice
 from .blocks import expected, keep
 from .blocks import segment as blocks_mod
 from ..errors import BadNode, NoContent
+from .metadata import merge as metadata_mod
 from .options import Options
 
 def runner(name: str):
@@ -72,6 +74,7 @@ class Selection:
     # block-stage answers already computed, by (node, include, exclude): a grow's reply,
     # the reader's clean and the bench's one-click text ask for the same node
     choices: dict = field(default_factory=dict, repr=False)
+    metadata: metadata_mod.Metadata | None = None   # the page's, read around the choice
 
     @property
     def node(self) -> int:
@@ -100,7 +103,8 @@ class Selection:
 
     def output(self, fmt: str) -> str:
         """The answer's content in `fmt` (render.output of this snapshot and choice)."""
-        return render.output(self.snap, self.feats, self.result, fmt)
+        title = self.metadata.title if self.metadata is not None else None
+        return render.output(self.snap, self.feats, self.result, fmt, title or "")
 
     def comments_thread(self, node: int) -> comments_mod.Thread | None:
         """The comment thread answered apart from what selecting `node` shows: None when
@@ -139,6 +143,8 @@ class Selection:
                              for b in self.result.blocks[1:1 + self.options.candidates]]
         if self.result.kept is not None:
             out["blocks"] = blocks_reply(self.result)
+        if self.metadata is not None:
+            out["metadata"] = self.metadata.to_wire()
         out["comments"] = self.comments_wire(self.node)
         out["page_type"], out["page_type_p"] = self.page_type_wire()
         out["timings"] = {k: round(v, 3) for k, v in self.timings.items()}
@@ -189,7 +195,8 @@ def reader_view(sel: Selection, node: int, include=None, exclude=None) -> dict[s
     node = sel.snap.check_node(node)
     out = reader.clean(sel.snap, sel.feats, sel.options, sel.result, node,
                        block_choice(sel, node, include, exclude), sel.hidden_ignored)
-    return {**out, "comments": reader_comments(sel, node, include)}
+    return {**out, "comments": reader_comments(sel, node, include),
+            "metadata": metadata_at(sel, node)}
 
 
 def reader_comments(sel: Selection, node: int, include=None) -> dict[str, Any] | None:
@@ -241,7 +248,7 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
     page = None
     if opts.blocks and pin is None and opts.algorithm == "auto" and opts.auto_block_choice:
         result, page = choose_by_blocks(snap, feats, opts, result, thread)
-    result = comments_mod.without(snap, result, thread)
+    result = comments_mod.without(snap, feats, result, thread, pinned=pin is not None)
     element = result
     if opts.blocks:
         mine = pin is None             # a reader's pinned element is judged as it is
@@ -250,16 +257,28 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
                             answer=None if mine else result.node, page=page,
                             leave_out=comments_mod.left_out(thread, scope))
     t4 = time.perf_counter()
-    page_type = pagetype.classify(snap, feats, result.node)
+    metadata = metadata_mod.compute(snap, feats.gone, result.node)
     t5 = time.perf_counter()
+    page_type = pagetype.classify(snap, feats, result.node)
+    t6 = time.perf_counter()
     timings = {"validate_ms": (t1 - t0) * 1e3, "features_ms": (t2 - t1) * 1e3,
                "score_ms": (t3 - t2) * 1e3, "blocks_ms": (t4 - t3) * 1e3,
-               "page_type_ms": (t5 - t4) * 1e3, "total_ms": (t5 - t0) * 1e3}
+               "metadata_ms": (t5 - t4) * 1e3, "page_type_ms": (t6 - t5) * 1e3,
+               "total_ms": (t6 - t0) * 1e3}
     return Selection(snap=snap, feats=feats, result=result, options=opts, timings=timings,
                      hidden_ignored=hidden_ignored, pinned=pin is not None,
                      element=element if opts.blocks else None,
                      scope=scope if opts.blocks else None, page=page, thread=thread,
-                     page_type=page_type)
+                     metadata=metadata, page_type=page_type)
+
+
+def metadata_at(sel: Selection, node: int) -> dict[str, Any]:
+    """The wire form of the page's metadata read around `node` (the reader's node after
+    grow and shrink: a byline at its top); the selection's own for its chosen node."""
+    node = sel.snap.check_node(node)
+    if node == sel.node and sel.metadata is not None:
+        return sel.metadata.to_wire()
+    return metadata_mod.compute(sel.snap, sel.feats.gone, node).to_wire()
 
 
 def choose_by_blocks(snap: snapshot_mod.Snapshot, feats: features_mod.Features, opts: Options,

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from .. import SNAPSHOT_VERSION
+from .metadata import declared as declared_mod
 from ..errors import (BadNode, NoContent, SnapshotInvalid, SnapshotOrder, SnapshotTooLarge,
                       SnapshotVersion)
 
@@ -51,7 +52,7 @@ class Snapshot:
     cols: dict[str, np.ndarray]   # every column of SNAPSHOT.md, read-only
     end: np.ndarray               # subtree of i is rows i .. end[i]-1
     depth: np.ndarray             # root has depth 0
-    meta: dict[str, Any]          # url, title, lang, layout, viewport, page, warnings, capture_ms
+    meta: dict[str, Any]          # url, title, lang, layout, viewport, page, warnings, capture_ms, declared
 
     def __getattr__(self, name: str) -> np.ndarray:
         cols = self.__dict__.get("cols")
@@ -190,7 +191,7 @@ def from_json(obj: Any, max_nodes: int) -> Snapshot:
     for name, dtype in NUMBER_COLUMNS.items():
         cols[name] = _number_column(nodes, name, n, dtype)
     _check_ranges(cols)
-    return _built(n, cols, obj)
+    return _built(n, cols, obj, declared_mod.checked(obj.get("declared"), n))
 
 
 def from_columns(n: int, columns: dict[str, Any], meta: dict[str, Any],
@@ -210,7 +211,7 @@ def from_columns(n: int, columns: dict[str, Any], meta: dict[str, Any],
         cols[name] = arr
     for name, dtype in NUMBER_COLUMNS.items():
         cols[name] = np.asarray(columns[name]).astype(dtype)
-    return _built(n, cols, meta)
+    return _built(n, cols, meta, meta.get("declared") or declared_mod.empty())
 
 
 def _too_large(n: int, max_nodes: int) -> SnapshotTooLarge:
@@ -218,9 +219,11 @@ def _too_large(n: int, max_nodes: int) -> SnapshotTooLarge:
                             f"(option max_nodes)", n=n, limit=max_nodes)
 
 
-def _built(n: int, cols: dict[str, np.ndarray], obj: dict[str, Any]) -> Snapshot:
+def _built(n: int, cols: dict[str, np.ndarray], obj: dict[str, Any],
+           declared: dict[str, list]) -> Snapshot:
     """The Snapshot of checked columns, with the tree ranges and the page fields of `obj`
-    (url, title, ..., warnings), each replaced by its default when it is malformed."""
+    (url, title, ..., warnings), each replaced by its default when it is malformed, and
+    the page's checked `declared` object (metadata.declared)."""
     end, depth = _tree_ranges(cols["parent"])
     for arr in (*cols.values(), end, depth):
         arr.flags.writeable = False
@@ -234,6 +237,7 @@ def _built(n: int, cols: dict[str, np.ndarray], obj: dict[str, Any]) -> Snapshot
     meta["layout"] = bool(meta["layout"])
     warnings = obj.get("warnings") or []
     meta["warnings"] = warnings if isinstance(warnings, list) else []
+    meta["declared"] = declared
     return Snapshot(n=n, cols=cols, end=end, depth=depth, meta=meta)
 
 

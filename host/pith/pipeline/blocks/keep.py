@@ -44,6 +44,7 @@ import numpy as np
 
 from . import features as bf
 from . import segment as blocks_mod
+from .. import math as math_mod
 from ..algorithms.auto import furniture, lowest_common_ancestor
 from ..algorithms.base import Choice
 from ...errors import PithError
@@ -265,12 +266,12 @@ def copies(texts: list[str], chars: np.ndarray, min_block: int = COPY_MIN_BLOCK_
 
 
 def structured(snap: Snapshot, blocks: blocks_mod.Blocks, which: np.ndarray) -> np.ndarray:
-    """Which blocks at `which` are code (`pre` and its old spellings), data tables, or
-    figures with an image."""
+    """Which blocks at `which` are code (`pre` and its old spellings), data tables,
+    figures with an image, or displayed formulas."""
     rows = blocks.rows[which]
     code = tag_in(snap, CODE_BLOCK_TAGS)[rows]
     figure = tag_in(snap, FIGURE_TAGS)[rows] & (blocks.images[which] > 0)
-    return code | figure | blocks.data[rows]
+    return code | figure | blocks.data[rows] | math_mod.displayed_rows(snap)[rows]
 
 
 def small_form(snap: Snapshot, feats: Features, element: int, share: float) -> np.ndarray:

@@ -23,7 +23,9 @@ block-level row, which owns its own. The choices, one per case:
   text, as the renderer shows none of it; code and hidden rows own none either
   (features.gone);
 - a block exists when it owns visible characters or a visible image with a source
-  (`img` rows with a url): an image-only block is content a text truth cannot label.
+  (`img` rows with a url): an image-only block is content a text truth cannot label;
+- a displayed formula (a `math` row the capture marks displayed, math.py) is a block of
+  its own, as the page shows it: between paragraphs, not part of its container's text.
 
 Everything is computed with numpy over the preorder arrays: `owner` per row by pointer
 doubling (Snapshot.nearest), per-block sums with bincount.
@@ -34,6 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import math as math_mod
 from ..features import Features, tag_in
 from ..snapshot import Snapshot
 from ..tags import BLOCK_LEVEL, HEADINGS, TABLE_PARTS, WIDGET_TAGS
@@ -91,7 +94,7 @@ def compute(snap: Snapshot, feats: Features) -> Blocks:
 def _compute(snap: Snapshot, feats: Features) -> Blocks:
     data = data_tables(snap)
     atomic = tag_in(snap, ATOMIC) | data
-    level = (tag_in(snap, BLOCK_LEVEL) | atomic) & ~snap.below(atomic)
+    level = (tag_in(snap, BLOCK_LEVEL) | atomic | math_mod.displayed_rows(snap)) & ~snap.below(atomic)
     level[0] = True
     owner = snap.nearest(level)
 
@@ -147,6 +150,17 @@ def texts(snap: Snapshot, blocks: Blocks, which: np.ndarray | None = None) -> li
     return [" ".join(" ".join(parts).split()) for parts in out]
 
 
+# An inline SVG smaller than this on either side (CSS px) is an icon, not a figure (the
+# reader's collector, extension/inject/collect.js MIN_FIGURE_PX, draws the same line).
+MIN_FIGURE_PX = 48
+
+
+def figure_svgs(snap: Snapshot) -> np.ndarray:
+    """`svg` rows drawn at least MIN_FIGURE_PX a side: figures the reader shows, kept
+    with their block although they own no text (no size without layout: none)."""
+    return (snap.tag == "svg") & (snap.w >= MIN_FIGURE_PX) & (snap.h >= MIN_FIGURE_PX)
+
+
 def render_masks(snap: Snapshot, blocks: Blocks, keep: np.ndarray,
                  root: int) -> tuple[np.ndarray, np.ndarray]:
     """(drop, quiet) for the renderers, for the subtree of `root` showing only the kept
@@ -158,9 +172,12 @@ def render_masks(snap: Snapshot, blocks: Blocks, keep: np.ndarray,
     kept_row[blocks.rows[keep]] = True
     kept_owner = kept_row[blocks.owner]
     image = (snap.tag == "img") & (snap.url != "")
+    # shown although the blocks leave them out (a drawing is a widget to them, a TeX
+    # source script is code): a figure, and a formula nothing typeset (math.py)
+    drawn = (figure_svgs(snap) & (snap.hidden == 0)) | ((snap.tag == "script") & math_mod.formula_rows(snap))
     # kept content sits where it is read: a row's text and image at the row, its tail
     # at its parent (a dropped row's tail is still emitted)
-    own = (kept_owner & blocks.shown & ((snap.text != "") | image)).astype(np.int64)
+    own = (kept_owner & ((blocks.shown & ((snap.text != "") | image)) | drawn)).astype(np.int64)
     tails = np.flatnonzero(np.concatenate(([False], (kept_owner & blocks.shown)[snap.parent[1:]]))
                            & (snap.tail != ""))
     np.add.at(own, snap.parent[tails], 1)

@@ -1,0 +1,147 @@
+"""Date strings as pages write them → ISO 8601 (`YYYY-MM-DD`, or with the time when given).
+
+`parse` reads a declared value (ISO 8601 and its loose forms, RFC 2822, compact
+YYYYMMDD, "4 March 2024", "March 4, 2024", "04.03.2024", "2024/03/04", month names in
+the languages below); `find` finds the first such date inside a line of text (a byline's
+"Published 4 March 2024 · 5 min read"); `from_url` reads /2024/03/04/ or /2024-03-04 in a
+URL. A date outside MIN_YEAR .. the current year + 1 is no date.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import email.utils
+import re
+
+# The web's dates: nothing published before this year is on a page with metadata.
+MIN_YEAR = 1990
+# Month names and abbreviations (lower case, without a final '.'), in the languages of the
+# labelled pages and their neighbours.
+MONTHS: dict[str, int] = {}
+for _i, _names in enumerate((
+        "january jan januar janvier enero ene gennaio gen janeiro januari januar stycznia styczeń leden ledna январь января",
+        "february feb februar février fevrier febrero febbraio fevereiro fev februari lutego luty únor února февраль февраля",
+        "march mar märz maerz mars marzo março marco maart marca marzec březen března март марта",
+        "april apr avril abril aprile abr kwietnia kwiecień duben dubna апрель апреля",
+        "may mai mayo maggio maio mei maja maj květen května май мая",
+        "june jun juni juin junio giugno giu junho czerwca czerwiec červen června июнь июня",
+        "july jul juli juillet julio luglio lug julho lipca lipiec červenec července июль июля",
+        "august aug août aout agosto ago augustus sierpnia sierpień srpen srpna август августа",
+        "september sep sept septembre septiembre settembre set setembro wrzesień września září сентябрь сентября",
+        "october oct oktober octobre octubre ottobre ott outubro out okt października październik říjen října октябрь октября",
+        "november nov novembre noviembre novembro listopada listopad listopadu ноябрь ноября",
+        "december dec dezember décembre decembre diciembre dic dicembre dezembro dez desember grudnia grudzień prosinec prosince декабрь декабря",
+), start=1):
+    for _n in _names.split():
+        MONTHS.setdefault(_n, _i)
+_MONTH = "(" + "|".join(sorted(map(re.escape, MONTHS), key=len, reverse=True)) + r")\.?"
+
+_ISO = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?"
+                  r"\s*(Z|[+-]\d{2}:?\d{2})?)?")
+_COMPACT = re.compile(r"(\d{4})(\d{2})(\d{2})(?:T?(\d{2})(\d{2})(\d{2})?)?")
+_YMD = re.compile(r"(\d{4})[/.](\d{1,2})[/.](\d{1,2})")
+_DMY_NUM = re.compile(r"(\d{1,2})[./-](\d{1,2})[./-](\d{4})")
+_DMY = re.compile(r"(\d{1,2})(?:st|nd|rd|th|er|º|\.)?\s*(?:de\s+)?" + _MONTH + r",?\s*(?:de\s+)?(\d{4})",
+                  re.I)
+_MDY = re.compile(_MONTH + r"\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})", re.I)
+# A year, to find the rows worth parsing for a date (every written form here has one).
+YEAR = re.compile(r"(?:19|20)\d\d")
+_URL_DATE = re.compile(r"/((?:19|20)\d{2})[/-](\d{1,2})[/-](\d{1,2})(?:[/._-]|$)")
+_URL_MONTH = re.compile(r"/((?:19|20)\d{2})/(\d{1,2})/")
+
+
+def _max_year() -> int:
+    return dt.date.today().year + 1
+
+
+def _day(y: int, m: int, d: int) -> dt.date | None:
+    if not MIN_YEAR <= y <= _max_year():
+        return None
+    try:
+        return dt.date(y, m, d)
+    except ValueError:
+        return None
+
+
+def _iso(day: dt.date, hh=None, mm=None, ss=None, tz=None) -> str:
+    if hh is None:
+        return day.isoformat()
+    try:
+        t = dt.time(int(hh), int(mm), int(ss or 0))
+    except ValueError:
+        return day.isoformat()
+    out = f"{day.isoformat()}T{t.isoformat()}"
+    if tz:
+        out += "+00:00" if tz == "Z" else (tz if ":" in tz else f"{tz[:3]}:{tz[3:]}")
+    return out
+
+
+def parse(value: str | None, us_order: bool = False) -> str | None:
+    """The ISO 8601 form of a date value a page declares, or None. `us_order`: a numeric
+    a/b/yyyy is month/day (else day/month, unless only one reading is a date)."""
+    if not value:
+        return None
+    s = " ".join(value.split())[:200]
+    m = _ISO.match(s)
+    if m:
+        day = _day(int(m[1]), int(m[2]), int(m[3]))
+        return _iso(day, m[4], m[5], m[6], m[7]) if day else None
+    m = _COMPACT.fullmatch(s)
+    if m:
+        day = _day(int(m[1]), int(m[2]), int(m[3]))
+        return _iso(day, m[4], m[5], m[6]) if day else None
+    if s.isdigit() and len(s) in (10, 13):                 # a Unix time stamp (s or ms)
+        try:
+            t = dt.datetime.fromtimestamp(int(s[:10]), dt.timezone.utc)
+        except (OverflowError, OSError, ValueError):
+            return None
+        return _iso(t.date(), t.hour, t.minute, t.second, "Z") if _day(t.year, t.month, t.day) else None
+    if "," in s[:5] or s[:3].isalpha():
+        try:
+            t = email.utils.parsedate_to_datetime(s)
+        except (TypeError, ValueError, IndexError):
+            t = None
+        if t is not None and _day(t.year, t.month, t.day):
+            tz = None
+            if t.utcoffset() is not None:
+                off = int(t.utcoffset().total_seconds() // 60)
+                tz = f"{'+' if off >= 0 else '-'}{abs(off) // 60:02d}:{abs(off) % 60:02d}"
+            return _iso(t.date(), t.hour, t.minute, t.second, tz)
+    return find(s, us_order)
+
+
+def find(text: str, us_order: bool = False) -> str | None:
+    """The first date written inside `text` (YYYY-MM-DD when no time is read), or None."""
+    if not text:
+        return None
+    s = text[:500]
+    best: tuple[int, dt.date] | None = None
+    for rx, order in ((_ISO, "ymd"), (_YMD, "ymd"), (_DMY, "dMy"), (_MDY, "Mdy"),
+                      (_DMY_NUM, "num")):
+        for m in rx.finditer(s):
+            day = _read(m, order, us_order)
+            if day is not None:
+                if best is None or m.start() < best[0]:
+                    best = (m.start(), day)
+                break
+    return best[1].isoformat() if best else None
+
+
+def _read(m: re.Match, order: str, us_order: bool) -> dt.date | None:
+    if order == "ymd":
+        return _day(int(m[1]), int(m[2]), int(m[3]))
+    if order == "dMy":
+        return _day(int(m[3]), MONTHS[m[2].lower()], int(m[1]))
+    if order == "Mdy":
+        return _day(int(m[3]), MONTHS[m[1].lower()], int(m[2]))
+    a, b, y = int(m[1]), int(m[2]), int(m[3])
+    first, second = (_day(y, a, b), _day(y, b, a)) if us_order else (_day(y, b, a), _day(y, a, b))
+    return first or second
+
+
+def from_url(url: str) -> str | None:
+    """The day a URL names (/2024/03/04/, /2024-03-04), or None."""
+    m = _URL_DATE.search(url or "")
+    if m:
+        day = _day(int(m[1]), int(m[2]), int(m[3]))
+        return day.isoformat() if day else None
+    return None

@@ -1,0 +1,224 @@
+"""schema.org JSON-LD of a page → candidate metadata fields, the main entity's first.
+
+Every script's JSON is read (a few common breakages tolerated: control characters in
+strings), its objects flattened (@graph, lists and nested values, at most MAX_NODES),
+`@id` references resolved, and each object with a known @type ranked: the page's own
+entity (Article and its kin, a forum post, a Q&A page's question, a product, a recipe,
+...) before the WebPage that describes it, before the WebSite and the organisation that
+publish it. Fields are read from the best-ranked object that has them.
+"""
+from __future__ import annotations
+
+import html
+import json
+from typing import Any, Iterable
+
+# Objects looked at per page: a catalogue page lists thousands of products; its own
+# entity comes first.
+MAX_NODES = 5000
+# Keys whose objects are other things the page lists or quotes (a listing's items, the
+# reviews and comments under a product or post, its answers): their authors and dates are
+# not the page's.
+SKIPPED_KEYS = frozenset(("itemListElement", "review", "reviews", "comment", "comments",
+                          "hasPart", "suggestedAnswer", "acceptedAnswer", "relatedLink",
+                          "mentions", "citation", "isRelatedTo", "isSimilarTo"))
+# Ranks of @type (lower is better): the entity the page is about ...
+ENTITY_TYPES = frozenset(t.lower() for t in (
+    "Article", "NewsArticle", "BlogPosting", "Blog", "Report", "ScholarlyArticle",
+    "TechArticle", "LiveBlogPosting", "AnalysisNewsArticle", "OpinionNewsArticle",
+    "ReviewNewsArticle", "BackgroundNewsArticle", "ReportageNewsArticle", "SatiricalArticle",
+    "AdvertiserContentArticle", "MedicalScholarlyArticle", "SocialMediaPosting",
+    "DiscussionForumPosting", "Review", "Recipe", "HowTo", "Product",
+    "ProductGroup", "Event", "Course", "JobPosting", "VideoObject", "Book", "Movie",
+    "CreativeWork", "Guide", "Thesis", "PodcastEpisode", "Dataset", "SoftwareApplication",
+    "Claim", "ClaimReview", "LearningResource", "Episode", "MusicRecording"))
+# ... the page that shows it ...
+PAGE_TYPES = frozenset(t.lower() for t in (
+    "WebPage", "ItemPage", "AboutPage", "FAQPage", "QAPage", "ProfilePage", "ContactPage",
+    "CollectionPage", "SearchResultsPage", "CheckoutPage", "MedicalWebPage", "RealEstateListing"))
+# ... and who publishes it.
+SITE_TYPES = frozenset(("website",))
+PUBLISHER_TYPES = frozenset(t.lower() for t in (
+    "Organization", "NewsMediaOrganization", "Corporation", "LocalBusiness",
+    "EducationalOrganization", "OnlineBusiness", "Store"))
+RANK_ENTITY, RANK_PAGE, RANK_OTHER = 0, 1, 2
+NAME_TYPES = frozenset(("person", "organization", "newsmediaorganization", "corporation"))
+
+
+def parse(texts: Iterable[str]) -> list[Any]:
+    """The JSON values of the scripts that parse (strict=False: raw newlines and tabs
+    inside strings, which pages write and browsers' JSON.parse refuses)."""
+    out = []
+    for text in texts:
+        text = text.strip()
+        if text.startswith("<!--"):                   # an HTML comment around the JSON
+            text = text[4:].rsplit("-->", 1)[0]
+        try:
+            out.append(json.loads(text, strict=False))
+        except ValueError:
+            continue
+    return out
+
+
+def types_of(obj: dict) -> set[str]:
+    """Lower-case @type names of an object (a prefix like "schema:" dropped)."""
+    t = obj.get("@type")
+    names = t if isinstance(t, list) else [t]
+    return {n.rsplit("/", 1)[-1].rsplit(":", 1)[-1].lower() for n in names if isinstance(n, str)}
+
+
+def objects(values: list[Any]) -> list[dict]:
+    """Every object inside `values`, in document order (breadth first per script), at
+    most MAX_NODES."""
+    out: list[dict] = []
+    todo = list(reversed(values))
+    while todo and len(out) < MAX_NODES:
+        v = todo.pop()
+        if isinstance(v, list):
+            todo.extend(reversed(v))
+        elif isinstance(v, dict):
+            out.append(v)
+            todo.extend(reversed([x for k, x in v.items()
+                                  if isinstance(x, (list, dict)) and k not in SKIPPED_KEYS]))
+    return out
+
+
+def rank(obj: dict) -> int:
+    ts = types_of(obj)
+    if ts & ENTITY_TYPES:
+        return RANK_ENTITY
+    if ts & PAGE_TYPES:
+        return RANK_PAGE
+    return RANK_OTHER
+
+
+def _text(v: Any) -> str | None:
+    if isinstance(v, str) and v.strip():
+        return " ".join((html.unescape(v) if "&" in v else v).split())
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return str(v)
+    return None
+
+
+def _deref(v: Any, ids: dict[str, dict]) -> Any:
+    if isinstance(v, dict) and "@id" in v and len(v) <= 2 and isinstance(v["@id"], str):
+        return ids.get(v["@id"], v)
+    return v
+
+
+def _names(v: Any, ids: dict[str, dict], orgs: bool | None = None) -> list[str]:
+    """Names of a person/organisation value: a string, an object's `name` (or given +
+    family name), a list of either; `orgs` True: only organisations' names, False: all
+    but organisations', None: all."""
+    out = []
+    for item in v if isinstance(v, list) else [v]:
+        item = _deref(item, ids)
+        if orgs is not None and (isinstance(item, dict) and bool(types_of(item) & PUBLISHER_TYPES)) != orgs:
+            continue
+        if isinstance(item, dict):
+            name = _text(item.get("name"))
+            if name is None:
+                parts = [_text(item.get(k)) for k in ("givenName", "familyName")]
+                name = " ".join(p for p in parts if p) or None
+            if name:
+                out.append(name)
+        else:
+            name = _text(item)
+            if name:
+                out.append(name)
+    return out
+
+
+def _url(v: Any, ids: dict[str, dict]) -> str | None:
+    for item in v if isinstance(v, list) else [v]:
+        item = _deref(item, ids)
+        if isinstance(item, dict):
+            item = item.get("url") or item.get("contentUrl") or item.get("@id")
+        u = _text(item)
+        if u:
+            return u
+    return None
+
+
+def _words(v: Any) -> list[str]:
+    """Keywords and sections: a list of strings, or one comma-separated string."""
+    out = []
+    for item in v if isinstance(v, list) else [v]:
+        t = _text(item)
+        if t:
+            out.extend(p.strip() for p in t.split(",") if p.strip())
+    return out
+
+
+def fields(texts: Iterable[str]) -> dict[str, Any]:
+    """Candidate fields of the page's JSON-LD: title, authors, published, modified, site,
+    description, image, url, language, categories, tags, license, types (the ranked
+    entity's @types, for the page type). Absent keys: not declared."""
+    objs = objects(parse(texts))
+    ids = {o["@id"]: o for o in objs if isinstance(o.get("@id"), str) and len(o) > 2}
+    typed = [o for o in objs if "@type" in o and types_of(o)]
+    # a QAPage's question, an ItemPage's product: the page's mainEntity is its entity
+    ranks = {id(o): rank(o) for o in typed}
+    ranked = sorted(typed, key=lambda o: ranks[id(o)])   # stable: document order per rank
+    out: dict[str, Any] = {}
+
+    def first(keys, read, pool=ranked):
+        for o in pool:
+            for k in keys:
+                if k in o:
+                    v = read(o[k])
+                    if v:
+                        return v
+        return None
+
+    # a QAPage's question is its entity (an FAQPage's questions are not)
+    questions = [o["mainEntity"] for o in typed if "qapage" in types_of(o)
+                 and isinstance(o.get("mainEntity"), dict)]
+    ranked = questions + ranked
+    asked = {id(q) for q in questions}
+    main = [o for o in ranked if id(o) in asked or ranks.get(id(o), RANK_OTHER) <= RANK_PAGE]
+    entity = [o for o in ranked if id(o) in asked or ranks.get(id(o), RANK_OTHER) == RANK_ENTITY]
+    put = out.__setitem__
+    v = first(("headline", "name"), _text, entity) or first(("headline", "name"), _text, main)
+    if v:
+        put("title", v)
+    v = first(("author", "creator"), lambda x: _names(x, ids, False), main)
+    if v:
+        put("authors", v)
+    v = first(("author", "creator"), lambda x: _names(x, ids, True), main)
+    if v:
+        put("org_authors", v)
+    v = first(("datePublished", "dateCreated", "uploadDate", "startDate"), _text, main)
+    if v:
+        put("published", v)
+    v = first(("dateModified",), _text, main)
+    if v:
+        put("modified", v)
+    sites = [o for o in typed if types_of(o) & SITE_TYPES]
+    v = first(("name",), _text, sites) or first(("publisher",), lambda x: (_names(x, ids) or [None])[0], main)
+    if v:
+        put("site", v)
+    v = first(("description",), _text, main)
+    if v:
+        put("description", v)
+    v = first(("image", "thumbnailUrl"), lambda x: _url(x, ids), main)
+    if v:
+        put("image", v)
+    v = first(("mainEntityOfPage", "url"), lambda x: _url(x, ids), entity)
+    if v:
+        put("url", v)
+    v = first(("inLanguage",), lambda x: _text(x) or (_text(x.get("name")) if isinstance(x, dict) else None), main)
+    if v:
+        put("language", v)
+    v = first(("articleSection",), _words, main)
+    if v:
+        put("categories", v)
+    v = first(("keywords",), _words, main)
+    if v:
+        put("tags", v)
+    v = first(("license",), lambda x: _url(x, ids), main)
+    if v:
+        put("license", v)
+    if ranked:
+        put("types", sorted(types_of(ranked[0])))
+    return out

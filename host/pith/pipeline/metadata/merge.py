@@ -1,0 +1,238 @@
+"""The page's metadata, one computation for every output: declared fields (JSON-LD, <meta>, microdata, links) and shown ones (headline, byline, date line, URL) merged by precedence, cleaned and capped.
+
+Precedence per field, first found wins: JSON-LD's main entity, then <meta> (OpenGraph,
+Dublin Core, ...), then microdata, then what the page shows. Exceptions, each measured on
+the training sites (NOTES.md, 'Why the page's metadata is one computation, and its
+precedence'): the title is the page's shown headline
+(h1) when a declared title agrees with it, and every declared title loses its site
+suffix ("Headline | Site", "Site - Headline") when that part names the site; the
+language is <html lang> first (what the browser itself reads). Dates are ISO 8601.
+Every string is cut to a named limit: the reply echoes them.
+"""
+from __future__ import annotations
+
+import re
+import urllib.parse
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from . import dates, jsonld, shown, tags
+
+# Limits of the reply's strings (the page writes them; a reply stays far under 1 MB).
+MAX_TITLE_CHARS = 500
+MAX_NAME_CHARS = 100          # an author, a site name
+MAX_AUTHORS = 10
+MAX_DESCRIPTION_CHARS = 1000
+MAX_URL_CHARS = 2048
+MAX_WORDS = 50                # categories, tags
+MAX_WORD_CHARS = 100
+MAX_LANGUAGE_CHARS = 35       # BCP 47's longest useful tag
+# A site's name in a title ("… | The Harbour Gazette") is a few words, not a second title.
+MAX_SITE_CHARS, MAX_SITE_WORDS = 60, 6
+# Separators between a headline and the site's name in a <title> / og:title.
+TITLE_SEPARATORS = (" | ", " - ", " – ", " — ", " · ", " :: ", " » ", " « ", " / ", " : ", " ~ ")
+_FOLD = re.compile(r"[\W_]+", re.U)
+_LOCALE = re.compile(r"^([a-z]{2,3})[_-]([A-Za-z]{2})$")
+
+
+@dataclass
+class Metadata:
+    """What every output carries (host/PROTOCOL.md `metadata`); None / [] when unknown."""
+
+    title: str | None = None
+    authors: list[str] = field(default_factory=list)
+    published: str | None = None
+    modified: str | None = None
+    site: str | None = None
+    description: str | None = None
+    url: str | None = None
+    language: str | None = None
+    image: str | None = None
+    categories: list[str] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list)
+    license: str | None = None
+
+    def to_wire(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def fold(s: str) -> str:
+    """Case and punctuation folded, for comparing titles and names."""
+    return _FOLD.sub(" ", s.casefold()).strip()
+
+
+def _cut(s: str | None, limit: int) -> str | None:
+    if not s:
+        return None
+    s = " ".join(s.split())
+    return s[:limit] if s else None
+
+
+def _cut_list(values, limit: int, count: int) -> list[str]:
+    out = []
+    for v in values or ():
+        c = _cut(v, limit)
+        if c and c not in out:
+            out.append(c)
+    return out[:count]
+
+
+def host_site(url: str) -> str | None:
+    host = (urllib.parse.urlsplit(url).hostname or "") if url else ""
+    return host[4:] if host.startswith("www.") else (host or None)
+
+
+def _names_site(part: str, site: str | None, host: str | None) -> bool:
+    """Whether a title part names the site: its folded form is the site's, or one holds
+    the other, or it is the host name's main label."""
+    p = fold(part)
+    if not p:
+        return False
+    if site:
+        s = fold(site)
+        if s and (p == s or (len(p) >= 3 and (p in s or s in p))):
+            return True
+    if host:
+        label = fold(host.rsplit(".", 2)[-2] if host.count(".") >= 1 else host)
+        joined = p.replace(" ", "")
+        if label and (joined == label.replace(" ", "") or joined == fold(host).replace(" ", "")):
+            return True
+    return False
+
+
+def strip_site(title: str, site: str | None, host: str | None) -> str:
+    """`title` without a leading or trailing part that names the site."""
+    for sep in TITLE_SEPARATORS:
+        at = title.rfind(sep)
+        if at > 0 and _names_site(title[at + len(sep):], site, host):
+            return title[:at].strip()
+        at = title.find(sep)
+        if at > 0 and _names_site(title[:at], site, host):
+            return title[at + len(sep):].strip()
+    return title
+
+
+def site_from_title(title: str, headline: str | None, places: "Callable[[], str]") -> str | None:
+    """The last part of a "Headline | Site" title when the page confirms it names the
+    site: the part before it is the page's shown h1, or the part is written in the
+    page's header or footer (`places()`, their folded text); a part over MAX_SITE_CHARS
+    or MAX_SITE_WORDS is a second title, not a site."""
+    at, sep = max(((title.rfind(sep), sep) for sep in TITLE_SEPARATORS), key=lambda x: x[0])
+    if at <= 0:
+        return None
+    tail = title[at + len(sep):].strip()
+    if not tail or len(tail) > MAX_SITE_CHARS or len(tail.split()) > MAX_SITE_WORDS:
+        return None
+    if headline and fold(title[:at]) == fold(headline):
+        return tail
+    return tail if " ".join(tail.split()).casefold() in places() else None
+
+
+def _language(lang: str | None) -> str | None:
+    if not lang:
+        return None
+    lang = lang.strip().split(",")[0].strip()
+    m = _LOCALE.match(lang)
+    if m:
+        return f"{m[1].lower()}-{m[2].upper()}"
+    return lang[:MAX_LANGUAGE_CHARS] or None
+
+
+def _leads(title: str, headline: str) -> bool:
+    """Whether `title` is `headline`, or starts or ends with it next to a separator
+    ("Headline | Section | Site")."""
+    h = fold(headline)
+    if fold(title) == h:
+        return True
+    for sep in TITLE_SEPARATORS:
+        if sep in title:
+            parts = title.split(sep)
+            if fold(parts[0]) == h or fold(parts[-1]) == h:
+                return True
+    return False
+
+
+def choose_title(declared: list[str], entity: str | None, headline: str | None,
+                 site: str | None, host: str | None) -> str | None:
+    """The title: the shown headline when a declared title (<meta>'s, the document's,
+    JSON-LD's entity's) is it or leads with it; else the first declared title without
+    its site part; JSON-LD's entity headline only when no other is declared (a listing's
+    first item is an entity too); else the headline."""
+    if headline:
+        for c in [*declared, entity]:
+            if c and _leads(c, headline):
+                return headline
+    for c in declared:
+        if c:
+            return strip_site(c, site, host)
+    if entity:
+        return strip_site(entity, site, host)
+    return headline
+
+
+def compute(snap, gone: np.ndarray, node: int) -> Metadata:
+    """The metadata of a validated snapshot, read around the chosen row `node` (`gone`:
+    the features' code-or-hidden mask)."""
+    declared = snap.meta.get("declared") or {}
+    ld = jsonld.fields(declared.get("ld", ()))
+    meta = tags.meta_fields(declared.get("meta", ()))
+    items = tags.item_fields(declared.get("items", ()), declared.get("scopes", ()),
+                             lambda r: shown.text_of(snap, r), snap.end)
+    links = tags.link_fields(declared.get("links", ()))
+    seen = shown.Shown(snap, gone, node)     # read only for the fields nothing declares
+    page_url = snap.meta.get("url") or ""
+    host = host_site(page_url)
+    sources = (ld, meta, items, links)
+
+    def first(name):
+        for src in sources:
+            if src.get(name):
+                return src[name]
+        return None
+
+    doc_title = snap.meta.get("title") or ""
+    site = first("site")
+    if not site:
+        site = site_from_title(doc_title, seen.get("title"),
+                               lambda: shown.site_places_text(snap, gone))
+    title = choose_title([meta.get("title"), items.get("title"), doc_title], ld.get("title"),
+                         seen.get("title"), site, host)
+    us = (snap.meta.get("lang") or "").lower().startswith("en-us")
+    published = None
+    for src in sources:
+        published = dates.parse(src.get("published"), us)
+        if published:
+            break
+    published = published or seen.get("published") or seen.get("url_date")
+    modified = None
+    for src in sources:
+        modified = dates.parse(src.get("modified"), us)
+        if modified:
+            break
+    # an author named like the site is the publisher (a byline may name the person)
+    declared_authors = [shown.BY_PREFIX.sub("", a, count=1) for a in first("authors") or []]
+    authors = [a for a in declared_authors if a and not (site and fold(a) == fold(site))] \
+        or seen.get("authors") or ld.get("org_authors") or []
+    language = _language(snap.meta.get("lang")) or _language(first("language"))
+    return Metadata(
+        title=_cut(title, MAX_TITLE_CHARS),
+        authors=_cut_list(authors, MAX_NAME_CHARS, MAX_AUTHORS),
+        published=published,
+        modified=modified,
+        site=_cut(site or host, MAX_NAME_CHARS),
+        description=_cut(first("description"), MAX_DESCRIPTION_CHARS),
+        url=_cut(links.get("url") or meta.get("url") or ld.get("url") or page_url or None,
+                 MAX_URL_CHARS),
+        language=language,
+        image=_cut(first("image"), MAX_URL_CHARS),
+        categories=_cut_list(first("categories"), MAX_WORD_CHARS, MAX_WORDS),
+        tags=_cut_list(first("tags"), MAX_WORD_CHARS, MAX_WORDS),
+        license=_cut(first("license"), MAX_URL_CHARS),
+    )
+
+
+def of_selection(sel, node: int | None = None) -> Metadata:
+    """The metadata of a pipeline Selection, read around `node` (default: its choice)."""
+    return compute(sel.snap, sel.feats.gone, sel.node if node is None else node)

@@ -1,0 +1,285 @@
+"""What a page only shows about itself: its headline, a byline or date line near the chosen content, a <time>, the URL's date.
+
+Candidates are looked for in the rows around the chosen element (WINDOW_ROWS before its
+top and after it, and the last WINDOW_ROWS of it: an author box at the end of the
+text), in one regular-expression pass per column (the rows' strings joined, each match
+mapped back to its row: no Python loop over rows), then ranked by their distance to the
+element's top. Rows that are code or hidden are not read.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+
+from . import dates
+
+# Rows before the chosen element that count as "its top": a header of a headline, a
+# byline, a date and share buttons runs to a hundred rows or two.
+WINDOW_ROWS = 300
+# A byline element holds a name or two: more rows than this is an author box or a list.
+MAX_BYLINE_ROWS = 30
+# A byline is a name or two; a text this long is a sentence or an author's bio (as the
+# extension's collector had it).
+MAX_BYLINE_CHARS = 100
+# A date line is short: "Published 4 March 2024 · 5 min read".
+MAX_DATELINE_CHARS = 120
+# Candidates read before giving up (each costs a subtree's text).
+MAX_TRIES = 12
+# Class and id words that name a byline or a date line.
+# (patterns matched against lower-cased strings are written without re.I: the regular
+# expression engine then skips ahead by their first characters, several times faster)
+BYLINE_NAMES = re.compile(r"byline|by-line|author|writer|contributor|posted-?by|autor|auteur|"
+                          r"reporter|journalist|creator")
+NOT_BYLINE_NAMES = re.compile(r"avatar|image|photo|img|bio|about|comment|follow|social|share|"
+                              r"more-?from|related|box|card|list|title|job|role|position|desc",
+                              re.I)
+DATE_NAMES = re.compile(r"date|time|publish|posted|dateline|byline|meta|datum|fecha")
+# A link to an author's page.
+AUTHOR_URL = re.compile(r"/(?:author|authors|autor|autore|auteur|writers?|contributors?|"
+                        r"journalists?|reporters?|people|staff|profiles?)/[^/?#\s]+/?(?:[?#\n]|$)")
+# A row's own text that starts a byline.
+BY_TEXT = re.compile(r"\n[ \t]*(?:(?:written|posted|published|reported|authored)"
+                     r"[ \t]+by|by|von|par|por|door|author|autor|auteur)[ \t]*[:\-–—]?[ \t\n]")
+# Who else a page names with "by": its reviewers, editors, photographers.
+NOT_AUTHOR_TEXT = re.compile(r"(?:review|edit|fact[- ]?check|photo|photograph|illustrat|translat|"
+                             r"image|video|updated)\w*\s+by\b", re.I)
+# What precedes a name on a byline, in the languages of the labelled pages.
+BY_PREFIX = re.compile(r"^(?:(?:written|posted|published|reviewed|edited|reported|authored)\s+by|"
+                       r"by|from|von|par|por|door|di|da|av|af|autor(?:a)?|authors?|auteur|"
+                       r"text|posted)(?:\s*[:\-–—]\s*|\s+)", re.I)
+# Separators that end the name part of a byline ("Jane Doe | 4 March 2024").
+BYLINE_END = re.compile(r"\s*(?:[|·•⋅/]|\s[-–—]\s|\bon\b|\bupdated\b|\bpublished\b|\bposted\b|"
+                        r"\d{1,2}[./]\d|\d{4}|\bam\b\s+\d|\bvor\b|\bin\b\s)", re.I)
+# Words of a byline that are never a name.
+NOT_A_NAME = re.compile(r"^(?:by|author|authors|admin|staff|share|comments?|posted|written|"
+                        r"updated|published|min read|read more|follow|more|view|profile|"
+                        r"username|anonymous|guest|editor|team)$", re.I)
+# A name that is a read time, a template key or a word of a sentence.
+NOT_NAME_PARTS = re.compile(r"\bmins?\b|\bread\b|^\w+(?:\.\w+)+$|\{|\}|@", re.I)
+AUTHOR_SPLIT = re.compile(r"\s*(?:,|&|\band\b|\bund\b|\bet\b|\by\b|\be\b)\s*", re.I)
+_HAS_DIGIT = re.compile(r"\d")
+
+
+def text_of(snap, row: int) -> str:
+    """The text of `row`'s subtree (text and tails in document order), whitespace
+    collapsed."""
+    end = int(snap.end[row])
+    text, tail, stop = snap.text, snap.tail, snap.end
+    parts = [text[row]]
+    open_ends: list[tuple[int, int]] = []
+    for j in range(row + 1, end):
+        while open_ends and open_ends[-1][0] <= j:
+            parts.append(tail[open_ends.pop()[1]])
+        parts.append(text[j])
+        open_ends.append((int(stop[j]), j))
+    while open_ends:
+        parts.append(tail[open_ends.pop()[1]])
+    return " ".join("".join(parts).split())
+
+
+def matching_rows(snap, column: str, rx: re.Pattern, rows: np.ndarray) -> np.ndarray:
+    """Rows of `rows` whose lower-cased `column` string matches `rx`: one search over the
+    strings joined, each after a newline (a match is mapped to the row it starts in)."""
+    picked = snap.cols[column][rows].tolist()
+    if not picked:
+        return np.zeros(0, np.int64)
+    big = ("\n" + "\n".join(picked)).lower()
+    lengths = np.fromiter(map(len, picked), np.int64, len(picked)) + 1
+    starts = np.cumsum(lengths) - lengths
+    hits = [m.start() for m in rx.finditer(big)]
+    if not hits:
+        return np.zeros(0, np.int64)
+    idx = np.unique(np.searchsorted(starts, np.array(hits), side="right") - 1)
+    return rows[idx]
+
+
+def around(snap, node: int) -> np.ndarray:
+    """The rows looked at: WINDOW_ROWS before the chosen element's top and after it, and
+    its last WINDOW_ROWS."""
+    end = int(snap.end[node])
+    top = np.arange(max(0, node - WINDOW_ROWS), min(end, node + WINDOW_ROWS))
+    bottom = np.arange(max(node + WINDOW_ROWS, end - WINDOW_ROWS), end)
+    return np.concatenate([top, bottom])
+
+
+def short_rows(snap, column: str, rows: np.ndarray, limit: int) -> np.ndarray:
+    """The rows of `rows` whose `column` string is 1..limit characters long."""
+    lengths = np.fromiter(map(len, snap.cols[column][rows].tolist()), np.int64, len(rows))
+    return rows[(lengths > 0) & (lengths <= limit)]
+
+
+def near(snap, node: int, rows: np.ndarray) -> np.ndarray:
+    """`rows` inside the chosen element or up to WINDOW_ROWS before it, nearest its top
+    first (before it: by distance up; inside: by distance down)."""
+    lo, hi = node - WINDOW_ROWS, int(snap.end[node])
+    rows = rows[(rows >= lo) & (rows < hi)]
+    return rows[np.argsort(np.abs(rows - node), kind="stable")]
+
+
+def headline(snap, gone: np.ndarray, node: int) -> str | None:
+    """The first shown h1 from the window on, else the page's first shown h1."""
+    h1 = np.flatnonzero((snap.tag == "h1") & ~gone)
+    if not len(h1):
+        return None
+    after = h1[h1 >= node - WINDOW_ROWS]
+    for row in (after.tolist() + h1.tolist())[:4]:
+        t = text_of(snap, int(row))
+        if t:
+            return t
+    return None
+
+
+def is_name(n: str) -> bool:
+    """A byline part that can be a person's or an organisation's name: not a stop word,
+    not a date, at most six words, a letter, no digit run that makes it a date or id."""
+    if not n or NOT_A_NAME.match(n) or NOT_NAME_PARTS.search(n) or len(n.split()) > 6 \
+            or not any(c.isalpha() for c in n):
+        return False
+    words = n.lower().replace(".", " ").split()
+    if any(w in dates.MONTHS for w in words) and any(w.isdigit() for w in words):
+        return False                   # a day without its year: "3 January", "Feb. 27"
+    return dates.find(n) is None and sum(c.isdigit() for c in n) < 3
+
+
+def clean_byline(t: str) -> list[str]:
+    """The names of a byline text ("By Jane Doe and John Roe | 4 March 2024")."""
+    t = BY_PREFIX.sub("", t.strip(), count=1)
+    m = BYLINE_END.search(t)
+    if m and m.start() > 0:
+        t = t[:m.start()]
+    t = t.strip(" ,:;-–—|·•")
+    if not t or len(t) >= MAX_BYLINE_CHARS:
+        return []
+    return [n for n in (p.strip(" ,:;.") for p in AUTHOR_SPLIT.split(t)) if is_name(n)]
+
+
+def byline(snap, gone: np.ndarray, node: int, author_links: list[int]) -> list[str]:
+    """Names of the byline nearest the chosen element's top: a rel=author link or a link
+    to an author page, a row whose own text starts "By …", an element whose class or id
+    names a byline or author (not an avatar, bio or card); [] when none."""
+    rows = around(snap, node)
+    links = rows[snap.link[rows]]
+    # the most specific first: links to the author, a line starting "By", a class name
+    groups = [np.unique(np.concatenate([np.array(author_links, np.int64),
+                                        matching_rows(snap, "url", AUTHOR_URL, links)])),
+              matching_rows(snap, "text", BY_TEXT, short_rows(snap, "text", rows, MAX_BYLINE_CHARS * 2)),
+              np.unique(np.concatenate([matching_rows(snap, "cls", BYLINE_NAMES, rows),
+                                        matching_rows(snap, "id", BYLINE_NAMES, rows)]))]
+    parent = snap.parent
+    for group in groups:
+        found = near(snap, node, group)
+        found = found[~gone[found] & (snap.end[found] - found <= MAX_BYLINE_ROWS)]
+        for r in found[:MAX_TRIES].tolist():
+            names = f"{snap.cls[r]} {snap.id[r]}"
+            if NOT_BYLINE_NAMES.search(names) and not snap.link[r]:
+                continue
+            before = snap.text[parent[r]] if parent[r] >= 0 else ""
+            if NOT_AUTHOR_TEXT.search(before) or NOT_AUTHOR_TEXT.search(snap.text[r]):
+                continue                   # "Reviewed by <a>…</a>"
+            t = text_of(snap, r)
+            if 0 < len(t) < MAX_BYLINE_CHARS * 2:
+                got = clean_byline(t)
+                if got:
+                    return list(dict.fromkeys(got))
+    return []
+
+
+def dateline(snap, gone: np.ndarray, node: int, times: list[list],
+             us_order: bool = False) -> str | None:
+    """The date shown nearest the chosen element's top: a <time datetime> there, else a
+    short date line (class or id naming a date, a byline or meta), else the page's first
+    <time datetime>."""
+    by_row = {r: v for r, v in times}
+    rows = np.array(sorted(by_row), np.int64)
+    for r in near(snap, node, rows).tolist():
+        d = dates.parse(by_row[r], us_order) if not gone[r] else None
+        if d:
+            return d
+    look = around(snap, node)
+    cands = np.unique(np.concatenate([matching_rows(snap, "cls", DATE_NAMES, look),
+                                      matching_rows(snap, "id", DATE_NAMES, look),
+                                      look[snap.tag[look] == "time"]]))
+    cands = near(snap, node, cands)
+    cands = cands[~gone[cands] & (snap.end[cands] - cands <= MAX_BYLINE_ROWS)]
+    for r in cands[:MAX_TRIES].tolist():
+        t = text_of(snap, r)
+        if 0 < len(t) <= MAX_DATELINE_CHARS:
+            d = dates.find(t, us_order)
+            if d:
+                return d
+    d = written_date(snap, gone, node, us_order)
+    if d:
+        return d
+    for r in rows.tolist():
+        if not gone[r]:
+            d = dates.parse(by_row[r], us_order)
+            if d:
+                return d
+    return None
+
+
+def written_date(snap, gone: np.ndarray, node: int, us_order: bool = False) -> str | None:
+    """A date written as a short text of its own (a row's text or tail) near the chosen
+    element's top: "February 4, 2025 - 11 minutes" in a plain <p>."""
+    top = np.arange(max(0, node - WINDOW_ROWS), min(int(snap.end[node]), node + WINDOW_ROWS))
+    top = top[~gone[top]]
+    best: tuple[int, str] | None = None
+    for column in ("text", "tail"):
+        short = short_rows(snap, column, top, MAX_DATELINE_CHARS)
+        for r in matching_rows(snap, column, dates.YEAR, short).tolist():
+            d = dates.find(snap.cols[column][r], us_order)
+            if d and (best is None or abs(r - node) < best[0]):
+                best = (abs(r - node), d)
+    return best[1] if best else None
+
+
+# Where a page names itself besides its title: its banner and its footer ("© Site").
+SITE_PLACE_TAGS = ("header", "footer")
+SITE_PLACE_ROLES = ("banner", "contentinfo")
+# Rows of a header or footer read for the site's name (a mega-footer is a sitemap).
+MAX_PLACE_ROWS = 2000
+
+
+def site_places_text(snap, gone: np.ndarray) -> str:
+    """The folded text of the page's shown headers and footers (tags and ARIA roles)."""
+    rows = np.flatnonzero((np.isin(snap.tag, SITE_PLACE_TAGS) | np.isin(snap.role, SITE_PLACE_ROLES))
+                          & ~gone & (snap.end - np.arange(snap.n) <= MAX_PLACE_ROWS))
+    return " ".join(text_of(snap, int(r)) for r in rows[:10]).casefold()
+
+
+class Shown:
+    """The fields of what the page shows, each found on first `get` (a page that declares
+    its authors and date is never searched for a byline): title (the h1), authors,
+    published (a <time> or date line near the choice), url_date."""
+
+    def __init__(self, snap, gone: np.ndarray, node: int) -> None:
+        self.snap, self.gone, self.node = snap, gone, node
+        self.found: dict[str, Any] = {}
+
+    def get(self, name: str) -> Any:
+        if name not in self.found:
+            self.found[name] = self._find(name)
+        return self.found[name]
+
+    def _find(self, name: str) -> Any:
+        snap, gone, node = self.snap, self.gone, self.node
+        declared = snap.meta.get("declared") or {}
+        if name == "title":
+            return headline(snap, gone, node)
+        if name == "authors":
+            links = [r for r, rel, _h in declared.get("links", ()) if "author" in rel.split()]
+            return byline(snap, gone, node, links) or None
+        if name == "published":
+            us = (snap.meta.get("lang") or "").lower().startswith("en-us")
+            return dateline(snap, gone, node, declared.get("times", []), us)
+        if name == "url_date":
+            return dates.from_url(snap.meta.get("url") or "")
+        raise KeyError(name)
+
+
+def fields(snap, gone: np.ndarray, node: int) -> dict[str, Any]:
+    """Every field of what the page shows that it shows (Shown, all read)."""
+    seen = Shown(snap, gone, node)
+    return {k: v for k in ("title", "authors", "published", "url_date") if (v := seen.get(k))}

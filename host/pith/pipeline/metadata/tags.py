@@ -1,0 +1,164 @@
+"""<meta> names, microdata and <link rel> of a page → candidate metadata fields.
+
+OpenGraph (og:, article:), Twitter cards, Dublin Core (dc., dcterms.), Highwire/Google
+Scholar (citation_), Parse.ly, Sailthru and the plain HTML names (author, description,
+keywords); microdata `itemprop`s (headline, author, datePublished, ...); link relations
+(canonical, author, license, tag). Each field lists its keys best first; the first key
+the page gives wins, and a list field (authors, tags) takes every value of that key.
+"""
+from __future__ import annotations
+
+import html
+import re
+from typing import Any, Callable
+
+import numpy as np
+
+# field -> <meta> keys (property/name/http-equiv, lower-case), best first
+META_KEYS: dict[str, tuple[str, ...]] = {
+    "title": ("og:title", "twitter:title", "citation_title", "dc.title", "dcterms.title",
+              "parsely-title", "sailthru.title", "title"),
+    "authors": ("author", "article:author", "citation_author", "dc.creator", "dcterms.creator",
+                "parsely-author", "sailthru.author", "byl", "book:author", "dc.creator.personalname",
+                "article:author_name", "author_name"),
+    "published": ("article:published_time", "og:article:published_time", "published_time",
+                  "citation_publication_date", "citation_date", "citation_online_date",
+                  "dc.date.issued", "dcterms.issued", "dc.date", "dcterms.date", "dcterms.created",
+                  "dc.date.created", "parsely-pub-date", "sailthru.date", "pubdate", "publishdate",
+                  "publish-date", "publish_date", "date", "article.published", "og:published_time",
+                  "datepublished", "article:published", "release_date"),
+    "modified": ("article:modified_time", "og:updated_time", "dcterms.modified",
+                 "dc.date.modified", "last-modified", "article:modified", "datemodified"),
+    "site": ("og:site_name", "application-name", "apple-mobile-web-app-title",
+             "dc.publisher", "dcterms.publisher", "publisher", "citation_publisher",
+             "citation_journal_title"),
+    "description": ("og:description", "description", "twitter:description", "dc.description",
+                    "dcterms.description", "dcterms.abstract"),
+    "image": ("og:image", "og:image:url", "og:image:secure_url", "twitter:image",
+              "twitter:image:src", "parsely-image-url"),
+    "url": ("og:url", "twitter:url", "parsely-link"),
+    "language": ("content-language", "dc.language", "dcterms.language", "language", "og:locale"),
+    "categories": ("article:section", "parsely-section", "category", "dc.subject", "section"),
+    "tags": ("article:tag", "news_keywords", "keywords", "parsely-tags", "sailthru.tags",
+             "dcterms.subject", "citation_keywords"),
+    "license": ("dcterms.license", "dc.rights", "dcterms.rights", "license"),
+    "type": ("og:type",),
+}
+LIST_FIELDS = frozenset(("authors", "categories", "tags"))
+# Author keys whose values are written "Last, First" (Highwire/Google Scholar, Dublin Core).
+INVERTED_NAME_KEYS = frozenset(("citation_author", "dc.creator", "dcterms.creator"))
+# List fields whose single values are comma-separated lists ("a, b, c").
+COMMA_KEYS = frozenset(("keywords", "news_keywords", "parsely-tags", "sailthru.tags",
+                        "article:tag", "dc.subject", "dcterms.subject", "citation_keywords"))
+# microdata itemprop -> field (the first found in document order wins)
+ITEM_PROPS: dict[str, str] = {
+    "headline": "title", "author": "authors", "creator": "authors",
+    "datePublished": "published", "dateCreated": "published", "uploadDate": "published",
+    "dateModified": "modified", "description": "description", "image": "image",
+    "keywords": "tags", "articleSection": "categories", "inLanguage": "language",
+    "license": "license",
+}
+# An item whose text (no content attribute) is longer than this is a section, not a value.
+MAX_ITEM_TEXT_ROWS = 60
+# link relation -> field
+REL_FIELDS = {"canonical": "url", "license": "license", "image_src": "image"}
+_HANDLE = re.compile(r"^@\w+$")
+
+
+def meta_fields(meta: list[list]) -> dict[str, Any]:
+    """Candidate fields of the <meta> entries [row, key, content]."""
+    by_key: dict[str, list[str]] = {}
+    for _row, key, content in meta:
+        content = " ".join(html.unescape(content).split())
+        if content:
+            by_key.setdefault(key, []).append(content)
+    out: dict[str, Any] = {}
+    for name, keys in META_KEYS.items():
+        for key in keys:
+            values = by_key.get(key)
+            if not values:
+                continue
+            if name in LIST_FIELDS:
+                items = []
+                for v in values:
+                    items.extend(p.strip() for p in v.split(",")) if key in COMMA_KEYS \
+                        else items.append(v)
+                if key in INVERTED_NAME_KEYS:
+                    items = [_uninvert(v) for v in items]
+                items = [v for v in items if v and not (name == "authors" and _bad_author(v))]
+                if items:
+                    out[name] = list(dict.fromkeys(items))
+                    break
+            else:
+                out[name] = values[0]
+                break
+    return out
+
+
+def _uninvert(v: str) -> str:
+    """"Roy, Aniruddha" → "Aniruddha Roy" (library catalogues' order)."""
+    last, sep, first = v.partition(",")
+    if sep and first.strip() and "," not in first and len(last.split()) <= 3:
+        return f"{first.strip()} {last.strip()}"
+    return v
+
+
+def _bad_author(v: str) -> bool:
+    """An author value that names no one: a profile URL (article:author often is), a
+    Twitter handle."""
+    return v.startswith(("http://", "https://", "//")) or bool(_HANDLE.match(v))
+
+
+def item_fields(items: list[list], scopes: list[list], text_of: Callable[[int], str],
+                end: np.ndarray) -> dict[str, Any]:
+    """Candidate fields of microdata items [row, prop, value]: a value-less item reads its
+    row's text (`text_of`); an author item that is itself a scope (a Person) reads its
+    `name` item inside."""
+    scope_rows = {row for row, _t in scopes}
+    out: dict[str, Any] = {}
+    names_inside = [(row, v) for row, prop, v in items if "name" in prop.split()]
+    for row, prop, value in items:
+        for p in prop.split():
+            name = ITEM_PROPS.get(p)
+            if name is None or (name in out and name not in LIST_FIELDS):
+                continue
+            if name == "authors" and row in scope_rows:
+                inner = [(r, v) for r, v in names_inside if row < r < end[row]]
+                if inner:
+                    r, v = inner[0]
+                    value = v if v is not None else _short_text(r, text_of, end)
+                else:
+                    value = None
+            elif value is None:
+                value = _short_text(row, text_of, end)
+            if not value:
+                continue
+            value = " ".join(value.split())
+            if name in LIST_FIELDS:
+                if name == "authors" and _bad_author(value):
+                    continue
+                vals = [v.strip() for v in value.split(",")] if name == "tags" else [value]
+                got = out.setdefault(name, [])
+                got.extend(v for v in vals if v and v not in got)
+            else:
+                out[name] = value
+    return out
+
+
+def _short_text(row: int, text_of: Callable[[int], str], end: np.ndarray) -> str | None:
+    if end[row] - row > MAX_ITEM_TEXT_ROWS:
+        return None
+    return text_of(row)
+
+
+def link_fields(links: list[list]) -> dict[str, Any]:
+    """Candidate fields of the link entries [row, rel, href]: canonical, license,
+    image_src; rel=author links are the shown byline's business (shown.py), rel=tag
+    links' text too."""
+    out: dict[str, Any] = {}
+    for _row, rel, href in links:
+        for word in rel.split():
+            name = REL_FIELDS.get(word)
+            if name is not None and name not in out and href:
+                out[name] = href
+    return out

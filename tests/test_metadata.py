@@ -1,0 +1,233 @@
+"""pith.pipeline.metadata: the page's title, authors, dates, site, ... from what it declares and what it shows."""
+from __future__ import annotations
+
+import json
+
+import pytest
+import yaml
+
+from pith.pipeline.metadata import dates, declared, frontmatter, jsonld, merge, shown, tags
+from pith.pages import static
+from pith.pipeline import snapshot as snapshot_mod
+from pith.pipeline.select import select
+
+
+def meta_of(body: str, title: str = "Page", head: str = "", lang: str = "en",
+            url: str = "http://pith.test/page.html") -> dict:
+    html = (f'<!DOCTYPE html><html lang="{lang}"><head><title>{title}</title>{head}</head>'
+            f"<body>{body}</body></html>")
+    return select(static.snapshot_of_html(html, url, 10**6)).metadata.to_wire()
+
+
+ARTICLE = "<article><h1>{h}</h1><p>" + "Words of the article go on for a while here. " * 8 + "</p></article>"
+
+
+# --- JSON-LD ------------------------------------------------------------------------------
+
+def test_jsonld_graph_references_and_the_entity_before_the_page():
+    ld = json.dumps({"@context": "https://schema.org", "@graph": [
+        {"@type": "WebPage", "name": "Page name", "datePublished": "2020-01-01"},
+        {"@type": "WebSite", "name": "The Site"},
+        {"@type": "BlogPosting", "headline": "Post &amp; title", "author": {"@id": "#p"},
+         "datePublished": "2021-02-03", "keywords": "a, b",
+         "comment": [{"@type": "Comment", "author": "Not Me", "datePublished": "2022-01-01"}]},
+        {"@type": "Person", "@id": "#p", "name": "Jo Writer"}]})
+    f = jsonld.fields([ld])
+    assert f["title"] == "Post & title"                 # entities unescaped
+    assert f["authors"] == ["Jo Writer"]                # the @id reference resolved
+    assert f["published"] == "2021-02-03"               # the post's, not the WebPage's
+    assert f["site"] == "The Site" and f["tags"] == ["a", "b"]
+
+
+def test_jsonld_faq_questions_are_not_the_entity_but_a_qapage_question_is():
+    faq = json.dumps({"@type": "FAQPage", "mainEntity": [
+        {"@type": "Question", "name": "Is it safe?"}], "name": "Help centre"})
+    assert jsonld.fields([faq])["title"] == "Help centre"
+    qa = json.dumps({"@type": "QAPage", "mainEntity": {
+        "@type": "Question", "name": "How do I fold a map?", "author": {"@type": "Person", "name": "Ann"},
+        "suggestedAnswer": [{"@type": "Answer", "author": {"@type": "Person", "name": "Bob"}}]}})
+    f = jsonld.fields([qa])
+    assert f["title"] == "How do I fold a map?" and f["authors"] == ["Ann"]
+
+
+def test_jsonld_broken_scripts_are_skipped_and_raw_newlines_tolerated():
+    good = '{"@type": "Article", "headline": "Line\nbreak"}'
+    assert jsonld.fields(["{not json", good])["title"] == "Line break"
+    assert jsonld.fields(["[]", "null", "3"]) == {}
+
+
+def test_organisation_authors_come_after_a_shown_byline():
+    ld = ('<script type="application/ld+json">{"@type": "Article", "headline": "H", '
+          '"author": {"@type": "Organization", "name": "Big Corp"}}</script>')
+    body = '<article><h1>H</h1><p class="byline">By Jane Roe</p><p>' + "Text goes on. " * 30 + "</p></article>"
+    assert meta_of(body, head=ld)["authors"] == ["Jane Roe"]
+    assert meta_of(ARTICLE.format(h="H"), head=ld)["authors"] == ["Big Corp"]
+
+
+# --- <meta>, microdata, links --------------------------------------------------------------
+
+def test_meta_precedence_lists_and_inverted_names():
+    entries = [[1, "keywords", "x, y"], [2, "article:tag", "t1"], [3, "article:tag", "t2"],
+               [4, "citation_author", "Roy, Aniruddha"], [5, "author", "https://fb.example/me"],
+               [6, "og:title", "OG"], [7, "twitter:title", "TW"]]
+    f = tags.meta_fields(entries)
+    assert f["tags"] == ["t1", "t2"]                     # article:tag before keywords
+    assert f["authors"] == ["Aniruddha Roy"]             # a URL is no author; Last, First turned
+    assert f["title"] == "OG"
+
+
+def test_microdata_author_scope_reads_its_name():
+    body = ('<article itemscope itemtype="https://schema.org/Article"><h1 itemprop="headline">Micro</h1>'
+            '<span itemprop="author" itemscope itemtype="https://schema.org/Person">'
+            '<span itemprop="name">Kim Lee</span> (staff)</span>'
+            '<meta itemprop="datePublished" content="2022-04-05"><p>' + "Body text. " * 40 + "</p></article>")
+    m = meta_of(body)
+    assert (m["title"], m["authors"], m["published"]) == ("Micro", ["Kim Lee"], "2022-04-05")
+
+
+# --- what the page shows -----------------------------------------------------------------
+
+@pytest.mark.parametrize("line,names", [
+    ("By Jane Doe and John Roe | 4 March 2024", ["Jane Doe", "John Roe"]),
+    ("Written by: Dr. Ada Moss", ["Dr. Ada Moss"]),
+    ("By Ada Moss, 3 January", ["Ada Moss"]),          # a day without its year is no name
+    ("Feb. 27", []),
+    ("By admin", []),
+])
+def test_clean_byline(line, names):
+    assert shown.clean_byline(line) == names
+
+
+def test_shown_byline_date_line_and_url_date():
+    body = ('<article><h1>Tides</h1><p class="post-meta">Posted by <a href="/author/sam-tide">Sam Tide</a></p>'
+            '<p>February 4, 2025 - 11 minutes</p><p>' + "Tide text. " * 40 + "</p></article>")
+    m = meta_of(body, url="http://pith.test/2019/01/02/tides")
+    assert m["authors"] == ["Sam Tide"] and m["published"] == "2025-02-04"
+    assert meta_of(ARTICLE.format(h="T"), url="http://pith.test/2019/01/02/t")["published"] == "2019-01-02"
+
+
+# --- dates ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("value,iso", [
+    ("2024-03-01T10:00:00Z", "2024-03-01T10:00:00+00:00"),
+    ("2024-03-01T10:00:00+0100", "2024-03-01T10:00:00+01:00"),
+    ("Fri, 01 Mar 2024 10:00:00 GMT", "2024-03-01T10:00:00+00:00"),
+    ("20240301", "2024-03-01"),
+    ("1 March 2024", "2024-03-01"), ("March 1st, 2024", "2024-03-01"),
+    ("1. März 2024", "2024-03-01"), ("12 de marzo de 2024", "2024-03-12"),
+    ("01.03.2024", "2024-03-01"), ("2024/3/1", "2024-03-01"),
+    ("1890-01-01", None), ("2024-02-30", None), ("soon", None), ("", None),
+])
+def test_dates_parse(value, iso):
+    assert dates.parse(value) == iso
+
+
+def test_numeric_day_month_order():
+    assert dates.parse("03/04/2024") == "2024-04-03"
+    assert dates.parse("03/04/2024", us_order=True) == "2024-03-04"
+    assert dates.parse("13/04/2024", us_order=True) == "2024-04-13"   # only one reading is a date
+
+
+# --- the merge ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("title,site,want", [
+    ("Headline | The Site", "The Site", "Headline"),
+    ("The Site - Headline", "The Site", "Headline"),
+    ("Headline - example", None, "Headline"),           # the host name's main label
+    ("A - B", "Other", "A - B"),
+])
+def test_strip_site(title, site, want):
+    assert merge.strip_site(title, site, "www.example.org") == want
+
+
+def test_title_site_suffix_and_the_shown_headline():
+    # the part after the h1 names the site
+    m = meta_of(ARTICLE.format(h="How tides work"), title="How tides work \u2013 The Harbour Gazette")
+    assert (m["title"], m["site"]) == ("How tides work", "The Harbour Gazette")
+    # no h1, but the footer names the site
+    m = meta_of("<article><p>Text of the page.</p></article><footer>\u00a9 Harbour News 2024</footer>",
+                title="Weather today | Harbour News")
+    assert (m["title"], m["site"]) == ("Weather today", "Harbour News")
+    # nothing confirms a site: the title whole, the host name as site
+    m = meta_of(ARTICLE.format(h="Chapter three"), title="Chapter 3 - The Return")
+    assert (m["title"], m["site"]) == ("Chapter 3 - The Return", "pith.test")
+    # og:site_name wins; a declared title that leads with the h1 gives the h1
+    m = meta_of(ARTICLE.format(h="How tides work"), title="How tides work | Tides | Gazette",
+                head='<meta property="og:site_name" content="Gazette Online">')
+    assert (m["title"], m["site"]) == ("How tides work", "Gazette Online")
+    m = meta_of('<div class="byline">  by   Jo  Writer </div><article><h2>Not a title</h2>'
+                '<p>Body <time datetime="2019-09-09T09:09">then</time>.</p></article>',
+                title="Plain title - pith.test")
+    assert (m["title"], m["site"], m["authors"], m["published"]) == \
+        ("Plain title", "pith.test", ["Jo Writer"], "2019-09-09T09:09:00")
+
+
+def test_language_html_lang_first_then_declared():
+    assert meta_of(ARTICLE.format(h="x"), lang="de-AT")["language"] == "de-AT"
+    assert meta_of(ARTICLE.format(h="x"), lang="", head='<meta property="og:locale" content="pt_BR">'
+                   )["language"] == "pt-BR"
+
+
+def test_reply_strings_are_capped():
+    long = "x" * 5000
+    head = (f'<meta property="og:title" content="{long}"><meta name="description" content="{long}">'
+            + "".join(f'<meta property="article:tag" content="t{i}">' for i in range(200))
+            + f'<meta name="author" content="{"A" * 500}">')
+    m = meta_of(ARTICLE.format(h="x"), head=head)
+    assert len(m["title"]) == merge.MAX_TITLE_CHARS
+    assert len(m["description"]) == merge.MAX_DESCRIPTION_CHARS
+    assert len(m["tags"]) == merge.MAX_WORDS
+    assert all(len(a) <= merge.MAX_NAME_CHARS for a in m["authors"])
+
+
+# --- the snapshot's `declared` ------------------------------------------------------------
+
+def test_declared_from_outside_keeps_only_well_formed_entries():
+    got = declared.checked({
+        "meta": [[1, "og:title", "T"], [99, "x", "y"], ["1", "a", "b"], [1, "a"], [2, "k", None],
+                 [True, "a", "b"]],
+        "items": [[1, "author", None], [1, "name", 3]],
+        "scopes": [[1, "https://schema.org/Person"], [1, None]],
+        "links": "nope", "times": [[2, "2020-01-01"]],
+        "ld": ["{}", 5, "x" * (declared.MAX_LD_CHARS + 1)]}, n=3)
+    assert got == {"meta": [[1, "og:title", "T"]], "items": [[1, "author", None]],
+                   "scopes": [[1, "https://schema.org/Person"]], "links": [],
+                   "times": [[2, "2020-01-01"]], "ld": ["{}"]}
+    assert declared.checked(None, 3) == declared.empty()
+    assert declared.checked({"meta": [[0, "k", "\ud800" + "v" * 5000]]}, 1)["meta"] == \
+        [[0, "k", "\ufffd" + "v" * (declared.MAX_VALUE_CHARS - 1)]]
+
+
+def test_declared_lists_are_capped():
+    many = {"meta": [[0, "k", "v"]] * (declared.MAX_ENTRIES + 5), "ld": ["{}"] * 100}
+    got = declared.checked(many, 1)
+    assert len(got["meta"]) == declared.MAX_ENTRIES and len(got["ld"]) == declared.MAX_LD_SCRIPTS
+    html = "<head>" + '<meta name="k" content="v">' * (declared.MAX_ENTRIES + 5) + "</head><p>x"
+    assert len(static.snapshot_from_html(html)["declared"]["meta"]) == declared.MAX_ENTRIES
+
+
+def test_a_malformed_declared_object_never_refuses_the_page():
+    snap = static.snapshot_from_html("<p>Some text of a page.</p>", "http://pith.test/")
+    snap["declared"] = {"meta": 7, "ld": {"a": 1}}
+    assert snapshot_mod.from_json(snap, 1000).meta["declared"] == declared.empty()
+    assert select(snap).metadata.title is None
+
+
+def test_static_declared_keeps_only_the_link_relations_metadata_reads():
+    html = ('<link rel="stylesheet" href="/s.css"><link rel="Canonical" href="/c">'
+            '<a rel="author noopener" href="/me">me</a><script type="application/ld+json ">{}</script>')
+    d = static.snapshot_from_html(html, "http://pith.test/x")["declared"]
+    assert [(rel, href) for _r, rel, href in d["links"]] == \
+        [("canonical", "http://pith.test/c"), ("author noopener", "http://pith.test/me")]
+    assert d["ld"] == ["{}"]
+
+
+# --- front matter ---------------------------------------------------------------------------
+
+def test_front_matter_is_yaml_that_reads_back_as_the_metadata():
+    m = {"title": 'He said "no": # not a comment\n---', "authors": ["A: B", "yes"],
+         "published": "2024-03-01", "site": "\x7fodd\u0085\u2028\ufeff", "description": None,
+         "tags": [], "language": "no"}
+    text = frontmatter.front_matter(m)
+    assert text.startswith("---\n") and text.endswith("---\n") and text.count("\n---") == 1
+    assert yaml.safe_load(text.strip().strip("-")) == {k: v for k, v in m.items() if v not in (None, [])}
