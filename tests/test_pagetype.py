@@ -193,3 +193,43 @@ def test_declared_types_are_read_from_json_ld_microdata_and_opengraph():
     assert got == {"article": 0.0, "forum": 1.0, "product": 1.0, "listing": 0.0, "docs": 0.0,
                    "service": 0.0, "website": 1.0}
     assert pagetype.declared_types({}) == [0.0] * len(pagetype.DECLARED_TYPES)
+
+
+def tiny_dataset(root):
+    """A dataset folder of 30 generated pages on 30 sites: articles, forum threads and
+    product pages, each with its `page_type` label."""
+    html = {
+        "article": "<html><head><title>A story</title></head><body><article>"
+                   + f"<h1>A story</h1>{'<p>' + LONG + '</p>' * 1}" * 4 + "</article></body></html>",
+        "forum": "<html><head><title>Help? - Forum</title></head><body>"
+                 + "".join(f"<div class='post'><a href='/u/{i}'>user{i}</a><span>Joined</span>"
+                           f"<p>{LONG}</p><button>Reply</button></div>" for i in range(4))
+                 + "</body></html>",
+        "product": "<html><head><title>Blue mug - Shop</title></head><body><h1>Blue mug</h1>"
+                   "<span class='price'>$12.99</span><select><option>Blue</option></select>"
+                   "<button>Add to cart</button><p>In stock. Free shipping.</p></body></html>",
+    }
+    (root / "html").mkdir(parents=True)
+    lines = []
+    for i in range(30):
+        kind = list(html)[i % 3]
+        (root / "html" / f"{i}.html").write_text(html[kind])
+        path = {"article": "/2024/05/a-story", "forum": "/forum/t/123", "product": "/p/blue-mug"}
+        lines.append(json.dumps({"id": str(i), "url": f"https://site{i}.example{path[kind]}",
+                                 "html": f"html/{i}.html", "page_type": kind,
+                                 "dataset": "tiny"}))
+    (root / "index.jsonl").write_text("\n".join(lines) + "\n")
+    return root
+
+
+def test_pith_train_pagetype_learns_a_tiny_dataset_and_writes_model_and_card(tmp_path, capsys):
+    from argparse import Namespace
+    data = tiny_dataset(tmp_path / "tiny")
+    out = tmp_path / "models"
+    assert train_pagetype.main(Namespace(datasets=[data], out=out, quiet=True, cache=None)) == 0
+    model = json.loads((out / "pagetype.json").read_text())
+    fig = model["trained"]["validation"]["tiny"]
+    assert model["trained"]["pages"]["train"] + fig["pages"] == 30 and fig["pages"] > 0
+    assert fig["accuracy"] == 1.0                  # three page kinds nothing confuses
+    assert "tiny: validation accuracy 1.0" in capsys.readouterr().out
+    assert (out / "PAGETYPE.md").is_file()

@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import PithError
-from .features import Features, tag_in
+from .features import Features
 from .snapshot import Snapshot
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "pagetype.json"
@@ -105,7 +105,8 @@ NAME_WORDS = {
     "service": ("hero", "cta", "feature", "testimonial", "pricing", "service", "contact",
                 "banner", "section"),
 }
-NAME_STARTS = tuple(re.compile(r"\b(?:" + "|".join(words) + ")") for words in NAME_WORDS.values())
+NAME_STARTS = re.compile(r"\b(?:" + "|".join(f"(?P<{g}>" + "|".join(words) + ")"
+                                              for g, words in NAME_WORDS.items()) + ")")
 # Tokens of names and texts, once lower-cased: ASCII letter runs (every word above is
 # one; a Unicode letter class costs several times as much on a page of utility classes).
 TOKEN = re.compile(r"[a-z]+")
@@ -190,6 +191,7 @@ NAMES: tuple[str, ...] = (
     + ("log_tel_links", "p_mean_chars", "headings_per_kchar", "short_share")
     + tuple(f"declared_{g}" for g in DECLARED_TYPES)
 )
+GROUPS = tuple(TEXT_GROUPS.values()) + tuple(COUNT_GROUPS.values())
 P_ROWS = list(COUNT_GROUPS).index("p_rows")
 SHARE_P = NAMES.index("share_p")
 # Repeated siblings: a group of at least REPEAT_MIN same-tag, same-class siblings with
@@ -208,9 +210,11 @@ def name_counts(names: set[str]) -> list[float]:
     """Per NAME_WORDS group, log1p of how many distinct tokens of the distinct class and
     id `names` begin with one of its words (distinct: a page of utility classes repeats
     the same long class strings on thousands of rows). Tokens are letter runs joined by
-    spaces, so a word boundary is a token's start: one regex pass per group."""
+    spaces, so a word boundary is a token's start: one regex pass, a token counted in
+    the first group it begins with."""
     tokens = " ".join(set(TOKEN.findall(" ".join(names).lower())))
-    return [math.log1p(len(pattern.findall(tokens))) for pattern in NAME_STARTS]
+    tally = Counter(m.lastgroup for m in NAME_STARTS.finditer(tokens))
+    return [math.log1p(tally[g]) for g in NAME_WORDS]
 
 
 def url_features(url: str) -> list[float]:
@@ -241,11 +245,16 @@ def features(snap: Snapshot, feats: Features, node: int = 0) -> np.ndarray:
     out = [math.log1p(total), float(feats.linked_chars[0]) / total, math.log1p(links),
            links / (total / 1000.0 + 1.0)]
 
+    # every tag group's rows at once: a table of the page's few dozen tag names by group,
+    # gathered by each row's tag code
+    codes, tags = snap.tag_codes()
+    table = np.array([[t in g for g in GROUPS] for t in tags], np.bool_).reshape(len(tags), -1)
+    rows = table[codes]
+    masks = rows[:, :len(TEXT_GROUPS)]
     # text shares of tag groups: every group's subtree at once (one (n, k) propagation)
-    masks = np.stack([tag_in(snap, g) for g in TEXT_GROUPS.values()], axis=1)
     inside = masks | snap.below(masks)
     out += (own.astype(np.float64) @ inside.astype(np.float64) / total).tolist()
-    counts = np.stack([tag_in(snap, g) & live for g in COUNT_GROUPS.values()], axis=1)
+    counts = rows[:, len(TEXT_GROUPS):] & live[:, None]
     count = dict(zip(COUNT_GROUPS, counts.sum(axis=0).tolist()))
     out += np.log1p(list(count.values())).tolist()
 
