@@ -36,13 +36,15 @@ help:
 run: system venv
 	$(BIN)/python -m pith.demo
 
-# Every test, on every core (pytest-xdist); a module whose fixtures start a browser runs on
-# one worker (tests/conftest.py groups it), so each browser starts once.
+# Every test, on every core (pytest-xdist). worksteal hands each worker a contiguous half of
+# the suite (a module's browsers start on one worker) and lets an idle worker take tests
+# from the other: on a browser-heavy slice, 2:11 against 2:59 grouping each browser module
+# on one worker and 3:00 serial (2 cores under other load, 2026-11-27; host/BENCHMARKS.md).
 test: system venv npm
-	$(BIN)/pytest -n auto --dist loadgroup
+	$(BIN)/pytest -n auto --dist worksteal
 
 test-fast: venv
-	$(BIN)/pytest -m 'not slow and not browser' -n auto --dist loadgroup
+	$(BIN)/pytest -m 'not slow and not browser' -n auto --dist worksteal
 
 bench: system venv npm
 	$(BIN)/pith bench --by-type

@@ -1,4 +1,4 @@
-"""Shared pytest fixtures: one headless Chromium for the whole session, and the page fixtures' folder."""
+"""Shared pytest fixtures: one headless Chromium for the whole session, the page fixtures' folder, and the `browser` mark on every test that starts one."""
 from __future__ import annotations
 
 import subprocess
@@ -67,6 +67,8 @@ BROWSER_FIXTURES = frozenset({"pith_browser", "chromium", "playwright"})
 
 
 def starts_a_browser(item) -> bool:
+    """Whether the test `item` starts a browser (BROWSER_CALLS, BROWSER_FIXTURES, a skip
+    naming Chromium, or a browser / firefox mark of its own)."""
     if item.get_closest_marker("browser") or item.get_closest_marker("firefox"):
         return True
     if BROWSER_FIXTURES & set(item.fixturenames):
@@ -75,7 +77,8 @@ def starts_a_browser(item) -> bool:
            for m in item.iter_markers("skipif")):
         return True
     funcs = [getattr(item, "function", None)]
-    for defs in item._fixtureinfo.name2fixturedefs.values():
+    info = getattr(item, "_fixtureinfo", None)     # a pytest Function's fixture closure
+    for defs in (info.name2fixturedefs.values() if info is not None else ()):
         funcs.extend(d.func for d in defs)
     return any(BROWSER_CALLS & set(getattr(f, "__code__", None).co_names)
                for f in funcs if getattr(f, "__code__", None) is not None)
@@ -83,18 +86,7 @@ def starts_a_browser(item) -> bool:
 
 def pytest_collection_modifyitems(config, items):
     """Every test that starts a browser is marked `browser` (Firefox ones too), so
-    `-m 'not browser'` leaves them all out; every test of a module with one joins that
-    module's xdist group, so under `pytest -n auto --dist loadgroup` (make test) the module
-    runs on one worker and its module-scoped browsers start once, not once per worker; and
-    those groups and the `slow` tests are handed out first, so the longest work does not
-    start last and leave the other worker idle."""
-    browser_modules = set()
+    `-m 'not browser'` leaves them all out."""
     for item in items:
         if starts_a_browser(item):
             item.add_marker(pytest.mark.browser)
-            browser_modules.add(item.module.__name__)
-    for item in items:
-        if item.module.__name__ in browser_modules:
-            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
-    items.sort(key=lambda item: not (item.module.__name__ in browser_modules
-                                     or item.get_closest_marker("slow")))

@@ -83,7 +83,7 @@ def target_of(name: str, folder: Path):
         return fc.frame_streams(), fc.check_framing
     if name == "protocol":
         fc.seeded_selection()
-        return fc.requests(), fc.check_protocol
+        return fc.frames(), fc.check_protocol
     if name == "snapshot":
         fc.seeded_selection()
         return fc.snapshot_mutations(), fc.check_snapshot

@@ -10,7 +10,9 @@ case in the long one).
 
   framing   random bytes, frames with lengths near and over the limit, read whole and
             in random short pieces (framing.read_frame, encode_frame);
-  protocol  every action with mutated envelope, fields and types, through
+  protocol  every action with mutated envelope, fields and types, echoes nested around the
+            depth bound and numbers beyond a double, written as a frame body and read
+            as the host reads it (framing.decode_body), then answered through
             protocol.respond on a session that holds a real selection;
   snapshot  captures derived from the fixture pages' real snapshots with wrong parents,
             cycles, out-of-range indices, NaN/inf boxes, huge strings, unicode edge cases,
@@ -21,17 +23,19 @@ case in the long one).
 """
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import math
 import struct
+import sys
 import warnings
 from functools import lru_cache
 from pathlib import Path
 
 from hypothesis import strategies as st
 
-from pith.native import framing, protocol
+from pith.native import framing, protocol, shape
 from pith.errors import PithError, all_errors
 from pith.pipeline.options import ALGORITHMS, Options
 
@@ -53,6 +57,24 @@ HUGE_CHARS = 200_000
 
 # Frames per input at most, so a case of many tiny frames stays short.
 MAX_FRAMES = 64
+
+
+# Python's default recursion limit, which pith-host runs with. Hypothesis raises the limit
+# while a test runs (room for its own frames), under which an echo nested 1,000 deep was
+# encoded fine: the fuzzers never met the RecursionError the host met. The targets run
+# under the host's limit (`host_stack`).
+HOST_RECURSION_LIMIT = 1000
+
+
+@contextlib.contextmanager
+def host_stack():
+    """Run the body under the recursion limit pith-host has."""
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(HOST_RECURSION_LIMIT)
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(before)
 
 
 class Crash(AssertionError):
@@ -78,13 +100,47 @@ NASTY_TEXT = st.one_of(
 NASTY_NUMBER = st.one_of(
     st.integers(), st.floats(allow_nan=False, allow_infinity=False),
     st.sampled_from([0, -1, 1, -0.0, 2**31, 2**32, 2**53, 2**63, -2**63 - 1, 2**64,
-                     10**30, 1e308, -1e308, 5e-324, 0.5]),
+                     10**30, 1e308, -1e308, 5e-324, 0.5, 10**400, -10**400]),
 )
 JSON_VALUES = st.recursive(
     st.one_of(st.none(), st.booleans(), NASTY_NUMBER, NASTY_TEXT),
     lambda inner: st.one_of(st.lists(inner, max_size=4),
                             st.dictionaries(NASTY_TEXT, inner, max_size=4)),
     max_leaves=8)
+
+
+# Nesting around the host's bound (shape.MAX_DEPTH) and around what orjson and Python's
+# recursion limit accept (1,024 and about 1,000 levels), where an echo once met a
+# RecursionError while its reply was encoded.
+DEPTHS = st.sampled_from([shape.MAX_DEPTH - 1, shape.MAX_DEPTH, shape.MAX_DEPTH + 1, 990,
+                          1000, 1010, 1023, 1024, 1025, 5000])
+
+# An echo's data nested that deep is written straight into the body where the request
+# holds DEEP (a Python structure that deep would break json.dumps before the host).
+DEEP = "\x00deep\x00"
+DEEP_TEXT = json.dumps(DEEP).encode()
+
+DEEP_BODIES = DEPTHS.map(lambda d: b'{"v":1,"id":1,"action":"echo","data":'
+                         + b"[" * d + b"]" * d + b"}")
+
+# Numbers JSON's grammar allows and a double does not hold (1e400): written into a body
+# where a JSON value holds BIG_NUMBER, which json.dumps writes as BIG_NUMBER_TEXT.
+BIG_NUMBERS = st.sampled_from([b"1e400", b"-1e400", b"1E+309", b"2e308", b"-9e99999",
+                               b"123456789e301", b"1" * 400 + b".5e10"])
+BIG_NUMBER = "\x00big number\x00"
+BIG_NUMBER_TEXT = json.dumps(BIG_NUMBER).encode()
+BIG_NUMBER_BODIES = BIG_NUMBERS.map(lambda n: b'{"v":1,"id":1,"action":"echo","data":[' + n
+                                    + b"]}")
+
+
+def request_body(request, numbers: list[bytes], depth: int) -> bytes:
+    """`request` as the bytes of a frame body: JSON (NaN and infinities written as the
+    json module does, which is not JSON), each BIG_NUMBER replaced by the next of
+    `numbers`, DEEP by arrays nested `depth` deep."""
+    body = json.dumps(request, allow_nan=True).encode("utf-8")
+    for number in numbers:
+        body = body.replace(BIG_NUMBER_TEXT, number, 1)
+    return body.replace(DEEP_TEXT, b"[" * depth + b"]" * depth)
 
 
 # --- framing -------------------------------------------------------------------------
@@ -105,7 +161,8 @@ def frame_streams(draw) -> tuple[bytes, list[int], int]:
                     lambda v: json.dumps(v, ensure_ascii=False).encode("utf-8", "surrogatepass")),
                 st.sampled_from([b"{}", b'{"v":1}', b"[]", b"NaN", b'{"a":Infinity}',
                                  b"[" * 5000 + b"]" * 5000, b'{"a":' * 3000 + b"1" + b"}" * 3000,
-                                 b"\xff\xfe", b"{\"\xed\xa0\x80\":1}", b"1" * 5000])))
+                                 b"\xff\xfe", b"{\"\xed\xa0\x80\":1}", b"1" * 5000]),
+                DEEP_BODIES, BIG_NUMBER_BODIES))
             declared = draw(st.one_of(
                 st.just(len(body)),
                 st.sampled_from([max_bytes - 1, max_bytes, max_bytes + 1, 2**32 - 1,
@@ -161,15 +218,17 @@ def read_all(stream, max_bytes: int) -> list:
 def check_framing(case: tuple[bytes, list[int], int]) -> None:
     """Whole reads and piecewise reads agree; every decoded object re-encodes to itself."""
     data, pieces, max_bytes = case
-    whole = read_all(io.BytesIO(data), max_bytes)
-    split = read_all(PieceStream(data, pieces), max_bytes)
+    with host_stack():
+        whole = read_all(io.BytesIO(data), max_bytes)
+        split = read_all(PieceStream(data, pieces), max_bytes)
     if whole != split:
         raise Crash(f"whole and piecewise reads differ: {whole!r:.200} vs {split!r:.200}")
     for obj in whole:
         if not isinstance(obj, dict):
             continue
         try:
-            frame = framing.encode_frame(obj, max(max_bytes, 16))
+            with host_stack():
+                frame = framing.encode_frame(obj, max(max_bytes, 16))
         except PithError as exc:
             check_error(exc, "encode_frame")
             continue
@@ -210,7 +269,7 @@ def snapshot_mutations(draw) -> dict:
             break
         kind = draw(st.sampled_from(
             ["parent", "parent", "cell", "cell", "box", "text", "n", "length", "drop",
-             "column_type", "top", "swap", "deepen", "hidden"]))
+             "column_type", "top", "swap", "deepen", "hidden", "beyond"]))
         row = draw(st.integers(0, n - 1))
         if kind == "parent":          # wrong parents, self-loops, cycles, out of range
             _set(nodes, "parent", row, draw(st.one_of(
@@ -247,7 +306,8 @@ def snapshot_mutations(draw) -> dict:
         elif kind == "top":           # the envelope's own keys
             key = draw(st.sampled_from(["v", "nodes", "layout", "url", "title", "warnings",
                                         "viewport", "page", "lang", "capture_ms"]))
-            snap[key] = draw(JSON_VALUES)
+            snap[key] = draw(st.one_of(JSON_VALUES, NASTY_NUMBER,     # sizes are pairs
+                                       st.lists(NASTY_NUMBER, min_size=2, max_size=2)))
         elif kind == "swap":          # two rows exchanged: preorder broken, maybe a cycle
             other = draw(st.integers(0, n - 1))
             for column in nodes.values():
@@ -259,6 +319,9 @@ def snapshot_mutations(draw) -> dict:
             n = snap["n"] if isinstance(snap["n"], int) else n
         elif kind == "hidden":
             _set(nodes, "hidden", row, draw(st.integers(-40, 40)))
+        elif kind == "beyond":        # a JSON integer no double holds, where a number is read
+            snap[draw(st.sampled_from(["capture_ms", "viewport", "page"]))] = draw(
+                st.sampled_from([10**400, -10**400, [10**400, 1], [1, -10**400]]))
     return snap
 
 
@@ -338,9 +401,17 @@ def option_overrides(draw):
     out = {}
     for _ in range(draw(st.integers(0, 3))):
         name = draw(st.one_of(st.sampled_from(OPTION_NAMES), NASTY_TEXT))
-        out[name] = draw(st.one_of(JSON_VALUES, st.sampled_from(
-            list(ALGORITHMS) + [0, 100, 1e9, -1, [], ["cnr"], ["nope"]])))
+        out[name] = draw(st.one_of(JSON_VALUES, NASTY_NUMBER, st.sampled_from(
+            list(ALGORITHMS) + [0, 100, 1e9, -1, [], ["cnr"], ["nope"], 10**400])))
     return out
+
+
+@st.composite
+def frames(draw) -> tuple[dict, list[bytes], int]:
+    """(a request, the out-of-range numbers to write where it holds BIG_NUMBER, the depth
+    of the arrays to write where it holds DEEP)."""
+    return (draw(requests()), draw(st.lists(BIG_NUMBERS, min_size=1, max_size=2)),
+            draw(DEPTHS))
 
 
 @st.composite
@@ -354,7 +425,8 @@ def requests(draw) -> dict:
     doc = JSON_VALUES if junk else st.sampled_from(["d1"] * 6 + ["d2", "d0", "", "d1 "])
     rows = JSON_VALUES if junk else st.lists(st.integers(-1, 45), max_size=5)
     if action == "echo":
-        req["data"] = draw(JSON_VALUES)
+        req["data"] = draw(st.one_of(JSON_VALUES, st.sampled_from([DEEP, {"x": [DEEP]}]),
+                                     st.sampled_from([[BIG_NUMBER], {"x": BIG_NUMBER}])))
     elif action == "select":
         req["snapshot"] = draw(st.one_of(
             st.sampled_from(SEED_PAGES).map(seed_snapshot), snapshot_mutations(), JSON_VALUES))
@@ -381,16 +453,33 @@ def requests(draw) -> dict:
     return req
 
 
-def check_protocol(request: dict) -> None:
-    """A reply frame always comes back, readable, with the request's id when it had a
-    valid one, and any error is a stable code."""
+def check_protocol(case) -> None:
+    """A request (or a request and its out-of-range numbers, as `frames` draws it) is
+    written as a frame body and read as the host reads it (framing.decode_body), then
+    answered: a reply frame always comes back, readable, with the request's id when it
+    had a valid one, and any error is a stable code."""
+    request, numbers, depth = case if isinstance(case, tuple) else (case, [b"1e400"], 1)
+    try:
+        with host_stack():
+            request = framing.decode_body(request_body(request, numbers, depth))
+    except PithError as exc:
+        check_error(exc, "decode_body")
+        return
+    except Exception as exc:  # noqa: BLE001
+        check_error(exc, "decode_body")
     session = protocol.Session()
     session.remember(seeded_selection())          # "d1" is a real, cached selection
     try:
-        frame = protocol.respond(request, session)
+        with host_stack():
+            frame = protocol.respond(request, session)
     except Exception as exc:  # noqa: BLE001 - respond must never raise
         raise Crash(f"respond raised {type(exc).__name__}: {exc}") from exc
-    reply = framing.read_frame(io.BytesIO(frame), framing.MAX_OUT)
+    # read as the browser reads it: the reply to an echo nests 2 levels deeper than its
+    # request, so the host's own bound on requests (shape.MAX_DEPTH) does not apply
+    (length,) = framing.HEADER.unpack(frame[:framing.HEADER.size])
+    if length != len(frame) - framing.HEADER.size or length > framing.MAX_OUT:
+        raise Crash(f"reply frame of {len(frame)} bytes declares {length}")
+    reply = json.loads(frame[framing.HEADER.size:])
     if reply.get("v") != 1 or reply.get("ok") not in (True, False):
         raise Crash(f"malformed reply {reply!r:.200}")
     if reply["id"] != protocol.request_id(request):

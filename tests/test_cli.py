@@ -360,6 +360,19 @@ def test_every_optional_test_import_is_a_declared_test_extra():
             assert dist_of.get(top, top).lower() in test_extra, (path.name, module)
 
 
+def test_a_single_static_page_has_a_time_limit(tmp_path):
+    """Single-page mode stops a static page after --timeout, as it stops a rendered one
+    (issue 34, finding 5; rows have --page-timeout): one line with the code, exit
+    status 1, no traceback."""
+    page = tmp_path / "long.html"
+    page.write_text("<html><body>" + "<section><h2>Part</h2><p>A story told at length, "
+                    "sentence after sentence.</p></section>" * 20_000 + "</body></html>")
+    result = pith("extract", "--static", "--timeout", "0.05", page)
+    assert result.returncode == 1, result.stdout[:200]
+    assert "timeout (58)" in result.stderr and "--timeout" in result.stderr
+    assert "Traceback" not in result.stderr and len(result.stderr.splitlines()) == 1
+
+
 # --- inputs Pith does not read (issue 34, finding 9) -------------------------------------
 def odd_inputs(tmp_path: Path) -> dict[str, tuple[str, str]]:
     """Inputs that are no readable page: name -> (input, the error's name and words)."""

@@ -1,5 +1,4 @@
-"""tests/conftest.py: which tests count as browser tests (left out by -m 'not browser') and
-how a module that starts one is kept on one xdist worker."""
+"""tests/conftest.py: which tests count as browser tests (left out by -m 'not browser')."""
 from types import SimpleNamespace
 
 import pytest
@@ -54,11 +53,9 @@ def test_a_plain_test_is_not_a_browser_test():
 
 
 def test_this_session_marked_the_browser_modules(request):
-    """The hook ran on this session: a module of browser tests is marked and grouped."""
+    """The hook ran on this session: the tests of a browser module are marked, these not."""
     items = request.session.items
     locate = [i for i in items if i.module.__name__ == "test_locate"]
     mine = [i for i in items if i.module.__name__ == "test_conftest"]
-    if locate:
-        assert all(i.get_closest_marker("browser") for i in locate)
-        assert {m.args[0] for i in locate for m in i.iter_markers("xdist_group")} == {"test_locate"}
+    assert all(i.get_closest_marker("browser") for i in locate)
     assert mine and not any(i.get_closest_marker("browser") for i in mine)

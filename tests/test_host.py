@@ -340,3 +340,57 @@ def test_a_hanging_algorithm_is_cut_off_even_if_it_swallows_the_first_cut(tmp_pa
     cut, echo = parse_all_frames(proc.stdout)
     assert cut["error"]["code"] == 70
     assert echo["result"] == {"echo": "after"}
+
+
+# --- what a frame may expand into (shape.py; issue 34, finding 7 and 3) ---------------
+def serve_frames(*bodies: bytes) -> list[dict]:
+    """The replies of an in-memory host to these raw bodies, then a hello."""
+    stdout = io.BytesIO()
+    stdin = io.BytesIO(b"".join(frame_raw(b) for b in bodies) + frame(req("hello", "after")))
+    assert host.serve(stdin, stdout) == host.EXIT_OK
+    replies = parse_all_frames(stdout.getvalue())
+    assert replies[-1]["id"] == "after" and replies[-1]["ok"] is True   # the host goes on
+    return replies[:-1]
+
+
+@pytest.mark.parametrize("number", [b"1e400", b"-1e400", b"1E+999", b"123456789e301"])
+def test_an_echo_of_a_number_beyond_a_double_is_frame_bad_number(number):
+    (reply,) = serve_frames(b'{"v":1,"id":1,"action":"echo","data":[' + number + b"]}")
+    assert (reply["error"]["code"], reply["error"]["name"]) == (14, "frame_bad_number")
+
+
+def test_an_echo_nested_1000_deep_is_frame_too_deep():
+    body = b'{"v":1,"id":1,"action":"echo","data":' + b"[" * 1000 + b"]" * 1000 + b"}"
+    (reply,) = serve_frames(body)
+    assert (reply["error"]["code"], reply["error"]["name"]) == (15, "frame_too_deep")
+
+
+def test_a_64_mib_frame_of_empty_objects_is_refused_before_it_is_built():
+    items = (framing.MAX_IN - 64) // 3
+    body = b'{"v":1,"id":1,"action":"echo","data":[' + b"{}," * (items - 1) + b"{}]}"
+    assert len(body) <= framing.MAX_IN
+    (reply,) = serve_frames(body)
+    assert (reply["error"]["code"], reply["error"]["name"]) == (16, "frame_too_complex")
+
+
+def snapshot_body(**fields) -> bytes:
+    """A select of a small valid snapshot with `fields` set; the string "BIG" in them
+    becomes an integer of 401 digits (valid JSON, beyond a double)."""
+    from builders import make_snapshot
+    snap = make_snapshot([("html", -1), ("body", 0), ("p", 1, {"text": "Some words here."})])
+    snap.update(fields)
+    body = json.dumps({"v": 1, "id": 1, "action": "select", "snapshot": snap}).encode()
+    return body.replace(b'"BIG"', b"1" + b"0" * 400)
+
+
+@pytest.mark.parametrize("body", [
+    # an integer beyond a double where a float is read (issue 34, finding 7's siblings)
+    b'{"v":1,"id":1,"action":"select","snapshot":{},"options":{"hidden_min_visible":1'
+    + b"0" * 400 + b"}}",
+    snapshot_body(capture_ms="BIG"),
+    snapshot_body(viewport=["BIG", 1]),
+    snapshot_body(page=[1, "BIG"]),
+])
+def test_an_integer_beyond_a_double_where_a_number_is_read_is_not_internal(body):
+    (reply,) = serve_frames(body)
+    assert reply["ok"] or reply["error"]["code"] != 1, reply["error"]

@@ -5,6 +5,7 @@ import json
 import logging
 import os
 import re
+import struct
 import sys
 import types
 from pathlib import Path
@@ -127,7 +128,7 @@ def test_hello_fields():
     assert result["snapshot"] == pith.SNAPSHOT_VERSION
     assert result["actions"] == ["hello", "echo", "select", "grow", "shrink", "clean"]
     assert result["limits"] == {"max_in": framing.MAX_IN, "max_out": framing.MAX_OUT,
-                                "cache": protocol.CACHE_SIZE}
+                                "cache": protocol.CACHE_SIZE, "cache_bytes": protocol.CACHE_BYTES}
     assert result["algorithms"] == list(ALGORITHMS)
     assert result["pid"] == os.getpid()
     options = {o["name"]: o for o in result["options"]}
@@ -310,6 +311,53 @@ def test_cache_keeps_the_last_eight_by_use(fake_select):
     assert call(req("grow", doc="d9", node=3), session)["ok"]
 
 
+class Sized:
+    """A cached selection of a known size, which grows when asked to (as the block-stage
+    answers a grow adds to a real Selection)."""
+
+    def __init__(self, size):
+        self.size = size
+
+    def nbytes(self):
+        return self.size
+
+
+def test_cache_is_bounded_by_bytes_dropping_the_least_recently_used():
+    session = protocol.Session(cache_bytes=1000)
+    d1, d2 = session.remember(Sized(400)), session.remember(Sized(400))
+    assert session.cached() == [d1, d2] and session.held() == 800
+    session.recall(d1)                                   # d1 is now the freshest
+    d3 = session.remember(Sized(400))                    # 1200 > 1000: d2 goes
+    assert session.cached() == [d1, d3] and session.held() == 800
+    d4 = session.remember(Sized(5000))                   # alone over the bound: kept alone
+    assert session.cached() == [d4] and session.held() == 5000
+
+
+def test_a_selection_that_grows_is_counted_again_and_others_make_room():
+    session = protocol.Session(cache_bytes=1000)
+    small, big = Sized(300), Sized(300)
+    d1, d2 = session.remember(small), session.remember(big)
+    big.size = 900                                       # a grow added its answers
+    session.measure(d2)
+    assert session.cached() == [d2] and session.held() == 900
+
+
+def test_a_real_select_is_cached_by_what_it_holds():
+    """Nine selects of a page whose selection holds more than a ninth of the bound keep
+    only what fits; every grow of the freshest works."""
+    from test_host import many_sections
+    snap = json.dumps(many_sections(2000))
+    session = protocol.Session()
+    first = call(req("select", snapshot=json.loads(snap)), session)["result"]
+    size = protocol.size_of(session.recall(first["doc"]))
+    assert 1_000_000 < size < 50_000_000       # ~6,000 rows: a few MB, not bytes or GB
+    session.cache_bytes = int(size * 2.5)
+    for _ in range(8):
+        doc = call(req("select", snapshot=json.loads(snap)), session)["result"]["doc"]
+    assert len(session.cached()) == 2 and session.held() <= session.cache_bytes
+    assert call(req("grow", doc=doc, node=3), session)["ok"]
+
+
 def test_failed_select_is_not_cached(fake_select):
     session = protocol.Session()
     call(req("select", snapshot={"explode": True}), session)
@@ -446,7 +494,7 @@ def test_documented_limits_match_the_code():
     text = PROTOCOL_MD.read_text()
     for value in (framing.MAX_IN, framing.MAX_OUT):
         assert f"{value:,}" in text or str(value) in text
-    assert f"{protocol.CACHE_SIZE} " in text
+    assert f"{protocol.CACHE_SIZE} " in text and str(protocol.CACHE_BYTES) in text
 
 
 def json_examples() -> list[str]:
@@ -470,3 +518,103 @@ def test_documented_hello_reply_is_what_the_host_says():
     options = actual["result"].pop("options")
     assert shown == options[:len(shown)] and len(options) > len(shown)
     assert documented == actual
+
+
+# --- page strings echoed into replies are cut (issue 34, finding 4) ---------------------
+HUGE = 1_200_000     # characters: a page string larger than the browser's 1 MB reply limit
+
+
+def hostile_strings_snapshot() -> dict:
+    """tiny_snapshot with a 1.2 MB title and URL, and 1.2 MB tag, id and class on every
+    element, and 1.2 MB link texts; what `select`, `grow`, `shrink` and `clean` echo."""
+    snap = tiny_snapshot()
+    nodes, n = snap["nodes"], len(snap["nodes"]["tag"])
+    snap["title"] = "t" * HUGE
+    snap["url"] = "https://example.org/" + "u" * HUGE
+    nodes["id"] = [f"i{k}" + "\u00e9" * HUGE for k in range(n)]
+    nodes["cls"] = ["c\x01" * (HUGE // 2)] * n          # escaped on the wire: 6 bytes each
+    nodes["tag"] = [t if t in ("html", "body", "p", "a", "h1", "article", "nav")
+                    else t + "-" + "x" * HUGE for t in nodes["tag"]]
+    nodes["text"] = [t if not l else t + " " + "w" * HUGE
+                     for t, l in zip(nodes["text"], nodes["link"])]
+    nodes["url"][nodes["link"].index(1)] = "https://example.org/" + "q" * HUGE
+    return snap
+
+
+def test_a_page_with_huge_strings_still_selects_grows_shrinks_and_cleans():
+    session = protocol.Session()
+    frame = protocol.respond(req("select", snapshot=hostile_strings_snapshot(),
+                                 options={"candidates": 100}), session)
+    reply = decode(frame)
+    assert reply["ok"] is True, reply.get("error")
+    result = reply["result"]
+    assert len(frame) < framing.MAX_OUT // 4
+    assert result["title"].startswith("ttt") and result["title"].endswith("…")
+    tags = tiny_snapshot()["nodes"]["tag"]
+    node, body, nav = result["node"], tags.index("body"), tags.index("nav")
+    for action, params in (("grow", {"node": node}), ("shrink", {"node": 0}),
+                           ("clean", {"node": body, "exclude": [nav]})):
+        frame = protocol.respond(req(action, doc=result["doc"], **params), session)
+        out = decode(frame)
+        assert out["ok"] is True, (action, out.get("error"))
+        assert len(frame) < framing.MAX_OUT // 4
+    links = out["result"]["links"]
+    assert [link["href"] for link in links] == ["https://example.org/"]   # the huge one left out
+    assert all(len(link["text"]) <= 300 for link in links)
+
+
+def test_the_chosen_elements_own_strings_are_cut_and_marked():
+    from pith.pipeline.select import MAX_NAME_CHARS
+    result = call(req("select", snapshot=hostile_strings_snapshot()))["result"]
+    assert len(result["id"]) == len(result["cls"]) == MAX_NAME_CHARS
+    assert result["id"].endswith("…") and result["cls"].endswith("…")
+    assert result["url"].startswith("https://example.org/uuu")
+
+
+@pytest.mark.parametrize("request_", [
+    {"v": 1, "id": 1, "action": "x" * 2_000_000},
+    {"v": 1, "id": 1, "action": "echo", "y" * 2_000_000: 1},
+    {"v": 1, "id": 1, "action": "select", "snapshot": {}, "options": {"z" * 2_000_000: 1}},
+])
+def test_an_error_quoting_a_huge_name_keeps_its_code(request_):
+    """Errors quote what was sent; a huge name must not turn them into reply_too_large."""
+    frame = protocol.respond(request_, protocol.Session())
+    err = error_of(decode(frame))
+    assert err["code"] in (22, 23, 25) and len(frame) < 5000
+
+
+def test_a_large_frame_makes_room_in_the_cache_before_it_is_read():
+    """The cache drops what a large request may need before its body is read, the
+    freshest selection too; a small one (a grow) drops nothing."""
+    session = protocol.Session(cache_bytes=10_000)
+    d1, d2 = session.remember(Sized(3000)), session.remember(Sized(3000))
+    session.reserve(100)                        # 1,000 more: 7,000 fits
+    assert session.cached() == [d1, d2]
+    session.reserve(500)                        # 5,000 more: d1 goes, 8,000 fits
+    assert session.cached() == [d2]
+    session.reserve(1000)                       # 10,000 more: nothing may stay
+    assert session.cached() == []
+
+
+def test_the_host_reserves_room_for_each_frame_before_reading_its_body():
+    from pith.native import host
+    seen = []
+
+    class Watching(protocol.Session):
+        def reserve(self, frame_bytes):
+            seen.append((frame_bytes, self.cached()))
+            super().reserve(frame_bytes)
+    body = json.dumps(req("echo", data="x" * 1000)).encode()
+    stdin = io.BytesIO((struct.pack("=I", len(body)) + body) * 2)
+    host.serve(stdin, io.BytesIO(), Watching())
+    assert [n for n, _ in seen] == [len(body)] * 2
+
+
+def test_echo_one_byte_over_the_reply_limit_is_reply_too_large():
+    """SECURITY.md, "Limits": a reply body of MAX_OUT bytes goes, MAX_OUT + 1 does not."""
+    overhead = len(protocol.respond(req("echo", id=1, data=""), protocol.Session())) - 4
+    at = decode(protocol.respond(req("echo", id=1, data="x" * (framing.MAX_OUT - overhead)),
+                                 protocol.Session()))
+    over = decode(protocol.respond(req("echo", id=1, data="x" * (framing.MAX_OUT - overhead + 1)),
+                                   protocol.Session()))
+    assert at["ok"] is True and error_of(over)["code"] == 24

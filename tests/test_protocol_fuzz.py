@@ -20,6 +20,6 @@ def setup_module():
 
 @pytest.mark.slow     # hundreds of cases: make test runs it
 @SHORT
-@given(fuzz_cases.requests())
-def test_any_request_gets_a_reply_frame_with_a_stable_code(request):
-    fuzz_cases.check_protocol(request)
+@given(fuzz_cases.frames())
+def test_any_request_gets_a_reply_frame_with_a_stable_code(case):
+    fuzz_cases.check_protocol(case)

@@ -200,3 +200,16 @@ def test_the_readers_include_and_exclude_win_over_the_model():
     assert {r for r in every if sel.feats.chars[r] > 0} <= set(gone["drop"])
     back = reader_view(sel, node, include=every)
     assert all(hard(sel, r) for r in back["drop"]), back["drop"]
+
+
+def test_drop_and_quiet_lists_are_cut_just_over_their_limit(page, monkeypatch):
+    """SECURITY.md, "Limits": clean's row lists, at the limit and one row over it."""
+    from pith.pipeline import wire
+    full = reader_view(page, 0)
+    rows = len(full["drop"])
+    assert rows >= 2 and full["truncated"] is False
+    monkeypatch.setattr(wire, "MAX_BLOCK_ROWS", rows)
+    assert reader_view(page, 0)["truncated"] is False
+    monkeypatch.setattr(wire, "MAX_BLOCK_ROWS", rows - 1)
+    cut = reader_view(page, 0)
+    assert cut["truncated"] is True and cut["drop"] == full["drop"][:rows - 1]

@@ -214,3 +214,32 @@ def test_a_block_choice_is_computed_once_per_node_and_reader_choice():
     kept = [int(r) for r in sel.result.kept]
     assert block_choice(sel, sel.node, exclude=kept[:1]) is not sel.result
     assert kept[0] not in block_choice(sel, sel.node, exclude=kept[:1]).kept
+
+
+def test_blocks_lists_are_cut_just_over_max_block_rows():
+    """SECURITY.md, "Limits": a `blocks` list of MAX_BLOCK_ROWS rows is whole, one more
+    is cut and marked."""
+    from pith.pipeline.select import MAX_BLOCK_ROWS, blocks_reply
+    at = Choice(node=0, score=np.zeros(1), blocks=np.zeros(1, np.int64),
+                kept=np.arange(MAX_BLOCK_ROWS))
+    over = Choice(node=0, score=np.zeros(1), blocks=np.zeros(1, np.int64),
+                  kept=np.arange(MAX_BLOCK_ROWS + 1))
+    assert blocks_reply(at)["truncated"] is False and len(blocks_reply(at)["kept"]) == MAX_BLOCK_ROWS
+    assert blocks_reply(over)["truncated"] is True and len(blocks_reply(over)["kept"]) == MAX_BLOCK_ROWS
+
+
+@pytest.mark.parametrize("field,limit", [("title", "MAX_PAGE_CHARS"), ("url", "MAX_PAGE_CHARS"),
+                                         ("cls", "MAX_NAME_CHARS"), ("id", "MAX_NAME_CHARS")])
+def test_echoed_page_strings_are_whole_at_their_limit_and_cut_one_over(field, limit):
+    """SECURITY.md, "Limits": a page string the reply echoes, at its cap and one over."""
+    from pith.pipeline import wire
+    cap = getattr(wire, limit)
+    for length, cut in ((cap, False), (cap + 1, True)):
+        value = "é" * length
+        rows = [("html", -1), ("body", 0), ("article", 1, {field: value} if field in ("cls", "id") else {}),
+                ("p", 2, {"text": "A paragraph of an article that says something. " * 8})]
+        meta = {field: value} if field in ("title", "url") else {}
+        sel = select(make_snapshot(rows, **meta))
+        got = sel.to_wire()[field] if field in ("title", "url") else sel.describe(2)[field]
+        assert len(got) == cap
+        assert got.endswith("…") is cut and (got == value) is not cut

@@ -234,3 +234,22 @@ def test_memo_computes_once_and_hands_out_a_read_only_array():
     assert first.tolist() == [False, False, True, False]
     with pytest.raises(ValueError):
         first[0] = True
+
+
+def test_one_row_over_max_nodes_is_refused_and_max_nodes_reads():
+    """SECURITY.md, "Limits": the snapshot size limit, at it and just over it."""
+    obj = small()
+    n = obj["n"]
+    assert from_json(small(), n).n == n
+    with pytest.raises(SnapshotTooLarge) as err:
+        from_json(obj, n - 1)
+    assert err.value.detail == {"n": n, "limit": n - 1}
+
+
+def test_a_snapshot_keeps_its_first_warnings_only():
+    from pith.pipeline.snapshot import MAX_WARNINGS
+    obj = small()
+    obj["warnings"] = [{"node": 0, "code": "cross_origin_frame", "message": str(k)}
+                       for k in range(MAX_WARNINGS + 1)]
+    kept = from_json(obj, MAX).meta["warnings"]
+    assert len(kept) == MAX_WARNINGS and kept[-1]["message"] == str(MAX_WARNINGS - 1)

@@ -17,7 +17,8 @@ from . import __version__
 from .pipeline import render
 from .batch.command import TABLE_FORMATS
 from .batch.warc import is_warc
-from .errors import BadOptions, InputNotFound, PithError
+from .errors import BadOptions, InputNotFound, PithError, Timeout
+from .native import deadline
 from .pipeline.metadata import frontmatter
 from .measure.anchors import ANCHORS
 from .pipeline.options import ALGORITHMS, Options
@@ -343,12 +344,18 @@ def cmd_extract(args: argparse.Namespace) -> int:
     bar = tqdm(args.inputs, desc="extract", unit="page", file=sys.stderr,
                disable=args.quiet or not many or not stderr_is_terminal(),
                dynamic_ncols=True)
+    # a static page gets the single-page limit a rendered one has, --timeout (rows have
+    # --page-timeout); a rendered page's is the browser driver's own, where a timer
+    # signal must not cut in (NOTES.md, 'Why frames, the cache and static parses are
+    # bounded by size')
+    page_limit_ms = round(args.timeout * 1000) if args.static else None
     with Capturer(static_mode=args.static, js=not args.no_js, timeout_s=args.timeout,
                   encoding=args.encoding, encoding_errors=args.encoding_errors) as capturer:
         for target in bar:
             try:
-                body, _record = extract_one(capturer, target, opts, args.format,
-                                            args.comments, args.front_matter)
+                with deadline.within(page_limit_ms, "the page", "--timeout", Timeout):
+                    body, _record = extract_one(capturer, target, opts, args.format,
+                                                args.comments, args.front_matter)
             except PithError as exc:
                 failed += 1
                 bar.write(failure_line(target, exc), file=sys.stderr)

@@ -51,6 +51,23 @@ class FrameNotJson(PithError):
     code, name = 13, "frame_not_json"
 
 
+class FrameBadNumber(PithError):
+    """A number in a frame body is beyond a double (1e400): JSON's grammar allows it, but
+    read as Infinity it could not be answered; the host refuses it."""
+    code, name = 14, "frame_bad_number"
+
+
+class FrameTooDeep(PithError):
+    """A frame body nests arrays and objects deeper than the host reads (shape.MAX_DEPTH)."""
+    code, name = 15, "frame_too_deep"
+
+
+class FrameTooComplex(PithError):
+    """A frame body would take more memory once decoded than the host allows
+    (shape.MAX_DECODED_BYTES, estimated from its bytes before decoding)."""
+    code, name = 16, "frame_too_complex"
+
+
 # --- protocol (meaning of a message) ---------------------------------------------
 class BadEnvelope(PithError):
     code, name = 20, "bad_envelope"

@@ -24,7 +24,7 @@ import signal
 import threading
 from typing import Iterator
 
-from ..errors import RequestTooSlow
+from ..errors import PithError, RequestTooSlow
 
 # After the deadline, the timer fires again this often until the request has unwound.
 REPEAT_S = 0.1
@@ -37,17 +37,19 @@ def available() -> bool:
 
 
 @contextlib.contextmanager
-def within(limit_ms: int | None, what: str, option: str = "max_request_ms") -> Iterator[None]:
-    """Run the body under a limit of `limit_ms` ms (None: no limit); RequestTooSlow
-    (naming `what` and the `option` that sets the limit) if it is still running then."""
+def within(limit_ms: int | None, what: str, option: str = "max_request_ms",
+           error: type[PithError] = RequestTooSlow) -> Iterator[None]:
+    """Run the body under a limit of `limit_ms` ms (None: no limit); `error` (naming
+    `what` and the `option` that sets the limit) if it is still running then. The CLI's
+    single-page mode uses it too, with PageTimeLimit."""
     if limit_ms is None or not available():
         yield
         return
+    whose = "the host's limit" if error is RequestTooSlow else "the limit"
 
     def on_timer(signum, frame):
-        raise RequestTooSlow(f"{what} took longer than the host's limit of {limit_ms} ms "
-                             f"(option {option}); it was stopped",
-                             limit_ms=limit_ms, action=what)
+        raise error(f"{what} took longer than {whose} of {limit_ms} ms "
+                    f"(option {option}); it was stopped", limit_ms=limit_ms, action=what)
 
     previous = signal.signal(signal.SIGALRM, on_timer)
     try:

@@ -8,12 +8,15 @@ Everything here is a pure function over a binary stream, so it is tested with
 from __future__ import annotations
 
 import json
+import math
 import struct
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Callable
 
 import orjson
 
-from ..errors import FrameNotJson, FrameNotUtf8, FrameTooLarge, FrameTruncated, ReplyTooLarge
+from . import shape
+from ..errors import (FrameBadNumber, FrameNotJson, FrameNotUtf8, FrameTooLarge,
+                      FrameTruncated, ReplyTooLarge)
 
 # The length prefix: unsigned 32-bit, native byte order ("=" = native order, no padding),
 # which is what both browsers write and expect.
@@ -64,13 +67,15 @@ def read_exactly(stream: BinaryIO, size: int) -> bytes:
     return b"".join(chunks)
 
 
-def read_frame(stream: BinaryIO, max_bytes: int = MAX_IN) -> dict | None:
+def read_frame(stream: BinaryIO, max_bytes: int = MAX_IN,
+               reserve: Callable[[int], None] | None = None) -> dict | None:
     """The next message as a dict, or None on a clean end of stream (no header byte).
 
     Raises FrameTruncated (header or body cut short), FrameTooLarge (declared length over
     `max_bytes`; the body is not read), FrameNotUtf8 or FrameNotJson. After the first two
     the stream is unusable; after the last two the frame was consumed whole and the next
-    frame can be read.
+    frame can be read. `reserve`, when given, is told the body's length once it is known
+    to be within `max_bytes`, before the body is read (the host makes room for it).
     """
     header = read_exactly(stream, HEADER.size)
     if not header:
@@ -84,6 +89,8 @@ def read_frame(stream: BinaryIO, max_bytes: int = MAX_IN) -> dict | None:
         raise FrameTooLarge(
             f"frame declares {length} bytes, over the limit of {max_bytes}",
             length=length, limit=max_bytes)
+    if reserve is not None:
+        reserve(length)
     body = read_exactly(stream, length)
     if len(body) < length:
         raise FrameTruncated(
@@ -93,8 +100,11 @@ def read_frame(stream: BinaryIO, max_bytes: int = MAX_IN) -> dict | None:
 
 
 def decode_body(body: bytes) -> dict:
-    """The JSON object in a frame body; FrameNotUtf8 / FrameNotJson otherwise. The same
-    object the json module gives (see LONG_DIGITS for how orjson is used)."""
+    """The JSON object in a frame body; FrameNotUtf8 / FrameNotJson otherwise, and
+    FrameTooDeep / FrameTooComplex (shape.py) before anything is built, FrameBadNumber
+    for a number beyond a double. The same object the json module gives (see LONG_DIGITS
+    for how orjson is used)."""
+    shape.check(body)
     if body.translate(_DIGITS_AS_ZERO).find(_LONG_RUN) >= 0:
         obj = _decode_slowly(body)
     else:
@@ -116,7 +126,7 @@ def _decode_slowly(body: bytes) -> Any:
         raise FrameNotUtf8(f"frame body is not UTF-8 (bad byte at offset {exc.start})",
                            offset=exc.start) from None
     try:
-        return json.loads(text, parse_constant=_refuse_constant)
+        return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
     except RecursionError:
         raise FrameNotJson("frame body is JSON nested too deeply") from None
     except ValueError as exc:  # JSONDecodeError, NaN/Infinity, ints over Python's digit cap
@@ -153,6 +163,16 @@ def write_frame(stream: BinaryIO, obj: Any, max_bytes: int = MAX_OUT) -> int:
     stream.write(frame)
     stream.flush()
     return len(frame)
+
+
+def _finite_float(text: str) -> float:
+    """json.loads hook: a number beyond a double (1e400) is refused, not read as
+    Infinity (orjson refuses it too, which is how it gets here)."""
+    value = float(text)
+    if math.isinf(value):
+        raise FrameBadNumber(f"frame body holds the number {text[:40]}, beyond a double's "
+                             f"range (about 1.8e308)", number=text[:40])
+    return value
 
 
 def _refuse_constant(name: str):

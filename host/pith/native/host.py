@@ -38,7 +38,7 @@ def serve(frames_in: BinaryIO, frames_out: BinaryIO,
     session = protocol.Session() if session is None else session
     while True:
         try:
-            request = framing.read_frame(frames_in, framing.MAX_IN)
+            request = framing.read_frame(frames_in, framing.MAX_IN, session.reserve)
         except framing.UNRECOVERABLE as exc:
             log.error("cannot read frames any more: %s", exc)
             _send(frames_out, framing.encode_frame(protocol.error_reply(None, exc)))

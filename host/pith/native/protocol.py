@@ -21,6 +21,7 @@ from .. import PROTOCOL_VERSION, SNAPSHOT_VERSION, __version__
 from . import deadline, framing
 from ..errors import (BadEnvelope, BadRequest, InternalError, PithError, UnknownAction,
                      UnsupportedVersion)
+from ..pipeline import footprint
 from ..pipeline.options import ALGORITHMS, Options
 
 log = logging.getLogger("pith.native.protocol")
@@ -28,6 +29,19 @@ log = logging.getLogger("pith.native.protocol")
 # Selections kept for `grow`/`shrink`: one per recently extracted page, enough for a
 # reader adjusting a handful of tabs, while each entry holds a whole snapshot's arrays.
 CACHE_SIZE = 8
+
+# ... and at most this many bytes of them (the most recent one is kept whatever its
+# size: its page is the one the reader is adjusting). An ordinary page's selection holds
+# a few MB, a 200,000-element page's about 130 MB, a 1,000,000-element page's 600 MB:
+# nine selects of such pages held 5.8 GB when the cache was bounded by count alone.
+CACHE_BYTES = 512 * 2**20
+
+# What a request may become, per byte of its frame: a select's kept selection holds about
+# ten times its frame (a 1,000,000-element page: 62 MiB of frame, 600 MB of selection, and
+# the decoded request about as much again while it runs). Before a frame is read the
+# cache drops its least recently used selections until this much more fits: nine selects
+# of such a page peaked at 1.8 GB when the last one's selection waited for the next to end.
+BYTES_PER_FRAME_BYTE = 10
 
 # Request ids are echoed in every reply; the extension uses a counter (or a UUID), so a
 # longer id is a client bug that would only inflate replies.
@@ -39,6 +53,10 @@ MAX_SAFE_ID = 2**53 - 1
 # An internal error's message is a short hint (the traceback goes to stderr).
 MAX_INTERNAL_MESSAGE = 200
 
+# Any error's message and string details are cut to this many characters: they may quote
+# the request (a 2 MB action name made `unknown_action` a `reply_too_large`).
+MAX_ERROR_CHARS = 1000
+
 # Prefix of the document tokens of `select` replies: "d1", "d2", ...
 DOC_PREFIX = "d"
 
@@ -46,23 +64,57 @@ DOC_PREFIX = "d"
 ENVELOPE_KEYS = ("v", "id", "action")
 
 
-class Session:
-    """State of one host process: the last CACHE_SIZE selections, by document token."""
+def size_of(selection: Any) -> int:
+    """Bytes a cached selection holds (its own `nbytes` when it has one)."""
+    nbytes = getattr(selection, "nbytes", None)
+    return int(nbytes()) if callable(nbytes) else footprint.of(selection)
 
-    def __init__(self, cache_size: int = CACHE_SIZE):
+
+class Session:
+    """State of one host process: the last CACHE_SIZE selections, by document token,
+    holding at most CACHE_BYTES (least recently used dropped first)."""
+
+    def __init__(self, cache_size: int = CACHE_SIZE, cache_bytes: int = CACHE_BYTES):
         self.cache_size = cache_size
+        self.cache_bytes = cache_bytes
         self._docs: OrderedDict[str, Any] = OrderedDict()
+        self._bytes: dict[str, int] = {}
         self._issued = 0
 
     def remember(self, selection: Any) -> str:
-        """Keep `selection`, dropping the least recently used one; its new token."""
+        """Keep `selection`, dropping the least recently used ones over the bounds; its
+        new token."""
         self._issued += 1
         token = f"{DOC_PREFIX}{self._issued}"
         self._docs[token] = selection
-        while len(self._docs) > self.cache_size:
-            dropped, _ = self._docs.popitem(last=False)
-            log.debug("dropped document %s from the cache", dropped)
+        self.measure(token)
         return token
+
+    def measure(self, token: str) -> None:
+        """Count `token`'s selection again (grow, shrink and clean add to it), then drop
+        the least recently used others while the cache is over a bound."""
+        if token in self._docs:
+            self._bytes[token] = size_of(self._docs[token])
+        while len(self._docs) > 1 and (len(self._docs) > self.cache_size
+                                       or self.held() > self.cache_bytes):
+            dropped, _ = self._docs.popitem(last=False)
+            self._bytes.pop(dropped, None)
+            log.debug("dropped document %s from the cache", dropped)
+
+    def reserve(self, frame_bytes: int) -> None:
+        """Make room for a request of `frame_bytes` before it is read: drop the least
+        recently used selections (the freshest too) while the cache and what the
+        request may become (BYTES_PER_FRAME_BYTE per byte) are over `cache_bytes`."""
+        need = BYTES_PER_FRAME_BYTE * frame_bytes
+        while self._docs and self.held() + need > self.cache_bytes:
+            dropped, _ = self._docs.popitem(last=False)
+            self._bytes.pop(dropped, None)
+            log.debug("dropped document %s from the cache for a %d-byte frame", dropped,
+                      frame_bytes)
+
+    def held(self) -> int:
+        """Bytes the cached selections hold, as last measured."""
+        return sum(self._bytes.values())
 
     def recall(self, token: str) -> Any:
         """The selection of `token` (now the most recently used); BadRequest if gone."""
@@ -128,7 +180,7 @@ def do_hello(params: dict, session: Session) -> dict:
         "snapshot": SNAPSHOT_VERSION,
         "actions": list(ACTIONS),
         "limits": {"max_in": framing.MAX_IN, "max_out": framing.MAX_OUT,
-                   "cache": session.cache_size},
+                   "cache": session.cache_size, "cache_bytes": session.cache_bytes},
         "algorithms": list(ALGORITHMS),
         "options": Options().describe(),
         "pid": os.getpid(),
@@ -160,7 +212,9 @@ def do_grow(params: dict, session: Session) -> dict:
     selection = session.recall(token)
     from ..pipeline.select import grow
     with deadline.within(selection.options.max_grow_ms, "grow", "max_grow_ms"):
-        return {**grow(selection, node), "doc": token}
+        out = {**grow(selection, node), "doc": token}
+    session.measure(token)
+    return out
 
 
 def do_shrink(params: dict, session: Session) -> dict:
@@ -169,7 +223,9 @@ def do_shrink(params: dict, session: Session) -> dict:
     selection = session.recall(token)
     from ..pipeline.select import shrink
     with deadline.within(selection.options.max_grow_ms, "shrink", "max_grow_ms"):
-        return {**shrink(selection, node, trail), "doc": token}
+        out = {**shrink(selection, node, trail), "doc": token}
+    session.measure(token)
+    return out
 
 
 def do_clean(params: dict, session: Session) -> dict:
@@ -180,7 +236,9 @@ def do_clean(params: dict, session: Session) -> dict:
     selection = session.recall(token)
     from ..pipeline.select import reader_view
     with deadline.within(selection.options.max_request_ms, "clean"):
-        return {**reader_view(selection, node, include, exclude), "doc": token}
+        out = {**reader_view(selection, node, include, exclude), "doc": token}
+    session.measure(token)
+    return out
 
 
 class Action(NamedTuple):
@@ -253,8 +311,19 @@ def ok_reply(rid: str | int | None, result: dict) -> dict:
 
 
 def error_reply(rid: str | int | None, error: PithError) -> dict:
-    """An error reply; `rid` is None when the request's id is unknown."""
-    return {"v": PROTOCOL_VERSION, "id": rid, "ok": False, "error": error.to_wire()}
+    """An error reply; `rid` is None when the request's id is unknown. Its message and
+    string details are cut to MAX_ERROR_CHARS: they quote what was sent (an unknown
+    action's or option's name), which must not make the error itself too large."""
+    wire = error.to_wire()
+    wire["message"] = _cut(wire["message"])
+    if "detail" in wire:
+        wire["detail"] = {k: _cut(v) if isinstance(v, str) else v
+                          for k, v in wire["detail"].items()}
+    return {"v": PROTOCOL_VERSION, "id": rid, "ok": False, "error": wire}
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= MAX_ERROR_CHARS else text[:MAX_ERROR_CHARS - 1] + "…"
 
 
 def internal_error(exc: BaseException, context: str) -> InternalError:

@@ -40,6 +40,7 @@ from .. import SNAPSHOT_VERSION
 from ..errors import InputDecode, InputEmpty, InputNotFound, InputNotHtml
 from ..pipeline.metadata import declared as declared_mod
 from ..pipeline import snapshot as snapshot_mod
+from . import nesting
 
 # --- decoding ------------------------------------------------------------------------
 
@@ -374,8 +375,10 @@ _OPACITY_ZERO = re.compile(
 def _parse(html: str) -> LexborHTMLParser:
     """The document of `html` as an HTML5 parser builds it (lexbor, through selectolax):
     the tree construction of the HTML Standard, so the same tree a browser builds before
-    its scripts run. Bytes go in: a lone surrogate in `html` becomes U+FFFD."""
-    return LexborHTMLParser(html.encode("utf-8", "replace"))
+    its scripts run, and no deeper than a browser builds it (nesting.py: Chromium's 512
+    levels; lexbor's time grows with the depth times the elements). Bytes go in: a lone
+    surrogate in `html` becomes U+FFFD."""
+    return LexborHTMLParser(nesting.capped(html).encode("utf-8", "replace"))
 
 
 # --- urls ------------------------------------------------------------------------------

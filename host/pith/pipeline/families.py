@@ -4,7 +4,7 @@
 name is in a family when, scanning it from the left as `reference_pattern()` does (the
 families' alternatives in order, the first that matches at a place wins, matches do not
 overlap), a match of that family occurs. The block features read these bits for the class
-and id of every row they score (block_features.name_families).
+and id of every row they score (blocks/features.name_families).
 
 Scanning that one alternation is slow: Python's regular expressions try each of its
 eighty-odd alternatives at almost every character (a quarter of a crawl page's block

@@ -449,7 +449,10 @@ def _check(f: dataclasses.Field, value: Any) -> Any:
     elif isinstance(default, float):
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise BadOptions(f"option {key!r} must be a number", key=key)
-        value = float(value)
+        try:
+            value = float(value)
+        except OverflowError:       # a JSON integer beyond a double (10**400)
+            raise BadOptions(f"option {key!r} is beyond a number's range", key=key) from None
     elif isinstance(default, str):
         if not isinstance(value, str):
             raise BadOptions(f"option {key!r} must be a string", key=key)

@@ -59,6 +59,7 @@ from .algorithms.base import Choice
 from .features import Features
 from .options import Options
 from .snapshot import Snapshot
+from . import wire
 
 # Form widgets never belong in a reader; their labels and hints are UI, not content.
 WIDGET_TAGS = frozenset({"input", "textarea", "button", "select"})
@@ -71,6 +72,12 @@ FORM_MAX_SHARE = 0.5
 # A reader wants the links of a share bar or a "see also" list, not the thousand entries of
 # a mega-menu: past this many the list stops (the reply must also stay under 1 MB).
 MAX_LINKS = 200
+
+# A dropped link is listed with its text cut to this many characters, and only when its
+# URL is at most this long (a cut URL would lead somewhere else; a data: URL of megabytes
+# is no link a reader follows): 200 links then stay under 0.5 MB whatever the page holds.
+MAX_LINK_TEXT_CHARS = 300
+MAX_LINK_URL_CHARS = 2048
 
 
 def _part_outsiders(snap: Snapshot, answer: Choice, node: int,
@@ -117,7 +124,8 @@ def clean(snap: Snapshot, feats: Features, opts: Options, answer: Choice, node: 
     parts and dropped rows apply while `node` is its node), `blocks` the block stage's
     choice for `node` with the reader's own include / exclude (None with the stage off),
     `hidden_ignored` whether the page was scored with hidden text counted (step 3).
-    select.reader_view passes a Selection's."""
+    select.reader_view passes a Selection's. Page strings and row lists are cut to what a
+    reply can carry (wire.py)."""
     node = snap.check_node(node)
     within = lqf.inside(snap, np.array([node]))
     tags = filters.tags_of(snap, feats)                                            # 2
@@ -139,11 +147,17 @@ def clean(snap: Snapshot, feats: Features, opts: Options, answer: Choice, node: 
     removed = drop | snap.below(drop)
     links = filters.removed_links(snap, feats, removed & ~feats.hidden, ads)
     top = np.flatnonzero(drop & ~snap.below(drop))
+    quiet = ([] if blocks is None or blocks.quiet is None
+             else np.flatnonzero(blocks.quiet & ~removed).tolist())
+    # the page's strings and row lists, cut to what a reply can carry (wire.py)
+    links = [(t, u) for t, u in links if len(u) <= MAX_LINK_URL_CHARS][:MAX_LINKS]
+    rows = wire.MAX_BLOCK_ROWS
     return {
         "node": node,
-        "drop": top.tolist(),
-        "quiet": ([] if blocks is None or blocks.quiet is None
-                  else np.flatnonzero(blocks.quiet & ~removed).tolist()),
-        "links": [{"text": t, "href": u} for t, u in links[:MAX_LINKS]],
+        "drop": top[:rows].tolist(),
+        "quiet": quiet[:rows],
+        "links": [{"text": wire.page_string(t, MAX_LINK_TEXT_CHARS), "href": u}
+                  for t, u in links],
         "dropped_chars": int(feats.chars[top].sum()),
+        "truncated": len(top) > rows or len(quiet) > rows,
     }

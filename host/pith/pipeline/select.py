@@ -37,9 +37,13 @@ from typing import Any
 import numpy as np
 
 from . import comments as comments_mod
+from . import footprint
 from . import features as features_mod
 from . import pagetype
 from . import reader, render
+from . import wire
+from .wire import (MAX_BLOCK_ROWS, MAX_LISTED_PARTS, MAX_LISTED_PATH,  # noqa: F401
+                   MAX_NAME_CHARS, MAX_PAGE_CHARS, page_string)
 from . import snapshot as snapshot_mod
 from .algorithms import lqf
 from .algorithms.base import Choice
@@ -80,14 +84,26 @@ class Selection:
     def node(self) -> int:
         return self.result.node
 
-    def describe(self, node: int) -> dict[str, Any]:
-        """The wire form of one node: id, path, tag, score and text size."""
+    def nbytes(self) -> int:
+        """Bytes this selection holds (footprint.py): what it was built with, measured
+        once, and the block-stage answers added since (`choices`), measured each time."""
+        fixed = self.__dict__.get("_fixed_bytes")
+        if fixed is None:
+            fixed = footprint.of({k: v for k, v in vars(self).items() if k != "choices"})
+            self.__dict__["_fixed_bytes"] = fixed
+        return fixed + footprint.of(self.choices)
+
+    def describe(self, node: int, listed: bool = False) -> dict[str, Any]:
+        """The wire form of one node: id, path, tag, score and text size, the page's
+        strings cut to MAX_NAME_CHARS; `listed` (a runner-up, a part): its path only
+        when it is at most MAX_LISTED_PATH deep (null otherwise)."""
+        deep = listed and int(self.snap.depth[node]) > MAX_LISTED_PATH
         return {
             "node": node,
-            "path": self.snap.path(node),
-            "tag": str(self.snap.tag[node]),
-            "id": str(self.snap.id[node]),
-            "cls": str(self.snap.cls[node]),
+            "path": None if deep else self.snap.path(node),
+            "tag": page_string(self.snap.tag[node], MAX_NAME_CHARS),
+            "id": page_string(self.snap.id[node], MAX_NAME_CHARS),
+            "cls": page_string(self.snap.cls[node], MAX_NAME_CHARS),
             "score": round(float(self.result.score[node]), 4),
             "chars": int(self.feats.chars[node]),
         }
@@ -133,13 +149,15 @@ class Selection:
     def to_wire(self) -> dict[str, Any]:
         out = self.describe(self.node)
         out["algorithm"] = self.options.algorithm
-        out["title"] = self.snap.meta["title"]
-        out["url"] = self.snap.meta["url"]
+        out["title"] = page_string(self.snap.meta["title"], MAX_PAGE_CHARS)
+        out["url"] = page_string(self.snap.meta["url"], MAX_PAGE_CHARS)
         out["hidden_ignored"] = self.hidden_ignored
         out["pinned"] = self.pinned
         if self.result.parts is not None:
-            out["parts"] = [self.snap.path(int(p)) for p in self.result.parts]
-        out["candidates"] = [self.describe(int(b))
+            parts = [int(p) for p in self.result.parts[:MAX_LISTED_PARTS]]
+            out["parts"] = [None if self.snap.depth[p] > MAX_LISTED_PATH else self.snap.path(p)
+                            for p in parts]
+        out["candidates"] = [self.describe(int(b), listed=True)
                              for b in self.result.blocks[1:1 + self.options.candidates]]
         if self.result.kept is not None:
             out["blocks"] = blocks_reply(self.result)
@@ -151,19 +169,25 @@ class Selection:
         return out
 
 
-# Most rows one list of a `blocks` reply carries (a reply stays far under the 1 MB cap).
-MAX_BLOCK_ROWS = 20_000
+# Block-stage answers a selection keeps for nodes other than its own (`choices`): a
+# grow's reply, the reader's clean and the bench's one-click text ask for the same node
+# in a row; each holds a few arrays of the page's length, so a reader pressing grow and
+# shrink all over a large page must not pile them up.
+MAX_CHOICES = 4
+
 
 
 def blocks_reply(choice: Choice) -> dict[str, Any]:
-    """{kept, drop, quiet, truncated} of a block-stage choice (rows of the capture)."""
+    """{kept, drop, quiet, truncated} of a block-stage choice (rows of the capture), each
+    list cut at wire.MAX_BLOCK_ROWS (a reply stays far under the 1 MB cap)."""
     lists = {
         "kept": choice.kept.tolist() if choice.kept is not None else [],
         "drop": np.flatnonzero(choice.drop).tolist() if choice.drop is not None else [],
         "quiet": np.flatnonzero(choice.quiet).tolist() if choice.quiet is not None else [],
     }
-    truncated = any(len(v) > MAX_BLOCK_ROWS for v in lists.values())
-    return {**{k: v[:MAX_BLOCK_ROWS] for k, v in lists.items()}, "truncated": truncated}
+    limit = wire.MAX_BLOCK_ROWS
+    truncated = any(len(v) > limit for v in lists.values())
+    return {**{k: v[:limit] for k, v in lists.items()}, "truncated": truncated}
 
 
 def block_choice(sel: "Selection", node: int, include=None, exclude=None) -> Choice | None:
@@ -181,6 +205,8 @@ def block_choice(sel: "Selection", node: int, include=None, exclude=None) -> Cho
         # a Selection made without the stage (element, scope None) judges the node itself
         scope = sel.scope if (node == sel.node and sel.scope is not None) else node
         method = sel.element if sel.element is not None else sel.result
+        while len(sel.choices) >= MAX_CHOICES:
+            del sel.choices[next(iter(sel.choices))]       # the oldest
         sel.choices[key] = keep.apply(sel.snap, sel.feats, sel.options, scope, method,
                                       np.array(inc, np.int64), np.array(exc, np.int64),
                                       answer=node, page=sel.page,

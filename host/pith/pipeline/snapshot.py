@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +23,13 @@ from .. import SNAPSHOT_VERSION
 from .metadata import declared as declared_mod
 from ..errors import (BadNode, NoContent, SnapshotInvalid, SnapshotOrder, SnapshotTooLarge,
                       SnapshotVersion)
+
+# The largest finite double: a JSON integer beyond it has no float form.
+MAX_FLOAT = sys.float_info.max
+
+# Warnings a Snapshot keeps (the capture's first ones): they are for logs, and a Snapshot
+# may be kept for grow/shrink, where 20 million of them held 1.9 GB.
+MAX_WARNINGS = 100
 
 STRING_COLUMNS = ("tag", "text", "tail", "id", "cls", "role", "host", "url", "alt", "color")
 # numeric columns: name -> numpy dtype they are stored as
@@ -236,7 +244,7 @@ def _built(n: int, cols: dict[str, np.ndarray], obj: dict[str, Any],
     meta["capture_ms"] = meta["capture_ms"] if _finite(meta["capture_ms"]) else None
     meta["layout"] = bool(meta["layout"])
     warnings = obj.get("warnings") or []
-    meta["warnings"] = warnings if isinstance(warnings, list) else []
+    meta["warnings"] = warnings[:MAX_WARNINGS] if isinstance(warnings, list) else []
     meta["declared"] = declared
     return Snapshot(n=n, cols=cols, end=end, depth=depth, meta=meta)
 
@@ -252,9 +260,12 @@ def well_formed(strings: list[str]) -> list[str]:
 
 
 def _finite(value: Any) -> bool:
-    """A JSON number that is finite (json reads 1e400 as inf)."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool) \
-        and math.isfinite(value)
+    """A JSON number that a double holds: not inf (json reads 1e400 as inf), not an
+    integer beyond a double (10**400 is a JSON integer; comparing it is exact, turning
+    it into a float raises)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return math.isfinite(value) if isinstance(value, float) else abs(value) <= MAX_FLOAT
 
 
 def _size(value: Any) -> list[float]:

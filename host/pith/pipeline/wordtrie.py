@@ -12,7 +12,7 @@ The trie keeps the alternation's answer: where two words can match at one place,
 listed first is tried first (`trie` refuses a list where no arrangement can keep that).
 Callers keep the plain alternation as their definition and test the two against each
 other (tests/test_families.py). A pattern that opens with a word boundary gains little:
-the boundary already skips the places inside words (block_features' furniture words
+the boundary already skips the places inside words (blocks/features.py's furniture words
 scanned as fast either way).
 """
 from __future__ import annotations

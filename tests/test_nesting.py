@@ -1,0 +1,103 @@
+"""nesting.capped: a page's nesting capped at Chromium's 512 levels before lexbor parses it."""
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from pith.pages import nesting, static
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "pages"
+
+
+def tree_depth(html: str) -> int:
+    """The depth of the deepest element of the static snapshot of `html`."""
+    snap = static.snapshot_of_html(html, "", 10_000_000)
+    return int(snap.depth.max())
+
+
+@pytest.mark.parametrize("page", [
+    "<html><body>" + "<div>" * 20_000 + "deep text" + "</div>" * 20_000,
+    "<html><body>" + "<div>" * 20_000 + "deep text",                       # never closed
+    "<html><body>" + "<div></span>" * 20_000 + "deep text",                # stray end tags
+    "<html><body>" + "<div/>" * 20_000 + "deep text",                      # "/>" opens in HTML
+    "<html><body>" + "<li><div>" * 10_000 + "deep text",                   # li inside div nests
+    "<html><body>" + "<b>" * 20_000 + "deep text",                         # formatting elements
+])
+def test_a_page_nested_beyond_the_cap_is_parsed_no_deeper_and_keeps_its_text(page):
+    depth = tree_depth(page)
+    assert depth <= 2 * nesting.MAX_DEPTH + 3          # html, body, and what li adds
+    snap = static.snapshot_of_html(page, "", 10_000_000)
+    assert any("deep text" in t for t in snap.text.tolist() + snap.tail.tolist())
+
+
+def test_nesting_under_the_cap_is_left_as_it_is():
+    page = "<html><body>" + "<div>" * 500 + "x" + "</div>" * 500 + "<p>after</p>"
+    assert nesting.capped(page) is page
+    assert tree_depth(page) == 501                     # html 0, body 1, the divs 2..501
+
+
+def test_the_fixture_pages_are_left_as_they_are():
+    for source in sorted(FIXTURES.glob("*/source.html")):
+        html = source.read_text(encoding="utf-8", errors="replace")
+        assert nesting.capped(html) is html, source.parent.name
+
+
+def test_what_lies_beyond_the_cap_is_beside_at_the_cap_in_order():
+    page = ("<html><body>" + "<div>" * 600 + "<p>one</p><span>two</span><div>three</div>"
+            + "</div>" * 600 + "<p>after</p>")
+    snap = static.snapshot_of_html(page, "", 10_000)
+    words = " ".join(f"{t} {tail}" for t, tail in zip(snap.text.tolist(), snap.tail.tolist()))
+    assert words.split() == ["one", "two", "three", "after"]
+    after = snap.text.tolist().index("after")
+    assert snap.depth[after] == 2                      # back at the body: every end matched
+
+
+@pytest.mark.parametrize("raw", ["script", "style", "textarea", "title", "xmp"])
+def test_tags_inside_raw_text_and_comments_are_not_nesting(raw):
+    inside = "<div>" * 2000
+    page = f"<html><head><{raw}>{inside}</{raw}></head><body><!-- {inside} --><p>x</p>"
+    assert nesting.capped(page) is page
+    assert nesting.depth_bound(page) < 10
+
+
+def test_end_tags_hidden_in_a_script_do_not_hide_the_nesting():
+    page = "<html><body><script>" + "</div>" * 5000 + "</script>" + "<div>" * 5000 + "x"
+    assert nesting.depth_bound(page) >= 5000
+    assert tree_depth(page) <= nesting.MAX_DEPTH + 3
+
+
+def test_self_closing_tags_close_only_in_svg_and_math():
+    page = "<html><body><svg>" + "<path/>" * 3000 + "</svg><p>x</p>"
+    assert nesting.capped(page) is page
+    page = "<html><body>" + "<x-a/>" * 3000 + "<p>x</p>"
+    assert nesting.capped(page) is not page
+
+
+SOUP = ["<div>", "</div>", "<span>", "</span>", "<b>", "</b>", "<p>", "</p>", "<li>",
+        "<ul>", "</ul>", "<svg>", "</svg>", "<path/>", "<div/>", "<script>", "</script>",
+        "<!--", "-->", "x", "</x>", "<x>", "<a href='>'>", "</a>", "<DIV>", "</Div>",
+        "<table>", "<tr>", "<td>", "</table>", "<br>", "<img src=x>"]
+
+
+@settings(max_examples=60, deadline=None, database=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(SOUP), min_size=600, max_size=2500))
+def test_the_quick_bound_is_never_below_the_tracked_depth(pieces):
+    """depth_bound decides whether the exact pass runs, so it must never under-count:
+    at a cap of the bound itself the exact pass drops nothing."""
+    html = "".join(pieces)
+    bound = nesting.depth_bound(html)
+    assert nesting.capped(html, max_depth=max(bound, 0)) == html
+
+
+def test_the_513th_level_opens_and_the_514th_goes_beside_it():
+    """SECURITY.md, "Limits": up to one level past the cap the page is as it is; one more
+    and the element beyond is put beside the one before it (which is closed first), the
+    text in the innermost, the end tag of the closed one dropped (as Chromium does)."""
+    depth = nesting.MAX_DEPTH + 1
+    at = "<div>" * depth + "x" + "</div>" * depth
+    assert nesting.capped(at) is at
+    over = "<div>" * (depth + 1) + "x" + "</div>" * (depth + 1)
+    assert nesting.capped(over) == ("<div>" * depth + "</div><div>x</div>"
+                                    + "</div>" * nesting.MAX_DEPTH)
