@@ -11,7 +11,7 @@ WEB_EXT := tests/node_modules/.bin/web-ext
 DIST := .cache/dist
 VERSION = $(shell $(BIN)/python -c 'import json; print(json.load(open("extension/manifest.json"))["version"])')
 
-.PHONY: run test test-fast bench bench-crawl bench-static bench-scale bench-extension lint package system venv npm clean help train train-blocks fuzz
+.PHONY: run test test-fast bench bench-crawl bench-static bench-scale bench-extension lint package system venv npm clean help train train-blocks train-pagetype fuzz
 
 help:
 	@echo "make run     set up (system packages, venv, host registration in .cache/profile) and"
@@ -29,6 +29,7 @@ help:
 	@echo "             trafilatura, --jobs, Dask, peak memory, a pathological record"
 	@echo "make train   retrain CLG's model (host/pith/pipeline/models/) from the snapshot cache of make bench"
 	@echo "make train-blocks  retrain the block model (host/pith/pipeline/models/blocks.json) the same way"
+	@echo "make train-pagetype  retrain the page type model (models/pagetype.json) from the labelled pages"
 	@echo "make fuzz    the long fuzz run: 100,000 cases over framing, protocol, snapshot and"
 	@echo "             extract --static (tests/fuzz.py; figures printed, crashes in .cache/fuzz/)"
 
@@ -67,6 +68,11 @@ train: venv
 # The block model (models/blocks.json): the same cache, the training sites only.
 train-blocks: venv
 	$(BIN)/pith train-blocks
+
+# The page type model (models/pagetype.json): wcxb_dev_full's and magic_html's labels,
+# static snapshots of the training sites.
+train-pagetype: venv
+	$(BIN)/pith train-pagetype
 
 lint: venv npm
 	$(BIN)/python -m compileall -q host/pith

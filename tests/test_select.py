@@ -51,6 +51,7 @@ def test_select_reply_describes_the_choice():
     assert wire["title"] == "A page" and wire["algorithm"] == "cnr"
     assert wire["chars"] == 2 * len("".join(LONG.split())) + 5
     assert set(wire["timings"]) == {"validate_ms", "features_ms", "score_ms", "blocks_ms", "metadata_ms",
+                                    "page_type_ms",
                                     "total_ms"}
     assert len(wire["candidates"]) <= Options().candidates
     assert "blocks" not in wire

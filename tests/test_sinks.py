@@ -60,10 +60,11 @@ def test_parquet_rows_read_back(tmp_path):
     pq = pytest.importorskip("pyarrow.parquet")
     out = tmp_path / "rows.parquet"
     sink = sinks.Parquet(out)
-    rows = [_row(source=f"s{k}") for k in range(3)]
+    rows = [_row(source=f"s{k}", page_type="forum", page_type_p=0.912) for k in range(3)]
     for row in rows:
         sink.write(row)
     sink.close()
     table = pq.read_table(out).to_pylist()
     assert [r["source"] for r in table] == ["s0", "s1", "s2"]
+    assert table[0]["page_type"] == "forum" and table[0]["page_type_p"] == 0.912
     assert table[0]["text"] == rows[0]["text"] and table[0]["path"] == [0, 1, 2]

@@ -156,6 +156,16 @@ def build_parser() -> argparse.ArgumentParser:
                          "file it replaces, or is the new static half if that one was")
     tb.set_defaults(run=cmd_train_blocks)
 
+    tp = sub.add_parser(
+        "train-pagetype", help="train the page type model on the labelled datasets' training sites",
+        description="Capture every page of wcxb_dev_full and magic_html with a page_type label "
+                    "statically, compute its page-level features, fit a multinomial logistic "
+                    "regression on the training sites (L2 by site-grouped cross-validation), "
+                    "and write host/pith/pipeline/models/pagetype.json and PAGETYPE.md with the "
+                    "validation sites' accuracy and confusion matrix.")
+    _training_args(tp, "pagetype.json and PAGETYPE.md")
+    tp.set_defaults(run=cmd_train_pagetype)
+
     op = sub.add_parser("options", help="list the pipeline options with defaults and reasons")
     op.set_defaults(run=cmd_options)
 
@@ -423,6 +433,13 @@ def cmd_train_blocks(args: argparse.Namespace) -> int:
     if args.out is None:
         args.out = train_blocks.MODELS_DIR
     return train_blocks.main(args)
+
+
+def cmd_train_pagetype(args: argparse.Namespace) -> int:
+    from .measure import train_pagetype
+    if args.out is None:
+        args.out = train_pagetype.MODELS_DIR
+    return train_pagetype.main(args)
 
 
 def cmd_options(args: argparse.Namespace) -> int:

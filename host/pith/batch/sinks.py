@@ -59,7 +59,8 @@ def schema():
         ("title", text), ("language", text), ("authors", pa.list_(text)),
         ("published", text), ("modified", text), ("site", text), ("description", text),
         ("canonical", text), ("image", text), ("categories", pa.list_(text)),
-        ("tags", pa.list_(text)), ("license", text), ("text", text), ("markdown", text),
+        ("tags", pa.list_(text)), ("license", text), ("page_type", text),
+        ("page_type_p", pa.float64()), ("text", text), ("markdown", text),
         ("html", text), ("comments", text), ("path", pa.list_(pa.int32())), ("blocks", pa.int32()),
         ("error", pa.struct([("code", pa.int32()), ("name", text), ("message", text)])),
         ("timings", pa.struct([(k, pa.float64()) for k in

@@ -13,6 +13,9 @@ Parquet carry the same thing and a failed record is a row like any other:
   authors, published, modified, site, description, canonical, image, categories, tags,
   license                  the rest of the page's metadata (host/PROTOCOL.md `metadata`;
                            `canonical` is its `url`), null or [] when not found
+  page_type, page_type_p   what kind of page it is (article, forum, product, listing,
+                           collection, documentation, service) and the model's
+                           probability of it (pipeline/pagetype.py)
   text, markdown, html     the main content (markdown and html only when asked for)
   path                     the chosen element's path: element-child indices from the root
                            (host/SNAPSHOT.md's portable node form)
@@ -41,8 +44,8 @@ from ..pipeline.select import select
 
 ROW_FIELDS = ("source", "url", "record_id", "status", "title", "language", "authors",
               "published", "modified", "site", "description", "canonical", "image",
-              "categories", "tags", "license", "text", "markdown", "html", "comments", "path",
-              "blocks", "error", "timings")
+              "categories", "tags", "license", "page_type", "page_type_p", "text", "markdown",
+              "html", "comments", "path", "blocks", "error", "timings")
 # row field -> metadata field (the rest of the metadata keeps its name)
 ROW_METADATA = {"canonical": "url"}
 METADATA_FIELDS = ("title", "language", "authors", "published", "modified", "site",
@@ -130,6 +133,7 @@ def _extract(record: Record, job: Job) -> dict[str, Any]:
     row.update(
         status="ok" if row["text"].strip() else "empty",
         language=meta["language"] or record.language,
+        page_type=sel.page_type_wire()[0], page_type_p=sel.page_type_wire()[1],
         path=sel.snap.path(sel.node),
         blocks=None if sel.result.kept is None else int(len(sel.result.kept)),
         timings={"read_ms": _ms(t1 - t0), "snapshot_ms": _ms(t2 - t1),

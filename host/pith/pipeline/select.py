@@ -39,6 +39,7 @@ import numpy as np
 from . import comments as comments_mod
 from . import footprint
 from . import features as features_mod
+from . import pagetype
 from . import reader, render
 from . import wire
 from .wire import (MAX_BLOCK_ROWS, MAX_LISTED_PARTS, MAX_LISTED_PATH,  # noqa: F401
@@ -73,6 +74,7 @@ class Selection:
     page: keep.Judged | None = None  # every block judged, when auto chose its element by
                                      # them (auto_block_choice): the block stage's own
     thread: comments_mod.Thread | None = None  # the comment thread left out of the body
+    page_type: tuple[str, float] | None = None  # (type, probability), pagetype.classify
     # block-stage answers already computed, by (node, include, exclude): a grow's reply,
     # the reader's clean and the bench's one-click text ask for the same node
     choices: dict = field(default_factory=dict, repr=False)
@@ -137,6 +139,13 @@ class Selection:
         return None if thread is None else comments_mod.output(self.snap, self.feats,
                                                                 thread, fmt)
 
+    def page_type_wire(self) -> tuple[str | None, float | None]:
+        """(`page_type`, `page_type_p`) of the reply and the rows: the type and its
+        probability rounded to 3 places, (None, None) with no model installed."""
+        if self.page_type is None:
+            return None, None
+        return self.page_type[0], round(self.page_type[1], 3)
+
     def to_wire(self) -> dict[str, Any]:
         out = self.describe(self.node)
         out["algorithm"] = self.options.algorithm
@@ -155,6 +164,7 @@ class Selection:
         if self.metadata is not None:
             out["metadata"] = self.metadata.to_wire()
         out["comments"] = self.comments_wire(self.node)
+        out["page_type"], out["page_type_p"] = self.page_type_wire()
         out["timings"] = {k: round(v, 3) for k, v in self.timings.items()}
         return out
 
@@ -275,14 +285,17 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
     t4 = time.perf_counter()
     metadata = metadata_mod.compute(snap, feats.gone, result.node)
     t5 = time.perf_counter()
+    page_type = pagetype.classify(snap, feats, result.node)
+    t6 = time.perf_counter()
     timings = {"validate_ms": (t1 - t0) * 1e3, "features_ms": (t2 - t1) * 1e3,
                "score_ms": (t3 - t2) * 1e3, "blocks_ms": (t4 - t3) * 1e3,
-               "metadata_ms": (t5 - t4) * 1e3, "total_ms": (t5 - t0) * 1e3}
+               "metadata_ms": (t5 - t4) * 1e3, "page_type_ms": (t6 - t5) * 1e3,
+               "total_ms": (t6 - t0) * 1e3}
     return Selection(snap=snap, feats=feats, result=result, options=opts, timings=timings,
                      hidden_ignored=hidden_ignored, pinned=pin is not None,
                      element=element if opts.blocks else None,
                      scope=scope if opts.blocks else None, page=page, thread=thread,
-                     metadata=metadata)
+                     metadata=metadata, page_type=page_type)
 
 
 def metadata_at(sel: Selection, node: int) -> dict[str, Any]:

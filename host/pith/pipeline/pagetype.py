@@ -1,0 +1,394 @@
+"""Page type: what kind of page a snapshot is (article, forum, product, …), from page-level features and a small exported model.
+
+`features(snap, feats, node)` computes one row of page-level numbers (NAMES) from the
+arrays the pipeline already has — shares of the visible text in links, list items,
+tables, forms, code, headings and paragraphs, counts of inputs and buttons, sibling
+structures repeated with the same tag and class, price patterns and the short words of
+forum and shop furniture in short text nodes, words of class and id names, words of the
+URL's path and of the title, and the chosen element's share — all vectorised, a fraction
+of a millisecond on a typical page. `Model` is a multinomial logistic regression over
+them (pipeline/models/pagetype.json, written by `pith train-pagetype`, documented in
+models/PAGETYPE.md); `classify` gives the type and its probability.
+
+The classes are WCXB's `page_type` labels (CLASSES); magic_html's article and forum pages
+train the same two classes (NOTES.md, 'Why the page type is a logistic regression over
+page-level features'). The model file names its classes and features: a feature
+this module no longer computes is an error at load, not a silent zero.
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+import urllib.parse
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import PithError
+from .features import Features
+from .snapshot import Snapshot
+
+MODEL_PATH = Path(__file__).resolve().parent / "models" / "pagetype.json"
+
+# WCXB's labels (metadata.json's page_type), the wire's `page_type` values.
+CLASSES = ("article", "forum", "product", "listing", "collection", "documentation", "service")
+
+# Tag groups whose share of the page's visible text is a feature: lists are listings'
+# and documentation's, tables products' specs, forms services' contact blocks, code the
+# documentation's, paragraphs articles' and forum posts'.
+TEXT_GROUPS = {
+    "li": frozenset({"li"}),
+    "table": frozenset({"td", "th"}),
+    "form": frozenset({"form"}),
+    "code": frozenset({"pre", "code", "kbd", "samp"}),
+    "heading": frozenset({"h1", "h2", "h3", "h4", "h5", "h6"}),
+    "p": frozenset({"p"}),
+    "quote": frozenset({"blockquote"}),
+    "furniture": frozenset({"nav", "header", "footer", "aside"}),
+    "dl": frozenset({"dl"}),
+    "article": frozenset({"article"}),
+}
+# Tag groups whose count of visible rows (log) is a feature.
+COUNT_GROUPS = {
+    "inputs": frozenset({"input", "select", "textarea"}),
+    "buttons": frozenset({"button"}),
+    "images": frozenset({"img", "picture"}),
+    "h1": frozenset({"h1"}),
+    "h2": frozenset({"h2", "h3", "h4", "h5", "h6"}),
+    "time": frozenset({"time"}),
+    "articles": frozenset({"article"}),
+    "pre": frozenset({"pre"}),
+    "tables": frozenset({"table"}),
+    "p_rows": frozenset({"p"}),
+}
+# Short text nodes (at most SHORT_CHARS non-space characters) are where a page's furniture
+# speaks: "Reply", "Add to cart", "$19.99", "Joined", "Filter". Longer ones are prose.
+SHORT_CHARS = 40
+# Words of short text nodes (lower-case tokens), counted per group: a token lookup, not a
+# regex over the text (an alternation of a hundred words tried at every character cost
+# several milliseconds a page).
+SHORT_WORDS = {
+    "forum": frozenset("reply replies quote posts joined views vote votes answer answers asked "
+                       "upvote thread member members moderator report posted topic topics "
+                       "permalink".split()),
+    "shop": frozenset("cart bag basket wishlist buy stock sku shipping quantity qty checkout "
+                      "review reviews sold price sale discount delivery".split()),
+    "listing": frozenset("more next previous prev older newer page filter filters sort "
+                         "results result all showing items".split()),
+    "service": frozenset("contact started learn book schedule request quote consultation "
+                         "trial call pricing demo services service free".split()),
+    "article": frozenset("share tweet read comments comment related author by published "
+                         "updated min".split()),
+    "docs": frozenset("edit github contents parameters parameter returns example examples "
+                      "syntax version api deprecated note".split()),
+    "ago": frozenset("ago yesterday hours minutes days weeks months years".split()),
+}
+# Currency signs: their count in the short text nodes is the price feature ("$19.99").
+CURRENCY = "$€£¥₹"
+# Beginnings of class and id name tokens (lower case), counted per group: `productCard`,
+# `post-body`, `toc`, `cta-button`.
+NAME_WORDS = {
+    "forum": ("post", "reply", "thread", "topic", "forum", "answer", "question", "vote",
+              "message", "comment", "user", "avatar"),
+    "shop": ("product", "price", "cart", "basket", "sku", "variant", "buy", "checkout",
+             "stock", "rating", "review", "shop"),
+    "listing": ("card", "grid", "tile", "teaser", "listing", "result", "pagination", "pager",
+                "filter", "facet", "archive"),
+    "docs": ("doc", "toc", "sidebar", "highlight", "code", "api", "syntax", "admonition",
+             "sphinx", "md"),
+    "article": ("article", "entry", "byline", "author", "share", "related", "story",
+                "headline", "blog", "meta"),
+    "service": ("hero", "cta", "feature", "testimonial", "pricing", "service", "contact",
+                "banner", "section"),
+}
+NAME_STARTS = re.compile(r"\b(?:" + "|".join(f"(?P<{g}>" + "|".join(words) + ")"
+                                              for g, words in NAME_WORDS.items()) + ")")
+# Tokens of names and texts, once lower-cased: ASCII letter runs (every word above is
+# one; a Unicode letter class costs several times as much on a page of utility classes).
+TOKEN = re.compile(r"[a-z]+")
+# Words of the URL's path (path segments split at - _ . and /), per group.
+URL_WORDS = {
+    "product": {"product", "products", "p", "dp", "item", "items", "buy", "sku", "gp"},
+    "forum": {"forum", "forums", "thread", "threads", "topic", "topics", "t", "questions",
+              "question", "q", "discussion", "discussions", "community", "board",
+              "viewtopic", "showthread", "comments", "r", "answers"},
+    "docs": {"docs", "doc", "documentation", "api", "reference", "guide", "guides", "manual",
+             "tutorial", "tutorials", "wiki", "kb", "help", "learn", "reference", "latest",
+             "stable", "en-us", "html", "howto"},
+    "listing": {"category", "categories", "tag", "tags", "search", "archive", "archives",
+                "list", "page", "jobs", "events", "directory", "author", "topics", "browse"},
+    "collection": {"collections", "collection", "c", "shop", "catalog", "catalogue", "store",
+                   "department", "all", "women", "men", "sale", "new"},
+    "service": {"services", "service", "solutions", "solution", "pricing", "about",
+                "contact", "features", "platform", "agency", "consulting", "company",
+                "software", "repair", "cleaning", "treatment", "law", "lawyer", "attorney",
+                "insurance", "plans"},
+    "article": {"blog", "news", "article", "articles", "post", "posts", "story", "stories",
+                "magazine", "insights", "opinion", "features", "guides"},
+}
+# Words of the title (lower-case tokens), per group.
+TITLE_WORDS = {
+    "forum": frozenset("forum forums thread question answers help community reddit stack "
+                       "discussion".split()),
+    "product": frozenset("buy shop price sale".split()),
+    "docs": frozenset("documentation docs reference api guide manual tutorial function "
+                      "class method".split()),
+    "listing": frozenset("category archive archives tag page jobs search results news blog "
+                         "all".split()),
+    "service": frozenset("service services company agency solutions pricing contact near "
+                         "best repair professional".split()),
+}
+# Labels of the URL's host name, per group: docs.python.org, community.example.com.
+HOST_WORDS = {
+    "docs": frozenset("docs doc developer developers learn help support wiki api kb manual "
+                      "guide guides reference".split()),
+    "forum": frozenset("forum forums community discuss discussion answers bbs board boards "
+                       "talk ask".split()),
+    "shop": frozenset("shop store buy checkout".split()),
+    "news": frozenset("news blog blogs magazine press".split()),
+}
+# What the page declares it is (the snapshot's `declared`, SNAPSHOT.md: JSON-LD `@type`,
+# microdata `itemtype`, OpenGraph `og:type`), schema.org type names (lower case) per group.
+DECLARED_TYPES = {
+    "article": frozenset("article newsarticle blogposting reportagenewsarticle analysisnewsarticle "
+                         "opinionnewsarticle scholarlyarticle report socialmediaposting "
+                         "liveblogposting".split()),
+    "forum": frozenset("discussionforumposting qapage question answer comment "
+                       "forum".split()),
+    "product": frozenset("product offer aggregateoffer individualproduct productgroup "
+                         "productmodel".split()),
+    "listing": frozenset("itemlist searchresultspage blog collectionpage".split()),
+    "docs": frozenset("techarticle apireference howto softwaresourcecode "
+                      "softwareapplication".split()),
+    "service": frozenset("service localbusiness professionalservice organization corporation "
+                         "faqpage homeandconstructionbusiness legalservice "
+                         "medicalbusiness".split()),
+    "website": frozenset("website webpage".split()),
+}
+# A JSON-LD type, without parsing the script: `"@type": "NewsArticle"` or `["A", "B"]`.
+LD_TYPE = re.compile(r'"@type"\s*:\s*\[?\s*"([^"]{1,80})"(?:\s*,\s*"([^"]{1,80})")?')
+URL_SPLIT = re.compile(r"[/\-_.~+,;=&?]+")
+YEAR_IN_PATH = re.compile(r"/(?:19|20)\d\d/")
+
+NAMES: tuple[str, ...] = (
+    ("log_chars", "link_share", "log_links", "links_per_kchar")
+    + tuple(f"share_{g}" for g in TEXT_GROUPS)
+    + tuple(f"log_{g}" for g in COUNT_GROUPS)
+    + ("repeat_max", "repeat_share", "repeat_groups")
+    + ("chosen_share", "chosen_link_share", "chosen_li_share", "chosen_p")
+    + ("log_short", "log_prices", "prices_per_short")
+    + tuple(f"short_{g}" for g in SHORT_WORDS)
+    + tuple(f"name_{g}" for g in NAME_WORDS)
+    + tuple(f"url_{g}" for g in URL_WORDS)
+    + tuple(f"host_{g}" for g in HOST_WORDS)
+    + ("url_depth", "url_year", "url_slug_words", "url_root", "url_digits", "url_query")
+    + tuple(f"title_{g}" for g in TITLE_WORDS)
+    + ("title_words",)
+    + ("log_tel_links", "p_mean_chars", "headings_per_kchar", "short_share")
+    + tuple(f"declared_{g}" for g in DECLARED_TYPES)
+)
+GROUPS = tuple(TEXT_GROUPS.values()) + tuple(COUNT_GROUPS.values())
+P_ROWS = list(COUNT_GROUPS).index("p_rows")
+SHARE_P = NAMES.index("share_p")
+# Repeated siblings: a group of at least REPEAT_MIN same-tag, same-class siblings with
+# text is a list of cards, posts, products or results (one or two is a layout).
+REPEAT_MIN = 3
+
+
+def token_counts(text: str, groups: dict[str, frozenset]) -> list[float]:
+    """Per group, log1p of how many of `text`'s lower-case tokens are its words."""
+    tally = Counter(TOKEN.findall(text.lower()))
+    seen = tally.keys()
+    return [math.log1p(sum(tally[w] for w in words & seen)) for words in groups.values()]
+
+
+def name_counts(names: set[str]) -> list[float]:
+    """Per NAME_WORDS group, log1p of how many distinct tokens of the distinct class and
+    id `names` begin with one of its words (distinct: a page of utility classes repeats
+    the same long class strings on thousands of rows). Tokens are letter runs joined by
+    spaces, so a word boundary is a token's start: one regex pass, a token counted in
+    the first group it begins with."""
+    tokens = " ".join(set(TOKEN.findall(" ".join(names).lower())))
+    tally = Counter(m.lastgroup for m in NAME_STARTS.finditer(tokens))
+    return [math.log1p(tally[g]) for g in NAME_WORDS]
+
+
+def url_features(url: str) -> list[float]:
+    """Per URL_WORDS group, whether the path has one of its words; per HOST_WORDS group,
+    whether the host name has; the path's depth, a year folder, the words of its longest
+    segment (an article's slug), whether it is the site's root, whether a segment is a
+    number, whether there is a query."""
+    parts = urllib.parse.urlsplit(url) if url else urllib.parse.urlsplit("")
+    path = parts.path.lower()
+    segments = [s for s in path.split("/") if s]
+    words = set(w for w in URL_SPLIT.split(path) if w)
+    out = [float(bool(words & group)) for group in URL_WORDS.values()]
+    labels = set(URL_SPLIT.split((parts.hostname or "").lower()))
+    out += [float(bool(labels & group)) for group in HOST_WORDS.values()]
+    slug = max((len([w for w in URL_SPLIT.split(s) if w]) for s in segments), default=0)
+    out += [float(min(len(segments), 8)), float(bool(YEAR_IN_PATH.search(path))),
+            float(min(slug, 20)), float(not segments),
+            float(any(s.isdigit() for s in segments)), float(bool(parts.query))]
+    return out
+
+
+def features(snap: Snapshot, feats: Features, node: int = 0) -> np.ndarray:
+    """The page-level feature row (NAMES) of `snap`, with `node` the chosen element."""
+    live = ~feats.gone
+    own = np.where(live, feats.own_chars, 0)
+    total = max(int(feats.chars[0]), 1)
+    links = int(feats.links[0])
+    out = [math.log1p(total), float(feats.linked_chars[0]) / total, math.log1p(links),
+           links / (total / 1000.0 + 1.0)]
+
+    # every tag group's rows at once: a table of the page's few dozen tag names by group,
+    # gathered by each row's tag code
+    codes, tags = snap.tag_codes()
+    table = np.array([[t in g for g in GROUPS] for t in tags], np.bool_).reshape(len(tags), -1)
+    rows = table[codes]
+    masks = rows[:, :len(TEXT_GROUPS)]
+    # text shares of tag groups: every group's subtree at once (one (n, k) propagation)
+    inside = masks | snap.below(masks)
+    out += (own.astype(np.float64) @ inside.astype(np.float64) / total).tolist()
+    counts = rows[:, len(TEXT_GROUPS):] & live[:, None]
+    count = dict(zip(COUNT_GROUPS, counts.sum(axis=0).tolist()))
+    out += np.log1p(list(count.values())).tolist()
+
+    out += repeats(snap, feats, live, total)
+
+    chosen = max(int(feats.chars[node]), 1)
+    in_node = slice(node, int(snap.end[node]))
+    li_inside = inside[in_node, 0]
+    out += [feats.chars[node] / total, float(feats.linked_chars[node]) / chosen,
+            float(own[in_node][li_inside].sum()) / chosen,
+            math.log1p(int(counts[in_node, P_ROWS].sum()))]
+
+    short, short_chars = short_text(snap, feats, live)
+    out += short
+    out += name_counts(set(snap.cls[live].tolist()) | set(snap.id[live].tolist()))
+    url = snap.meta.get("url") or ""
+    out += url_features(url)
+    title = snap.meta.get("title") or ""
+    out += token_counts(title, TITLE_WORDS)
+    out.append(float(min(len(title.split()), 30)))
+
+    link_rows = np.flatnonzero(snap.link & live)
+    tel = sum(u.startswith("tel:") for u in snap.url[link_rows].tolist())
+    p_rows, headings = count["p_rows"], count["h1"] + count["h2"]
+    p_share = out[SHARE_P]
+    out += [math.log1p(tel), math.log1p(p_share * total / max(p_rows, 1)),
+            headings / (total / 1000.0 + 1.0), short_chars / total]
+    out += declared_types(snap.meta.get("declared") or {})
+    return np.array(out, np.float64)
+
+
+def declared_types(declared: dict) -> list[float]:
+    """Per DECLARED_TYPES group, whether the page declares one of its types: JSON-LD
+    `@type`s, microdata `itemtype`s (their last path part), OpenGraph `og:type` (a
+    snapshot without `declared` declares nothing)."""
+    names = set()
+    for script in declared.get("ld") or ():
+        for m in LD_TYPE.finditer(script):
+            names.update(t.rsplit("/", 1)[-1].lower() for t in m.groups() if t)
+    for entry in declared.get("scopes") or ():
+        names.add(str(entry[1]).rstrip("/").rsplit("/", 1)[-1].lower())
+    for entry in declared.get("meta") or ():
+        if entry[1] == "og:type" and entry[2]:
+            names.add(str(entry[2]).lower().split(".", 1)[0])
+    return [float(bool(names & group)) for group in DECLARED_TYPES.values()]
+
+
+def repeats(snap: Snapshot, feats: Features, live: np.ndarray, total: int) -> list[float]:
+    """Sibling structures repeated with the same tag and class (REPEAT_MIN or more with
+    text): log of the largest group's size, the share of the page's text in the largest
+    group, and log of how many such groups there are."""
+    rows = np.flatnonzero(live & (feats.chars > 0))
+    rows = rows[rows > 0]
+    if not len(rows):
+        return [0.0, 0.0, 0.0]
+    codes, _ = snap.tag_codes()
+    cls = np.fromiter(map(hash, snap.cls[rows].tolist()), np.int64, len(rows))
+    key = (snap.parent[rows] * 1_000_003 + codes[rows]) * 31 + cls
+    _, inverse, size = np.unique(key, return_inverse=True, return_counts=True)
+    chars = np.bincount(inverse, weights=feats.chars[rows])
+    big = size >= REPEAT_MIN
+    if not big.any():
+        return [0.0, 0.0, 0.0]
+    return [math.log1p(int(size.max())), float(chars[big].max()) / total,
+            math.log1p(int(big.sum()))]
+
+
+def short_text(snap: Snapshot, feats: Features, live: np.ndarray) -> tuple[list[float], int]:
+    """From the visible short text nodes (SHORT_CHARS or fewer): log of their count, of
+    the prices among them, prices per short node, and per SHORT_WORDS group log of its
+    words' count; and the characters they hold."""
+    text_rows = np.flatnonzero(live & (feats.text_chars > 0) & (feats.text_chars <= SHORT_CHARS))
+    parent_live = np.zeros(snap.n, np.bool_)
+    parent_live[1:] = live[snap.parent[1:]]
+    tail_rows = np.flatnonzero(parent_live & (feats.tail_chars > 0)
+                               & (feats.tail_chars <= SHORT_CHARS))
+    n_short = len(text_rows) + len(tail_rows)
+    text = "\n".join(snap.text[text_rows].tolist()) + "\n" + "\n".join(snap.tail[tail_rows].tolist())
+    prices = sum(map(text.count, CURRENCY))
+    chars = int(feats.text_chars[text_rows].sum() + feats.tail_chars[tail_rows].sum())
+    return ([math.log1p(n_short), math.log1p(prices), prices / (n_short + 1.0)]
+            + token_counts(text, SHORT_WORDS)), chars
+
+
+@dataclass(frozen=True)
+class Model:
+    """A multinomial logistic regression over named features (standardised)."""
+
+    classes: tuple[str, ...]
+    names: tuple[str, ...]
+    mean: np.ndarray       # per feature
+    scale: np.ndarray      # per feature
+    weights: np.ndarray    # (features, classes)
+    intercept: np.ndarray  # per class
+    columns: np.ndarray    # where the model's features are among NAMES
+
+    def probabilities(self, x: np.ndarray) -> np.ndarray:
+        """Per row of `x` (columns NAMES, in the model's order), each class's probability."""
+        z = ((np.atleast_2d(x) - self.mean) / self.scale) @ self.weights + self.intercept
+        z = z - z.max(axis=1, keepdims=True)
+        e = np.exp(z)
+        return e / e.sum(axis=1, keepdims=True)
+
+    @classmethod
+    def from_json(cls, obj: dict) -> "Model":
+        names = tuple(obj["features"])
+        unknown = set(names) - set(NAMES)
+        if unknown:
+            raise PithError(f"page type model reads features this host does not compute: "
+                            f"{sorted(unknown)}")
+        return cls(classes=tuple(obj["classes"]), names=names,
+                   mean=np.array(obj["mean"]),
+                   scale=np.array(obj["scale"]), weights=np.array(obj["weights"]),
+                   intercept=np.array(obj["intercept"]),
+                   columns=np.array([NAMES.index(n) for n in names], np.int64))
+
+
+@lru_cache(maxsize=1)
+def load(path: Path = MODEL_PATH) -> Model | None:
+    """The exported model (None when no model file is installed)."""
+    if not path.is_file():
+        return None
+    try:
+        return Model.from_json(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, KeyError) as exc:
+        raise PithError(f"page type model {path} is not readable ({exc})") from None
+
+
+def classify(snap: Snapshot, feats: Features, node: int = 0,
+             model: Model | None = None) -> tuple[str, float] | None:
+    """(the page's type, its probability), or None when no model is installed."""
+    model = model or load()
+    if model is None:
+        return None
+    p = model.probabilities(features(snap, feats, node)[model.columns])[0]
+    best = int(np.argmax(p))
+    return model.classes[best], float(p[best])

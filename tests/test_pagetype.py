@@ -1,0 +1,235 @@
+"""Page type: the page-level features, the exported model's evaluation, the reply and rows, and the trainer."""
+import json
+import math
+
+import numpy as np
+import pytest
+
+from builders import make_snapshot
+from pith.batch import work
+from pith.batch.records import Record
+from pith.measure import train_pagetype
+from pith.pipeline import features as features_mod
+from pith.pipeline import pagetype
+from pith.pipeline.select import select
+from pith.pipeline.snapshot import from_json
+
+LONG = "words that make a real paragraph of content " * 4
+
+
+def feature_map(capture, node=0):
+    snap = from_json(capture, 100_000)
+    feats = features_mod.compute(snap)
+    row = pagetype.features(snap, feats, node)
+    assert row.shape == (len(pagetype.NAMES),) and np.isfinite(row).all()
+    return dict(zip(pagetype.NAMES, row.tolist()))
+
+
+def shop_page():
+    """A category page: six product cards of the same class, each a link, a name and a price."""
+    rows = [("html", -1), ("body", 0), ("ul", 1, {"cls": "products grid"})]
+    for i in range(6):
+        li = len(rows)
+        rows += [("li", 2, {"cls": "product-card"}),
+                 ("a", li, {"text": f"Blue mug number {i}", "link": 1, "url": "https://s.example/p/1"}),
+                 ("span", li, {"text": f"$1{i}.99", "cls": "price"}),
+                 ("button", li, {"text": "Add to cart"})]
+    return make_snapshot(rows, url="https://s.example/collections/mugs", title="Mugs – Shop")
+
+
+def article_page():
+    return make_snapshot([
+        ("html", -1), ("body", 0),
+        ("nav", 1), ("a", 2, {"text": "Home", "link": 1}),
+        ("article", 1, {"cls": "post entry"}),
+        ("h1", 4, {"text": "A long title of a story"}),
+        ("p", 4, {"text": LONG}), ("p", 4, {"text": LONG}), ("p", 4, {"text": LONG}),
+    ], url="https://news.example/2024/05/a-long-title-of-a-story", title="A long title of a story")
+
+
+def test_features_of_a_category_page_see_its_cards_prices_links_and_url():
+    f = feature_map(shop_page())
+    assert f["repeat_max"] == pytest.approx(math.log1p(6))       # six same-class siblings
+    assert f["repeat_share"] == pytest.approx(1.0)                # holding all the text
+    assert f["log_prices"] == pytest.approx(math.log1p(6))       # one "$" per card
+    assert f["log_buttons"] == pytest.approx(math.log1p(6))
+    assert f["share_li"] == pytest.approx(1.0)
+    assert 0.3 < f["link_share"] < 0.7                            # names linked, prices not
+    assert f["url_collection"] == 1.0 and f["url_product"] == 0.0 and f["url_root"] == 0.0
+    assert f["short_shop"] == pytest.approx(math.log1p(6))       # "cart" six times
+    assert f["name_shop"] > 0 and f["name_listing"] > 0          # product-card, grid
+    assert f["title_product"] == pytest.approx(math.log1p(1))    # "Shop"
+
+
+def test_features_of_an_article_see_paragraphs_the_year_folder_and_the_chosen_share():
+    f = feature_map(article_page(), node=4)
+    assert f["share_p"] > 0.9 and f["share_li"] == 0.0 and f["log_prices"] == 0.0
+    assert f["repeat_max"] == pytest.approx(math.log1p(3))       # the three paragraphs
+    assert f["url_year"] == 1.0 and f["url_depth"] == 3.0
+    assert f["url_slug_words"] == 6.0                             # a-long-title-of-a-story
+    assert f["chosen_share"] > 0.95 and f["chosen_p"] == pytest.approx(math.log1p(3))
+    assert f["name_article"] > 0                                 # post entry
+
+
+def test_features_of_a_service_page_see_its_phone_link_host_and_short_lines():
+    f = feature_map(make_snapshot([
+        ("html", -1), ("body", 0),
+        ("h2", 1, {"text": "Repairs"}), ("p", 1, {"text": LONG}),
+        ("h2", 1, {"text": "Call us"}),
+        ("a", 1, {"text": "555 0100", "link": 1, "url": "tel:+15550100"}),
+    ], url="https://help.example.com/services?x=1", title="Repair services near you"))
+    chars = len("".join(LONG.split())) + len("Repairs") + len("Callus") + len("5550100")
+    assert f["log_tel_links"] == pytest.approx(math.log1p(1))
+    assert f["host_docs"] == 1.0 and f["host_shop"] == 0.0
+    assert f["url_service"] == 1.0 and f["url_query"] == 1.0 and f["url_depth"] == 1.0
+    assert f["title_service"] == pytest.approx(math.log1p(3))    # repair, services, near
+    assert f["headings_per_kchar"] == pytest.approx(2 / (chars / 1000 + 1))
+    assert f["short_share"] == pytest.approx((chars - len("".join(LONG.split()))) / chars)
+    assert f["p_mean_chars"] == pytest.approx(math.log1p(len("".join(LONG.split()))))
+
+
+def test_hidden_text_and_code_count_nowhere():
+    hidden = make_snapshot([(t, p, {"text": x, "hidden": h}) for t, p, x, h in (
+        ("html", -1, "", 0), ("body", 0, "", 0), ("p", 1, LONG, 0),
+        ("ul", 1, "", 1), ("li", 3, "$5", 0), ("li", 3, "$6", 0), ("li", 3, "$7", 0),
+        ("script", 1, "var a = '$1 $2';", 0))])
+    f = feature_map(hidden)
+    assert f["log_prices"] == 0.0 and f["share_li"] == 0.0 and f["repeat_max"] == 0.0
+    assert f["log_chars"] == pytest.approx(math.log1p(len("".join(LONG.split()))))
+
+
+def test_the_model_is_a_softmax_of_the_standardised_features():
+    model = pagetype.Model(classes=("a", "b", "c"), names=("x", "y"),
+                           mean=np.array([1.0, 2.0]), scale=np.array([2.0, 4.0]),
+                           weights=np.array([[1.0, 0.0, -1.0], [0.0, 2.0, 0.0]]),
+                           intercept=np.array([0.0, 0.5, 0.0]), columns=np.array([0, 1]))
+    p = model.probabilities(np.array([[3.0, 2.0], [1.0, 6.0]]))
+    z = np.array([[1.0, 0.5, -1.0], [0.0, 2.5, 0.0]])             # by hand
+    want = np.exp(z) / np.exp(z).sum(axis=1, keepdims=True)
+    assert p == pytest.approx(want)
+
+
+def test_a_model_reading_a_feature_this_host_lacks_is_refused(tmp_path):
+    obj = {"classes": ["a", "b"], "features": ["no_such_feature"], "mean": [0], "scale": [1],
+           "weights": [[1, -1]], "intercept": [0, 0]}
+    with pytest.raises(Exception, match="no_such_feature"):
+        pagetype.Model.from_json(obj)
+
+
+def separable(n=120, seed=0):
+    """Rows of NAMES' width whose class is set by three features, with noise elsewhere."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, n)
+    x = rng.normal(size=(n, len(pagetype.NAMES)))
+    x[np.arange(n), y] += 4.0
+    return x, y
+
+
+def test_the_fit_is_sklearns_multinomial_logistic_regression():
+    linear = pytest.importorskip("sklearn.linear_model")
+    x, y = separable()
+    l2 = 0.05
+    model = train_pagetype.fit(x, y, l2, n_classes=3)
+    ours = pagetype.Model.from_json({**model, "classes": ["a", "b", "c"]})
+    z = (x - np.array(model["mean"])) / np.array(model["scale"])
+    ref = linear.LogisticRegression(C=1.0 / (l2 * len(y)), max_iter=5000, tol=1e-10).fit(z, y)
+    assert ours.probabilities(x) == pytest.approx(ref.predict_proba(z), abs=2e-3)
+    assert (ours.probabilities(x).argmax(axis=1) == y).mean() > 0.95
+
+
+def test_the_trainer_fits_on_training_sites_and_measures_validation_ones(tmp_path):
+    x, y = separable(200, seed=1)
+    sites = [f"site{i % 40}.example" for i in range(len(y))]
+    side = ["validation" if i % 40 < 10 else "train" for i in range(len(y))]
+    # the validation rows are mislabelled: a model fitted on them would not score 0
+    y_seen = y.copy()
+    val = np.array([s == "validation" for s in side])
+    y_seen[val] = (y[val] + 1) % 3
+    rows = train_pagetype.Rows(x, y_seen, side, sites,
+                               [f"wcxb_dev_full/{i}" for i in range(len(y))])
+    model = train_pagetype.train([], tmp_path, quiet=True, rows=rows)
+    fig = model["trained"]["validation"]["wcxb_dev_full"]
+    assert fig["pages"] == int(val.sum()) and fig["accuracy"] < 0.1
+    assert model["trained"]["pages"] == {"train": 150, "validation": 50}
+    assert sum(map(sum, fig["confusion"])) == 50
+    loaded = pagetype.load(tmp_path / "pagetype.json")
+    assert loaded.probabilities(x[~val]).argmax(axis=1).tolist() == \
+        train_pagetype.predict(model, x[~val]).argmax(axis=1).tolist()
+    card = (tmp_path / "PAGETYPE.md").read_text()
+    assert "CC-BY-4.0" in card and "| truth \\ predicted |" in card
+
+
+def test_the_shipped_model_loads_and_names_every_class():
+    model = pagetype.load()
+    assert model is not None and model.classes == pagetype.CLASSES
+    assert set(model.names) <= set(pagetype.NAMES)
+
+
+def test_the_select_reply_carries_the_page_type_and_its_probability():
+    wire = select(shop_page()).to_wire()
+    assert wire["page_type"] in pagetype.CLASSES
+    assert 1 / len(pagetype.CLASSES) <= wire["page_type_p"] <= 1
+    assert "page_type_ms" in wire["timings"]
+
+
+def test_rows_carry_the_page_type(tmp_path):
+    page = tmp_path / "a.html"
+    page.write_text("<html><head><title>How do I fix my bike? - Forum</title></head><body>"
+                    + "".join(f"<div class='post'><span class='author'>user{i}</span>"
+                              f"<p>{LONG}</p><a href='#'>Reply</a></div>" for i in range(5))
+                    + "</body></html>")
+    row = work.extract(Record(0, str(page), page.as_uri()), work.Job())
+    assert row["status"] == "ok"
+    assert row["page_type"] in pagetype.CLASSES and 0 < row["page_type_p"] <= 1
+    assert json.loads(json.dumps(row))["page_type"] == row["page_type"]
+
+
+def test_declared_types_are_read_from_json_ld_microdata_and_opengraph():
+    declared = {"ld": ['{"@context": "https://schema.org", "@graph": [{"@type": "WebPage"},'
+                       ' {"@type": ["Product", "Thing"], "offers": {"@type": "Offer"}}]}'],
+                "scopes": [[3, "https://schema.org/DiscussionForumPosting"]],
+                "meta": [[1, "og:type", "product.item"], [2, "og:title", "article"]]}
+    got = dict(zip(pagetype.DECLARED_TYPES, pagetype.declared_types(declared)))
+    assert got == {"article": 0.0, "forum": 1.0, "product": 1.0, "listing": 0.0, "docs": 0.0,
+                   "service": 0.0, "website": 1.0}
+    assert pagetype.declared_types({}) == [0.0] * len(pagetype.DECLARED_TYPES)
+
+
+def tiny_dataset(root):
+    """A dataset folder of 30 generated pages on 30 sites: articles, forum threads and
+    product pages, each with its `page_type` label."""
+    html = {
+        "article": "<html><head><title>A story</title></head><body><article>"
+                   + f"<h1>A story</h1>{'<p>' + LONG + '</p>' * 1}" * 4 + "</article></body></html>",
+        "forum": "<html><head><title>Help? - Forum</title></head><body>"
+                 + "".join(f"<div class='post'><a href='/u/{i}'>user{i}</a><span>Joined</span>"
+                           f"<p>{LONG}</p><button>Reply</button></div>" for i in range(4))
+                 + "</body></html>",
+        "product": "<html><head><title>Blue mug - Shop</title></head><body><h1>Blue mug</h1>"
+                   "<span class='price'>$12.99</span><select><option>Blue</option></select>"
+                   "<button>Add to cart</button><p>In stock. Free shipping.</p></body></html>",
+    }
+    (root / "html").mkdir(parents=True)
+    lines = []
+    for i in range(30):
+        kind = list(html)[i % 3]
+        (root / "html" / f"{i}.html").write_text(html[kind])
+        path = {"article": "/2024/05/a-story", "forum": "/forum/t/123", "product": "/p/blue-mug"}
+        lines.append(json.dumps({"id": str(i), "url": f"https://site{i}.example{path[kind]}",
+                                 "html": f"html/{i}.html", "page_type": kind,
+                                 "dataset": "tiny"}))
+    (root / "index.jsonl").write_text("\n".join(lines) + "\n")
+    return root
+
+
+def test_pith_train_pagetype_learns_a_tiny_dataset_and_writes_model_and_card(tmp_path, capsys):
+    from argparse import Namespace
+    data = tiny_dataset(tmp_path / "tiny")
+    out = tmp_path / "models"
+    assert train_pagetype.main(Namespace(datasets=[data], out=out, quiet=True, cache=None)) == 0
+    model = json.loads((out / "pagetype.json").read_text())
+    fig = model["trained"]["validation"]["tiny"]
+    assert model["trained"]["pages"]["train"] + fig["pages"] == 30 and fig["pages"] > 0
+    assert fig["accuracy"] == 1.0                  # three page kinds nothing confuses
+    assert "tiny: validation accuracy 1.0" in capsys.readouterr().out
+    assert (out / "PAGETYPE.md").is_file()
