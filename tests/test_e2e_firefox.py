@@ -218,11 +218,13 @@ class Pith:
         }""")
 
     def wait_overlay(self, predicate, what: str) -> dict | None:
-        """Poll the overlay until `predicate(overlay)` holds (bounded)."""
+        """Poll the overlay until `predicate(overlay)` holds (bounded). An overlay read in
+        the moment a new one replaces it (between pinning its closed root and reading it)
+        is read again: its root is pinned at the next poll."""
         deadline = time.monotonic() + OVERLAY_WAIT_S
         while True:
             ov = self.overlay()
-            if predicate(ov):
+            if predicate(ov) and (ov is None or ov["pinned"]):
                 return ov
             if time.monotonic() > deadline:
                 pytest.fail(f"{what}: not within {OVERLAY_WAIT_S} s; overlay is {ov}")
