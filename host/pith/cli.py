@@ -290,7 +290,7 @@ def extract_one(capturer: Capturer, target: str, opts: Options, fmt: str,
     render_ms = (time.perf_counter() - t0) * 1e3
     record = {"input": target, **sel.to_wire(), "text": text}
     if sel.result.kept is not None:   # the kept blocks as portable paths (SNAPSHOT.md)
-        record["block_paths"] = [sel.snap.path(int(r)) for r in sel.result.kept]
+        record["block_paths"] = sel.snap.paths(sel.result.kept.tolist())
     record["timings"] = {"capture_ms": round(captured.capture_ms, 3),
                          **record["timings"], "render_ms": round(render_ms, 3)}
     if fmt == "json":

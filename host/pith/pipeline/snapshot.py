@@ -145,16 +145,46 @@ class Snapshot:
         rows = np.arange(node + 1, self.end[node])
         return rows[self.parent[rows] == node]
 
+    def child_index(self) -> np.ndarray:
+        """Each row's index among its parent's element children (the root's is 0), for
+        every row at once: rows grouped by parent with a stable sort keep document order
+        within each group, so a row's index is its place in its group."""
+        def compute() -> np.ndarray:
+            parent = self.cols["parent"]
+            order = np.argsort(parent, kind="stable")
+            grouped = parent[order]
+            starts = np.flatnonzero(np.r_[True, grouped[1:] != grouped[:-1]])
+            sizes = np.diff(np.r_[starts, self.n])
+            index = np.empty(self.n, np.int64)
+            index[order] = np.arange(self.n) - np.repeat(starts, sizes)
+            return index
+        return self.memo(("child_index",), compute)
+
     def path(self, node: int) -> list[int]:
         """Element-child index path from the root to `node` (the portable node form)."""
         self.check_node(node)
+        return self.paths([node])[0]
+
+    def paths(self, nodes) -> list[list[int]]:
+        """The paths of `nodes`, each ancestor's path built once: linear in the rows
+        walked, where one walk per node re-counting siblings at each level was quadratic
+        in depth (6,669 kept blocks 512 deep took 21 s in `pith extract`)."""
+        index, parent = self.child_index(), self.cols["parent"]
+        known: dict[int, tuple[int, ...]] = {0: ()}
         out = []
-        while node > 0:
-            p = int(self.parent[node])
-            siblings = np.flatnonzero(self.parent[p + 1:node + 1] == p)
-            out.append(int(len(siblings) - 1))
-            node = p
-        return out[::-1]
+        for node in nodes:
+            node = int(node)
+            chain = []
+            up = node
+            while up not in known:
+                chain.append(up)
+                up = int(parent[up])
+            base = known[up]
+            for row in reversed(chain):
+                base = base + (int(index[row]),)
+                known[row] = base
+            out.append(list(known[node]))
+        return out
 
     def node_at(self, path: list[int]) -> int:
         """Row of the element at `path`; BadNode if the path leaves the tree."""
