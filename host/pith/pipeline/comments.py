@@ -337,7 +337,8 @@ def wire(snap: Snapshot, feats: Features, thread: Thread) -> dict[str, Any]:
     return {
         "text": text[:MAX_TEXT_CHARS],
         "chars": int(feats.chars[thread.roots].sum()),
-        "roots": [{"node": int(r), "path": snap.path(int(r))} for r in thread.roots.tolist()],
+        "roots": [{"node": r, "path": path} for r, path
+                  in zip(thread.roots.tolist(), snap.paths(thread.roots.tolist()))],
         "blocks": kept[:MAX_BLOCK_ROWS].tolist(),
         "truncated": len(text) > MAX_TEXT_CHARS or len(kept) > MAX_BLOCK_ROWS,
     }

@@ -155,8 +155,9 @@ class Selection:
         out["pinned"] = self.pinned
         if self.result.parts is not None:
             parts = [int(p) for p in self.result.parts[:MAX_LISTED_PARTS]]
-            out["parts"] = [None if self.snap.depth[p] > MAX_LISTED_PATH else self.snap.path(p)
-                            for p in parts]
+            listed = [p for p in parts if self.snap.depth[p] <= MAX_LISTED_PATH]
+            path_of = dict(zip(listed, self.snap.paths(listed)))
+            out["parts"] = [path_of.get(p) for p in parts]
         out["candidates"] = [self.describe(int(b), listed=True)
                              for b in self.result.blocks[1:1 + self.options.candidates]]
         if self.result.kept is not None:
