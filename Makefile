@@ -36,15 +36,21 @@ help:
 run: system venv
 	$(BIN)/python -m pith.demo
 
+# The suite starts Python a few hundred times (the CLI, the native host, batch workers):
+# with PYTHONDONTWRITEBYTECODE set (some sandboxes set it) each one compiles pith again and
+# each worker rewrites every test module again, so the tests run without it (the caches go
+# to the ignored __pycache__ folders; host/NOTES.md, 'Why the suite shares browsers').
+PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest
+
 # Every test, on every core (pytest-xdist). worksteal hands each worker a contiguous half of
 # the suite (a module's browsers start on one worker) and lets an idle worker take tests
 # from the other: on a browser-heavy slice, 2:11 against 2:59 grouping each browser module
 # on one worker and 3:00 serial (2 cores under other load, 2026-11-27; host/BENCHMARKS.md).
 test: system venv npm
-	$(BIN)/pytest -n auto --dist worksteal
+	$(PYTEST) -n auto --dist worksteal
 
 test-fast: venv
-	$(BIN)/pytest -m 'not slow and not browser' -n auto --dist worksteal
+	$(PYTEST) -m 'not slow and not browser' -n auto --dist worksteal
 
 bench: system venv npm
 	$(BIN)/pith bench --by-type

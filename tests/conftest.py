@@ -12,6 +12,7 @@ if str(ROOT / "host") not in sys.path:       # `pytest` without PYTHONPATH=host 
     sys.path.insert(0, str(ROOT / "host"))
 
 from pith.pages.browser import CHROMIUM_FLAGS, Browser, find_chromium  # noqa: E402
+from pith.pages.extension import ExtensionBrowser  # noqa: E402
 from pith.errors import BrowserMissing  # noqa: E402
 
 PAGES = ROOT / "tests" / "fixtures" / "pages"
@@ -47,6 +48,37 @@ def chromium(playwright):
     browser.close()
 
 
+@pytest.fixture(scope="session")
+def chromium_with_pith(playwright, tmp_path_factory):
+    """An ExtensionBrowser: Chromium with extension/ and the host registered by the real
+    `pith install-host`, started once per worker and shared by the modules that drive Pith
+    in Chromium. A module takes it through its reset(): a new tab under test, every other
+    tab closed, the extension's storage emptied (NOTES.md, 'Why the suite shares browsers')."""
+    chromium_or_skip()
+    profile = registered_profile(tmp_path_factory, "chromium-pith-profile")
+    with ExtensionBrowser(playwright, profile) as xb:
+        yield xb
+
+
+@pytest.fixture(scope="session")
+def firefox_with_pith(tmp_path_factory):
+    """(Firefox, extension UUID): firefox-esr with extension/ installed and the host
+    registered under a HOME of its own, started once per worker and shared by the modules
+    that drive Pith in Firefox. A module takes it through test_e2e_firefox.fresh_pith: a
+    new page tab, every other tab closed, the extension's storage emptied (NOTES.md, 'Why
+    the suite shares browsers')."""
+    pytest.importorskip("websockets", reason="tests/bidi.py needs websockets (extra `test`)")
+    from test_e2e_firefox import EXTENSION, firefox_or_skip, register_host, start_firefox
+    firefox_or_skip()
+    home = tmp_path_factory.mktemp("firefox-pith-home")
+    register_host(home)
+    ff, ext_uuid = start_firefox(home, EXTENSION)
+    try:
+        yield ff, ext_uuid
+    finally:
+        ff.close()
+
+
 def registered_profile(tmp_path_factory, name: str) -> Path:
     """A new Chromium profile folder with the host registered by the real
     `pith install-host --browser chromium --user-data-dir DIR`."""
@@ -63,7 +95,8 @@ def registered_profile(tmp_path_factory, name: str) -> Path:
 # these fixtures, or is skipped without Chromium, is a browser test.
 BROWSER_CALLS = frozenset({"chromium_or_skip", "find_chromium", "registered_profile",
                            "firefox_or_skip", "start_firefox", "ExtensionBrowser", "Browser"})
-BROWSER_FIXTURES = frozenset({"pith_browser", "chromium", "playwright"})
+BROWSER_FIXTURES = frozenset({"pith_browser", "chromium", "playwright", "firefox_with_pith",
+                              "chromium_with_pith"})
 
 
 def starts_a_browser(item) -> bool:

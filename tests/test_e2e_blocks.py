@@ -28,7 +28,7 @@ import pytest
 from hostproc import kill_host
 from serving import serve
 
-from conftest import PAGES, ROOT, chromium_or_skip, registered_profile
+from conftest import PAGES, ROOT, chromium_or_skip
 from pith.pages.extension import ExtensionBrowser
 
 pytestmark = pytest.mark.browser
@@ -299,23 +299,17 @@ def server():
 
 
 @pytest.fixture(scope="module", params=["chromium", "firefox"], ids=["chromium", "firefox"])
-def pith(request, playwright, tmp_path_factory):
+def pith(request):
+    """The extension in the worker's shared Chromium or Firefox, as a fresh start leaves it
+    (conftest's chromium_with_pith, firefox_with_pith)."""
     if request.param == "chromium":
         chromium_or_skip()
-        profile = registered_profile(tmp_path_factory, "chromium-blocks-profile")
-        with ExtensionBrowser(playwright, profile) as xb:
-            yield Chromium(xb)
-        return
-    pytest.importorskip("websockets", reason="tests/bidi.py needs websockets (extra `test`)")
-    from test_e2e_firefox import EXTENSION, Pith, firefox_or_skip, register_host, start_firefox
+        xb = request.getfixturevalue("chromium_with_pith")
+        xb.reset()
+        return Chromium(xb)
+    from test_e2e_firefox import firefox_or_skip, fresh_pith
     firefox_or_skip()
-    home = tmp_path_factory.mktemp("firefox-blocks-home")
-    register_host(home)
-    ff, ext_uuid = start_firefox(home, EXTENSION)
-    try:
-        yield Firefox(Pith(ff, ext_uuid))
-    finally:
-        ff.close()
+    return Firefox(fresh_pith(request.getfixturevalue("firefox_with_pith")))
 
 
 # --- helpers ----------------------------------------------------------------------------------

@@ -420,3 +420,28 @@ def test_a_copy_in_another_world_takes_the_overlay_over(xb, server):
 def test_unknown_commands_are_refused(xb, name):
     reply = xb.command(name)
     assert reply["ok"] is False and (reply["error"]["code"], reply["error"]["name"]) == (23, "bad_request")
+
+
+# --- the browser a worker shares among modules -----------------------------------------------
+EARLIER_MODULE_JS = """async () => {
+  const api = globalThis.browser ?? globalThis.chrome;
+  await api.storage.local.set({siteRules: {'127.0.0.1': [{selector: '#x'}]}, readerPrefs: {theme: 'dark'}});
+  await api.storage.session.set({'reader:1': {doc: 'left over'}});
+}"""
+STORAGE_JS = """async () => {
+  const api = globalThis.browser ?? globalThis.chrome;
+  return [await api.storage.local.get(null), await api.storage.session.get(null)];
+}"""
+
+
+def test_a_module_takes_the_shared_chromium_as_a_fresh_start_leaves_it(chromium_with_pith):
+    """What an earlier module left (stored rules, preferences, a selection, an open reader
+    tab) is gone after reset(): one tab under test besides the options page, storage empty."""
+    xb = chromium_with_pith
+    xb.reset()
+    xb.ext_eval(EARLIER_MODULE_JS)
+    xb.context.new_page()
+    xb.reset()
+    assert xb.ext_eval(STORAGE_JS) == [{}, {}]
+    assert xb.context.pages == [xb.page, xb.ext]
+    assert isinstance(xb.tab_id, int)              # exactly one tab besides the options page

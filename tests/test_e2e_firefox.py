@@ -125,6 +125,25 @@ def start_firefox(home: Path, extension: Path) -> tuple[Firefox, str]:
     return ff, ext_uuid
 
 
+def fresh_pith(shared: tuple[Firefox, str]) -> "Pith":
+    """A Pith on the shared Firefox (conftest's firefox_with_pith) as a fresh start leaves
+    it: one new page tab (every other tab closed: no page, reader tab or selection of an
+    earlier module is left), a new extension page, and the extension's storage empty (no
+    site rule, reader preference or host option of an earlier module)."""
+    ff, ext_uuid = shared
+    keep = ff.new_tab()
+    for ctx in ff.contexts():
+        if ctx["context"] != keep:
+            ff.send("browsingContext.close", {"context": ctx["context"]})
+    pith = Pith(ff, ext_uuid)
+    assert pith.page == keep, "the shared Firefox kept a tab it was told to close"
+    ff.call(pith.ext, """async () => {
+        await browser.storage.local.clear();
+        await browser.storage.session.clear();
+    }""")
+    return pith
+
+
 class Pith:
     """The page tab, the extension page that sends the messages, and what both can do."""
 
@@ -258,17 +277,14 @@ class Pith:
 
 
 @pytest.fixture(scope="module")
-def fx(firefox_home):
-    """Firefox with the real extension from extension/ installed temporarily."""
+def fx(firefox_with_pith):
+    """Firefox with the real extension from extension/ installed temporarily (the worker's
+    shared one, as a fresh start leaves it: fresh_pith)."""
     if not (EXTENSION / "manifest.json").is_file():
         pytest.skip("extension/manifest.json does not exist yet")
     assert (EXTENSION / OPTIONS_PAGE).is_file(), (
         f"the tests send their messages from extension/{OPTIONS_PAGE}, which is missing")
-    ff, ext_uuid = start_firefox(firefox_home, EXTENSION)
-    try:
-        yield Pith(ff, ext_uuid)
-    finally:
-        ff.close()
+    return fresh_pith(firefox_with_pith)
 
 
 # --- expectations from the host pipeline on the recorded snapshots -----------------------------
@@ -542,3 +558,26 @@ def test_a_remembered_block_is_chosen_again_in_firefox(fx, pages_url):
         assert again["rule"] == "applied" and again["path"] == moved["path"]
     finally:
         fx.ff.call(fx.ext, "() => browser.storage.local.remove('siteRules')")
+
+
+# --- the browser a worker shares among modules -----------------------------------------------
+EARLIER_MODULE_JS = """async () => {
+  const api = globalThis.browser ?? globalThis.chrome;
+  await api.storage.local.set({siteRules: {'127.0.0.1': [{selector: '#x'}]}, readerPrefs: {theme: 'dark'}});
+  await api.storage.session.set({'reader:1': {doc: 'left over'}});
+}"""
+STORAGE_JS = """async () => {
+  const api = globalThis.browser ?? globalThis.chrome;
+  return [await api.storage.local.get(null), await api.storage.session.get(null)];
+}"""
+
+
+def test_a_module_takes_the_shared_firefox_as_a_fresh_start_leaves_it(firefox_with_pith):
+    """What an earlier module left (stored rules, preferences, a selection, an open tab) is
+    gone after fresh_pith: the page tab and the extension page only, storage empty."""
+    earlier = fresh_pith(firefox_with_pith)
+    earlier.ff.call(earlier.ext, EARLIER_MODULE_JS)
+    earlier.ff.new_tab()
+    now = fresh_pith(firefox_with_pith)
+    assert now.ff.call(now.ext, STORAGE_JS) == [{}, {}]
+    assert [c["context"] for c in now.ff.contexts()] == [now.page, now.ext]

@@ -21,7 +21,7 @@ from urllib.parse import unquote
 
 import pytest
 
-from conftest import PAGES, chromium_or_skip, registered_profile
+from conftest import PAGES
 from pith.pages.extension import ExtensionBrowser
 from serving import serve
 
@@ -80,11 +80,11 @@ def server():
 
 
 @pytest.fixture(scope="module")
-def xb(playwright, tmp_path_factory):
-    chromium_or_skip()
-    profile = registered_profile(tmp_path_factory, "chromium-formulas-profile")
-    with ExtensionBrowser(playwright, profile) as browser:
-        yield browser
+def xb(chromium_with_pith):
+    """Chromium with the extension; the host registered by the real `pith install-host` (the
+    worker's shared browser, as a fresh start leaves it: ExtensionBrowser.reset)."""
+    chromium_with_pith.reset()
+    return chromium_with_pith
 
 
 @pytest.fixture(scope="module")
@@ -175,17 +175,9 @@ def test_a_hostile_svg_is_drawn_without_anything_that_runs_or_loads(chromium_rea
 
 # --- Firefox ----------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
-def fx(tmp_path_factory):
-    pytest.importorskip("websockets", reason="tests/bidi.py needs websockets (extra `test`)")
-    from test_e2e_firefox import EXTENSION, Pith, firefox_or_skip, register_host, start_firefox
-    firefox_or_skip()
-    home = tmp_path_factory.mktemp("firefox-formulas-home")
-    register_host(home)
-    ff, ext_uuid = start_firefox(home, EXTENSION)
-    try:
-        yield Pith(ff, ext_uuid)
-    finally:
-        ff.close()
+def fx(firefox_with_pith):
+    from test_e2e_firefox import fresh_pith
+    return fresh_pith(firefox_with_pith)
 
 
 @pytest.mark.firefox

@@ -16,7 +16,7 @@ import pytest
 
 from serving import serve
 
-from conftest import PAGES, ROOT, chromium_or_skip, registered_profile
+from conftest import PAGES, ROOT
 from pith.pages.extension import ExtensionBrowser
 
 pytestmark = pytest.mark.browser
@@ -60,12 +60,11 @@ def server():
 
 
 @pytest.fixture(scope="module")
-def xb(playwright, tmp_path_factory):
-    """Chromium with the extension; the host registered by the real `pith install-host`."""
-    chromium_or_skip()
-    profile = registered_profile(tmp_path_factory, "chromium-reader-profile")
-    with ExtensionBrowser(playwright, profile) as browser:
-        yield browser
+def xb(chromium_with_pith):
+    """Chromium with the extension; the host registered by the real `pith install-host` (the
+    worker's shared browser, as a fresh start leaves it: ExtensionBrowser.reset)."""
+    chromium_with_pith.reset()
+    return chromium_with_pith
 
 
 def ok(reply: dict, what: str) -> dict:

@@ -185,6 +185,23 @@ class ExtensionBrowser:
             self.close()
             raise
 
+    def reset(self) -> None:
+        """The browser as start() leaves it, without a restart: a new tab under test and a
+        new options page, every other tab closed (pages, reader tabs), the extension's
+        storage emptied (site rules, reader preferences, host options, selections). The
+        service worker and its host connection stay (tests share one browser)."""
+        page = self.context.new_page()
+        for other in self.context.pages:
+            if other is not page:
+                other.close()
+        self.page, self._tab_id, self._pin_session = page, None, (None, None)
+        self.ext = self.context.new_page()
+        self.ext.goto(f"chrome-extension://{self.id}/{OPTIONS_PAGE}")
+        self.ext.evaluate("""async () => {
+            await chrome.storage.local.clear();
+            await chrome.storage.session.clear();
+        }""")
+
     def close(self) -> None:
         context, self.context = self.context, None
         if context is not None:
