@@ -189,7 +189,8 @@ class ExtensionBrowser:
         """The browser as start() leaves it, without a restart: a new tab under test and a
         new options page, every other tab closed (pages, reader tabs), the extension's
         storage emptied (site rules, reader preferences, host options, selections). The
-        service worker and its host connection stay (tests share one browser)."""
+        service worker and its host connection stay (tests share one browser: NOTES.md,
+        'Why the suite shares browsers')."""
         page = self.context.new_page()
         for other in self.context.pages:
             if other is not page:
