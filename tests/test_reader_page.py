@@ -1,7 +1,7 @@
 """The reader page (extension/ui/reader.html) in Debian Chromium with the real extension: rendering, sanitising, themes, export, keys.
 
-One Chromium for the module (pith.pages.extension.ExtensionBrowser). Each test puts a content
-payload (READER.md) into storage.session under "reader:<tab>" from the extension's own
+One Chromium per worker, shared with the other extension modules (conftest's
+chromium_with_pith, reset for this module). Each test puts a content payload (READER.md) into storage.session under "reader:<tab>" from the extension's own
 page, as the background does, and opens ui/reader.html?tab=<tab> in a new tab; no native
 host is involved. Payloads and the Markdown a person expects from them are in
 tests/fixtures/reader/: lichens (a realistic article modelled on
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import PAGES, ROOT, chromium_or_skip
+from conftest import PAGES, ROOT
 from pith.pages.extension import ExtensionBrowser
 from serving import QuietHandler, serve
 
@@ -49,11 +49,11 @@ def expected_markdown(name: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def xb(playwright, tmp_path_factory):
-    """Chromium with the unpacked extension (the host is registered but never asked)."""
-    chromium_or_skip()
-    with ExtensionBrowser(playwright, tmp_path_factory.mktemp("reader-profile")) as browser:
-        yield browser
+def xb(chromium_with_pith):
+    """Chromium with the unpacked extension (the host is registered but never asked): the
+    worker's shared browser, as a fresh start leaves it (ExtensionBrowser.reset)."""
+    chromium_with_pith.reset()
+    return chromium_with_pith
 
 
 @pytest.fixture(autouse=True)
