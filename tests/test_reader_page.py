@@ -1,12 +1,13 @@
 """The reader page (extension/ui/reader.html) in Debian Chromium with the real extension: rendering, sanitising, themes, export, keys.
 
 One Chromium per worker, shared with the other extension modules (conftest's
-chromium_with_pith, reset for this module). Each test puts a content payload (READER.md) into storage.session under "reader:<tab>" from the extension's own
-page, as the background does, and opens ui/reader.html?tab=<tab> in a new tab; no native
-host is involved. Payloads and the Markdown a person expects from them are in
-tests/fixtures/reader/: lichens (a realistic article modelled on
-tests/fixtures/pages/reader/source.html), edge (escaping and structure corner cases) and
-hostile (tags, attributes and URLs outside the allow-list, which must never reach the page).
+chromium_with_pith, reset for this module). Each test puts a content payload (READER.md)
+into storage.session under "reader:<tab>" from the extension's own page, as the background
+does, and opens ui/reader.html?tab=<tab> in a new tab; no native host is involved. Payloads
+and the Markdown a person expects from them are in tests/fixtures/reader/: lichens (a
+realistic article modelled on tests/fixtures/pages/reader/source.html), edge (escaping and
+structure corner cases) and hostile (tags, attributes and URLs outside the allow-list, which
+must never reach the page).
 """
 from __future__ import annotations
 
