@@ -43,9 +43,10 @@ run: system venv
 PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest
 
 # Every test, on every core (pytest-xdist). worksteal hands each worker a contiguous half of
-# the suite (a module's browsers start on one worker) and lets an idle worker take tests
-# from the other: on a browser-heavy slice, 2:11 against 2:59 grouping each browser module
-# on one worker and 3:00 serial (2 cores under other load, 2026-11-27; host/BENCHMARKS.md).
+# the suite and lets an idle worker take tests from the other: on a browser-heavy slice,
+# 2:11 against 2:59 grouping each browser module on one worker and 3:00 serial (2 cores
+# under other load, 2026-11-27; host/BENCHMARKS.md). The extension's browsers start once
+# per worker and are shared by the modules (tests/conftest.py).
 test: system venv npm
 	$(PYTEST) -n auto --dist worksteal
 
