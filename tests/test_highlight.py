@@ -18,8 +18,7 @@ import re
 
 import pytest
 
-from conftest import PAGES, ROOT, chromium_or_skip, registered_profile
-from pith.pages.extension import ExtensionBrowser
+from conftest import PAGES, ROOT
 from serving import serve
 
 # highlight.js attaches closed shadow roots. Run here in the page's main world, it is
@@ -216,26 +215,26 @@ def test_firefox_bar_and_outline_hide_no_text(firefox, servers, folder, page, se
 
 # --- the real extension and host ----------------------------------------------------------
 @pytest.mark.browser
-def test_extension_outline_on_the_bundled_example(playwright, tmp_path_factory, servers):
+def test_extension_outline_on_the_bundled_example(chromium_with_pith, servers):
     """make run's page: select (the article: the bar above it, clear of the sidebar's
-    "Most read"), then grow (the layout div, from the top of the page)."""
-    chromium_or_skip()
-    profile = registered_profile(tmp_path_factory, "chromium-outline-profile")
-    with ExtensionBrowser(playwright, profile) as xb:
-        xb.page.set_viewport_size(VIEWPORT)
-        xb.page.goto(f"{servers[EXAMPLES]}/article.html", wait_until="load")
-        first = xb.click()
-        assert first.get("ok") is True and first["tag"] == "article", first
-        xb.pin_shadow_roots()          # the extension's closed roots, for GEOMETRY_JS
-        check(xb.page.evaluate(GEOMETRY_JS, "article"), "above", "\u201cHow tide tables are made\u201d")
-        most_read = xb.page.evaluate("""() => { const r = document.querySelector('aside h3').getBoundingClientRect();
-            return {left: r.left, top: r.top, right: r.right, bottom: r.bottom}; }""")
-        bar = xb.page.evaluate(GEOMETRY_JS, "article")["bar"]
-        assert bar["right"] <= most_read["left"] or bar["bottom"] <= most_read["top"], (bar, most_read)
-        grown = xb.command("grow")
-        assert grown.get("ok") is True and grown["tag"] == "div", grown
-        xb.pin_shadow_roots()
-        geo = xb.page.evaluate(GEOMETRY_JS, "div.layout")
-        assert geo["under_bar"] == [] and geo["under_outline"] == [], geo
-        assert geo["label"].startswith("\u201cHow tide tables are made\u201d \u00b7 ")
-        assert geo["label"].endswith(" left out") or geo["label"].endswith(" words"), geo["label"]
+    "Most read"), then grow (the layout div, from the top of the page). The worker's shared
+    Chromium with the extension, as a fresh start leaves it (ExtensionBrowser.reset)."""
+    xb = chromium_with_pith
+    xb.reset()
+    xb.page.set_viewport_size(VIEWPORT)
+    xb.page.goto(f"{servers[EXAMPLES]}/article.html", wait_until="load")
+    first = xb.click()
+    assert first.get("ok") is True and first["tag"] == "article", first
+    xb.pin_shadow_roots()          # the extension's closed roots, for GEOMETRY_JS
+    check(xb.page.evaluate(GEOMETRY_JS, "article"), "above", "\u201cHow tide tables are made\u201d")
+    most_read = xb.page.evaluate("""() => { const r = document.querySelector('aside h3').getBoundingClientRect();
+        return {left: r.left, top: r.top, right: r.right, bottom: r.bottom}; }""")
+    bar = xb.page.evaluate(GEOMETRY_JS, "article")["bar"]
+    assert bar["right"] <= most_read["left"] or bar["bottom"] <= most_read["top"], (bar, most_read)
+    grown = xb.command("grow")
+    assert grown.get("ok") is True and grown["tag"] == "div", grown
+    xb.pin_shadow_roots()
+    geo = xb.page.evaluate(GEOMETRY_JS, "div.layout")
+    assert geo["under_bar"] == [] and geo["under_outline"] == [], geo
+    assert geo["label"].startswith("\u201cHow tide tables are made\u201d \u00b7 ")
+    assert geo["label"].endswith(" left out") or geo["label"].endswith(" words"), geo["label"]
