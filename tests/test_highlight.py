@@ -190,13 +190,10 @@ def test_chromium_a_narrow_window_cuts_the_label_not_the_bar(chromium, servers):
 
 # --- Firefox ------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
-def firefox(tmp_path_factory):
-    pytest.importorskip("websockets", reason="tests/bidi.py needs websockets (extra `test`)")
-    from bidi import Firefox, find_firefox
-    if find_firefox() is None:
-        pytest.skip("firefox-esr is not installed")
-    with Firefox(home=tmp_path_factory.mktemp("ff-home")) as ff:
-        yield ff
+def firefox(firefox_with_pith):
+    """The worker's shared Firefox (conftest): each test opens a tab of its own and closes it;
+    the extension installed there puts nothing into pages it was not asked to."""
+    return firefox_with_pith[0]
 
 
 @pytest.mark.firefox

@@ -6,7 +6,8 @@ pages (they live in the extension process, out of reach of the parent's observer
 there the fake replaces the API as soon as the page has loaded; narrate.js looks the API up
 at each use and fills its voice menu again after VOICE_WAIT_MS, so the fake is what
 speaks and what the menu lists in both browsers. The fake queues what speechSynthesis.speak() gets, starts the first utterance, and lets the test
-end it or send a word boundary. One browser of each kind for the whole module; each test
+end it or send a word boundary. One Chromium for the module (its context carries the fake)
+and the worker's shared Firefox (conftest's firefox_with_pith); each test
 puts a content payload in storage.session and opens ui/reader.html?tab=N, as the
 background does (no native host is involved). A run with a real voice needs one installed
 (speech-dispatcher and espeak-ng on Linux); the machine these tests were written on has
@@ -17,7 +18,6 @@ from __future__ import annotations
 import itertools
 import json
 import time
-import uuid
 from pathlib import Path
 
 import pytest
@@ -146,18 +146,11 @@ def chromium_side(playwright, tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def firefox_side(tmp_path_factory):
-    pytest.importorskip("websockets", reason="tests/bidi.py needs websockets (extra `test`)")
-    from bidi import Firefox, find_firefox
-    if find_firefox() is None:
-        pytest.skip("firefox-esr is not installed (Debian package firefox-esr)")
-    ext_uuid = str(uuid.uuid4())
-    with Firefox(home=tmp_path_factory.mktemp("narrate-firefox"), system_access=True,
-                 prefs={"extensions.webextensions.uuids": json.dumps({"pith@pith.dev": ext_uuid})}) as ff:
-        assert ff.install_extension(ROOT / "extension") == "pith@pith.dev"
-        ext = ff.new_tab()
-        ff.navigate(ext, f"moz-extension://{ext_uuid}/ui/options.html")
-        yield FirefoxSide(ff, ext_uuid, ext)
+def firefox_side(firefox_with_pith):
+    """The worker's shared Firefox with the extension, as a fresh start leaves it (fresh_pith)."""
+    from test_e2e_firefox import fresh_pith
+    pith = fresh_pith(firefox_with_pith)
+    return FirefoxSide(pith.ff, firefox_with_pith[1], pith.ext)
 
 
 @pytest.fixture(params=["chromium", pytest.param("firefox", marks=pytest.mark.firefox)])
