@@ -24,7 +24,9 @@ import urllib.parse
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain, count as counter, filterfalse, repeat
 from pathlib import Path
+from typing import Iterable
 
 import numpy as np
 
@@ -105,11 +107,23 @@ NAME_WORDS = {
     "service": ("hero", "cta", "feature", "testimonial", "pricing", "service", "contact",
                 "banner", "section"),
 }
-NAME_STARTS = re.compile(r"\b(?:" + "|".join(f"(?P<{g}>" + "|".join(words) + ")"
-                                              for g, words in NAME_WORDS.items()) + ")")
+# A token's group: the first group (in NAME_WORDS' order) with a word it begins with.
+NAME_STARTS = re.compile("|".join(f"(?P<{g}>" + "|".join(words) + ")"
+                                  for g, words in NAME_WORDS.items()))
+# Class and id tokens repeat across pages and sites (`container`, `menu-item`): each
+# token's group is remembered (a host or a batch run sees many pages), up to this many.
+NAME_CACHE_SIZE = 20_000
+_NAME_GROUP: dict[str, str | None] = {}
 # Tokens of names and texts, once lower-cased: ASCII letter runs (every word above is
 # one; a Unicode letter class costs several times as much on a page of utility classes).
+# Found by mapping every other byte of the UTF-8 text to a space and splitting: the
+# tokens of `[a-z]+` (tokens), four times faster than that regex's findall.
 TOKEN = re.compile(r"[a-z]+")
+_NOT_LETTER = bytes(c if 97 <= c <= 122 else 32 for c in range(256))
+# Tag names whose row of the GROUPS table is known (tag_table), up to this many (custom
+# elements make the set of tags open).
+TAG_CACHE_SIZE = 10_000
+_TAG_BITS: dict[str, int] = {}
 # Words of the URL's path (path segments split at - _ . and /), per group.
 URL_WORDS = {
     "product": {"product", "products", "p", "dp", "item", "items", "buy", "sku", "gp"},
@@ -199,22 +213,50 @@ SHARE_P = NAMES.index("share_p")
 REPEAT_MIN = 3
 
 
+def tokens(text: str) -> list[str]:
+    """The lower-case ASCII letter runs of `text` (TOKEN.findall(text.lower()))."""
+    return (text.lower().encode("utf-8", "surrogatepass").translate(_NOT_LETTER)
+            .decode("ascii").split())
+
+
 def token_counts(text: str, groups: dict[str, frozenset]) -> list[float]:
-    """Per group, log1p of how many of `text`'s lower-case tokens are its words."""
-    tally = Counter(TOKEN.findall(text.lower()))
+    """Per group, log1p of how many of `text`'s lower-case tokens are its words (only
+    the tokens that are some group's word are counted)."""
+    tally = Counter(filter(frozenset().union(*groups.values()).__contains__, tokens(text)))
     seen = tally.keys()
     return [math.log1p(sum(tally[w] for w in words & seen)) for words in groups.values()]
 
 
-def name_counts(names: set[str]) -> list[float]:
-    """Per NAME_WORDS group, log1p of how many distinct tokens of the distinct class and
-    id `names` begin with one of its words (distinct: a page of utility classes repeats
-    the same long class strings on thousands of rows). Tokens are letter runs joined by
-    spaces, so a word boundary is a token's start: one regex pass, a token counted in
-    the first group it begins with."""
-    tokens = " ".join(set(TOKEN.findall(" ".join(names).lower())))
-    tally = Counter(m.lastgroup for m in NAME_STARTS.finditer(tokens))
+def name_counts(names: Iterable[str]) -> list[float]:
+    """Per NAME_WORDS group, log1p of how many distinct tokens of the class and id
+    `names` begin with one of its words (distinct: a page of utility classes repeats the
+    same long class strings on thousands of rows; pass each name once, it is cheaper), a
+    token counted in the first group it begins with (NAME_STARTS; each token's group is
+    remembered)."""
+    distinct = set(tokens(" ".join(names)))
+    new = list(filterfalse(_NAME_GROUP.__contains__, distinct))   # not `- keys()`: that walks the cache
+    if new:
+        if len(_NAME_GROUP) + len(new) > NAME_CACHE_SIZE:
+            _NAME_GROUP.clear()
+            new = distinct
+        for token in new:
+            m = NAME_STARTS.match(token)
+            _NAME_GROUP[token] = m.lastgroup if m else None
+    tally = Counter(map(_NAME_GROUP.__getitem__, distinct))
     return [math.log1p(tally[g]) for g in NAME_WORDS]
+
+
+def tag_table(tags: list[str]) -> np.ndarray:
+    """(tags, GROUPS) bool: whether each tag name is in each of GROUPS (each tag's row
+    remembered as the bits of an int)."""
+    new = list(filterfalse(_TAG_BITS.__contains__, tags))
+    if new:
+        if len(_TAG_BITS) + len(new) > TAG_CACHE_SIZE:
+            _TAG_BITS.clear()
+            new = tags
+        _TAG_BITS.update((t, sum(1 << i for i, g in enumerate(GROUPS) if t in g)) for t in new)
+    bits = np.fromiter(map(_TAG_BITS.__getitem__, tags), np.int64, len(tags))
+    return ((bits[:, None] >> np.arange(len(GROUPS))) & 1).astype(np.bool_)
 
 
 def url_features(url: str) -> list[float]:
@@ -239,51 +281,79 @@ def url_features(url: str) -> list[float]:
 def features(snap: Snapshot, feats: Features, node: int = 0) -> np.ndarray:
     """The page-level feature row (NAMES) of `snap`, with `node` the chosen element."""
     live = ~feats.gone
-    own = np.where(live, feats.own_chars, 0)
     total = max(int(feats.chars[0]), 1)
     links = int(feats.links[0])
     out = [math.log1p(total), float(feats.linked_chars[0]) / total, math.log1p(links),
            links / (total / 1000.0 + 1.0)]
 
-    # every tag group's rows at once: a table of the page's few dozen tag names by group,
-    # gathered by each row's tag code
+    # tag groups through a table of the page's few dozen tag names by group
     codes, tags = snap.tag_codes()
-    table = np.array([[t in g for g in GROUPS] for t in tags], np.bool_).reshape(len(tags), -1)
-    rows = table[codes]
-    masks = rows[:, :len(TEXT_GROUPS)]
-    # text shares of tag groups: every group's subtree at once (one (n, k) propagation)
-    inside = masks | snap.below(masks)
-    out += (own.astype(np.float64) @ inside.astype(np.float64) / total).tolist()
-    counts = rows[:, len(TEXT_GROUPS):] & live[:, None]
-    count = dict(zip(COUNT_GROUPS, counts.sum(axis=0).tolist()))
+    table = tag_table(tags)
+    k = len(TEXT_GROUPS)
+    shares, li_chars = text_shares(snap, feats, codes, table[:, :k], node)
+    out += (shares / total).tolist()
+    count = dict(zip(COUNT_GROUPS, (np.bincount(codes[live], minlength=len(tags))
+                                    @ table[:, k:]).tolist()))
     out += np.log1p(list(count.values())).tolist()
 
-    out += repeats(snap, feats, live, total)
+    cls = snap.cls[live].tolist()
+    cls_code = dict(zip(dict.fromkeys(cls), counter()))   # a number per distinct class
+    out += repeats(snap, feats, live, total, cls, cls_code)
 
     chosen = max(int(feats.chars[node]), 1)
     in_node = slice(node, int(snap.end[node]))
-    li_inside = inside[in_node, 0]
+    p_in_node = np.count_nonzero(table[codes[in_node], k + P_ROWS] & live[in_node])
     out += [feats.chars[node] / total, float(feats.linked_chars[node]) / chosen,
-            float(own[in_node][li_inside].sum()) / chosen,
-            math.log1p(int(counts[in_node, P_ROWS].sum()))]
+            float(li_chars) / chosen, math.log1p(int(p_in_node))]
 
     short, short_chars = short_text(snap, feats, live)
     out += short
-    out += name_counts(set(snap.cls[live].tolist()) | set(snap.id[live].tolist()))
+    out += name_counts(chain(cls_code, set(snap.id[live].tolist())))
     url = snap.meta.get("url") or ""
     out += url_features(url)
     title = snap.meta.get("title") or ""
     out += token_counts(title, TITLE_WORDS)
     out.append(float(min(len(title.split()), 30)))
 
-    link_rows = np.flatnonzero(snap.link & live)
-    tel = sum(u.startswith("tel:") for u in snap.url[link_rows].tolist())
+    tel = tel_links(snap.url[snap.link & live].tolist())
     p_rows, headings = count["p_rows"], count["h1"] + count["h2"]
     p_share = out[SHARE_P]
     out += [math.log1p(tel), math.log1p(p_share * total / max(p_rows, 1)),
             headings / (total / 1000.0 + 1.0), short_chars / total]
     out += declared_types(snap.meta.get("declared") or {})
     return np.array(out, np.float64)
+
+
+def text_shares(snap: Snapshot, feats: Features, codes: np.ndarray, table: np.ndarray,
+                node: int) -> tuple[np.ndarray, int]:
+    """Per group of `table` (tag code -> group, bool), the visible characters of the
+    rows that are one of its tags or inside one; and those of the first group (list
+    items) in `node`'s subtree. A group's characters are the subtree characters
+    (feats.chars) of its outermost rows: its rows in preorder, a row is inside an
+    earlier one of the same group when that one's subtree reaches past it (a running
+    maximum of the groups' `end`s, each group shifted above the ones before)."""
+    n, k = snap.n, table.shape[1]
+    cand = np.flatnonzero(table.any(axis=1)[codes])
+    group, at = np.nonzero(table[codes[cand]].T)      # by group, then in preorder
+    rows = cand[at]
+    shift = group * (n + 1)
+    reach = np.maximum.accumulate(snap.end[rows] + shift)
+    outer = np.ones(len(rows), np.bool_)
+    outer[1:] = reach[:-1] <= rows[1:] + shift[1:]
+    group, rows = group[outer], rows[outer]
+    shares = np.bincount(group, weights=feats.chars[rows], minlength=k)
+    li = rows[group == 0]
+    end = snap.end
+    if np.any((li <= node) & (end[li] > node)):        # the node is a list item or in one
+        li_chars = int(feats.chars[node])
+    else:
+        li_chars = int(feats.chars[li[(li > node) & (li < end[node])]].sum())
+    return shares, li_chars
+
+
+def tel_links(urls: list[str]) -> int:
+    """How many of `urls` start with `tel:` (one C-level pass, no Python frame a URL)."""
+    return sum(map(str.startswith, urls, repeat("tel:")))
 
 
 def declared_types(declared: dict) -> list[float]:
@@ -302,19 +372,34 @@ def declared_types(declared: dict) -> list[float]:
     return [float(bool(names & group)) for group in DECLARED_TYPES.values()]
 
 
-def repeats(snap: Snapshot, feats: Features, live: np.ndarray, total: int) -> list[float]:
+def repeats(snap: Snapshot, feats: Features, live: np.ndarray, total: int,
+            cls: list[str], cls_code: dict[str, int]) -> list[float]:
     """Sibling structures repeated with the same tag and class (REPEAT_MIN or more with
     text): log of the largest group's size, the share of the page's text in the largest
-    group, and log of how many such groups there are."""
-    rows = np.flatnonzero(live & (feats.chars > 0))
-    rows = rows[rows > 0]
+    group, and log of how many such groups there are. `cls`: the live rows' classes,
+    `cls_code` a number per distinct one."""
+    codes, tags = snap.tag_codes()
+    live_rows = np.flatnonzero(live)
+    has = (feats.chars[live_rows] > 0) & (live_rows > 0)
+    rows = live_rows[has]
     if not len(rows):
         return [0.0, 0.0, 0.0]
-    codes, _ = snap.tag_codes()
-    cls = np.fromiter(map(hash, snap.cls[rows].tolist()), np.int64, len(rows))
-    key = (snap.parent[rows] * 1_000_003 + codes[rows]) * 31 + cls
-    _, inverse, size = np.unique(key, return_inverse=True, return_counts=True)
-    chars = np.bincount(inverse, weights=feats.chars[rows])
+    cls = np.fromiter(map(cls_code.__getitem__, cls), np.int64, len(cls))[has]
+    if snap.n * len(tags) * len(cls_code) < 2**63:     # one int64 key per (parent, tag, class)
+        key = (snap.parent[rows] * len(tags) + codes[rows]) * len(cls_code) + cls
+        order = np.argsort(key)
+        key = key[order]
+        changes = key[1:] != key[:-1]
+    else:                                               # past int64: the three columns
+        order = np.lexsort((cls, codes[rows], snap.parent[rows]))
+        key = np.stack((snap.parent[rows], codes[rows], cls), axis=1)[order]
+        changes = (key[1:] != key[:-1]).any(axis=1)
+    # the groups: runs of one key in sorted order
+    first = np.ones(len(key), np.bool_)
+    first[1:] = changes
+    starts = np.flatnonzero(first)
+    size = np.diff(starts, append=len(key))
+    chars = np.add.reduceat(feats.chars[rows][order], starts)
     big = size >= REPEAT_MIN
     if not big.any():
         return [0.0, 0.0, 0.0]
