@@ -3,8 +3,8 @@
 Static snapshots of each dataset's pages (or one side of the split with `--split`), as
 `pith extract --static` selects them. Every page is selected ROUNDS times with the two
 stages and ROUNDS times without them (both replaced by no-ops for the run), the two kinds
-alternated, each on a fresh copy of the snapshot (a Snapshot remembers masks a second
-select would reuse). Per page the median of its rounds is kept; printed per dataset:
+alternated, each on a snapshot parsed afresh from the HTML (a Snapshot remembers masks
+a second select would reuse, and its strings their hashes). Per page the median of its rounds is kept; printed per dataset:
 
   select with      median and p95 over pages of the select's wall time (perf_counter)
                    and CPU time (process_time) with the metadata and the page type
@@ -19,7 +19,6 @@ wall time also counts the waits for a core; both are noisy there, the CPU time l
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import json
 import statistics
 import time
@@ -72,14 +71,13 @@ def stages(clock: dict[str, list[float]] | None):
 
 
 def time_select(snap, with_stages: bool) -> dict[str, float] | None:
-    """One select of a fresh copy of `snap`: wall and CPU ms of the whole and (with the
-    stages) of each stage; None when the page has no content."""
+    """One select of `snap` (not selected before): wall and CPU ms of the whole and
+    (with the stages) of each stage; None when the page has no content."""
     clock = {name: [0.0, 0.0] for name in STAGES} if with_stages else None
-    copy = dataclasses.replace(snap)           # no masks remembered from an earlier select
     with stages(clock):
         w0, c0 = time.perf_counter(), time.process_time()
         try:
-            select(copy, Options())
+            select(snap, Options())
         except NoContent:
             return None
         wall, cpu = time.perf_counter() - w0, time.process_time() - c0
@@ -89,13 +87,14 @@ def time_select(snap, with_stages: bool) -> dict[str, float] | None:
     return out
 
 
-def page_figures(snap, rounds: int = ROUNDS) -> dict[str, float] | None:
+def page_figures(html: str, url: str, rounds: int = ROUNDS) -> dict[str, float] | None:
     """Per figure, the median over `rounds` selects with the stages (`with_*`, stage
-    figures) and `rounds` without (`without_*`), alternated."""
+    figures) and `rounds` without (`without_*`), alternated, of the page `html` at
+    `url`, each parsed afresh (the parse not timed)."""
     runs: dict[bool, list[dict]] = {True: [], False: []}
     for r in range(rounds):
         for kind in ((True, False) if r % 2 == 0 else (False, True)):
-            got = time_select(snap, kind)
+            got = time_select(static.snapshot_of_html(html, url, Options().max_nodes), kind)
             if got is None:
                 return None
             runs[kind].append(got)
@@ -141,8 +140,7 @@ def run(dataset: Path, split: str | None, limit: int | None, quiet: bool) -> dic
         try:
             html, _ = static.decode_html(static.read_page(dataset / entry["html"]), None,
                                          "replace")
-            snap = static.snapshot_of_html(html, entry.get("url") or "", Options().max_nodes)
-            got = page_figures(snap)
+            got = page_figures(html, entry.get("url") or "")
         except PithError:
             continue
         if got is not None:

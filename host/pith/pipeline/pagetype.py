@@ -89,6 +89,7 @@ SHORT_WORDS = {
                       "syntax version api deprecated note".split()),
     "ago": frozenset("ago yesterday hours minutes days weeks months years".split()),
 }
+SHORT_ANY = frozenset().union(*SHORT_WORDS.values())
 # Currency signs: their count in the short text nodes is the price feature ("$19.99").
 CURRENCY = "$€£¥₹"
 # Beginnings of class and id name tokens (lower case), counted per group: `productCard`,
@@ -107,17 +108,12 @@ NAME_WORDS = {
     "service": ("hero", "cta", "feature", "testimonial", "pricing", "service", "contact",
                 "banner", "section"),
 }
-# A token's group: the first group (in NAME_WORDS' order) with a word it begins with.
-NAME_STARTS = re.compile("|".join(f"(?P<{g}>" + "|".join(words) + ")"
-                                  for g, words in NAME_WORDS.items()))
-# Class and id tokens repeat across pages and sites (`container`, `menu-item`): each
-# token's group is remembered (a host or a batch run sees many pages), up to this many.
-NAME_CACHE_SIZE = 20_000
-_NAME_GROUP: dict[str, str | None] = {}
+NAME_STARTS = re.compile(r"\b(?:" + "|".join(f"(?P<{g}>" + "|".join(words) + ")"
+                                              for g, words in NAME_WORDS.items()) + ")")
 # Tokens of names and texts, once lower-cased: ASCII letter runs (every word above is
 # one; a Unicode letter class costs several times as much on a page of utility classes).
-# Found by mapping every other byte of the UTF-8 text to a space and splitting: the
-# tokens of `[a-z]+` (tokens), four times faster than that regex's findall.
+# Found by mapping every byte of the UTF-8 text but a-z to a space and splitting (tokens):
+# the tokens of `[a-z]+`, four times faster than that regex's findall.
 TOKEN = re.compile(r"[a-z]+")
 _NOT_LETTER = bytes(c if 97 <= c <= 122 else 32 for c in range(256))
 # Tag names whose row of the GROUPS table is known (tag_table), up to this many (custom
@@ -156,6 +152,7 @@ TITLE_WORDS = {
     "service": frozenset("service services company agency solutions pricing contact near "
                          "best repair professional".split()),
 }
+TITLE_ANY = frozenset().union(*TITLE_WORDS.values())
 # Labels of the URL's host name, per group: docs.python.org, community.example.com.
 HOST_WORDS = {
     "docs": frozenset("docs doc developer developers learn help support wiki api kb manual "
@@ -211,6 +208,9 @@ SHARE_P = NAMES.index("share_p")
 # Repeated siblings: a group of at least REPEAT_MIN same-tag, same-class siblings with
 # text is a list of cards, posts, products or results (one or two is a layout).
 REPEAT_MIN = 3
+# (parent, tag, class) numbers fit one int64 key while their product of ranges is below
+# this; past it (a page of millions of rows and distinct tags) the three are sorted as such.
+KEY_LIMIT = 2**63
 
 
 def tokens(text: str) -> list[str]:
@@ -219,30 +219,22 @@ def tokens(text: str) -> list[str]:
             .decode("ascii").split())
 
 
-def token_counts(text: str, groups: dict[str, frozenset]) -> list[float]:
-    """Per group, log1p of how many of `text`'s lower-case tokens are its words (only
-    the tokens that are some group's word are counted)."""
-    tally = Counter(filter(frozenset().union(*groups.values()).__contains__, tokens(text)))
+def token_counts(text: str, groups: dict[str, frozenset], words: frozenset) -> list[float]:
+    """Per group, log1p of how many of `text`'s lower-case tokens are its words; `words`
+    is every group's words (only those tokens are counted)."""
+    tally = Counter(filter(words.__contains__, tokens(text)))
     seen = tally.keys()
-    return [math.log1p(sum(tally[w] for w in words & seen)) for words in groups.values()]
+    return [math.log1p(sum(tally[w] for w in group & seen)) for group in groups.values()]
 
 
 def name_counts(names: Iterable[str]) -> list[float]:
     """Per NAME_WORDS group, log1p of how many distinct tokens of the class and id
     `names` begin with one of its words (distinct: a page of utility classes repeats the
-    same long class strings on thousands of rows; pass each name once, it is cheaper), a
-    token counted in the first group it begins with (NAME_STARTS; each token's group is
-    remembered)."""
-    distinct = set(tokens(" ".join(names)))
-    new = list(filterfalse(_NAME_GROUP.__contains__, distinct))   # not `- keys()`: that walks the cache
-    if new:
-        if len(_NAME_GROUP) + len(new) > NAME_CACHE_SIZE:
-            _NAME_GROUP.clear()
-            new = distinct
-        for token in new:
-            m = NAME_STARTS.match(token)
-            _NAME_GROUP[token] = m.lastgroup if m else None
-    tally = Counter(map(_NAME_GROUP.__getitem__, distinct))
+    same long class strings on thousands of rows; pass each name once, it is cheaper).
+    The distinct tokens are joined by spaces, so a word boundary is a token's start: one
+    regex pass, a token counted in the first group it begins with."""
+    joined = " ".join(set(tokens(" ".join(names))))
+    tally = Counter(m.lastgroup for m in NAME_STARTS.finditer(joined))
     return [math.log1p(tally[g]) for g in NAME_WORDS]
 
 
@@ -296,9 +288,11 @@ def features(snap: Snapshot, feats: Features, node: int = 0) -> np.ndarray:
                                     @ table[:, k:]).tolist()))
     out += np.log1p(list(count.values())).tolist()
 
-    cls = snap.cls[live].tolist()
-    cls_code = dict(zip(dict.fromkeys(cls), counter()))   # a number per distinct class
-    out += repeats(snap, feats, live, total, cls, cls_code)
+    # a number per live row's class: the first live row with that class (one C-level
+    # pass; `first` then holds the distinct classes)
+    first: dict[str, int] = {}
+    cls = np.fromiter(map(first.setdefault, snap.cls[live].tolist(), counter()), np.int64)
+    out += repeats(snap, feats, live, total, cls)
 
     chosen = max(int(feats.chars[node]), 1)
     in_node = slice(node, int(snap.end[node]))
@@ -308,11 +302,11 @@ def features(snap: Snapshot, feats: Features, node: int = 0) -> np.ndarray:
 
     short, short_chars = short_text(snap, feats, live)
     out += short
-    out += name_counts(chain(cls_code, set(snap.id[live].tolist())))
+    out += name_counts(chain(first, set(snap.id[live].tolist())))
     url = snap.meta.get("url") or ""
     out += url_features(url)
     title = snap.meta.get("title") or ""
-    out += token_counts(title, TITLE_WORDS)
+    out += token_counts(title, TITLE_WORDS, TITLE_ANY)
     out.append(float(min(len(title.split()), 30)))
 
     tel = tel_links(snap.url[snap.link & live].tolist())
@@ -373,20 +367,21 @@ def declared_types(declared: dict) -> list[float]:
 
 
 def repeats(snap: Snapshot, feats: Features, live: np.ndarray, total: int,
-            cls: list[str], cls_code: dict[str, int]) -> list[float]:
+            cls: np.ndarray) -> list[float]:
     """Sibling structures repeated with the same tag and class (REPEAT_MIN or more with
     text): log of the largest group's size, the share of the page's text in the largest
-    group, and log of how many such groups there are. `cls`: the live rows' classes,
-    `cls_code` a number per distinct one."""
+    group, and log of how many such groups there are. `cls`: per live row, a number of
+    its class (below the number of live rows; equal classes, equal numbers)."""
     codes, tags = snap.tag_codes()
     live_rows = np.flatnonzero(live)
     has = (feats.chars[live_rows] > 0) & (live_rows > 0)
     rows = live_rows[has]
     if not len(rows):
         return [0.0, 0.0, 0.0]
-    cls = np.fromiter(map(cls_code.__getitem__, cls), np.int64, len(cls))[has]
-    if snap.n * len(tags) * len(cls_code) < 2**63:     # one int64 key per (parent, tag, class)
-        key = (snap.parent[rows] * len(tags) + codes[rows]) * len(cls_code) + cls
+    n_cls = len(cls)
+    cls = cls[has]
+    if snap.n * len(tags) * n_cls < KEY_LIMIT:         # one int64 key per (parent, tag, class)
+        key = (snap.parent[rows] * len(tags) + codes[rows]) * n_cls + cls
         order = np.argsort(key)
         key = key[order]
         changes = key[1:] != key[:-1]
@@ -421,7 +416,7 @@ def short_text(snap: Snapshot, feats: Features, live: np.ndarray) -> tuple[list[
     prices = sum(map(text.count, CURRENCY))
     chars = int(feats.text_chars[text_rows].sum() + feats.tail_chars[tail_rows].sum())
     return ([math.log1p(n_short), math.log1p(prices), prices / (n_short + 1.0)]
-            + token_counts(text, SHORT_WORDS)), chars
+            + token_counts(text, SHORT_WORDS, SHORT_ANY)), chars
 
 
 @dataclass(frozen=True)
