@@ -5,10 +5,15 @@ arrays the pipeline already has — shares of the visible text in links, list it
 tables, forms, code, headings and paragraphs, counts of inputs and buttons, sibling
 structures repeated with the same tag and class, price patterns and the short words of
 forum and shop furniture in short text nodes, words of class and id names, words of the
-URL's path and of the title, and the chosen element's share — all vectorised, a fraction
-of a millisecond on a typical page. `Model` is a multinomial logistic regression over
-them (pipeline/models/pagetype.json, written by `pith train-pagetype`, documented in
-models/PAGETYPE.md); `classify` gives the type and its probability.
+URL's path and of the title, and the chosen element's share. The numbers come from the
+pipeline's arrays by vectorised passes (a group's text from its outermost rows, counts
+by tag code) and each string column is read once (the classes numbered and made
+distinct in one pass, tokens by byte translation): 0.5-1 ms of a select on a median
+page, by the machine's load (`pith bench --metadata --cost`; NOTES.md, 'Why the page
+type is a logistic regression over page-level features'). `Model` is a multinomial
+logistic regression over them (pipeline/models/pagetype.json, written by `pith
+train-pagetype`, documented in models/PAGETYPE.md); `classify` gives the type and its
+probability.
 
 The classes are WCXB's `page_type` labels (CLASSES); magic_html's article and forum pages
 train the same two classes (NOTES.md, 'Why the page type is a logistic regression over
