@@ -29,7 +29,7 @@ import urllib.parse
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import chain, count as counter, filterfalse, repeat
+from itertools import chain, count as counter, repeat
 from pathlib import Path
 from typing import Iterable
 
@@ -245,15 +245,16 @@ def name_counts(names: Iterable[str]) -> list[float]:
 
 def tag_table(tags: list[str]) -> np.ndarray:
     """(tags, GROUPS) bool: whether each tag name is in each of GROUPS (each tag's row
-    remembered as the bits of an int)."""
-    new = list(filterfalse(_TAG_BITS.__contains__, tags))
-    if new:
-        if len(_TAG_BITS) + len(new) > TAG_CACHE_SIZE:
+    remembered as the bits of an int; read once, so a select in another thread emptying
+    the memory meanwhile changes nothing here)."""
+    bits = list(map(_TAG_BITS.get, tags))
+    if None in bits:
+        if len(_TAG_BITS) >= TAG_CACHE_SIZE:
             _TAG_BITS.clear()
-            new = tags
-        _TAG_BITS.update((t, sum(1 << i for i, g in enumerate(GROUPS) if t in g)) for t in new)
-    bits = np.fromiter(map(_TAG_BITS.__getitem__, tags), np.int64, len(tags))
-    return ((bits[:, None] >> np.arange(len(GROUPS))) & 1).astype(np.bool_)
+        for i, t in enumerate(tags):
+            if bits[i] is None:
+                bits[i] = _TAG_BITS[t] = sum(1 << j for j, g in enumerate(GROUPS) if t in g)
+    return ((np.array(bits, np.int64)[:, None] >> np.arange(len(GROUPS))) & 1).astype(np.bool_)
 
 
 def url_features(url: str) -> list[float]:
