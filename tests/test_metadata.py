@@ -157,6 +157,7 @@ def test_shown_byline_date_line_and_url_date():
     ("1 March 2024", "2024-03-01"), ("March 1st, 2024", "2024-03-01"),
     ("1. März 2024", "2024-03-01"), ("12 de marzo de 2024", "2024-03-12"),
     ("01.03.2024", "2024-03-01"), ("2024/3/1", "2024-03-01"),
+    ("2023 Jan 7", "2023-01-07"),                       # PubMed's citation_publication_date
     ("1890-01-01", None), ("2024-02-30", None), ("soon", None), ("", None),
 ])
 def test_dates_parse(value, iso):
