@@ -66,6 +66,12 @@ def test_organisation_authors_come_after_a_shown_byline():
 
 # --- <meta>, microdata, links --------------------------------------------------------------
 
+@pytest.mark.parametrize("key", ["published-date", "published", "ms.date"])
+def test_plain_published_meta_names_are_read(key):
+    head = f'<meta name="{key}" content="July 17, 2025">'
+    assert meta_of(ARTICLE.format(h="x"), head=head)["published"] == "2025-07-17"
+
+
 def test_meta_precedence_lists_and_inverted_names():
     entries = [[1, "keywords", "x, y"], [2, "article:tag", "t1"], [3, "article:tag", "t2"],
                [4, "citation_author", "Roy, Aniruddha"], [5, "author", "https://fb.example/me"],
