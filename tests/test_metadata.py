@@ -72,6 +72,17 @@ def test_plain_published_meta_names_are_read(key):
     assert meta_of(ARTICLE.format(h="x"), head=head)["published"] == "2025-07-17"
 
 
+def test_a_utc_time_a_day_off_the_urls_day_takes_the_urls_day():
+    head = '<meta property="article:published_time" content="2025-12-19T02:41:41+00:00">'
+    url = "https://blog.test/2025/12/18/a-post"
+    assert meta_of(ARTICLE.format(h="x"), head=head, url=url)["published"] == "2025-12-18"
+    # the same day, or days apart (a post moved or re-dated): the declared value stands
+    assert meta_of(ARTICLE.format(h="x"), head=head, url="https://blog.test/2025/12/19/p"
+                   )["published"] == "2025-12-19T02:41:41+00:00"
+    assert meta_of(ARTICLE.format(h="x"), head=head, url="https://blog.test/2025/12/01/p"
+                   )["published"] == "2025-12-19T02:41:41+00:00"
+
+
 def test_meta_precedence_lists_and_inverted_names():
     entries = [[1, "keywords", "x, y"], [2, "article:tag", "t1"], [3, "article:tag", "t2"],
                [4, "citation_author", "Roy, Aniruddha"], [5, "author", "https://fb.example/me"],

@@ -11,6 +11,7 @@ Every string is cut to a named limit: the reply echoes them.
 """
 from __future__ import annotations
 
+import datetime as dt
 import re
 import urllib.parse
 from dataclasses import asdict, dataclass, field
@@ -218,6 +219,19 @@ def choose_title(declared: list[str | None], entity: str | None,
     return strip_site(min(shown, key=lambda x: x[1])[0], site, host) if shown else None
 
 
+def local_day(published: str | None, url_day: str | None) -> str | None:
+    """The publish date, on the URL's day when the URL names the day before or after it: a
+    time declared in UTC ("2025-12-19T02:41Z") of a post the site dates 18 December in its
+    own time zone, as its URL and its readers do."""
+    if not (published and url_day) or published[:10] == url_day:
+        return published
+    try:
+        apart = abs((dt.date.fromisoformat(published[:10]) - dt.date.fromisoformat(url_day)).days)
+    except ValueError:
+        return published
+    return url_day if apart == 1 else published
+
+
 def compute(snap, gone: np.ndarray, node: int) -> Metadata:
     """The metadata of a validated snapshot, read around the chosen row `node` (`gone`:
     the features' code-or-hidden mask)."""
@@ -257,6 +271,7 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
         modified = dates.parse(src.get("modified"), us)
         if modified:
             break
+    published = local_day(published, seen.get("url_date") if published else None)
     # an author named like the site is the publisher: a shown byline may name the person,
     # else the site is the author (a shop's or a one-person blog's posts)
     declared_authors = [c for a in first("authors") or [] if (c := shown.clean_declared_author(a))]
