@@ -56,6 +56,22 @@ def test_jsonld_broken_scripts_are_skipped_and_raw_newlines_tolerated():
     assert jsonld.fields(["[]", "null", "3"]) == {}
 
 
+@pytest.mark.parametrize("wrapped", [
+    '<!-- {"@type": "Article", "headline": "H"} -->',
+    '\n  <![CDATA[\n  {"@type": "Article", "headline": "H"}\n  ]]>\n',
+    '//<![CDATA[\n{"@type": "Article", "headline": "H"}\n//]]>',
+    '/*<![CDATA[*/{"@type": "Article", "headline": "H"}/*]]>*/',
+])
+def test_jsonld_inside_a_comment_or_cdata_section_is_read(wrapped):
+    assert jsonld.fields([wrapped])["title"] == "H"
+
+
+def test_jsonld_cdata_in_a_page_gives_its_date():
+    ld = ('<script type="application/ld+json"><![CDATA[{"@type": "Article", '
+          '"datePublished": "2001-10-29T01:59:14Z"}]]></script>')
+    assert meta_of(ARTICLE.format(h="x"), head=ld)["published"] == "2001-10-29T01:59:14+00:00"
+
+
 def test_organisation_authors_come_after_a_shown_byline():
     ld = ('<script type="application/ld+json">{"@type": "Article", "headline": "H", '
           '"author": {"@type": "Organization", "name": "Big Corp"}}</script>')
