@@ -357,9 +357,15 @@ def tel_links(urls: list[str]) -> int:
 
 
 def declared_types(declared: dict) -> list[float]:
-    """Per DECLARED_TYPES group, whether the page declares one of its types: JSON-LD
-    `@type`s, microdata `itemtype`s (their last path part), OpenGraph `og:type` (a
-    snapshot without `declared` declares nothing)."""
+    """Per DECLARED_TYPES group, whether the page declares one of its types (`declared_names`)."""
+    names = declared_names(declared)
+    return [float(bool(names & group)) for group in DECLARED_TYPES.values()]
+
+
+def declared_names(declared: dict) -> set[str]:
+    """The type names the page declares, lower case: JSON-LD `@type`s, microdata
+    `itemtype`s (their last path part), OpenGraph `og:type` (a snapshot without
+    `declared` declares nothing)."""
     names = set()
     for script in declared.get("ld") or ():
         for m in LD_TYPE.finditer(script):
@@ -369,7 +375,7 @@ def declared_types(declared: dict) -> list[float]:
     for entry in declared.get("meta") or ():
         if entry[1] == "og:type" and entry[2]:
             names.add(str(entry[2]).lower().split(".", 1)[0])
-    return [float(bool(names & group)) for group in DECLARED_TYPES.values()]
+    return names
 
 
 def repeats(snap: Snapshot, feats: Features, live: np.ndarray, total: int,
