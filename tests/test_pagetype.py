@@ -172,6 +172,18 @@ def test_the_select_reply_carries_the_page_type_and_its_probability():
     assert "page_type_ms" in wire["timings"]
 
 
+def test_the_page_type_is_computed_once_per_page_and_element(monkeypatch):
+    snap = article_page()
+    feats = features_mod.compute(snap)
+    calls = []
+    real = pagetype.features
+    monkeypatch.setattr(pagetype, "features", lambda *a, **k: calls.append(a[2]) or real(*a, **k))
+    first = pagetype.classify(snap, feats, 4)
+    assert pagetype.classify(snap, feats, 4) == first and calls == [4]
+    pagetype.classify(snap, feats, 1)                      # another element: computed anew
+    assert calls == [4, 1]
+
+
 def test_rows_carry_the_page_type(tmp_path):
     page = tmp_path / "a.html"
     page.write_text("<html><head><title>How do I fix my bike? - Forum</title></head><body>"

@@ -477,10 +477,14 @@ def load(path: Path = MODEL_PATH) -> Model | None:
 
 def classify(snap: Snapshot, feats: Features, node: int = 0,
              model: Model | None = None) -> tuple[str, float] | None:
-    """(the page's type, its probability), or None when no model is installed."""
-    model = model or load()
+    """(the page's type, its probability), or None when no model is installed. With the
+    installed model it is computed once per page and element (`feats.memo`): the headline
+    anchor asks for the method's element, the reply for the final one, often the same."""
     if model is None:
-        return None
+        installed = load()
+        if installed is None:
+            return None
+        return feats.memo(("page_type", node), lambda: classify(snap, feats, node, installed))
     p = model.probabilities(features(snap, feats, node)[model.columns])[0]
     best = int(np.argmax(p))
     return model.classes[best], float(p[best])
