@@ -173,7 +173,7 @@ def test_the_select_reply_carries_the_page_type_and_its_probability():
 
 
 def test_the_page_type_is_computed_once_per_page_and_element(monkeypatch):
-    snap = article_page()
+    snap = from_json(article_page(), 100_000)
     feats = features_mod.compute(snap)
     calls = []
     real = pagetype.features
