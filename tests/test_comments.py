@@ -5,6 +5,8 @@ import numpy as np
 import pytest
 
 from builders import make_snapshot
+from conftest import PAGES
+from pith.pages import static
 from pith.pipeline import comments
 from pith.pipeline.features import compute
 from pith.pipeline.options import Options
@@ -103,6 +105,62 @@ def test_on_a_forum_the_thread_is_the_content():
     sel = select(blog(url=url))
     assert COMMENT.strip() in sel.output("text")
     assert sel.to_wire()["comments"] is None
+
+
+FORUM_PAGE = PAGES / "forum-thread" / "source.html"
+FORUM_URL = "https://forum.example.org/topic/4417-flat-sourdough-although-the-starter-is-lively/"
+QUESTION = "What am I missing here?"
+FIRST_REPLY = "Fifteen degrees is your problem."
+
+
+def forum_page(options):
+    html = FORUM_PAGE.read_text(encoding="utf-8")
+    return select(static.snapshot_from_html(html, FORUM_URL), Options.from_overrides(options))
+
+
+def test_on_a_forum_the_element_holds_the_whole_thread_not_the_first_post():
+    """The failure this fixes: on a forum topic (tests/fixtures/pages/forum-thread: the
+    question in three paragraphs, three one-line replies, all items of `div#comments`),
+    auto's element was the question's text alone, the longest post; the reader of a
+    forum wants the thread. With the headline anchor off (it also reaches the thread here,
+    through the topic's title), only forum_thread grows the element."""
+    sel = forum_page({"auto_headline": False})
+    thread = comments.find(sel.snap, sel.feats)
+    assert thread is not None and comments.is_content(sel.snap, sel.feats, thread)
+    root = int(thread.roots[0])
+    assert sel.node <= root < sel.snap.end[sel.node]        # the element holds the thread
+    text = sel.output("text")
+    assert QUESTION in text and FIRST_REPLY in text
+    before = forum_page({"auto_headline": False, "forum_thread": False})
+    assert root < before.node < before.snap.end[root]        # inside it: the first post
+    assert QUESTION in before.output("text") and FIRST_REPLY not in before.output("text")
+
+
+@pytest.mark.parametrize("declared, content", [
+    ({"ld": ['{"@context": "https://schema.org", "@type": "DiscussionForumPosting"}']}, True),
+    ({"scopes": [[2, "https://schema.org/QAPage"]]}, True),
+    ({"scopes": [[9, "http://schema.org/Comment"]]}, False),     # a blog's comments
+    ({"ld": ['{"@type": "BlogPosting"}']}, False),
+])
+def test_a_page_declaring_a_forum_thread_has_its_thread_as_content(declared, content):
+    """A forum thread saved to a file or served from an address that names no forum
+    (the fixture page's own, http://pith.invalid/source.html) says what it is in its
+    schema.org types; its thread then stays the body."""
+    capture = blog(url="https://example.org/2024/02/why-my-bread-stopped-rising/")
+    capture["declared"] = declared
+    snap = from_json(capture, 1000)
+    feats = compute(snap)
+    assert comments.declares_thread(snap) is content
+    assert comments.is_content(snap, feats, comments.find(snap, feats)) is content
+    assert (COMMENT.strip() in select(capture).output("text")) is content
+
+
+def test_a_pinned_element_inside_a_forum_thread_stays():
+    sel = forum_page({"auto_headline": False})
+    thread = comments.find(sel.snap, sel.feats)
+    post = int(np.flatnonzero(thread.items)[0])
+    pinned = select(sel.snap, Options.from_overrides({"auto_headline": False}), pin=post)
+    assert pinned.element.node == post
 
 
 @pytest.mark.parametrize("url, forum", [

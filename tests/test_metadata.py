@@ -56,6 +56,22 @@ def test_jsonld_broken_scripts_are_skipped_and_raw_newlines_tolerated():
     assert jsonld.fields(["[]", "null", "3"]) == {}
 
 
+@pytest.mark.parametrize("wrapped", [
+    '<!-- {"@type": "Article", "headline": "H"} -->',
+    '\n  <![CDATA[\n  {"@type": "Article", "headline": "H"}\n  ]]>\n',
+    '//<![CDATA[\n{"@type": "Article", "headline": "H"}\n//]]>',
+    '/*<![CDATA[*/{"@type": "Article", "headline": "H"}/*]]>*/',
+])
+def test_jsonld_inside_a_comment_or_cdata_section_is_read(wrapped):
+    assert jsonld.fields([wrapped])["title"] == "H"
+
+
+def test_jsonld_cdata_in_a_page_gives_its_date():
+    ld = ('<script type="application/ld+json"><![CDATA[{"@type": "Article", '
+          '"datePublished": "2001-10-29T01:59:14Z"}]]></script>')
+    assert meta_of(ARTICLE.format(h="x"), head=ld)["published"] == "2001-10-29T01:59:14+00:00"
+
+
 def test_organisation_authors_come_after_a_shown_byline():
     ld = ('<script type="application/ld+json">{"@type": "Article", "headline": "H", '
           '"author": {"@type": "Organization", "name": "Big Corp"}}</script>')
@@ -65,6 +81,23 @@ def test_organisation_authors_come_after_a_shown_byline():
 
 
 # --- <meta>, microdata, links --------------------------------------------------------------
+
+@pytest.mark.parametrize("key", ["published-date", "published", "ms.date"])
+def test_plain_published_meta_names_are_read(key):
+    head = f'<meta name="{key}" content="July 17, 2025">'
+    assert meta_of(ARTICLE.format(h="x"), head=head)["published"] == "2025-07-17"
+
+
+def test_a_utc_time_a_day_off_the_urls_day_takes_the_urls_day():
+    head = '<meta property="article:published_time" content="2025-12-19T02:41:41+00:00">'
+    url = "https://blog.test/2025/12/18/a-post"
+    assert meta_of(ARTICLE.format(h="x"), head=head, url=url)["published"] == "2025-12-18"
+    # the same day, or days apart (a post moved or re-dated): the declared value stands
+    assert meta_of(ARTICLE.format(h="x"), head=head, url="https://blog.test/2025/12/19/p"
+                   )["published"] == "2025-12-19T02:41:41+00:00"
+    assert meta_of(ARTICLE.format(h="x"), head=head, url="https://blog.test/2025/12/01/p"
+                   )["published"] == "2025-12-19T02:41:41+00:00"
+
 
 def test_meta_precedence_lists_and_inverted_names():
     entries = [[1, "keywords", "x, y"], [2, "article:tag", "t1"], [3, "article:tag", "t2"],
@@ -98,6 +131,47 @@ def test_clean_byline(line, names):
     assert shown.clean_byline(line) == names
 
 
+@pytest.mark.parametrize("lines,names", [
+    ("Jane Doe\nSenior autos reporter", ["Jane Doe"]),         # a role in an element of its own
+    ("Supermove\nFebruary 8, 2025", ["Supermove"]),            # a date glued to the name
+    ("Ada Moss\nLast updated\n4 March", ["Ada Moss"]),
+    ("Jane\nDoe", ["Jane Doe"]),                               # given and family name in spans
+    ("Jane Doe\n,\nJohn Roe\n| 4 March 2024", ["Jane Doe", "John Roe"]),
+    ("Written by\nEdzel Tabing", ["Edzel Tabing"]),
+    ("Written by", []),
+])
+def test_clean_byline_reads_element_boundaries(lines, names):
+    assert shown.clean_byline(lines) == names
+
+
+def test_a_byline_whose_name_and_date_sit_in_spans_of_their_own():
+    body = ('<div class="author"><span>Kim Lee</span><span>March 3, 2024</span></div>'
+            + ARTICLE.format(h="Tides"))
+    assert meta_of(body)["authors"] == ["Kim Lee"]
+
+
+@pytest.mark.parametrize("declared,name", [
+    ('"David Kim"', "David Kim"),
+    ("Jo Writer - Editorial Team", "Jo Writer"),
+    ("user3080392", "user3080392"),                      # a forum's user name stays
+    ("jo.p", "jo.p"),
+    ("page.head.extra.author", None),                    # a template's placeholder
+    ("{{ author }}", None),
+    ("12345", None),
+])
+def test_clean_declared_author(declared, name):
+    assert shown.clean_declared_author(declared) == name
+
+
+def test_an_author_named_like_the_site_is_kept_when_nothing_else_names_one():
+    head = ('<meta property="og:site_name" content="Sam Bossley">'
+            '<meta name="author" content="Sam Bossley">')
+    assert meta_of(ARTICLE.format(h="Thoughts on Zig"), head=head)["authors"] == ["Sam Bossley"]
+    # a shown byline naming a person wins over the site's name
+    body = '<p class="byline">By Kim Lee</p>' + ARTICLE.format(h="Thoughts on Zig")
+    assert meta_of(body, head=head)["authors"] == ["Kim Lee"]
+
+
 def test_shown_byline_date_line_and_url_date():
     body = ('<article><h1>Tides</h1><p class="post-meta">Posted by <a href="/author/sam-tide">Sam Tide</a></p>'
             '<p>February 4, 2025 - 11 minutes</p><p>' + "Tide text. " * 40 + "</p></article>")
@@ -116,6 +190,7 @@ def test_shown_byline_date_line_and_url_date():
     ("1 March 2024", "2024-03-01"), ("March 1st, 2024", "2024-03-01"),
     ("1. März 2024", "2024-03-01"), ("12 de marzo de 2024", "2024-03-12"),
     ("01.03.2024", "2024-03-01"), ("2024/3/1", "2024-03-01"),
+    ("2023 Jan 7", "2023-01-07"),                       # PubMed's citation_publication_date
     ("1890-01-01", None), ("2024-02-30", None), ("soon", None), ("", None),
 ])
 def test_dates_parse(value, iso):
@@ -160,6 +235,44 @@ def test_title_site_suffix_and_the_shown_headline():
                 title="Plain title - pith.test")
     assert (m["title"], m["site"], m["authors"], m["published"]) == \
         ("Plain title", "pith.test", ["Jo Writer"], "2019-09-09T09:09:00")
+
+
+def test_the_shown_headline_is_the_title_when_it_agrees_with_a_declared_one():
+    # the h1 shares most words with og:title: the h1, as the reader sees it
+    head = '<meta property="og:title" content="Top 11 SEO Strategies for 2025 | Lucca">'
+    m = meta_of(ARTICLE.format(h="11 SEO Strategies for 2025 to Boost Rankings"), head=head,
+                title="Top 11 SEO Strategies for 2025 | Lucca")
+    assert m["title"] == "11 SEO Strategies for 2025 to Boost Rankings"
+    # an h1 that shares no words is a slogan: the declared title
+    m = meta_of(ARTICLE.format(h="We make moving easy"), title="San Francisco Local Movers")
+    assert m["title"] == "San Francisco Local Movers"
+    # no declared title at all: the h1
+    html = f"<!DOCTYPE html><html><head></head><body>{ARTICLE.format(h='Only shown')}</body></html>"
+    assert select(static.snapshot_of_html(html, "http://pith.test/", 10**6)).metadata.title == "Only shown"
+
+
+def test_an_h1_that_is_the_site_logo_is_not_the_title():
+    body = ("<header><h1>Budget Travel With Gabby</h1></header>"
+            + ARTICLE.format(h="Budget Traveler's Guide To Travel Insurance"))
+    m = meta_of(body, title="Budget Traveler's Guide To Travel Insurance - Budget Travel With Gabby")
+    assert m["title"] == "Budget Traveler's Guide To Travel Insurance"
+    # the logo h1 alone, the article's heading an h2: the declared title without the site
+    body = "<header><h1>Budget Travel With Gabby</h1></header>" + ARTICLE.replace("h1", "h2").format(h="x")
+    m = meta_of(body, title="Budget Traveler's Guide - Budget Travel With Gabby")
+    assert m["title"] == "Budget Traveler's Guide"
+
+
+def test_a_headings_permalink_mark_and_a_trailing_site_name_are_left_out():
+    m = meta_of(ARTICLE.format(h="Working with forms¶"), title="Working with forms | Django documentation")
+    assert m["title"] == "Working with forms"
+    m = meta_of("<article><p>" + "Words of the article go on. " * 10 + "</p></article>",
+                title="Turning off all LED of RPi 5 - Raspberry Pi Forums",
+                url="https://forums.raspberrypi.com/viewtopic.php?t=1")
+    assert m["title"] == "Turning off all LED of RPi 5"
+    # a short host label is a word of many headlines, not the site
+    m = meta_of("<article><p>" + "Words of the article go on. " * 10 + "</p></article>",
+                title="Why we watch - CNN Opinion", url="https://www.cnn.com/x")
+    assert m["title"] == "Why we watch - CNN Opinion"
 
 
 def test_language_html_lang_first_then_declared():

@@ -172,6 +172,18 @@ def test_the_select_reply_carries_the_page_type_and_its_probability():
     assert "page_type_ms" in wire["timings"]
 
 
+def test_the_page_type_is_computed_once_per_page_and_element(monkeypatch):
+    snap = from_json(article_page(), 100_000)
+    feats = features_mod.compute(snap)
+    calls = []
+    real = pagetype.features
+    monkeypatch.setattr(pagetype, "features", lambda *a, **k: calls.append(a[2]) or real(*a, **k))
+    first = pagetype.classify(snap, feats, 4)
+    assert pagetype.classify(snap, feats, 4) == first and calls == [4]
+    pagetype.classify(snap, feats, 1)                      # another element: computed anew
+    assert calls == [4, 1]
+
+
 def test_rows_carry_the_page_type(tmp_path):
     page = tmp_path / "a.html"
     page.write_text("<html><head><title>How do I fix my bike? - Forum</title></head><body>"
@@ -233,3 +245,119 @@ def test_pith_train_pagetype_learns_a_tiny_dataset_and_writes_model_and_card(tmp
     assert fig["accuracy"] == 1.0                  # three page kinds nothing confuses
     assert "tiny: validation accuracy 1.0" in capsys.readouterr().out
     assert (out / "PAGETYPE.md").is_file()
+
+
+def test_tokens_are_the_ascii_letter_runs_of_the_lower_cased_text():
+    """pagetype.tokens (bytes mapped to spaces, split) against its definition, the regex
+    `[a-z]+` over the lower-cased text, on random strings of ASCII, accented letters,
+    the Kelvin sign and dotted I (whose lower case is ASCII), digits, marks and spaces."""
+    rng = np.random.default_rng(3)
+    alphabet = list("abcXYZ_-09 .\n\t") + ["é", "İ", "\u212a", "ß", "日", "😀", "\u00a0"]
+    for _ in range(300):
+        text = "".join(rng.choice(alphabet, size=int(rng.integers(0, 40))))
+        assert pagetype.tokens(text) == pagetype.TOKEN.findall(text.lower()), text
+
+
+def random_page(seed: int, n: int = 300) -> dict:
+    """A random tree in preorder: tags of every text group (nested lists, tables, code),
+    classes repeated among siblings, short and long texts and tails, some links."""
+    rng = np.random.default_rng(seed)
+    parents = [-1] + [int(rng.integers(max(0, i - 8), i)) for i in range(1, n)]
+    kids: dict[int, list[int]] = {}
+    for i, p in enumerate(parents[1:], 1):
+        kids.setdefault(p, []).append(i)
+    order, stack = [], [0]
+    while stack:
+        node = stack.pop()
+        order.append(node)
+        stack.extend(reversed(kids.get(node, [])))
+    row_of = {node: row for row, node in enumerate(order)}
+    tags = ["div", "ul", "li", "p", "td", "table", "pre", "code", "h2", "a", "span", "nav",
+            "article", "form", "input", "button", "script"]
+    texts = ["", "", "Reply", "$12.99 Add to cart", "3 days ago", LONG, "Edit on GitHub"]
+    classes = ["", "card", "post-body", "productCard grid", "toc md-nav", "x"]
+    rows = []
+    for node in order:
+        tag = "html" if not node else str(rng.choice(tags))
+        rows.append((tag, row_of[parents[node]] if node else -1, {
+            "text": str(rng.choice(texts)), "tail": str(rng.choice(texts)),
+            "cls": str(rng.choice(classes)), "id": str(rng.choice(["", "", "main", "cart"])),
+            "link": int(tag == "a"), "url": "tel:1" if rng.random() < 0.1 else "https://e.x/"}))
+    return make_snapshot(rows, url="https://e.x/forum/t/1", title="A thread")
+
+
+def reference_features(snap, feats, node):
+    """The features the pipeline's arrays define, computed the plain way (every group's
+    rows propagated down the tree, groups keyed by Python tuples): text shares, counts,
+    repeated siblings, the chosen element's list share and paragraphs, class words."""
+    live = ~feats.gone
+    own = np.where(live, feats.own_chars, 0)
+    total = max(int(feats.chars[0]), 1)
+    tag_of = snap.tag.tolist()
+    out = {}
+    for g, tags in pagetype.TEXT_GROUPS.items():
+        mask = np.array([t in tags for t in tag_of])
+        inside = mask | snap.below(mask)
+        out[f"share_{g}"] = float(own[inside].sum()) / total
+        if g == "li":
+            in_node = np.zeros(snap.n, np.bool_)
+            in_node[node:snap.end[node]] = True
+            li_chars = float(own[inside & in_node].sum())
+    for g, tags in pagetype.COUNT_GROUPS.items():
+        out[f"log_{g}"] = math.log1p(sum(t in tags and live[i] for i, t in enumerate(tag_of)))
+    groups: dict[tuple, list[int]] = {}
+    for r in range(1, snap.n):
+        if live[r] and feats.chars[r] > 0:
+            groups.setdefault((int(snap.parent[r]), tag_of[r], snap.cls[r]), []).append(r)
+    big = [rows for rows in groups.values() if len(rows) >= pagetype.REPEAT_MIN]
+    out["repeat_max"] = math.log1p(max(map(len, groups.values()), default=0)) if big else 0.0
+    out["repeat_share"] = (max(float(feats.chars[rows].sum()) for rows in big) / total
+                           if big else 0.0)
+    out["repeat_groups"] = math.log1p(len(big)) if big else 0.0
+    chosen = max(int(feats.chars[node]), 1)
+    out["chosen_li_share"] = li_chars / chosen
+    out["chosen_p"] = math.log1p(sum(tag_of[r] == "p" and live[r]
+                                     for r in range(node, snap.end[node])))
+    names = {v for r in range(snap.n) if live[r] for v in (snap.cls[r], snap.id[r])}
+    words = set(pagetype.TOKEN.findall(" ".join(names).lower()))
+    for g, starts in pagetype.NAME_WORDS.items():
+        first = [w for w in words if w.startswith(starts)
+                 and not any(w.startswith(pagetype.NAME_WORDS[h])
+                             for h in list(pagetype.NAME_WORDS)[:list(pagetype.NAME_WORDS).index(g)])]
+        out[f"name_{g}"] = math.log1p(len(first))
+    out["log_tel_links"] = math.log1p(sum(bool(snap.link[r]) and live[r]
+                                          and snap.url[r].startswith("tel:")
+                                          for r in range(snap.n)))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_features_equal_their_plain_definitions_on_random_trees(seed, monkeypatch):
+    """The shares from each group's outermost rows, counts by tag code, repeated siblings
+    by class number (and by the three columns past KEY_LIMIT), class words from the
+    distinct tokens: equal to the plain computation, the chosen element anywhere (a list
+    item, inside one, holding some, the root)."""
+    snap = from_json(random_page(seed), 100_000)
+    feats = features_mod.compute(snap)
+    li = [r for r in range(snap.n) if snap.tag[r] == "li"]
+    in_li = [r for r in range(snap.n) if snap.tag[snap.parent[r]] == "li"]
+    holding = [r for r in range(1, snap.n) if r not in li and snap.end[r] - r > 3]
+    for node in [0] + li[:1] + in_li[:1] + holding[:2]:
+        want = reference_features(snap, feats, node)
+        got = dict(zip(pagetype.NAMES, pagetype.features(snap, feats, node).tolist()))
+        for name, value in want.items():
+            assert got[name] == pytest.approx(value, abs=1e-12), (name, node)
+        monkeypatch.setattr(pagetype, "KEY_LIMIT", 0)
+        assert pagetype.features(snap, feats, node).tolist() == list(got.values())
+        monkeypatch.setattr(pagetype, "KEY_LIMIT", 2**63)
+
+
+def test_the_tag_table_is_right_after_its_memory_is_emptied(monkeypatch):
+    """tag_table remembers each tag's groups up to TAG_CACHE_SIZE tags, then starts again:
+    every row stays each tag's membership of GROUPS."""
+    monkeypatch.setattr(pagetype, "TAG_CACHE_SIZE", 3)
+    monkeypatch.setattr(pagetype, "_TAG_BITS", {})
+    for tags in (["li", "p", "x-card"], ["td", "pre", "h2", "input", "li"], ["p"]):
+        want = np.array([[t in g for g in pagetype.GROUPS] for t in tags])
+        assert (pagetype.tag_table(tags) == want).all()
+    assert len(pagetype._TAG_BITS) <= 5

@@ -128,6 +128,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help="instead of content, score the page metadata (title, author, date, "
                          "site) against the labels of wcxb_dev_full and readability (or the "
                          "datasets named), beside trafilatura's and htmldate's; static")
+    be.add_argument("--cost", action="store_true",
+                    help="with --metadata: instead of scoring, time the host's select with "
+                         "and without the metadata and page type (median and p95, wall and "
+                         "CPU) on wcxb_dev_full (or the datasets named); static")
     be.add_argument("--json", action="store_true", help="print results as JSON")
     be.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     be.set_defaults(run=cmd_bench, parser=be)

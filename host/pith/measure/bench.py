@@ -364,6 +364,9 @@ def format_rows(rows: list[dict]) -> str:
 
 
 def main(args: Namespace) -> int:
+    if getattr(args, "metadata", False) and getattr(args, "cost", False):
+        from .cost_bench import main as cost_main
+        return cost_main(args)
     if getattr(args, "metadata", False):
         from .metadata_bench import main as metadata_main
         return metadata_main(args)

@@ -21,8 +21,12 @@ Decisions a change must keep (NOTES.md, 'Why comment threads are found by their 
 - a word of a name that states whether there are comments (`has-comments`,
   `comments-open`) names nothing, and `html` and `body` are never a thread;
 - where the thread is the content — a forum or Q&A page whose posts are named comments —
-  it stays in the body (`is_content`): the page's address names a forum or a Q&A site, or
-  the threads interleave with more text than they hold (the comments under each answer);
+  it stays in the body (`is_content`): the page's address names a forum or a Q&A site,
+  the page declares itself one (`DiscussionForumPosting`, `QAPage`), or the threads
+  interleave with more text than they hold (the comments under each answer); an element
+  chosen inside such a thread holding less than HELD_SHARE of it (the first post) grows
+  to the whole thread (`whole`, option forum_thread; NOTES.md, 'Why a forum's element
+  holds its whole thread');
 - the thread apart is hooked in select.py only: auto's expected-F1 choice judges its
   blocks no content, a method's element inside it moves out of it (`without`; a
   reader's pin stays), and the block stage never keeps its blocks (`left_out`).
@@ -38,8 +42,8 @@ from typing import Any
 import numpy as np
 
 from .blocks import segment as blocks_mod
-from . import render
-from .algorithms.auto import furniture
+from . import pagetype, render
+from .algorithms.auto import furniture, lowest_common_ancestor
 from .algorithms.base import Choice
 from .features import Features, tag_in
 from .options import Options
@@ -82,6 +86,11 @@ FORUM_URL_PARTS = frozenset({
     "discussion", "discussions", "discuss", "boards", "community", "comments",
     "viewtopic", "showthread", "answers",
 })
+# schema.org types (lower case) of a page that is a forum thread or a Q&A page, whose
+# replies are the content wherever it is served from: every page of the shared datasets
+# whose HTML names them is labelled a forum page (22 of magic_html, 74 of wcxb_dev_full),
+# none of dragnet_train's blogs and news (a blog's comments may be `Comment`s: not listed).
+THREAD_TYPES = frozenset({"discussionforumposting", "qapage"})
 # The URLs whose address says what site a page is on (a file's path names a folder).
 WEB_SCHEMES = frozenset({"http", "https"})
 # A path segment of at most this many words (split at - and _) names a section of a site
@@ -98,6 +107,10 @@ MAX_BLOCK_ROWS = 5_000
 # holds it with its "Leave a Reply" heading (WordPress's #respond).
 FORM_TAGS = frozenset({"form"})
 RESPOND_NAMES = frozenset({"respond", "comment-respond", "reply-form", "comment-form"})
+# An element inside a thread that is the content holds at least this share of the thread
+# root's text when it is the thread (its post feed, without the root's reply box and
+# "recommended" strip); less, it is one post of it, and grows to the thread (`whole`).
+HELD_SHARE = 0.5
 # Links hold less than this share of a thread's text: readers' comments are prose with an
 # author's link and a "Reply" link each; a "Recent comments" widget is a list of links.
 MAX_LINKED = 0.5
@@ -211,11 +224,12 @@ def apart(snap: Snapshot, feats: Features, opts: Options) -> Thread | None:
 
 def is_content(snap: Snapshot, feats: Features, thread: Thread) -> bool:
     """Whether the thread is the page's content, not comments under a post: the page's
-    address says it is a forum's or a Q&A site's (`forum_url`), or the threads are
+    address says it is a forum's or a Q&A site's (`forum_url`), the page declares itself
+    a forum thread or a Q&A page (`declares_thread`), or the threads are
     interleaved with the content (more text outside the threads than inside
     them between the first thread's start and the last one's end: the comments under
     each answer of a Q&A page, each post of a forum's; text outside links counted)."""
-    if forum_url(str(snap.meta.get("url") or "")):
+    if forum_url(str(snap.meta.get("url") or "")) or declares_thread(snap):
         return True
     roots = thread.roots
     if len(roots) < 2:
@@ -227,6 +241,12 @@ def is_content(snap: Snapshot, feats: Features, thread: Thread) -> bool:
     prose = np.where(feats.gone | feats.in_link, 0, feats.own_chars)
     between = int(prose[span & ~thread.inside].sum())
     return between >= int(prose[thread.inside].sum())
+
+
+def declares_thread(snap: Snapshot) -> bool:
+    """Whether the page declares itself a forum thread or a Q&A page (THREAD_TYPES among
+    its JSON-LD and microdata types, pagetype.declared_names)."""
+    return not THREAD_TYPES.isdisjoint(pagetype.declared_names(snap.meta.get("declared") or {}))
 
 
 def forum_url(url: str) -> bool:
@@ -286,6 +306,42 @@ def _around(snap: Snapshot, feats: Features, thread: Thread, node: int) -> int:
     while up >= 0 and feats.chars[up] <= feats.chars[root]:
         up = int(snap.parent[up])
     return up
+
+
+def content(snap: Snapshot, feats: Features, opts: Options) -> Thread | None:
+    """The thread when it is the page's content (a forum's or a Q&A page's, `is_content`;
+    option forum_thread), None otherwise."""
+    if not opts.forum_thread:
+        return None
+    thread = find(snap, feats)
+    if thread is None or not is_content(snap, feats, thread):
+        return None
+    return thread
+
+
+def whole(snap: Snapshot, feats: Features, choice: Choice, thread: Thread | None,
+          pinned: bool = False) -> Choice:
+    """`choice` grown to hold the whole thread when its element lies inside a thread that
+    is the page's content: on a forum page the first post, longer than any reply, wins
+    the element choice alone, while a reader of the thread wants every post (NOTES.md,
+    'Why a forum's element holds its whole thread'); the lowest common ancestor of the
+    element and the thread's roots (the thread root itself when there is one; the posts'
+    column on a Q&A page whose comments under each answer are threads). As it is without
+    such a thread, when the element holds most of the thread root's text already
+    (HELD_SHARE: a post feed inside the named thread, its reply box beside it), or when
+    `pinned`."""
+    if thread is None or pinned or not thread.inside[choice.node]:
+        return choice
+    el = choice.node
+    root = int(thread.roots[np.searchsorted(thread.roots, el, side="right") - 1])
+    if feats.chars[el] >= HELD_SHARE * feats.chars[root]:
+        return choice
+    node = lowest_common_ancestor(snap, np.append(thread.roots, el))
+    if node == el:
+        return choice
+    return dataclasses.replace(
+        choice, node=node, blocks=np.concatenate(([node], choice.blocks[choice.blocks != node])),
+        parts=None, drop=None, quiet=None, kept=None, appendix=(), preface=())
 
 
 def left_out(thread: Thread | None, element: int) -> np.ndarray | None:

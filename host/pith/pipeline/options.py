@@ -353,12 +353,26 @@ class Options:
         "service page's content; on the validation sites it lifted wcxb_dev_full's mean "
         "page F1 more on collections and listings than anywhere else (NOTES.md, 'Why auto "
         "chooses its element by expected F1')")
+    auto_headline: bool = _opt(
+        True, "auto with auto_block_choice: when a heading the block model would keep shows "
+        "the page's own title (<title> or og:title, or their first or last part at a "
+        "separator; headline.py), the blocks before it are judged no content and the "
+        "element holds it, unless the page's best element lies inside the best one that "
+        "does (the body under its header); not on product pages. A short post beside a "
+        "longer sidebar list or comment thread is then read, not its neighbour (NOTES.md, "
+        "'Why the element holds the headline')")
 
     comments_apart: bool = _opt(
         True, "a comment thread under the post (comments.py: a container named for comments "
         "whose items hold most of its text) is left out of the body and answered apart as "
         "`comments`; a thread with no content before it (a forum's, a Q&A page's) stays the "
         "body (NOTES.md, 'Why comment threads are found by their names')")
+
+    forum_thread: bool = _opt(
+        True, "a comment thread that is the page's content (comments.is_content: a forum's "
+        "or a Q&A site's address, or threads interleaved with the posts) is read whole: "
+        "an element chosen inside it (the first post, longer than any reply) grows to "
+        "hold all of it (NOTES.md, 'Why a forum's element holds its whole thread')")
 
     # --- every method ----------------------------------------------------------------
     skip_hidden: bool = _opt(

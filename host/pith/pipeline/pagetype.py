@@ -5,10 +5,15 @@ arrays the pipeline already has — shares of the visible text in links, list it
 tables, forms, code, headings and paragraphs, counts of inputs and buttons, sibling
 structures repeated with the same tag and class, price patterns and the short words of
 forum and shop furniture in short text nodes, words of class and id names, words of the
-URL's path and of the title, and the chosen element's share — all vectorised, a fraction
-of a millisecond on a typical page. `Model` is a multinomial logistic regression over
-them (pipeline/models/pagetype.json, written by `pith train-pagetype`, documented in
-models/PAGETYPE.md); `classify` gives the type and its probability.
+URL's path and of the title, and the chosen element's share. The numbers come from the
+pipeline's arrays by vectorised passes (a group's text from its outermost rows, counts
+by tag code) and each string column is read once (the classes numbered and made
+distinct in one pass, tokens by byte translation): 0.5-1 ms of a select on a median
+page, by the machine's load (`pith bench --metadata --cost`; NOTES.md, 'Why the page
+type is a logistic regression over page-level features'). `Model` is a multinomial
+logistic regression over them (pipeline/models/pagetype.json, written by `pith
+train-pagetype`, documented in models/PAGETYPE.md); `classify` gives the type and its
+probability.
 
 The classes are WCXB's `page_type` labels (CLASSES); magic_html's article and forum pages
 train the same two classes (NOTES.md, 'Why the page type is a logistic regression over
@@ -24,7 +29,9 @@ import urllib.parse
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain, count as counter, repeat
 from pathlib import Path
+from typing import Iterable
 
 import numpy as np
 
@@ -87,6 +94,7 @@ SHORT_WORDS = {
                       "syntax version api deprecated note".split()),
     "ago": frozenset("ago yesterday hours minutes days weeks months years".split()),
 }
+SHORT_ANY = frozenset().union(*SHORT_WORDS.values())
 # Currency signs: their count in the short text nodes is the price feature ("$19.99").
 CURRENCY = "$€£¥₹"
 # Beginnings of class and id name tokens (lower case), counted per group: `productCard`,
@@ -109,7 +117,14 @@ NAME_STARTS = re.compile(r"\b(?:" + "|".join(f"(?P<{g}>" + "|".join(words) + ")"
                                               for g, words in NAME_WORDS.items()) + ")")
 # Tokens of names and texts, once lower-cased: ASCII letter runs (every word above is
 # one; a Unicode letter class costs several times as much on a page of utility classes).
+# Found by mapping every byte of the UTF-8 text but a-z to a space and splitting (tokens):
+# the tokens of `[a-z]+`, four times faster than that regex's findall.
 TOKEN = re.compile(r"[a-z]+")
+_NOT_LETTER = bytes(c if 97 <= c <= 122 else 32 for c in range(256))
+# Tag names whose row of the GROUPS table is known (tag_table), up to this many (custom
+# elements make the set of tags open).
+TAG_CACHE_SIZE = 10_000
+_TAG_BITS: dict[str, int] = {}
 # Words of the URL's path (path segments split at - _ . and /), per group.
 URL_WORDS = {
     "product": {"product", "products", "p", "dp", "item", "items", "buy", "sku", "gp"},
@@ -142,6 +157,7 @@ TITLE_WORDS = {
     "service": frozenset("service services company agency solutions pricing contact near "
                          "best repair professional".split()),
 }
+TITLE_ANY = frozenset().union(*TITLE_WORDS.values())
 # Labels of the URL's host name, per group: docs.python.org, community.example.com.
 HOST_WORDS = {
     "docs": frozenset("docs doc developer developers learn help support wiki api kb manual "
@@ -197,24 +213,48 @@ SHARE_P = NAMES.index("share_p")
 # Repeated siblings: a group of at least REPEAT_MIN same-tag, same-class siblings with
 # text is a list of cards, posts, products or results (one or two is a layout).
 REPEAT_MIN = 3
+# (parent, tag, class) numbers fit one int64 key while their product of ranges is below
+# this; past it (a page of millions of rows and distinct tags) the three are sorted as such.
+KEY_LIMIT = 2**63
 
 
-def token_counts(text: str, groups: dict[str, frozenset]) -> list[float]:
-    """Per group, log1p of how many of `text`'s lower-case tokens are its words."""
-    tally = Counter(TOKEN.findall(text.lower()))
+def tokens(text: str) -> list[str]:
+    """The lower-case ASCII letter runs of `text` (TOKEN.findall(text.lower()))."""
+    return (text.lower().encode("utf-8", "surrogatepass").translate(_NOT_LETTER)
+            .decode("ascii").split())
+
+
+def token_counts(text: str, groups: dict[str, frozenset], words: frozenset) -> list[float]:
+    """Per group, log1p of how many of `text`'s lower-case tokens are its words; `words`
+    is every group's words (only those tokens are counted)."""
+    tally = Counter(filter(words.__contains__, tokens(text)))
     seen = tally.keys()
-    return [math.log1p(sum(tally[w] for w in words & seen)) for words in groups.values()]
+    return [math.log1p(sum(tally[w] for w in group & seen)) for group in groups.values()]
 
 
-def name_counts(names: set[str]) -> list[float]:
-    """Per NAME_WORDS group, log1p of how many distinct tokens of the distinct class and
-    id `names` begin with one of its words (distinct: a page of utility classes repeats
-    the same long class strings on thousands of rows). Tokens are letter runs joined by
-    spaces, so a word boundary is a token's start: one regex pass, a token counted in
-    the first group it begins with."""
-    tokens = " ".join(set(TOKEN.findall(" ".join(names).lower())))
-    tally = Counter(m.lastgroup for m in NAME_STARTS.finditer(tokens))
+def name_counts(names: Iterable[str]) -> list[float]:
+    """Per NAME_WORDS group, log1p of how many distinct tokens of the class and id
+    `names` begin with one of its words (distinct: a page of utility classes repeats the
+    same long class strings on thousands of rows; pass each name once, it is cheaper).
+    The distinct tokens are joined by spaces, so a word boundary is a token's start: one
+    regex pass, a token counted in the first group it begins with."""
+    joined = " ".join(set(tokens(" ".join(names))))
+    tally = Counter(m.lastgroup for m in NAME_STARTS.finditer(joined))
     return [math.log1p(tally[g]) for g in NAME_WORDS]
+
+
+def tag_table(tags: list[str]) -> np.ndarray:
+    """(tags, GROUPS) bool: whether each tag name is in each of GROUPS (each tag's row
+    remembered as the bits of an int; read once, so a select in another thread emptying
+    the memory meanwhile changes nothing here)."""
+    bits = list(map(_TAG_BITS.get, tags))
+    if None in bits:
+        if len(_TAG_BITS) >= TAG_CACHE_SIZE:
+            _TAG_BITS.clear()
+        for i, t in enumerate(tags):
+            if bits[i] is None:
+                bits[i] = _TAG_BITS[t] = sum(1 << j for j, g in enumerate(GROUPS) if t in g)
+    return ((np.array(bits, np.int64)[:, None] >> np.arange(len(GROUPS))) & 1).astype(np.bool_)
 
 
 def url_features(url: str) -> list[float]:
@@ -239,45 +279,43 @@ def url_features(url: str) -> list[float]:
 def features(snap: Snapshot, feats: Features, node: int = 0) -> np.ndarray:
     """The page-level feature row (NAMES) of `snap`, with `node` the chosen element."""
     live = ~feats.gone
-    own = np.where(live, feats.own_chars, 0)
     total = max(int(feats.chars[0]), 1)
     links = int(feats.links[0])
     out = [math.log1p(total), float(feats.linked_chars[0]) / total, math.log1p(links),
            links / (total / 1000.0 + 1.0)]
 
-    # every tag group's rows at once: a table of the page's few dozen tag names by group,
-    # gathered by each row's tag code
+    # tag groups through a table of the page's few dozen tag names by group
     codes, tags = snap.tag_codes()
-    table = np.array([[t in g for g in GROUPS] for t in tags], np.bool_).reshape(len(tags), -1)
-    rows = table[codes]
-    masks = rows[:, :len(TEXT_GROUPS)]
-    # text shares of tag groups: every group's subtree at once (one (n, k) propagation)
-    inside = masks | snap.below(masks)
-    out += (own.astype(np.float64) @ inside.astype(np.float64) / total).tolist()
-    counts = rows[:, len(TEXT_GROUPS):] & live[:, None]
-    count = dict(zip(COUNT_GROUPS, counts.sum(axis=0).tolist()))
+    table = tag_table(tags)
+    k = len(TEXT_GROUPS)
+    shares, li_chars = text_shares(snap, feats, codes, table[:, :k], node)
+    out += (shares / total).tolist()
+    count = dict(zip(COUNT_GROUPS, (np.bincount(codes[live], minlength=len(tags))
+                                    @ table[:, k:]).tolist()))
     out += np.log1p(list(count.values())).tolist()
 
-    out += repeats(snap, feats, live, total)
+    # a number per live row's class: the first live row with that class (one C-level
+    # pass; `first` then holds the distinct classes)
+    first: dict[str, int] = {}
+    cls = np.fromiter(map(first.setdefault, snap.cls[live].tolist(), counter()), np.int64)
+    out += repeats(snap, feats, live, total, cls)
 
     chosen = max(int(feats.chars[node]), 1)
     in_node = slice(node, int(snap.end[node]))
-    li_inside = inside[in_node, 0]
+    p_in_node = np.count_nonzero(table[codes[in_node], k + P_ROWS] & live[in_node])
     out += [feats.chars[node] / total, float(feats.linked_chars[node]) / chosen,
-            float(own[in_node][li_inside].sum()) / chosen,
-            math.log1p(int(counts[in_node, P_ROWS].sum()))]
+            float(li_chars) / chosen, math.log1p(int(p_in_node))]
 
     short, short_chars = short_text(snap, feats, live)
     out += short
-    out += name_counts(set(snap.cls[live].tolist()) | set(snap.id[live].tolist()))
+    out += name_counts(chain(first, set(snap.id[live].tolist())))
     url = snap.meta.get("url") or ""
     out += url_features(url)
     title = snap.meta.get("title") or ""
-    out += token_counts(title, TITLE_WORDS)
+    out += token_counts(title, TITLE_WORDS, TITLE_ANY)
     out.append(float(min(len(title.split()), 30)))
 
-    link_rows = np.flatnonzero(snap.link & live)
-    tel = sum(u.startswith("tel:") for u in snap.url[link_rows].tolist())
+    tel = tel_links(snap.url[snap.link & live].tolist())
     p_rows, headings = count["p_rows"], count["h1"] + count["h2"]
     p_share = out[SHARE_P]
     out += [math.log1p(tel), math.log1p(p_share * total / max(p_rows, 1)),
@@ -286,10 +324,48 @@ def features(snap: Snapshot, feats: Features, node: int = 0) -> np.ndarray:
     return np.array(out, np.float64)
 
 
+def text_shares(snap: Snapshot, feats: Features, codes: np.ndarray, table: np.ndarray,
+                node: int) -> tuple[np.ndarray, int]:
+    """Per group of `table` (tag code -> group, bool), the visible characters of the
+    rows that are one of its tags or inside one; and those of the first group (list
+    items) in `node`'s subtree. A group's characters are the subtree characters
+    (feats.chars) of its outermost rows: its rows in preorder, a row is inside an
+    earlier one of the same group when that one's subtree reaches past it (a running
+    maximum of the groups' `end`s, each group shifted above the ones before)."""
+    n, k = snap.n, table.shape[1]
+    cand = np.flatnonzero(table.any(axis=1)[codes])
+    group, at = np.nonzero(table[codes[cand]].T)      # by group, then in preorder
+    rows = cand[at]
+    shift = group * (n + 1)
+    reach = np.maximum.accumulate(snap.end[rows] + shift)
+    outer = np.ones(len(rows), np.bool_)
+    outer[1:] = reach[:-1] <= rows[1:] + shift[1:]
+    group, rows = group[outer], rows[outer]
+    shares = np.bincount(group, weights=feats.chars[rows], minlength=k)
+    li = rows[group == 0]
+    end = snap.end
+    if np.any((li <= node) & (end[li] > node)):        # the node is a list item or in one
+        li_chars = int(feats.chars[node])
+    else:
+        li_chars = int(feats.chars[li[(li > node) & (li < end[node])]].sum())
+    return shares, li_chars
+
+
+def tel_links(urls: list[str]) -> int:
+    """How many of `urls` start with `tel:` (one C-level pass, no Python frame a URL)."""
+    return sum(map(str.startswith, urls, repeat("tel:")))
+
+
 def declared_types(declared: dict) -> list[float]:
-    """Per DECLARED_TYPES group, whether the page declares one of its types: JSON-LD
-    `@type`s, microdata `itemtype`s (their last path part), OpenGraph `og:type` (a
-    snapshot without `declared` declares nothing)."""
+    """Per DECLARED_TYPES group, whether the page declares one of its types (`declared_names`)."""
+    names = declared_names(declared)
+    return [float(bool(names & group)) for group in DECLARED_TYPES.values()]
+
+
+def declared_names(declared: dict) -> set[str]:
+    """The type names the page declares, lower case: JSON-LD `@type`s, microdata
+    `itemtype`s (their last path part), OpenGraph `og:type` (a snapshot without
+    `declared` declares nothing)."""
     names = set()
     for script in declared.get("ld") or ():
         for m in LD_TYPE.finditer(script):
@@ -299,22 +375,38 @@ def declared_types(declared: dict) -> list[float]:
     for entry in declared.get("meta") or ():
         if entry[1] == "og:type" and entry[2]:
             names.add(str(entry[2]).lower().split(".", 1)[0])
-    return [float(bool(names & group)) for group in DECLARED_TYPES.values()]
+    return names
 
 
-def repeats(snap: Snapshot, feats: Features, live: np.ndarray, total: int) -> list[float]:
+def repeats(snap: Snapshot, feats: Features, live: np.ndarray, total: int,
+            cls: np.ndarray) -> list[float]:
     """Sibling structures repeated with the same tag and class (REPEAT_MIN or more with
     text): log of the largest group's size, the share of the page's text in the largest
-    group, and log of how many such groups there are."""
-    rows = np.flatnonzero(live & (feats.chars > 0))
-    rows = rows[rows > 0]
+    group, and log of how many such groups there are. `cls`: per live row, a number of
+    its class (below the number of live rows; equal classes, equal numbers)."""
+    codes, tags = snap.tag_codes()
+    live_rows = np.flatnonzero(live)
+    has = (feats.chars[live_rows] > 0) & (live_rows > 0)
+    rows = live_rows[has]
     if not len(rows):
         return [0.0, 0.0, 0.0]
-    codes, _ = snap.tag_codes()
-    cls = np.fromiter(map(hash, snap.cls[rows].tolist()), np.int64, len(rows))
-    key = (snap.parent[rows] * 1_000_003 + codes[rows]) * 31 + cls
-    _, inverse, size = np.unique(key, return_inverse=True, return_counts=True)
-    chars = np.bincount(inverse, weights=feats.chars[rows])
+    n_cls = len(cls)
+    cls = cls[has]
+    if snap.n * len(tags) * n_cls < KEY_LIMIT:         # one int64 key per (parent, tag, class)
+        key = (snap.parent[rows] * len(tags) + codes[rows]) * n_cls + cls
+        order = np.argsort(key)
+        key = key[order]
+        changes = key[1:] != key[:-1]
+    else:                                               # past int64: the three columns
+        order = np.lexsort((cls, codes[rows], snap.parent[rows]))
+        key = np.stack((snap.parent[rows], codes[rows], cls), axis=1)[order]
+        changes = (key[1:] != key[:-1]).any(axis=1)
+    # the groups: runs of one key in sorted order
+    first = np.ones(len(key), np.bool_)
+    first[1:] = changes
+    starts = np.flatnonzero(first)
+    size = np.diff(starts, append=len(key))
+    chars = np.add.reduceat(feats.chars[rows][order], starts)
     big = size >= REPEAT_MIN
     if not big.any():
         return [0.0, 0.0, 0.0]
@@ -336,7 +428,7 @@ def short_text(snap: Snapshot, feats: Features, live: np.ndarray) -> tuple[list[
     prices = sum(map(text.count, CURRENCY))
     chars = int(feats.text_chars[text_rows].sum() + feats.tail_chars[tail_rows].sum())
     return ([math.log1p(n_short), math.log1p(prices), prices / (n_short + 1.0)]
-            + token_counts(text, SHORT_WORDS)), chars
+            + token_counts(text, SHORT_WORDS, SHORT_ANY)), chars
 
 
 @dataclass(frozen=True)
@@ -385,10 +477,14 @@ def load(path: Path = MODEL_PATH) -> Model | None:
 
 def classify(snap: Snapshot, feats: Features, node: int = 0,
              model: Model | None = None) -> tuple[str, float] | None:
-    """(the page's type, its probability), or None when no model is installed."""
-    model = model or load()
+    """(the page's type, its probability), or None when no model is installed. With the
+    installed model it is computed once per page and element (`feats.memo`): the headline
+    anchor asks for the method's element, the reply for the final one, often the same."""
     if model is None:
-        return None
+        installed = load()
+        if installed is None:
+            return None
+        return feats.memo(("page_type", node), lambda: classify(snap, feats, node, installed))
     p = model.probabilities(features(snap, feats, node)[model.columns])[0]
     best = int(np.argmax(p))
     return model.classes[best], float(p[best])

@@ -38,6 +38,7 @@ import numpy as np
 
 from . import comments as comments_mod
 from . import footprint
+from . import headline
 from . import features as features_mod
 from . import pagetype
 from . import reader, render
@@ -276,6 +277,9 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
     if opts.blocks and pin is None and opts.algorithm == "auto" and opts.auto_block_choice:
         result, page = choose_by_blocks(snap, feats, opts, result, thread)
     result = comments_mod.without(snap, feats, result, thread, pinned=pin is not None)
+    if thread is None:
+        result = comments_mod.whole(snap, feats, result, comments_mod.content(snap, feats, opts),
+                                    pinned=pin is not None)
     element = result
     if opts.blocks:
         mine = pin is None             # a reader's pinned element is judged as it is
@@ -319,7 +323,15 @@ def choose_by_blocks(snap: snapshot_mod.Snapshot, feats: features_mod.Features, 
     if page is None:
         return method, None
     page = comments_mod.judged_without(snap, feats, page, thread)
-    best = expected.choose(snap, blocks_mod.compute(snap, feats), page.p)
+    # the post starts at its headline: the element holds it when the page shows one
+    # (NOTES.md, 'Why the element holds the headline')
+    blocks = blocks_mod.compute(snap, feats)
+    top = (headline.find(snap, feats, blocks, page.p, keep.model_of(snap).threshold)
+           if opts.auto_headline and headline.posts(snap, feats, method.node) else -1)
+    if top >= 0:     # what precedes the headline is not the post, for every later decision
+        page = dataclasses.replace(page, p=headline.from_top(snap, blocks, top, page.p))
+    best = (expected.choose(snap, blocks, page.p) if top < 0
+            else headline.anchored(snap, blocks, page.p, top))
     if best is None or best == method.node:
         return method, page
     # the method's element moved: what it dropped (link lists, furniture inside its

@@ -43,9 +43,12 @@ def expected_f1(snap: Snapshot, blocks: blocks_mod.Blocks, p: np.ndarray) -> np.
                      out=np.zeros(snap.n), where=(tp > 0))
 
 
-def choose(snap: Snapshot, blocks: blocks_mod.Blocks, p: np.ndarray) -> int | None:
+def choose(snap: Snapshot, blocks: blocks_mod.Blocks, p: np.ndarray,
+           among: np.ndarray | None = None) -> int | None:
     """The row with the highest expected F1 (the first of equals), None when no block has
-    a probability above 0."""
+    a probability above 0; with `among` (bool per row), the best of those rows."""
     score = expected_f1(snap, blocks, p)
+    if among is not None:
+        score = np.where(among, score, 0.0)
     best = int(np.argmax(score))
     return best if score[best] > 0 else None

@@ -1,7 +1,7 @@
 """Date strings as pages write them → ISO 8601 (`YYYY-MM-DD`, or with the time when given).
 
 `parse` reads a declared value (ISO 8601 and its loose forms, RFC 2822, compact
-YYYYMMDD, "4 March 2024", "March 4, 2024", "04.03.2024", "2024/03/04", month names in
+YYYYMMDD, "4 March 2024", "March 4, 2024", "2024 Mar 4", "04.03.2024", "2024/03/04", month names in
 the languages below); `find` finds the first such date inside a line of text (a byline's
 "Published 4 March 2024 · 5 min read"); `from_url` reads /2024/03/04/ or /2024-03-04 in a
 URL. A date outside MIN_YEAR .. the current year + 1 is no date.
@@ -43,6 +43,7 @@ _DMY_NUM = re.compile(r"(\d{1,2})[./-](\d{1,2})[./-](\d{4})")
 _DMY = re.compile(r"(\d{1,2})(?:st|nd|rd|th|er|º|\.)?\s*(?:de\s+)?" + _MONTH + r",?\s*(?:de\s+)?(\d{4})",
                   re.I)
 _MDY = re.compile(_MONTH + r"\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})", re.I)
+_YMD_NAMED = re.compile(r"(\d{4})\s+" + _MONTH + r"\s+(\d{1,2})\b", re.I)     # PubMed's "2023 Jan 7"
 # A year, to find the rows worth parsing for a date (every written form here has one).
 YEAR = re.compile(r"(?:19|20)\d\d")
 _URL_DATE = re.compile(r"/((?:19|20)\d{2})[/-](\d{1,2})[/-](\d{1,2})(?:[/._-]|$)")
@@ -116,7 +117,7 @@ def find(text: str, us_order: bool = False) -> str | None:
     s = text[:500]
     best: tuple[int, dt.date] | None = None
     for rx, order in ((_ISO, "ymd"), (_YMD, "ymd"), (_DMY, "dMy"), (_MDY, "Mdy"),
-                      (_DMY_NUM, "num")):
+                      (_YMD_NAMED, "yMd"), (_DMY_NUM, "num")):
         for m in rx.finditer(s):
             day = _read(m, order, us_order)
             if day is not None:
@@ -131,6 +132,8 @@ def _read(m: re.Match, order: str, us_order: bool) -> dt.date | None:
         return _day(int(m[1]), int(m[2]), int(m[3]))
     if order == "dMy":
         return _day(int(m[3]), MONTHS[m[2].lower()], int(m[1]))
+    if order == "yMd":
+        return _day(int(m[1]), MONTHS[m[2].lower()], int(m[3]))
     if order == "Mdy":
         return _day(int(m[3]), MONTHS[m[1].lower()], int(m[2]))
     a, b, y = int(m[1]), int(m[2]), int(m[3])

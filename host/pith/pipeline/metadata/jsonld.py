@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from typing import Any, Iterable
 
 # Objects looked at per page: a catalogue page lists thousands of products; its own
@@ -45,14 +46,19 @@ RANK_ENTITY, RANK_PAGE, RANK_OTHER = 0, 1, 2
 NAME_TYPES = frozenset(("person", "organization", "newsmediaorganization", "corporation"))
 
 
+# What pages wrap their JSON in, for old parsers: an HTML comment, a CDATA section, either
+# behind a JavaScript comment ("//<![CDATA[ … //]]>").
+WRAPPER_START = re.compile(r"^(?:/[/*]\s*)?(?:<!--|<!\[CDATA\[)\s*(?:\*/)?")
+WRAPPER_END = re.compile(r"(?:/[/*]\s*)?(?:-->|\]\]>)\s*(?:\*/)?\s*$")
+
+
 def parse(texts: Iterable[str]) -> list[Any]:
     """The JSON values of the scripts that parse (strict=False: raw newlines and tabs
     inside strings, which pages write and browsers' JSON.parse refuses)."""
     out = []
     for text in texts:
-        text = text.strip()
-        if text.startswith("<!--"):                   # an HTML comment around the JSON
-            text = text[4:].rsplit("-->", 1)[0]
+        text = WRAPPER_START.sub("", text.strip(), count=1)
+        text = WRAPPER_END.sub("", text, count=1)
         try:
             out.append(json.loads(text, strict=False))
         except ValueError:

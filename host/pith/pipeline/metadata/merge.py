@@ -11,6 +11,7 @@ Every string is cut to a named limit: the reply echoes them.
 """
 from __future__ import annotations
 
+import datetime as dt
 import re
 import urllib.parse
 from dataclasses import asdict, dataclass, field
@@ -31,6 +32,15 @@ MAX_WORD_CHARS = 100
 MAX_LANGUAGE_CHARS = 35       # BCP 47's longest useful tag
 # A site's name in a title ("… | The Harbour Gazette") is a few words, not a second title.
 MAX_SITE_CHARS, MAX_SITE_WORDS = 60, 6
+# A host name's main label held in a title's last part names the site only when it is
+# this long: "bbc" or "cnn" is a word of many headlines.
+MIN_LABEL_CHARS = 4
+# A shown h1 and a declared title that share this share of their words (Jaccard) name
+# the same page: the h1 is then the title (what the reader sees; a declared title is often
+# written for search results). Below it the h1 is a section's name or a slogan, and the
+# declared title is right more often (NOTES.md, 'Why the page's metadata is one
+# computation, and its precedence').
+TITLE_AGREEMENT = 0.3
 # Separators between a headline and the site's name in a <title> / og:title.
 TITLE_SEPARATORS = (" | ", " - ", " – ", " — ", " · ", " :: ", " » ", " « ", " / ", " : ", " ~ ")
 _FOLD = re.compile(r"[\W_]+", re.U)
@@ -84,9 +94,10 @@ def host_site(url: str) -> str | None:
     return host[4:] if host.startswith("www.") else (host or None)
 
 
-def _names_site(part: str, site: str | None, host: str | None) -> bool:
+def _names_site(part: str, site: str | None, host: str | None, trailing: bool = False) -> bool:
     """Whether a title part names the site: its folded form is the site's, or one holds
-    the other, or it is the host name's main label."""
+    the other, or it is the host name's main label; a `trailing` part also when it holds
+    that label with a word or two ("Doom9's Forum" on forum.doom9.org)."""
     p = fold(part)
     if not p:
         return False
@@ -97,7 +108,11 @@ def _names_site(part: str, site: str | None, host: str | None) -> bool:
     if host:
         label = fold(host.rsplit(".", 2)[-2] if host.count(".") >= 1 else host)
         joined = p.replace(" ", "")
-        if label and (joined == label.replace(" ", "") or joined == fold(host).replace(" ", "")):
+        label = label.replace(" ", "")
+        if label and (joined == label or joined == fold(host).replace(" ", "")):
+            return True
+        if (trailing and len(label) >= MIN_LABEL_CHARS and label in joined
+                and len(p.split()) <= MAX_SITE_WORDS):
             return True
     return False
 
@@ -106,7 +121,7 @@ def strip_site(title: str, site: str | None, host: str | None) -> str:
     """`title` without a leading or trailing part that names the site."""
     for sep in TITLE_SEPARATORS:
         at = title.rfind(sep)
-        if at > 0 and _names_site(title[at + len(sep):], site, host):
+        if at > 0 and _names_site(title[at + len(sep):], site, host, trailing=True):
             return title[:at].strip()
         at = title.find(sep)
         if at > 0 and _names_site(title[:at], site, host):
@@ -154,22 +169,67 @@ def _leads(title: str, headline: str) -> bool:
     return False
 
 
-def choose_title(declared: list[str], entity: str | None, headline: str | None,
-                 site: str | None, host: str | None) -> str | None:
-    """The title: the shown headline when a declared title (<meta>'s, the document's,
-    JSON-LD's entity's) is it or leads with it; else the first declared title without
-    its site part; JSON-LD's entity headline only when no other is declared (a listing's
-    first item is an entity too); else the headline."""
-    if headline:
-        for c in [*declared, entity]:
-            if c and _leads(c, headline):
-                return headline
+def _words(s: str) -> set[str]:
+    return set(fold(s).split())
+
+
+def agreement(shown: str, declared: str) -> float:
+    """How far a shown h1 and a declared title agree: 1 when the title is the h1 or leads
+    with it next to a separator, else the Jaccard index of their folded words."""
+    if _leads(declared, shown):
+        return 1.0
+    a, b = _words(shown), _words(declared)
+    return len(a & b) / len(a | b) if a and b else 0.0
+
+
+def _names_the_site(h1: str, site: str | None, host: str | None, titles: list[str]) -> bool:
+    """Whether a shown h1 is the site's name (a logo set in an h1): it names the site, or
+    it is the last part of a declared title whose first part is something else."""
+    if _names_site(h1, site, host):
+        return True
+    h = fold(h1)
+    for t in titles:
+        for sep in TITLE_SEPARATORS:
+            parts = t.split(sep)
+            if len(parts) > 1 and fold(parts[-1]) == h != fold(parts[0]):
+                return True
+    return False
+
+
+def choose_title(declared: list[str | None], entity: str | None,
+                 headlines: list[tuple[str, int]], site: str | None,
+                 host: str | None) -> str | None:
+    """The title: the shown h1 that agrees best with a declared title (<meta>'s, the
+    document's, JSON-LD's entity's), when it agrees by TITLE_AGREEMENT or more, nearest the
+    chosen element among equals; else the first declared title; JSON-LD's entity
+    headline only when no other is declared (a listing's first item is an entity too);
+    else the shown h1 nearest the chosen element. Each without a part naming the site;
+    an h1 that is the site's name is never the title."""
+    offered = [c for c in (*declared, entity) if c]
+    shown = [(t, d) for t, d in headlines if not _names_the_site(t, site, host, offered)]
+    if shown and offered:
+        score, _, best = max((max(agreement(t, c) for c in offered), -d, t) for t, d in shown)
+        if score >= TITLE_AGREEMENT:
+            return strip_site(best, site, host)
     for c in declared:
         if c:
             return strip_site(c, site, host)
     if entity:
         return strip_site(entity, site, host)
-    return headline
+    return strip_site(min(shown, key=lambda x: x[1])[0], site, host) if shown else None
+
+
+def local_day(published: str | None, url_day: str | None) -> str | None:
+    """The publish date, on the URL's day when the URL names the day before or after it: a
+    time declared in UTC ("2025-12-19T02:41Z") of a post the site dates 18 December in its
+    own time zone, as its URL and its readers do."""
+    if not (published and url_day) or published[:10] == url_day:
+        return published
+    try:
+        apart = abs((dt.date.fromisoformat(published[:10]) - dt.date.fromisoformat(url_day)).days)
+    except ValueError:
+        return published
+    return url_day if apart == 1 else published
 
 
 def compute(snap, gone: np.ndarray, node: int) -> Metadata:
@@ -198,7 +258,7 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
         site = site_from_title(doc_title, seen.get("title"),
                                lambda: shown.site_places_text(snap, gone))
     title = choose_title([meta.get("title"), items.get("title"), doc_title], ld.get("title"),
-                         seen.get("title"), site, host)
+                         seen.get("headlines"), site, host)
     us = (snap.meta.get("lang") or "").lower().startswith("en-us")
     published = None
     for src in sources:
@@ -211,10 +271,13 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
         modified = dates.parse(src.get("modified"), us)
         if modified:
             break
-    # an author named like the site is the publisher (a byline may name the person)
-    declared_authors = [shown.BY_PREFIX.sub("", a, count=1) for a in first("authors") or []]
+    published = local_day(published, seen.get("url_date") if published else None)
+    # an author named like the site is the publisher: a shown byline may name the person,
+    # else the site is the author (a shop's or a one-person blog's posts)
+    declared_authors = [c for a in first("authors") or [] if (c := shown.clean_declared_author(a))]
     authors = [a for a in declared_authors if a and not (site and fold(a) == fold(site))] \
-        or seen.get("authors") or ld.get("org_authors") or []
+        or seen.get("authors") or [a for a in declared_authors if a] \
+        or ld.get("org_authors") or []
     language = _language(snap.meta.get("lang")) or _language(first("language"))
     return Metadata(
         title=_cut(title, MAX_TITLE_CHARS),

@@ -48,10 +48,20 @@ NOT_AUTHOR_TEXT = re.compile(r"(?:review|edit|fact[- ]?check|photo|photograph|il
 # What precedes a name on a byline, in the languages of the labelled pages.
 BY_PREFIX = re.compile(r"^(?:(?:written|posted|published|reviewed|edited|reported|authored)\s+by|"
                        r"by|from|von|par|por|door|di|da|av|af|autor(?:a)?|authors?|auteur|"
-                       r"text|posted)(?:\s*[:\-–—]\s*|\s+)", re.I)
+                       r"text|posted)(?:\s*[:\-–—]\s*|\s+|$)", re.I)
 # Separators that end the name part of a byline ("Jane Doe | 4 March 2024").
-BYLINE_END = re.compile(r"\s*(?:[|·•⋅/]|\s[-–—]\s|\bon\b|\bupdated\b|\bpublished\b|\bposted\b|"
+BYLINE_END = re.compile(r"\s*(?:[|·•⋅/»]|\s[-–—]\s|\bon\b|\bupdated\b|\bpublished\b|\bposted\b|"
+                        r"\blast\s+(?:updated|modified|edited|reviewed)\b|"
+                        r"[-–—]?\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|"
                         r"\d{1,2}[./]\d|\d{4}|\bam\b\s+\d|\bvor\b|\bin\b\s)", re.I)
+# What ends the name in a declared author ("Jane Doe - Editorial Team"); user names,
+# e-mail addresses and digits stay (forums declare "user3080392", "jo.p").
+DECLARED_NAME_END = re.compile(r"\s*(?:[|·•⋅»]|\s[-–—]\s)")
+# A template's unfilled placeholder where a name should be.
+PLACEHOLDER = re.compile(r"\{\{|\}\}|\$\{|<%|^[\w.]*\.author$", re.I)
+# What joins names across a byline's elements ("<a>Jane Doe</a>, <a>John Roe</a>").
+JOINS_NAMES = re.compile(r"^(?:[,&;]|and\b|und\b|et\b|y\b|e\b)", re.I)
+JOINS_NAMES_END = re.compile(r"(?:[,&;]|\band|\bund|\bet|\by|\be)$", re.I)
 # Words of a byline that are never a name.
 NOT_A_NAME = re.compile(r"^(?:by|author|authors|admin|staff|share|comments?|posted|written|"
                         r"updated|published|min read|read more|follow|more|view|profile|"
@@ -62,9 +72,11 @@ AUTHOR_SPLIT = re.compile(r"\s*(?:,|&|\band\b|\bund\b|\bet\b|\by\b|\be\b)\s*", r
 _HAS_DIGIT = re.compile(r"\d")
 
 
-def text_of(snap, row: int) -> str:
+def text_of(snap, row: int, sep: str = "") -> str:
     """The text of `row`'s subtree (text and tails in document order), whitespace
-    collapsed."""
+    collapsed; `sep` "\n" puts a newline between the texts of different elements (a
+    byline's name and date in two spans, which a static snapshot cannot tell apart from
+    one word), collapsing the rest of the whitespace of each line."""
     end = int(snap.end[row])
     text, tail, stop = snap.text, snap.tail, snap.end
     parts = [text[row]]
@@ -76,7 +88,9 @@ def text_of(snap, row: int) -> str:
         open_ends.append((int(stop[j]), j))
     while open_ends:
         parts.append(tail[open_ends.pop()[1]])
-    return " ".join("".join(parts).split())
+    if sep == "\n":
+        return "\n".join(x for x in (" ".join(p.split()) for p in parts) if x)
+    return " ".join(sep.join(parts).split())
 
 
 def matching_rows(snap, column: str, rx: re.Pattern, rows: np.ndarray) -> np.ndarray:
@@ -118,6 +132,26 @@ def near(snap, node: int, rows: np.ndarray) -> np.ndarray:
     return rows[np.argsort(np.abs(rows - node), kind="stable")]
 
 
+# The shown h1s a page's title is looked for among: a logo, a section name and the
+# headline, rarely more.
+MAX_HEADLINES = 6
+# What a heading ends with besides its words: a permalink's pilcrow or hash (Sphinx,
+# Django's docs, GitHub's READMEs).
+HEADING_MARKS = re.compile(r"[\s¶#🔗§]+$")
+
+
+def headlines(snap, gone: np.ndarray, node: int) -> list[tuple[str, int]]:
+    """The page's first MAX_HEADLINES shown h1s as (text without a permalink mark, the
+    distance of its row from the chosen element's top), empty ones left out."""
+    rows = np.flatnonzero((snap.tag == "h1") & ~gone)[:MAX_HEADLINES]
+    out = []
+    for row in rows.tolist():
+        t = HEADING_MARKS.sub("", text_of(snap, row))
+        if t:
+            out.append((t, abs(row - node)))
+    return out
+
+
 def headline(snap, gone: np.ndarray, node: int) -> str | None:
     """The first shown h1 from the window on, else the page's first shown h1."""
     h1 = np.flatnonzero((snap.tag == "h1") & ~gone)
@@ -125,7 +159,7 @@ def headline(snap, gone: np.ndarray, node: int) -> str | None:
         return None
     after = h1[h1 >= node - WINDOW_ROWS]
     for row in (after.tolist() + h1.tolist())[:4]:
-        t = text_of(snap, int(row))
+        t = HEADING_MARKS.sub("", text_of(snap, int(row)))
         if t:
             return t
     return None
@@ -143,9 +177,22 @@ def is_name(n: str) -> bool:
     return dates.find(n) is None and sum(c.isdigit() for c in n) < 3
 
 
+def first_line(t: str) -> str:
+    """A byline's text up to the first element boundary (a newline, from text_of) after
+    a name of two words or more: "Jane Doe\nSenior reporter" is "Jane Doe", while
+    "Jane\nDoe" (given and family name in spans of their own) stays whole."""
+    out = ""
+    for line in t.split("\n"):
+        if len(out.split()) >= 2 and not (JOINS_NAMES.match(line) or JOINS_NAMES_END.search(out)):
+            break
+        out = f"{out} {line}".strip()
+    return out
+
+
 def clean_byline(t: str) -> list[str]:
-    """The names of a byline text ("By Jane Doe and John Roe | 4 March 2024")."""
-    t = BY_PREFIX.sub("", t.strip(), count=1)
+    """The names of a byline text ("By Jane Doe and John Roe | 4 March 2024"), whose
+    element boundaries are newlines."""
+    t = first_line(BY_PREFIX.sub("", t.strip(), count=1).strip())
     m = BYLINE_END.search(t)
     if m and m.start() > 0:
         t = t[:m.start()]
@@ -153,6 +200,20 @@ def clean_byline(t: str) -> list[str]:
     if not t or len(t) >= MAX_BYLINE_CHARS:
         return []
     return [n for n in (p.strip(" ,:;.") for p in AUTHOR_SPLIT.split(t)) if is_name(n)]
+
+
+def clean_declared_author(a: str) -> str | None:
+    """A declared author's name without quotes, a "By", or what follows the name on a
+    byline (" - Editorial Team", " | 4 March"); None for what is no name (a template's
+    placeholder "page.head.author", a number)."""
+    a = BY_PREFIX.sub("", a.strip().strip("\"'“”‘’«»").strip(), count=1)
+    m = DECLARED_NAME_END.search(a)
+    if m and m.start() > 0:
+        a = a[:m.start()]
+    a = a.strip(" ,:;-–—|·•")
+    if not a or not any(c.isalpha() for c in a) or PLACEHOLDER.search(a):
+        return None
+    return a
 
 
 def byline(snap, gone: np.ndarray, node: int, author_links: list[int]) -> list[str]:
@@ -178,7 +239,7 @@ def byline(snap, gone: np.ndarray, node: int, author_links: list[int]) -> list[s
             before = snap.text[parent[r]] if parent[r] >= 0 else ""
             if NOT_AUTHOR_TEXT.search(before) or NOT_AUTHOR_TEXT.search(snap.text[r]):
                 continue                   # "Reviewed by <a>…</a>"
-            t = text_of(snap, r)
+            t = text_of(snap, r, "\n")
             if 0 < len(t) < MAX_BYLINE_CHARS * 2:
                 got = clean_byline(t)
                 if got:
@@ -268,6 +329,8 @@ class Shown:
         declared = snap.meta.get("declared") or {}
         if name == "title":
             return headline(snap, gone, node)
+        if name == "headlines":
+            return headlines(snap, gone, node)
         if name == "authors":
             links = [r for r, rel, _h in declared.get("links", ()) if "author" in rel.split()]
             return byline(snap, gone, node, links) or None

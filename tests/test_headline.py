@@ -1,0 +1,97 @@
+"""The headline: the heading that shows the page's title, the anchor of auto's element (a short post beside a longer sidebar list)."""
+import numpy as np
+
+from builders import make_snapshot
+from conftest import PAGES
+from pith.pages import static
+from pith.pipeline import headline
+from pith.pipeline.blocks import segment
+from pith.pipeline.features import compute
+from pith.pipeline.options import Options
+from pith.pipeline.select import select
+from pith.pipeline.snapshot import from_json
+
+SIDEBAR_PAGE = PAGES / "short-post-sidebar" / "source.html"
+POST_LINES = ("Frost came early this year",
+              "The first frost arrived three weeks before the calendar said it would",
+              "Next year the tubers come up in the second week of October")
+SIDEBAR_LINES = ("Recent posts", "Planting garlic in the autumn rain", "Leaf mould: the slowest",
+                 "Small plots, long seasons")
+
+
+def sidebar_page(options=None):
+    html = SIDEBAR_PAGE.read_text(encoding="utf-8")
+    return select(static.snapshot_from_html(html, "https://garden.example.org/2012/10/frost"),
+                  Options.from_overrides(options or {}))
+
+
+def test_a_short_post_beside_a_longer_sidebar_list_is_read_without_it():
+    """The failure this fixes (issue 33's wrong part): the sidebar's lists hold more text
+    than the two-paragraph post, and the element of highest expected F1 over the page
+    was the column holding both, so the reader got "Recent posts" and its twelve titles
+    before the post. Its headline "Frost came early this year" (the title's last part)
+    anchors the element on the post."""
+    text = sidebar_page().output("text")
+    assert all(line in text for line in POST_LINES)
+    assert not any(line in text for line in SIDEBAR_LINES)
+    before = sidebar_page({"auto_headline": False}).output("text")
+    assert all(line in before for line in POST_LINES)
+    assert "Recent posts" in before and "Planting garlic in the autumn rain" in before
+
+
+def page(title, headings, og_title=None):
+    """A body of `headings` [(tag, text)], each followed by a paragraph."""
+    rows = [("html", -1), ("body", 0)]
+    for tag, text in headings:
+        rows += [(tag, 1, {"text": text}), ("p", 1, {"text": "A paragraph of the page. " * 8})]
+    capture = make_snapshot(rows, title=title)
+    if og_title:
+        capture["declared"] = {"meta": [[0, "og:title", og_title]]}
+    snap = from_json(capture, 10_000)
+    return snap, compute(snap)
+
+
+def test_titles_are_the_declared_ones_and_their_parts_at_separators():
+    snap, _ = page("Garden Notes: Frost came early this year | Garden Notes", [],
+                   og_title="Frost came early this year")
+    assert headline.titles(snap) == {
+        "garden notes frost came early this year garden notes",
+        "garden notes frost came early this year", "frost came early this year",
+        "frost came early this year garden notes", "garden notes"}
+    # a part under MIN_CHARS folded characters names a section, not a post
+    snap, _ = page("News: A very long storm over the coast", [])
+    assert "news" not in headline.titles(snap)
+
+
+def test_the_longest_title_shown_is_the_headline_and_it_must_look_like_content():
+    """The banner's site name ("Garden Notes Weekly") shows a part of the title too; the heading
+    showing the longer part is the headline, and only when the block model would keep it
+    (its probability at least the floor)."""
+    snap, feats = page("Garden Notes Weekly: Frost came early this year",
+                       [("h1", "Garden Notes Weekly"), ("h2", "Other news"),
+                        ("h3", "Frost came early this year")])
+    rows = headline.matches(snap, feats)
+    assert [snap.tag[r] for r in rows] == ["h1", "h3"]
+    blocks = segment.compute(snap, feats)
+    p = np.full(len(blocks.rows), 0.5)
+    h3 = int(rows[1])
+    assert headline.find(snap, feats, blocks, p, 0.25) == h3
+    low = np.where(blocks.rows == h3, 0.1, p)       # the model calls the heading boilerplate
+    assert headline.find(snap, feats, blocks, low, 0.25) == -1
+
+
+def test_what_precedes_the_headline_is_judged_no_content_but_what_holds_it_is_not():
+    rows = [("html", -1), ("body", 0), ("p", 1, {"text": "A sidebar line before the post."}),
+            ("div", 1, {"text": "The post's own text beside its heading."}),
+            ("h2", 3, {"text": "Frost came early this year"}),
+            ("p", 3, {"text": "And a paragraph after it."})]
+    snap = from_json(make_snapshot(rows, title="Frost came early this year"), 1000)
+    feats = compute(snap)
+    blocks = segment.compute(snap, feats)
+    p = headline.from_top(snap, blocks, 4, np.ones(len(blocks.rows)))
+    assert dict(zip(blocks.rows.tolist(), p.tolist())) == {2: 0.0, 3: 1.0, 4: 1.0, 5: 1.0}
+
+
+def test_holders_are_the_row_and_its_ancestors():
+    snap, _ = page("x", [("h1", "one"), ("h2", "two")])
+    assert np.flatnonzero(headline.holders(snap, 4)).tolist() == [0, 1, 4]
