@@ -30,10 +30,24 @@ def children(snap: dict, row: int) -> list[int]:
     return [i for i, p in enumerate(snap["nodes"]["parent"]) if p == row]
 
 
-@pytest.fixture(scope="module")
+class Captures(dict):
+    """{fixture page: its snapshot}, each page captured when a test first asks for it."""
+
+    def __init__(self, browser):
+        super().__init__()
+        self.browser = browser
+
+    def __missing__(self, name: str) -> dict:
+        self[name] = snap = self.browser.capture(PAGES / name / "source.html")
+        return snap
+
+
+@pytest.fixture(scope="session")
 def captured(pith_browser):
-    """Every fixture page captured once for this module."""
-    return {name: pith_browser.capture(PAGES / name / "source.html") for name in FIXTURES}
+    """Each fixture page captured once per worker, when a test first needs it (a module
+    fixture capturing them all ran again on every worker, and every time worksteal handed
+    a worker more of this module)."""
+    return Captures(pith_browser)
 
 
 @pytest.mark.parametrize("name", FIXTURES)
