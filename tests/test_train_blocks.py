@@ -36,6 +36,21 @@ def test_block_labels_come_from_the_truth():
     assert labels == {3: 1, 4: 0, 5: 1, 6: -1}
 
 
+def test_the_page_title_heading_is_content_whatever_the_truth_says():
+    # Dragnet's truths leave the post's title out; most truths keep it: one convention
+    snap = from_json(make_snapshot([
+        ("html", -1), ("body", 0), ("article", 1),
+        ("h2", 2, {"text": "Frost came early this year"}),                     # 3
+        ("p", 2, {"text": STORY}),                                              # 4
+        ("h2", 2, {"text": "Another heading of the page"}),                    # 5
+        ("p", 2, {"text": MORE}),                                               # 6
+    ], url="https://example.org/a", title="Garden Notes: Frost came early this year"), 100)
+    b = blocks_mod.compute(snap, compute(snap))
+    labels = dict(zip(b.rows.tolist(), train_blocks.block_labels(
+        snap, b, np.arange(b.count), STORY + "\n\n" + MORE).tolist()))
+    assert labels == {3: 1, 4: 1, 5: 0, 6: 1}
+
+
 def test_page_of_makes_features_labels_and_weights():
     snap = page()
     p = train_blocks.page_of("t/1", "example.org", "train", snap, STORY + "\n\n" + MORE)
