@@ -69,3 +69,20 @@ def test_static_local_input_errors_name_the_path_once(tmp_path, make):
     assert err.value.message.count(str(target)) == 1
     assert err.value.message == (f"{target}: no such file" if make == "missing"
                                  else f"{target} is a directory, not an HTML file")
+
+
+@pytest.mark.parametrize("target,code", [("/dev/zero", 59), ("data:text/html,<p>x</p>", 59),
+                                         ("/no/such/page.html", None)])
+def test_a_refused_input_starts_no_browser(monkeypatch, target, code):
+    """A device, a FIFO or an unsupported scheme is refused before a browser is started for
+    it: a run of only such inputs answers at once."""
+    from pith.errors import PithError
+    from pith.pages import browser
+
+    def no_browser(*a, **k):
+        raise AssertionError("a browser was started for a refused input")
+    monkeypatch.setattr(browser, "Browser", no_browser)
+    with inputs.Capturer(static_mode=False) as cap:
+        with pytest.raises(PithError) as refused:
+            cap.capture(target)
+    assert code is None or refused.value.code == code

@@ -24,7 +24,7 @@ from typing import Any
 
 from . import network, static
 from ..errors import FetchFailed, Timeout
-from .local import read_local, unsupported_scheme
+from .local import check_local, read_local, unsupported_scheme
 
 # Timeout of a --static URL fetch and of a page load in the browser: long enough for
 # a slow site, short enough that a batch never hangs on one page.
@@ -84,12 +84,18 @@ class Capturer:
         self._browser = None
 
     def __enter__(self) -> "Capturer":
-        if not self.static_mode:
-            from .browser import Browser   # Playwright is imported only when used
-            self._browser = Browser(js=self.js, timeout_s=self.timeout_s,
-                                    encoding=self.encoding, encoding_errors=self.encoding_errors)
-            self._browser.__enter__()
         return self
+
+    def _started(self):
+        """The browser, started at the first input that needs it: a run whose inputs are
+        all refused (a device, a FIFO, a data: URL) answers at once, without a browser."""
+        if self._browser is None:
+            from .browser import Browser   # Playwright is imported only when used
+            browser = Browser(js=self.js, timeout_s=self.timeout_s,
+                              encoding=self.encoding, encoding_errors=self.encoding_errors)
+            browser.__enter__()
+            self._browser = browser
+        return self._browser
 
     def __exit__(self, *exc) -> None:
         if self._browser is not None:
@@ -101,9 +107,11 @@ class Capturer:
         refused = unsupported_scheme(target)
         if refused is not None:
             raise refused
-        if self._browser is not None:
-            snap = self._browser.capture(target)
+        if not self.static_mode:
             path = local_path(target)
+            if path is not None:
+                check_local(path)          # refused before a browser is started for it
+            snap = self._started().capture(target)
             if path is not None:
                 _to_file_urls(snap, path.resolve().parent.as_uri() + "/")
             if not has_text(snap):
