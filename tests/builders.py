@@ -27,6 +27,21 @@ def make_snapshot(rows: list[tuple], **meta: Any) -> dict:
             "n": len(rows), "nodes": cols, "warnings": []}
 
 
+def preorder(parents: list[int]) -> tuple[list[int], dict[int, int]]:
+    """A tree given by each node's parent (node 0 the root, -1 its parent) in preorder, as
+    a snapshot's rows must be: (the nodes in row order, each node's row), by a depth-first
+    walk keeping the children in their numbering's order."""
+    kids: dict[int, list[int]] = {}
+    for i, p in enumerate(parents[1:], 1):
+        kids.setdefault(p, []).append(i)
+    order, stack = [], [0]
+    while stack:
+        node = stack.pop()
+        order.append(node)
+        stack.extend(reversed(kids.get(node, [])))
+    return order, {node: row for row, node in enumerate(order)}
+
+
 def chain(depth: int) -> dict:
     """html > div > div > … `depth` rows deep, text at the bottom."""
     rows = [("html", -1)] + [("div", i) for i in range(depth - 1)]

@@ -48,6 +48,19 @@ def chromium(playwright):
     browser.close()
 
 
+# What an earlier module may leave in the extension's storage, and what reads it back: the
+# shared browsers' tests check a module's fresh start empties it (Chromium and Firefox).
+EARLIER_MODULE_JS = """async () => {
+  const api = globalThis.browser ?? globalThis.chrome;
+  await api.storage.local.set({siteRules: {'127.0.0.1': [{selector: '#x'}]}, readerPrefs: {theme: 'dark'}});
+  await api.storage.session.set({'reader:1': {doc: 'left over'}});
+}"""
+STORAGE_JS = """async () => {
+  const api = globalThis.browser ?? globalThis.chrome;
+  return [await api.storage.local.get(null), await api.storage.session.get(null)];
+}"""
+
+
 @pytest.fixture(scope="session")
 def chromium_with_pith(playwright, tmp_path_factory):
     """An ExtensionBrowser: Chromium with extension/ and the host registered by the real

@@ -21,7 +21,8 @@ import pytest
 from hostproc import kill_host
 from serving import QuietHandler, serve
 
-from conftest import PAGES, ROOT, chromium_or_skip, registered_profile
+from conftest import (EARLIER_MODULE_JS, PAGES, ROOT, STORAGE_JS, chromium_or_skip,
+                      registered_profile)
 from pith.pages.extension import ELEMENT_AT_PATH_JS, ExtensionBrowser
 from pith.pipeline.select import grow as host_grow
 from pith.pipeline.select import select as host_select
@@ -423,15 +424,6 @@ def test_unknown_commands_are_refused(xb, name):
 
 
 # --- the browser a worker shares among modules -----------------------------------------------
-EARLIER_MODULE_JS = """async () => {
-  const api = globalThis.browser ?? globalThis.chrome;
-  await api.storage.local.set({siteRules: {'127.0.0.1': [{selector: '#x'}]}, readerPrefs: {theme: 'dark'}});
-  await api.storage.session.set({'reader:1': {doc: 'left over'}});
-}"""
-STORAGE_JS = """async () => {
-  const api = globalThis.browser ?? globalThis.chrome;
-  return [await api.storage.local.get(null), await api.storage.session.get(null)];
-}"""
 
 
 def test_a_module_takes_the_shared_chromium_as_a_fresh_start_leaves_it(chromium_with_pith):

@@ -50,7 +50,7 @@ from serving import serve
 pytest.importorskip("websockets", reason="tests/bidi.py needs websockets (extra `test`)")
 
 from bidi import Firefox, find_firefox  # noqa: E402
-from conftest import PAGES, ROOT  # noqa: E402
+from conftest import EARLIER_MODULE_JS, PAGES, ROOT, STORAGE_JS  # noqa: E402
 from pith.pipeline.select import grow as host_grow  # noqa: E402
 from pith.pipeline.select import select as host_select  # noqa: E402
 from pith.pipeline.select import shrink as host_shrink  # noqa: E402
@@ -561,15 +561,6 @@ def test_a_remembered_block_is_chosen_again_in_firefox(fx, pages_url):
 
 
 # --- the browser a worker shares among modules -----------------------------------------------
-EARLIER_MODULE_JS = """async () => {
-  const api = globalThis.browser ?? globalThis.chrome;
-  await api.storage.local.set({siteRules: {'127.0.0.1': [{selector: '#x'}]}, readerPrefs: {theme: 'dark'}});
-  await api.storage.session.set({'reader:1': {doc: 'left over'}});
-}"""
-STORAGE_JS = """async () => {
-  const api = globalThis.browser ?? globalThis.chrome;
-  return [await api.storage.local.get(null), await api.storage.session.get(null)];
-}"""
 
 
 def test_a_module_takes_the_shared_firefox_as_a_fresh_start_leaves_it(firefox_with_pith):

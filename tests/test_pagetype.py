@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from builders import make_snapshot
+from builders import make_snapshot, preorder
 from pith.batch import work
 from pith.batch.records import Record
 from pith.measure import train_pagetype
@@ -263,15 +263,7 @@ def random_page(seed: int, n: int = 300) -> dict:
     classes repeated among siblings, short and long texts and tails, some links."""
     rng = np.random.default_rng(seed)
     parents = [-1] + [int(rng.integers(max(0, i - 8), i)) for i in range(1, n)]
-    kids: dict[int, list[int]] = {}
-    for i, p in enumerate(parents[1:], 1):
-        kids.setdefault(p, []).append(i)
-    order, stack = [], [0]
-    while stack:
-        node = stack.pop()
-        order.append(node)
-        stack.extend(reversed(kids.get(node, [])))
-    row_of = {node: row for row, node in enumerate(order)}
+    order, row_of = preorder(parents)
     tags = ["div", "ul", "li", "p", "td", "table", "pre", "code", "h2", "a", "span", "nav",
             "article", "form", "input", "button", "script"]
     texts = ["", "", "Reply", "$12.99 Add to cart", "3 days ago", LONG, "Edit on GitHub"]

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from builders import chain, make_snapshot
+from builders import chain, make_snapshot, preorder
 from pith.errors import (BadNode, NoContent, SnapshotInvalid, SnapshotOrder, SnapshotTooLarge,
                          SnapshotVersion)
 from pith.pipeline.snapshot import from_json
@@ -47,16 +47,7 @@ def test_many_paths_at_once_equal_one_walk_each_on_a_random_tree():
     level, how many earlier element children the parent has."""
     rng = np.random.default_rng(5)
     parents = [-1] + [int(rng.integers(0, i)) for i in range(1, 400)]
-    # preorder: a child after its parent and within the parent's subtree; build it by DFS
-    kids: dict[int, list[int]] = {}
-    for i, p in enumerate(parents[1:], 1):
-        kids.setdefault(p, []).append(i)
-    order, stack = [], [0]
-    while stack:
-        node = stack.pop()
-        order.append(node)
-        stack.extend(reversed(kids.get(node, [])))
-    row_of = {node: row for row, node in enumerate(order)}
+    order, row_of = preorder(parents)
     snap = from_json(make_snapshot([("div" if node else "html", row_of[parents[node]] if node else -1)
                                     for node in order]), MAX)
 

@@ -60,8 +60,9 @@ DECLARED_NAME_END = re.compile(r"\s*(?:[|·•⋅»]|\s[-–—]\s)")
 # A template's unfilled placeholder where a name should be.
 PLACEHOLDER = re.compile(r"\{\{|\}\}|\$\{|<%|^[\w.]*\.author$", re.I)
 # What joins names across a byline's elements ("<a>Jane Doe</a>, <a>John Roe</a>").
-JOINS_NAMES = re.compile(r"^(?:[,&;]|and\b|und\b|et\b|y\b|e\b)", re.I)
-JOINS_NAMES_END = re.compile(r"(?:[,&;]|\band|\bund|\bet|\by|\be)$", re.I)
+_JOINS = r"(?:[,&;]|\b(?:and|und|et|y|e)\b)"
+JOINS_NAMES = re.compile("^" + _JOINS, re.I)           # a line that starts with one
+JOINS_NAMES_END = re.compile(_JOINS + "$", re.I)       # a line that ends with one
 # Words of a byline that are never a name.
 NOT_A_NAME = re.compile(r"^(?:by|author|authors|admin|staff|share|comments?|posted|written|"
                         r"updated|published|min read|read more|follow|more|view|profile|"
