@@ -51,6 +51,55 @@ def test_the_page_title_heading_is_content_whatever_the_truth_says():
     assert labels == {3: 1, 4: 1, 5: 0, 6: 1}
 
 
+def post_page(heading_tag="h1", menu_before=False):
+    """A post whose `<title>` is not its heading's text: a menu, then the post's container
+    (its heading, a date line, two paragraphs)."""
+    rows = [("html", -1), ("body", 0), ("nav", 1),
+            ("h2", 2, {"text": "Recent posts from the archive"}),                # 3
+            ("p", 2, {"text": "Planting garlic in the autumn rain and hoping"}),  # 4
+            ("article", 1),                                                      # 5
+            (heading_tag, 5, {"text": "Frost came early this year"}),            # 6
+            ("p", 5, {"text": "14 October 2012"}),                               # 7
+            ("p", 5, {"text": STORY}),                                           # 8
+            ("p", 5, {"text": MORE})]                                            # 9
+    if menu_before:      # the menu's heading right before the post: no heading of its own
+        rows = rows[:5] + [("article", 1), ("p", 5, {"text": STORY}), ("p", 5, {"text": MORE})]
+    return from_json(make_snapshot(rows, url="https://example.org/a", title="Garden Notes"),
+                     100)
+
+
+def labels_of(snap, truth):
+    b = blocks_mod.compute(snap, compute(snap))
+    return dict(zip(b.rows.tolist(), train_blocks.block_labels(
+        snap, b, np.arange(b.count), truth).tolist()))
+
+
+def test_the_post_heading_the_title_does_not_name_is_content_whatever_the_truth_says():
+    # `<title>` names the blog alone, the truth leaves the heading out: the h1 just above
+    # the first content block, in the post's own container, is the post's title
+    labels = labels_of(post_page(), STORY + "\n\n" + MORE)
+    assert labels[6] == 1
+    assert labels[3] == 0 and labels[4] == 0 and labels[8] == 1 and labels[9] == 1
+    # a lower heading there is as often a "Table of contents" or a poster's name: left
+    assert labels_of(post_page("h3"), STORY + "\n\n" + MORE)[6] == 0
+
+
+def test_a_menu_heading_before_the_post_is_not_taken_for_its_title():
+    # the nearest heading before the first content block is the menu's, in an element
+    # (the body) that holds the menu's boilerplate as well as the post: not relabelled
+    snap = post_page(menu_before=True)
+    assert snap.tag[3] == "h2"
+    labels = labels_of(snap, STORY + "\n\n" + MORE)
+    assert labels[3] == 0 and labels[6] == 1 and labels[7] == 1
+    snap = from_json(make_snapshot([
+        ("html", -1), ("body", 0), ("nav", 1),
+        ("h1", 2, {"text": "Garden Notes, the allotment blog"}),                 # 3
+        ("p", 2, {"text": "Planting garlic in the autumn rain and hoping"}),     # 4
+        ("article", 1), ("p", 5, {"text": STORY}), ("p", 5, {"text": MORE})],
+        url="https://example.org/a", title="Garden Notes"), 100)
+    assert labels_of(snap, STORY + "\n\n" + MORE)[3] == 0
+
+
 def test_page_of_makes_features_labels_and_weights():
     snap = page()
     p = train_blocks.page_of("t/1", "example.org", "train", snap, STORY + "\n\n" + MORE)
