@@ -314,3 +314,6 @@ def test_blocks_md_names_every_dataset_with_its_licence_and_says_static_only(tmp
         line = next(x for x in text.splitlines() if x.startswith(f"- `{name}`"))
         assert licence in line, name
     assert "Murrough Foley" in text
+    # the labels' title convention, which departs from some truths, is stated
+    labels = next(x for x in text.splitlines() if x.startswith("- labels:"))
+    assert "title is content whatever the truth says" in labels

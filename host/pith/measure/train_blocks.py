@@ -661,7 +661,10 @@ def write_md(path: Path, result: dict) -> None:
         "of `clg-split.json`'s rule); rendered snapshots from the cache "
         f"`.cache/snapshots/{result['data']['cache']}`, static ones from the HTML",
         f"- labels: a block is content when ≥ {result['config']['content_share']} of its "
-        "characters are in truth-covered text nodes (4-token shingles)",
+        "characters are in truth-covered text nodes (4-token shingles); the post's title "
+        "is content whatever the truth says (the heading showing the page's `<title>` or "
+        "og:title, or without one the h1 right above the first content block in the post's "
+        "own container: `block_labels`, `post_heading`)",
         f"- learner chosen by {result['config']['folds']}-fold site-grouped "
         "cross-validation on the training pages (mean page F1 of the kept blocks' text in "
         "the method's element); the rule (keep / add at) of the winner's best "
