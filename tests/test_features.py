@@ -2,6 +2,7 @@
 import numpy as np
 
 from builders import make_snapshot
+from pith.pipeline import features
 from pith.pipeline.features import compute, hidden_bits, nonspace_lengths
 from pith.pipeline.snapshot import from_json
 
@@ -127,3 +128,17 @@ def test_a_noscript_is_code_unless_the_parser_built_elements_in_it():
     feats = compute(snap)
     assert feats.gone[2] and not feats.gone[3] and not feats.gone[4]
     assert feats.chars[1] == len("Apostforcrawlers")
+
+
+def test_text_counts_are_made_once_per_snapshot(monkeypatch):
+    """A 50 MB text node takes a second to count: the text check of a capture, the
+    features and their retry with hidden text all read one count per column."""
+    snap = from_json(make_snapshot([("html", -1), ("p", 0, {"text": " a b ", "tail": "cd"})]),
+                     100)
+    counted = []
+    real = features.nonspace_lengths
+    monkeypatch.setattr(features, "nonspace_lengths", lambda s: counted.append(1) or real(s))
+    first = compute(snap)
+    again = compute(snap, skip_hidden=False)
+    assert len(counted) == 2                  # text and tail, once each
+    assert first.text_chars.tolist() == [0, 2] and again.text_chars is first.text_chars

@@ -82,6 +82,13 @@ def nonspace_lengths(strings: np.ndarray) -> np.ndarray:
     return solid[starts + lengths] - solid[starts]
 
 
+def column_lengths(snap: Snapshot, column: str) -> np.ndarray:
+    """nonspace_lengths of a string column ("text" or "tail") of `snap`, counted once per
+    snapshot: a 50 MB text node costs a second of counting, and a capture's text check
+    (pages/inputs.py), the features and a retry without hidden text all read it."""
+    return snap.memo(("nonspace_lengths", column), lambda: nonspace_lengths(snap.cols[column]))
+
+
 def tag_in(snap: Snapshot, tags: frozenset[str]) -> np.ndarray:
     """Boolean row mask: tag is in `tags`."""
     codes, names = snap.tag_codes()
@@ -180,8 +187,8 @@ def zero_font(snap: Snapshot, own_chars: np.ndarray) -> np.ndarray:
 def compute(snap: Snapshot, skip_hidden: bool = True) -> Features:
     """All features of `snap`; `skip_hidden` treats hidden rows like code (not content)."""
     parent = snap.parent
-    text_len = nonspace_lengths(snap.text)
-    tail_len = nonspace_lengths(snap.tail)
+    text_len = column_lengths(snap, "text")
+    tail_len = column_lengths(snap, "tail")
     own_chars = text_len.copy()
     np.add.at(own_chars, parent[1:], tail_len[1:])
     own_texts = (text_len > 0).astype(np.int64)
