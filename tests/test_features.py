@@ -16,6 +16,21 @@ def test_nonspace_lengths_matches_python_on_unicode():
     assert nonspace_lengths(arr).tolist() == expected
 
 
+def test_nonspace_lengths_matches_python_on_ascii_and_unicode_pages():
+    """Both reads (one byte per character for an ASCII page, UTF-32 otherwise) against
+    str.split's whitespace, on random pages with empty strings anywhere (first, last)."""
+    rng = np.random.default_rng(3)
+    for alphabet in ("ab \t\n\r\x0b\x0c\x1c\x1f\x85", "ab \n\u00a0\u3000\u2028é日"):
+        if alphabet.endswith("\x85"):
+            alphabet = alphabet[:-1]          # U+0085 is not ASCII: this page stays ASCII
+        for _ in range(50):
+            strings = ["".join(rng.choice(list(alphabet), int(rng.integers(0, 3)) * int(k)))
+                       for k in rng.integers(0, 8, int(rng.integers(1, 12)))]
+            arr = np.empty(len(strings), dtype=object)
+            arr[:] = strings
+            assert nonspace_lengths(arr).tolist() == [len("".join(x.split())) for x in strings]
+
+
 def page():
     # body(1) > p(2) "Hello " <b>(3) "big" </b> " world" ; div(4) hidden > p(5) "secret";
     # script(6) "x=1" ; a(7) "link" tail " after"
