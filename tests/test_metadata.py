@@ -180,6 +180,24 @@ def test_shown_byline_date_line_and_url_date():
     assert meta_of(ARTICLE.format(h="T"), url="http://pith.test/2019/01/02/t")["published"] == "2019-01-02"
 
 
+
+def test_a_date_line_just_after_the_chosen_element_is_read_when_none_is_above():
+    body = (ARTICLE.format(h="Index types") + "<nav><a href='/a'>Home</a> <a href='/b'>Blog</a></nav>"
+            '<div class="post-meta"><span>Posted on April 13, 2023</span></div>')
+    assert meta_of(body)["published"] == "2023-04-13"
+    # a date above the element still comes first
+    assert meta_of("<p>March 2, 2021</p>" + body)["published"] == "2021-03-02"
+
+
+def test_a_declared_modified_date_is_the_published_one_when_nothing_else_dates_the_page():
+    head = '<meta property="article:modified_time" content="2023-06-12T10:39:42+00:00">'
+    m = meta_of(ARTICLE.format(h="Work"), head=head)
+    assert m["published"] == "2023-06-12T10:39:42+00:00" and m["modified"] == m["published"]
+    # a shown date, or the URL's, comes first
+    assert meta_of(ARTICLE.format(h="Work"), head=head,
+                   url="http://pith.test/2019/01/02/w")["published"] == "2019-01-02"
+
+
 # --- dates ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("value,iso", [

@@ -265,12 +265,14 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
         published = dates.parse(src.get("published"), us)
         if published:
             break
-    published = published or seen.get("published") or seen.get("url_date")
     modified = None
     for src in sources:
         modified = dates.parse(src.get("modified"), us)
         if modified:
             break
+    # a page that declares only when it was modified, and shows no date, was first
+    # published then as far as anyone can tell (WCXB labels it so)
+    published = published or seen.get("published") or seen.get("url_date") or modified
     published = local_day(published, seen.get("url_date") if published else None)
     # an author named like the site is the publisher: a shown byline may name the person,
     # else the site is the author (a shop's or a one-person blog's posts)

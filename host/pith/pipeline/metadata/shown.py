@@ -25,6 +25,8 @@ MAX_BYLINE_ROWS = 30
 MAX_BYLINE_CHARS = 100
 # A date line is short: "Published 4 March 2024 · 5 min read".
 MAX_DATELINE_CHARS = 120
+# Rows after the chosen element read for a date line when none is above it or inside.
+AFTER_ROWS = 300
 # Candidates read before giving up (each costs a subtree's text).
 MAX_TRIES = 12
 # Class and id words that name a byline or a date line.
@@ -274,12 +276,33 @@ def dateline(snap, gone: np.ndarray, node: int, times: list[list],
     d = written_date(snap, gone, node, us_order)
     if d:
         return d
+    d = date_after(snap, gone, node, us_order)
+    if d:
+        return d
     for r in rows.tolist():
         if not gone[r]:
             d = dates.parse(by_row[r], us_order)
             if d:
                 return d
     return None
+
+
+def date_after(snap, gone: np.ndarray, node: int, us_order: bool = False) -> str | None:
+    """The first date line just after the chosen element (its next AFTER_ROWS rows): a
+    short text of its own, or an element whose class or id names a date, holding a date
+    ("Posted on April 13, 2023" under a post whose element the choice closed early)."""
+    end = int(snap.end[node])
+    rows = np.arange(end, min(snap.n, end + AFTER_ROWS))
+    rows = rows[~gone[rows]]
+    best: tuple[int, str] | None = None
+    for column in ("text", "tail"):
+        short = short_rows(snap, column, rows, MAX_DATELINE_CHARS)
+        for r in matching_rows(snap, column, dates.YEAR, short).tolist():
+            d = dates.find(snap.cols[column][r], us_order)
+            if d and (best is None or r < best[0]):
+                best = (r, d)
+                break
+    return best[1] if best else None
 
 
 def written_date(snap, gone: np.ndarray, node: int, us_order: bool = False) -> str | None:
