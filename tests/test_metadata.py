@@ -284,13 +284,26 @@ def test_a_headings_permalink_mark_and_a_trailing_site_name_are_left_out():
     m = meta_of(ARTICLE.format(h="Working with forms¶"), title="Working with forms | Django documentation")
     assert m["title"] == "Working with forms"
     m = meta_of("<article><p>" + "Words of the article go on. " * 10 + "</p></article>",
-                title="Turning off all LED of RPi 5 - Raspberry Pi Forums",
+                title="RPi 5 LEDs - Raspberry Pi Forums",
                 url="https://forums.raspberrypi.com/viewtopic.php?t=1")
-    assert m["title"] == "Turning off all LED of RPi 5"
+    assert m["title"] == "RPi 5 LEDs"
     # a short host label is a word of many headlines, not the site
     m = meta_of("<article><p>" + "Words of the article go on. " * 10 + "</p></article>",
-                title="Why we watch - CNN Opinion", url="https://www.cnn.com/x")
-    assert m["title"] == "Why we watch - CNN Opinion"
+                title="Why we watch - CNN Opinion and Analysis", url="https://www.cnn.com/x")
+    assert m["title"] == "Why we watch - CNN Opinion and Analysis"
+
+
+@pytest.mark.parametrize("title,want", [
+    ("Best Residential Movers in NYC 2025 | Top 19 Companies", "Best Residential Movers in NYC 2025"),
+    ("How meditation rewires brains | Opinion", "How meditation rewires brains"),
+    ("Git - git-commit Documentation", "Git - git-commit Documentation"),   # a shorter first part
+    ("I Tried Amp — and It May Replace My Gym", "I Tried Amp — and It May Replace My Gym"),
+    ("Tech conferences 2026 / 2027", "Tech conferences 2026 / 2027"),
+])
+def test_a_titles_first_part_when_it_is_the_longest(title, want):
+    assert merge.first_part(title) == want
+    body = "<article><p>" + "Words of the article go on. " * 10 + "</p></article>"
+    assert meta_of(body, title=title, url="https://site.test/p")["title"] == want
 
 
 def test_language_html_lang_first_then_declared():
