@@ -144,6 +144,24 @@ def test_clean_byline_reads_element_boundaries(lines, names):
     assert shown.clean_byline(lines) == names
 
 
+@pytest.mark.parametrize("byline", [
+    '<div><p class="text-grey">Written by</p><p class="text-grey">Edzel Tabing</p></div>',
+    '<div><h3>Author</h3><p>Edzel Tabing</p></div>',
+])
+def test_a_byline_label_in_an_element_of_its_own_names_the_next_one(byline):
+    body = "<article><h1>Catering trends</h1>" + byline + "<p>" + "Catering text. " * 40 + "</p></article>"
+    assert meta_of(body)["authors"] == ["Edzel Tabing"]
+    # a form's choices are no byline
+    form = '<form><select><option>Author</option><option>Post time</option></select></form>'
+    assert meta_of(form + ARTICLE.format(h="Catering trends"))["authors"] == []
+
+
+def test_a_by_line_is_read_whatever_its_class_names():
+    body = ("<article><h1>New restaurants</h1><p class='inline-list page-header__meta'>"
+            "<span class='inline-list__item'>By <a href='/producers/sofia-gonzalez'>Sofia Gonzalez</a>"
+            "</span></p><p>" + "Restaurant text. " * 40 + "</p></article>")
+    assert meta_of(body)["authors"] == ["Sofia Gonzalez"]
+
 def test_a_byline_whose_name_and_date_sit_in_spans_of_their_own():
     body = ('<div class="author"><span>Kim Lee</span><span>March 3, 2024</span></div>'
             + ARTICLE.format(h="Tides"))

@@ -232,22 +232,40 @@ def byline(snap, gone: np.ndarray, node: int, author_links: list[int]) -> list[s
               np.unique(np.concatenate([matching_rows(snap, "cls", BYLINE_NAMES, rows),
                                         matching_rows(snap, "id", BYLINE_NAMES, rows)]))]
     parent = snap.parent
-    for group in groups:
+    for g, group in enumerate(groups):
         found = near(snap, node, group)
         found = found[~gone[found] & (snap.end[found] - found <= MAX_BYLINE_ROWS)]
         for r in found[:MAX_TRIES].tolist():
             names = f"{snap.cls[r]} {snap.id[r]}"
-            if NOT_BYLINE_NAMES.search(names) and not snap.link[r]:
+            if g == 2 and NOT_BYLINE_NAMES.search(names) and not snap.link[r]:
                 continue
             before = snap.text[parent[r]] if parent[r] >= 0 else ""
             if NOT_AUTHOR_TEXT.search(before) or NOT_AUTHOR_TEXT.search(snap.text[r]):
                 continue                   # "Reviewed by <a>…</a>"
             t = text_of(snap, r, "\n")
+            if g == 1 and not BY_PREFIX.sub("", t, count=1).strip():
+                t = label_next(snap, gone, r, t)
             if 0 < len(t) < MAX_BYLINE_CHARS * 2:
                 got = clean_byline(t)
                 if got:
                     return list(dict.fromkeys(got))
     return []
+
+
+# A form's choices ("Sort by: Author | Post time") are no byline.
+FORM_TAGS = frozenset(("option", "select", "button", "label"))
+
+
+def label_next(snap, gone: np.ndarray, r: int, label: str) -> str:
+    """A byline written as a label in an element of its own and the name in the next
+    ("<p>Written by</p><p>Edzel Tabing</p>", "<h3>Author</h3><p>Lisa D. Ellis</p>"): the
+    label and the next element's text; the label alone when no element follows it in the
+    same parent."""
+    nxt = int(snap.end[r])
+    if snap.tag[r] in FORM_TAGS or nxt >= snap.n or snap.parent[nxt] != snap.parent[r] or gone[nxt] \
+            or snap.end[nxt] - nxt > MAX_BYLINE_ROWS:
+        return label
+    return f"{label}\n{text_of(snap, nxt, chr(10))}"
 
 
 def dateline(snap, gone: np.ndarray, node: int, times: list[list],
