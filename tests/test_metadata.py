@@ -216,6 +216,20 @@ def test_a_declared_modified_date_is_the_published_one_when_nothing_else_dates_t
                    url="http://pith.test/2019/01/02/w")["published"] == "2019-01-02"
 
 
+
+def test_the_declared_modified_date_when_the_page_shows_it_as_its_date():
+    head = ('<meta property="article:published_time" content="2024-09-06">'
+            '<meta property="article:modified_time" content="2025-11-14">')
+    shown_as = "<article><h1>Trends</h1><p>{}</p><p>" + "Trend text. " * 40 + "</p></article>"
+    assert meta_of(shown_as.format("November 14, 2025"), head=head)["published"] == "2025-11-14"
+    # shown as an update, or beside the publish date, or not at all: the publish date stands
+    for line in ("Updated on November 14, 2025", "September 6, 2024 · November 14, 2025",
+                 "Nine minutes"):
+        assert meta_of(shown_as.format(line), head=head)["published"] == "2024-09-06"
+    label = "<article><h1>Trends</h1><p><span>Last updated:</span> November 14, 2025</p><p>"
+    assert meta_of(label + "Trend text. " * 40 + "</p></article>", head=head)["published"] == "2024-09-06"
+
+
 # --- dates ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("value,iso", [

@@ -292,6 +292,13 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
     # a page that declares only when it was modified, and shows no date, was first
     # published then as far as anyone can tell (WCXB labels it so)
     published = published or seen.get("published") or seen.get("url_date") or modified
+    # the page shows its declared modified date as its date (not as an update) and never
+    # shows the declared publish date: readers, and WCXB's labels, take the shown one
+    # (NOTES.md, 'Why the page's metadata is one computation, and its precedence')
+    if published and modified and published[:10] != modified[:10]:
+        days = shown.shown_days(snap, gone, node)
+        if days.get(modified[:10]) is False and published[:10] not in days:
+            published = modified
     published = local_day(published, seen.get("url_date") if published else None)
     # an author named like the site is the publisher: a shown byline may name the person,
     # else the site is the author (a shop's or a one-person blog's posts)

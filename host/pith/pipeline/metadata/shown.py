@@ -338,6 +338,41 @@ def written_date(snap, gone: np.ndarray, node: int, us_order: bool = False) -> s
     return best[1] if best else None
 
 
+# Words that say a shown date is when the page changed, not when it came out.
+UPDATE_WORDS = re.compile(r"updat|modif|revis|review|edit|aktualisiert|mis à jour|actualizad")
+
+
+def shown_days(snap, gone: np.ndarray, node: int) -> dict[str, bool]:
+    """The days written near the chosen element's top (short texts of their own and
+    <time datetime>s, WINDOW_ROWS before it and after it inside it), each with whether any of its
+    places says it is an update ("Updated on", "Last modified:" in the text, the element
+    before it or its parent's own text)."""
+    top = np.arange(max(0, node - WINDOW_ROWS), min(int(snap.end[node]), node + WINDOW_ROWS))
+    top = top[~gone[top]]
+    out: dict[str, bool] = {}
+    parent = snap.parent
+
+    def put(day, r, own):
+        p = parent[r]
+        context = f"{own} {snap.text[r]} {snap.text[r - 1] if r else ''} {snap.text[p] if p >= 0 else ''}"
+        out[day] = out.get(day, False) or bool(UPDATE_WORDS.search(context.lower()))
+
+    for column in ("text", "tail"):
+        short = short_rows(snap, column, top, MAX_DATELINE_CHARS)
+        for r in matching_rows(snap, column, dates.YEAR, short).tolist():
+            own = snap.cols[column][r]
+            d = dates.find(own)
+            if d:
+                put(d[:10], r, own)
+    lo, hi = node - WINDOW_ROWS, min(int(snap.end[node]), node + WINDOW_ROWS)
+    for r, v in (snap.meta.get("declared") or {}).get("times", ()):
+        if lo <= r < hi and not gone[r]:
+            d = dates.parse(v)
+            if d:
+                put(d[:10], r, snap.text[r])
+    return out
+
+
 # Where a page names itself besides its title: its banner and its footer ("© Site").
 SITE_PLACE_TAGS = ("header", "footer")
 SITE_PLACE_ROLES = ("banner", "contentinfo")
