@@ -126,6 +126,7 @@ def test_microdata_author_scope_reads_its_name():
     ("By Ada Moss, 3 January", ["Ada Moss"]),          # a day without its year is no name
     ("Feb. 27", []),
     ("By admin", []),
+    ("By Supermove Last update: February 8, 2025", ["Supermove"]),
 ])
 def test_clean_byline(line, names):
     assert shown.clean_byline(line) == names

@@ -53,7 +53,7 @@ BY_PREFIX = re.compile(r"^(?:(?:written|posted|published|reviewed|edited|reporte
                        r"text|posted)(?:\s*[:\-–—]\s*|\s+|$)", re.I)
 # Separators that end the name part of a byline ("Jane Doe | 4 March 2024").
 BYLINE_END = re.compile(r"\s*(?:[|·•⋅/»]|\s[-–—]\s|\bon\b|\bupdated\b|\bpublished\b|\bposted\b|"
-                        r"\blast\s+(?:updated|modified|edited|reviewed)\b|"
+                        r"\blast\s+(?:update[ds]?|modified|edited|reviewed)\b|"
                         r"[-–—]?\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|"
                         r"\d{1,2}[./]\d|\d{4}|\bam\b\s+\d|\bvor\b|\bin\b\s)", re.I)
 # What ends the name in a declared author ("Jane Doe - Editorial Team"); user names,
