@@ -339,6 +339,14 @@ def test_a_titles_first_part_when_it_is_the_longest(title, want):
     assert meta_of(body, title=title, url="https://site.test/p")["title"] == want
 
 
+def test_a_line_break_in_the_headline_is_a_space():
+    body = "<article><h1><span>News Product<br>Management Certification</span></h1><p>" + \
+        "Course text. " * 40 + "</p></article>"
+    m = meta_of(body, title="News Product Management Certification — News Product Alliance")
+    assert m["title"] == "News Product Management Certification"
+    snap = static.snapshot_of_html("<p>a<br>b</p>", "http://pith.test/", 100)
+    assert shown.text_of(snap, list(snap.tag).index("p")) == "a b"
+
 def test_language_html_lang_first_then_declared():
     assert meta_of(ARTICLE.format(h="x"), lang="de-AT")["language"] == "de-AT"
     assert meta_of(ARTICLE.format(h="x"), lang="", head='<meta property="og:locale" content="pt_BR">'

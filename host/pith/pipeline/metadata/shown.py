@@ -81,13 +81,13 @@ def text_of(snap, row: int, sep: str = "") -> str:
     byline's name and date in two spans, which a static snapshot cannot tell apart from
     one word), collapsing the rest of the whitespace of each line."""
     end = int(snap.end[row])
-    text, tail, stop = snap.text, snap.tail, snap.end
+    text, tail, stop, tag = snap.text, snap.tail, snap.end, snap.tag
     parts = [text[row]]
     open_ends: list[tuple[int, int]] = []
     for j in range(row + 1, end):
         while open_ends and open_ends[-1][0] <= j:
             parts.append(tail[open_ends.pop()[1]])
-        parts.append(text[j])
+        parts.append(" " if tag[j] == "br" else text[j])     # a line break is a space
         open_ends.append((int(stop[j]), j))
     while open_ends:
         parts.append(tail[open_ends.pop()[1]])
