@@ -230,6 +230,12 @@ def test_the_declared_modified_date_when_the_page_shows_it_as_its_date():
     label = "<article><h1>Trends</h1><p><span>Last updated:</span> November 14, 2025</p><p>"
     assert meta_of(label + "Trend text. " * 40 + "</p></article>", head=head)["published"] == "2024-09-06"
 
+    # any other declared date the page shows: a second source's publish date
+    ld = ('<script type="application/ld+json">{"@type": "Article", "datePublished": "2024-08-29"}'
+          '</script><meta name="date" content="2025-11-25">')
+    assert meta_of(shown_as.format("Nov 25, 2025 5:00 am PST"), head=ld)["published"] == "2025-11-25"
+    assert meta_of(shown_as.format("Nine minutes"), head=ld)["published"] == "2024-08-29"
+
 
 # --- dates ----------------------------------------------------------------------------------
 

@@ -292,13 +292,15 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
     # a page that declares only when it was modified, and shows no date, was first
     # published then as far as anyone can tell (WCXB labels it so)
     published = published or seen.get("published") or seen.get("url_date") or modified
-    # the page shows its declared modified date as its date (not as an update) and never
-    # shows the declared publish date: readers, and WCXB's labels, take the shown one
-    # (NOTES.md, 'Why the page's metadata is one computation, and its precedence')
-    if published and modified and published[:10] != modified[:10]:
+    # the page never shows its declared publish date but shows another date it declares
+    # (its modified date, a second source's publish date), not as an update: readers, and
+    # WCXB's labels, take the shown one (NOTES.md, 'Why the page's metadata is one computation, and its precedence')
+    declared_days = [d for src in sources for k in ("published", "modified")
+                     if (d := dates.parse(src.get(k), us))]
+    if published and any(d[:10] != published[:10] for d in declared_days):
         days = shown.shown_days(snap, gone, node)
-        if days.get(modified[:10]) is False and published[:10] not in days:
-            published = modified
+        if published[:10] not in days:
+            published = next((d for d in declared_days if days.get(d[:10]) is False), published)
     published = local_day(published, seen.get("url_date") if published else None)
     # an author named like the site is the publisher: a shown byline may name the person,
     # else the site is the author (a shop's or a one-person blog's posts)
