@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 import yaml
 
@@ -207,6 +208,22 @@ def test_a_date_line_just_after_the_chosen_element_is_read_when_none_is_above():
     # a date above the element still comes first
     assert meta_of("<p>March 2, 2021</p>" + body)["published"] == "2021-03-02"
 
+
+def test_a_date_line_that_is_no_update_comes_before_a_nearer_update():
+    lines = ('<span class="dateline">DECEMBER 22, 2022</span>'
+             '<span class="dateline updated">Updated: JANUARY 02, 2026</span>')
+
+    def date_above_the_article(spans):
+        html = (f"<html><body><h1>Meditation</h1><div>{spans}</div><article><p>"
+                + "Calm text. " * 40 + "</p></article></body></html>")
+        snap = static.snapshot_of_html(html, "http://pith.test/p", 10**6)
+        article = list(snap.tag).index("article")      # the chosen element, below the lines
+        return shown.dateline(snap, np.zeros(snap.n, bool), article, [])
+
+    assert date_above_the_article(lines) == "2022-12-22"
+    # an update alone is still the page's date
+    assert date_above_the_article('<span class="dateline updated">Updated: JANUARY 02, 2026</span>') \
+        == "2026-01-02"
 
 def test_a_declared_modified_date_is_the_published_one_when_nothing_else_dates_the_page():
     head = '<meta property="article:modified_time" content="2023-06-12T10:39:42+00:00">'

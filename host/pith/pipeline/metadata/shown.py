@@ -285,12 +285,16 @@ def dateline(snap, gone: np.ndarray, node: int, times: list[list],
                                       look[snap.tag[look] == "time"]]))
     cands = near(snap, node, cands)
     cands = cands[~gone[cands] & (snap.end[cands] - cands <= MAX_BYLINE_ROWS)]
+    update = None
     for r in cands[:MAX_TRIES].tolist():
         t = text_of(snap, r)
         if 0 < len(t) <= MAX_DATELINE_CHARS:
             d = dates.find(t, us_order)
-            if d:
+            if d and not UPDATE_WORDS.search(f"{t} {snap.cls[r]}".lower()):
                 return d
+            update = update or d
+    if update:
+        return update
     d = written_date(snap, gone, node, us_order)
     if d:
         return d
