@@ -246,6 +246,8 @@ def test_the_declared_modified_date_when_the_page_shows_it_as_its_date():
         assert meta_of(shown_as.format(line), head=head)["published"] == "2024-09-06"
     label = "<article><h1>Trends</h1><p><span>Last updated:</span> November 14, 2025</p><p>"
     assert meta_of(label + "Trend text. " * 40 + "</p></article>", head=head)["published"] == "2024-09-06"
+    classed = "<article><h1>Trends</h1><p><span class='entry-date updated'>November 14, 2025</span></p><p>"
+    assert meta_of(classed + "Trend text. " * 40 + "</p></article>", head=head)["published"] == "2024-09-06"
 
     # any other declared date the page shows: a second source's publish date
     ld = ('<script type="application/ld+json">{"@type": "Article", "datePublished": "2024-08-29"}'

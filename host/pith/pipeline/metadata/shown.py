@@ -358,7 +358,8 @@ def shown_days(snap, gone: np.ndarray, node: int) -> dict[str, bool]:
 
     def put(day, r, own):
         p = parent[r]
-        context = f"{own} {snap.text[r]} {snap.text[r - 1] if r else ''} {snap.text[p] if p >= 0 else ''}"
+        context = (f"{own} {snap.text[r]} {snap.cls[r]} {snap.text[r - 1] if r else ''} "
+                   f"{snap.text[p] if p >= 0 else ''}")
         out[day] = out.get(day, False) or bool(UPDATE_WORDS.search(context.lower()))
 
     for column in ("text", "tail"):
