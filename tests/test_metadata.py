@@ -12,6 +12,8 @@ from pith.pages import static
 from pith.pipeline import snapshot as snapshot_mod
 from pith.pipeline.select import select
 
+from builders import make_snapshot
+
 
 def meta_of(body: str, title: str = "Page", head: str = "", lang: str = "en",
             url: str = "http://pith.test/page.html") -> dict:
@@ -224,6 +226,16 @@ def test_a_date_line_that_is_no_update_comes_before_a_nearer_update():
     # an update alone is still the page's date
     assert date_above_the_article('<span class="dateline updated">Updated: JANUARY 02, 2026</span>') \
         == "2026-01-02"
+
+def test_shown_days_survive_a_nul_in_a_captured_text():
+    # a page's script can write U+0000 into the DOM (parsers never do); the days found
+    # stay within the window's rows
+    rows = [("html", -1), ("body", 0), ("p", 1, {"text": "a" + "\0" * 20 + " 2025"}),
+            ("p", 1, {"text": "November 14, 2025"}), ("p", 1, {"text": "x " * 50})]
+    snap = snapshot_mod.from_json(make_snapshot(rows), 1000)
+    assert "\0" in snap.text[2]
+    days = shown.shown_days(snap, np.zeros(snap.n, bool), 4, {"2025"})
+    assert set(days) <= {"2025-11-14"}
 
 def test_a_declared_modified_date_is_the_published_one_when_nothing_else_dates_the_page():
     head = '<meta property="article:modified_time" content="2023-06-12T10:39:42+00:00">'

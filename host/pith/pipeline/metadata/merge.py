@@ -298,7 +298,7 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
     declared_days = [d for src in sources for k in ("published", "modified")
                      if (d := dates.parse(src.get(k), us))]
     if published and any(d[:10] != published[:10] for d in declared_days):
-        days = shown.shown_days(snap, gone, node)
+        days = shown.shown_days(snap, gone, node, {d[:4] for d in (published, *declared_days)})
         if published[:10] not in days:
             published = next((d for d in declared_days if days.get(d[:10]) is False), published)
     published = local_day(published, seen.get("url_date") if published else None)

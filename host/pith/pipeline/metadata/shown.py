@@ -342,19 +342,25 @@ def written_date(snap, gone: np.ndarray, node: int, us_order: bool = False) -> s
     return best[1] if best else None
 
 
+# Rows before the chosen element's top (and after it, inside it) whose dates are matched
+# against the declared ones: a date line sits within a header of a hundred rows or two
+# (150 measured one page fewer on the training sites).
+DAY_ROWS = WINDOW_ROWS
 # Words that say a shown date is when the page changed, not when it came out.
 UPDATE_WORDS = re.compile(r"updat|modif|revis|review|edit|aktualisiert|mis à jour|actualizad")
 
 
-def shown_days(snap, gone: np.ndarray, node: int) -> dict[str, bool]:
-    """The days written near the chosen element's top (short texts of their own and
-    <time datetime>s, WINDOW_ROWS before it and after it inside it), each with whether any of its
-    places says it is an update ("Updated on", "Last modified:" in the text, the element
-    before it or its parent's own text)."""
-    top = np.arange(max(0, node - WINDOW_ROWS), min(int(snap.end[node]), node + WINDOW_ROWS))
+def shown_days(snap, gone: np.ndarray, node: int, years: set[str]) -> dict[str, bool]:
+    """The days of `years` written near the chosen element's top (short texts of their own
+    and <time datetime>s, DAY_ROWS before it and after it inside it), each with whether
+    any of its places says it is an update ("Updated on", "Last modified:" in the text or
+    class, the element before it or its parent's own text). Only rows naming one of
+    `years` are parsed (a page's other dates cost nothing)."""
+    top = np.arange(max(0, node - DAY_ROWS), min(int(snap.end[node]), node + DAY_ROWS))
     top = top[~gone[top]]
     out: dict[str, bool] = {}
     parent = snap.parent
+    wanted = re.compile("|".join(sorted(years)))
 
     def put(day, r, own):
         p = parent[r]
@@ -362,18 +368,30 @@ def shown_days(snap, gone: np.ndarray, node: int) -> dict[str, bool]:
                    f"{snap.text[p] if p >= 0 else ''}")
         out[day] = out.get(day, False) or bool(UPDATE_WORDS.search(context.lower()))
 
-    for column in ("text", "tail"):
-        short = short_rows(snap, column, top, MAX_DATELINE_CHARS)
-        for r in matching_rows(snap, column, dates.YEAR, short).tolist():
-            own = snap.cols[column][r]
+    # the rows' texts and tails in one string, NUL apart (parsed text holds none: the
+    # parsers replace it; a page's script could write one, and the count then stops at
+    # the strings' end); a hit's string is the count of NULs before it
+    strings = snap.cols["text"][top].tolist() + snap.cols["tail"][top].tolist()
+    big = "\0".join(strings)
+    at, count, seen = 0, 0, set()
+    for m in wanted.finditer(big):
+        count += big.count("\0", at, m.start())
+        at = m.start()
+        if count >= len(strings):
+            break
+        if count in seen:
+            continue
+        seen.add(count)
+        own = strings[count]
+        if len(own) <= MAX_DATELINE_CHARS:
             d = dates.find(own)
             if d:
-                put(d[:10], r, own)
-    lo, hi = node - WINDOW_ROWS, min(int(snap.end[node]), node + WINDOW_ROWS)
+                put(d[:10], int(top[count % len(top)]), own)
+    lo, hi = node - DAY_ROWS, min(int(snap.end[node]), node + DAY_ROWS)
     for r, v in (snap.meta.get("declared") or {}).get("times", ()):
         if lo <= r < hi and not gone[r]:
             d = dates.parse(v)
-            if d:
+            if d and d[:4] in years:
                 put(d[:10], r, snap.text[r])
     return out
 
