@@ -112,6 +112,19 @@ def test_meta_precedence_lists_and_inverted_names():
     assert f["title"] == "OG"
 
 
+def test_twitter_label_and_data_pairs_name_the_author():
+    head = ('<meta name="twitter:label1" content="Est. reading time">'
+            '<meta name="twitter:data1" content="7 minutes">'
+            '<meta name="twitter:label2" content="Written by">'
+            '<meta name="twitter:data2" content="Amy Roeder">')
+    assert tags.meta_fields([[0, k, v] for k, v in (
+        ("twitter:label1", "Est. reading time"), ("twitter:data1", "7 minutes"),
+        ("twitter:label2", "Written by"), ("twitter:data2", "Amy Roeder"))])["authors"] == ["Amy Roeder"]
+    assert meta_of(ARTICLE.format(h="Fasting"), head=head)["authors"] == ["Amy Roeder"]
+    # a plain author name comes first
+    assert meta_of(ARTICLE.format(h="Fasting"), head=head + '<meta name="author" content="Jo Bloggs">'
+                   )["authors"] == ["Jo Bloggs"]
+
 def test_microdata_author_scope_reads_its_name():
     body = ('<article itemscope itemtype="https://schema.org/Article"><h1 itemprop="headline">Micro</h1>'
             '<span itemprop="author" itemscope itemtype="https://schema.org/Person">'
