@@ -143,6 +143,8 @@ def test_microdata_author_scope_reads_its_name():
     ("Feb. 27", []),
     ("By admin", []),
     ("By Supermove Last update: February 8, 2025", ["Supermove"]),
+    ("Dec. 19, 2025 · Niko Matsakis on behalf of the team", ["Niko Matsakis"]),   # the date first
+    ("4 March 2024 | Jane Doe", ["Jane Doe"]),
 ])
 def test_clean_byline(line, names):
     assert shown.clean_byline(line) == names

@@ -56,6 +56,9 @@ BYLINE_END = re.compile(r"\s*(?:[|·•⋅/»]|\s[-–—]\s|\bon\b|\bupdated\b|
                         r"\blast\s+(?:update[ds]?|modified|edited|reviewed)\b|"
                         r"[-–—]?\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|"
                         r"\d{1,2}[./]\d|\d{4}|\bam\b\s+\d|\bvor\b|\bin\b\s)", re.I)
+# A date line's date before the name ("Dec. 19, 2025 · Niko Matsakis"): up to the
+# separator after a year.
+LEADING_DATE = re.compile(r"^[^|·•⋅\n]{0,40}?\d{4}\s*(?:[|·•⋅]|\s[-–—]\s)\s*")
 # What ends the name in a declared author ("Jane Doe - Editorial Team"); user names,
 # e-mail addresses and digits stay (forums declare "user3080392", "jo.p").
 DECLARED_NAME_END = re.compile(r"\s*(?:[|·•⋅»]|\s[-–—]\s)")
@@ -195,6 +198,9 @@ def first_line(t: str) -> str:
 def clean_byline(t: str) -> list[str]:
     """The names of a byline text ("By Jane Doe and John Roe | 4 March 2024"), whose
     element boundaries are newlines."""
+    lead = LEADING_DATE.match(t.strip())
+    if lead and dates.find(lead[0]):
+        t = t.strip()[lead.end():]
     t = first_line(BY_PREFIX.sub("", t.strip(), count=1).strip())
     m = BYLINE_END.search(t)
     if m and m.start() > 0:
