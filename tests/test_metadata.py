@@ -175,6 +175,16 @@ def test_a_byline_label_in_an_element_of_its_own_names_the_next_one(byline):
     assert meta_of(form + ARTICLE.format(h="Catering trends"))["authors"] == []
 
 
+def test_a_social_networks_profile_link_is_no_byline():
+    follow = '<div class="social"><a href="https://bsky.app/profile/slashdot.org">Bluesky</a></div>'
+    byline = '<p>Posted by <a href="https://www.linkedin.com/in/beauhd/">BeauHD</a></p>'
+    body = follow + "<article><h1>Grads</h1>" + byline + "<p>" + "Job text. " * 40 + "</p></article>"
+    assert meta_of(body)["authors"] == ["BeauHD"]
+    # the site's own /profile/ pages still name the author
+    own = '<p><a href="http://pith.test/profile/jo-bloggs">Jo Bloggs</a></p>'
+    assert meta_of("<article><h1>Grads</h1>" + own + "<p>" + "Job text. " * 40 + "</p></article>"
+                   )["authors"] == ["Jo Bloggs"]
+
 def test_a_by_line_is_read_whatever_its_class_names():
     body = ("<article><h1>New restaurants</h1><p class='inline-list page-header__meta'>"
             "<span class='inline-list__item'>By <a href='/producers/sofia-gonzalez'>Sofia Gonzalez</a>"

@@ -41,6 +41,11 @@ DATE_NAMES = re.compile(r"date|time|publish|posted|dateline|byline|meta|datum|fe
 # A link to an author's page.
 AUTHOR_URL = re.compile(r"/(?:author|authors|autor|autore|auteur|writers?|contributors?|"
                         r"journalists?|reporters?|people|staff|profiles?)/[^/?#\s]+/?(?:[?#\n]|$)")
+# Social networks' hosts: their /profile/ links are the site's follow and share buttons.
+SOCIAL_HOSTS = np.array(["bsky.app", "twitter.com", "x.com", "www.facebook.com", "facebook.com",
+                         "www.linkedin.com", "linkedin.com", "www.instagram.com", "instagram.com",
+                         "www.threads.net", "threads.net", "www.tiktok.com", "www.youtube.com",
+                         "www.pinterest.com", "pinterest.com", "mastodon.social", "www.reddit.com"])
 # A row's own text that starts a byline.
 BY_TEXT = re.compile(r"\n[ \t]*(?:(?:written|posted|published|reported|authored)"
                      r"[ \t]+by|by|von|par|por|door|author|autor|auteur)[ \t]*[:\-–—]?[ \t\n]")
@@ -232,8 +237,10 @@ def byline(snap, gone: np.ndarray, node: int, author_links: list[int]) -> list[s
     rows = around(snap, node)
     links = rows[snap.link[rows]]
     # the most specific first: links to the author, a line starting "By", a class name
-    groups = [np.unique(np.concatenate([np.array(author_links, np.int64),
-                                        matching_rows(snap, "url", AUTHOR_URL, links)])),
+    profiles = matching_rows(snap, "url", AUTHOR_URL, links)
+    if len(profiles):      # a social network's /profile/ is a follow or share link
+        profiles = profiles[~np.isin(snap.host[profiles], SOCIAL_HOSTS)]
+    groups = [np.unique(np.concatenate([np.array(author_links, np.int64), profiles])),
               matching_rows(snap, "text", BY_TEXT, short_rows(snap, "text", rows, MAX_BYLINE_CHARS * 2)),
               np.unique(np.concatenate([matching_rows(snap, "cls", BYLINE_NAMES, rows),
                                         matching_rows(snap, "id", BYLINE_NAMES, rows)]))]
