@@ -145,6 +145,8 @@ def test_microdata_author_scope_reads_its_name():
     ("By Supermove Last update: February 8, 2025", ["Supermove"]),
     ("Dec. 19, 2025 · Niko Matsakis on behalf of the team", ["Niko Matsakis"]),   # the date first
     ("4 March 2024 | Jane Doe", ["Jane Doe"]),
+    ("by keeping an eye on trends", []),                 # a sentence's gerund, no name
+    ("By clicking Post, you agree", []),
 ])
 def test_clean_byline(line, names):
     assert shown.clean_byline(line) == names

@@ -79,6 +79,8 @@ NOT_A_NAME = re.compile(r"^(?:by|author|authors|admin|staff|share|comments?|post
                         r"username|anonymous|guest|editor|team)$", re.I)
 # A name that is a read time, a template key or a word of a sentence.
 NOT_NAME_PARTS = re.compile(r"\bmins?\b|\bread\b|^\w+(?:\.\w+)+$|\{|\}|@", re.I)
+# "By clicking …", "by keeping an eye on …": a sentence's gerund, no name.
+GERUND = re.compile(r"^[a-z]+ing\b")
 AUTHOR_SPLIT = re.compile(r"\s*(?:,|&|\band\b|\bund\b|\bet\b|\by\b|\be\b)\s*", re.I)
 _HAS_DIGIT = re.compile(r"\d")
 
@@ -179,7 +181,8 @@ def headline(snap, gone: np.ndarray, node: int) -> str | None:
 def is_name(n: str) -> bool:
     """A byline part that can be a person's or an organisation's name: not a stop word,
     not a date, at most six words, a letter, no digit run that makes it a date or id."""
-    if not n or NOT_A_NAME.match(n) or NOT_NAME_PARTS.search(n) or len(n.split()) > 6 \
+    if not n or NOT_A_NAME.match(n) or NOT_NAME_PARTS.search(n) or GERUND.match(n) \
+            or len(n.split()) > 6 \
             or not any(c.isalpha() for c in n):
         return False
     words = n.lower().replace(".", " ").split()
