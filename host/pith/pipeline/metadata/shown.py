@@ -214,7 +214,7 @@ def clean_byline(t: str) -> list[str]:
     if m and m.start() > 0:
         t = t[:m.start()]
     t = t.strip(" ,:;-–—|·•")
-    if not t or len(t) >= MAX_BYLINE_CHARS:
+    if not t or len(t) >= MAX_BYLINE_CHARS or GERUND.match(t):
         return []
     return [n for n in (p.strip(" ,:;.") for p in AUTHOR_SPLIT.split(t)) if is_name(n)]
 
