@@ -325,37 +325,33 @@ def dateline(snap, gone: np.ndarray, node: int, times: list[list],
     return None
 
 
-def date_after(snap, gone: np.ndarray, node: int, us_order: bool = False) -> str | None:
-    """The first date line just after the chosen element (its next AFTER_ROWS rows): a
-    short text of its own, or an element whose class or id names a date, holding a date
-    ("Posted on April 13, 2023" under a post whose element the choice closed early)."""
-    end = int(snap.end[node])
-    rows = np.arange(end, min(snap.n, end + AFTER_ROWS))
-    rows = rows[~gone[rows]]
-    best: tuple[int, str] | None = None
+def short_dates(snap, rows: np.ndarray, us_order: bool = False):
+    """(row, day) of every text or tail of `rows` that is a short date line of its own
+    (MAX_DATELINE_CHARS at most) holding a date."""
     for column in ("text", "tail"):
         short = short_rows(snap, column, rows, MAX_DATELINE_CHARS)
         for r in matching_rows(snap, column, dates.YEAR, short).tolist():
             d = dates.find(snap.cols[column][r], us_order)
-            if d and (best is None or r < best[0]):
-                best = (r, d)
-                break
-    return best[1] if best else None
+            if d:
+                yield r, d
+
+
+def date_after(snap, gone: np.ndarray, node: int, us_order: bool = False) -> str | None:
+    """The first short date line just after the chosen element (its next AFTER_ROWS
+    rows): "Posted on April 13, 2023" under a post whose element the choice closed early."""
+    end = int(snap.end[node])
+    rows = np.arange(end, min(snap.n, end + AFTER_ROWS))
+    found = min(short_dates(snap, rows[~gone[rows]], us_order), default=None)
+    return found[1] if found else None
 
 
 def written_date(snap, gone: np.ndarray, node: int, us_order: bool = False) -> str | None:
     """A date written as a short text of its own (a row's text or tail) near the chosen
     element's top: "February 4, 2025 - 11 minutes" in a plain <p>."""
     top = np.arange(max(0, node - WINDOW_ROWS), min(int(snap.end[node]), node + WINDOW_ROWS))
-    top = top[~gone[top]]
-    best: tuple[int, str] | None = None
-    for column in ("text", "tail"):
-        short = short_rows(snap, column, top, MAX_DATELINE_CHARS)
-        for r in matching_rows(snap, column, dates.YEAR, short).tolist():
-            d = dates.find(snap.cols[column][r], us_order)
-            if d and (best is None or abs(r - node) < best[0]):
-                best = (abs(r - node), d)
-    return best[1] if best else None
+    found = min(((abs(r - node), d) for r, d in short_dates(snap, top[~gone[top]], us_order)),
+                default=None)
+    return found[1] if found else None
 
 
 # Rows before the chosen element's top (and after it, inside it) whose dates are matched
