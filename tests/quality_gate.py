@@ -62,7 +62,9 @@ def measure(datasets: list[Path]) -> dict[str, dict[str, float]]:
         for e in entries:
             try:
                 html, _ = static.decode_html((d / e["html"]).read_bytes(), None, "replace")
-                snaps.append(static.snapshot_from_html(html, e.get("url") or ""))
+                # validated once for all the methods (select takes a Snapshot as it is)
+                snaps.append(static.snapshot_of_html(html, e.get("url") or "",
+                                                     Options().max_nodes))
             except PithError:
                 snaps.append(None)
         truths = [(d / e.get("truth", f"truth/{e['id']}.txt")).read_text(encoding="utf-8")

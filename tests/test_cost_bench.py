@@ -1,5 +1,6 @@
 """`pith bench --metadata --cost`: select timed with and without the metadata and page type."""
 import json
+import time
 from argparse import Namespace
 
 import pytest
@@ -41,6 +42,36 @@ def test_with_the_stages_their_time_is_counted_and_an_error_restores_them():
             raise RuntimeError("a page failed")
     assert select(page()).page_type is not None
 
+
+
+def test_a_page_type_is_timed_once_not_once_per_memo_layer():
+    """classify remembers its answer per element: its own time inside the select is the
+    call's, not the call's and its memo's computation counted again (the bench read
+    twice the page type's cost)."""
+    from pith.pipeline import features as features_mod
+    snap = page()
+    feats = features_mod.compute(snap)
+    clock = {name: [0.0, 0.0] for name in cost_bench.STAGES}
+    with cost_bench.stages(clock):
+        w0 = time.perf_counter()
+        assert pagetype.classify(snap, feats, 2) is not None
+        elapsed = time.perf_counter() - w0
+    assert 0 < clock["page_type"][0] <= elapsed
+
+
+def test_a_stage_calling_itself_through_its_module_is_timed_once(monkeypatch):
+    """A stage that calls its module's function again (a memo's first computation) is
+    timed by its outermost call only: the inner call's time is inside the outer's."""
+    def stage(snap, gone, node, again=True):
+        time.sleep(0.02)
+        return merge.compute(snap, gone, node, False) if again else None
+    monkeypatch.setattr(merge, "compute", stage)
+    clock = {name: [0.0, 0.0] for name in cost_bench.STAGES}
+    with cost_bench.stages(clock):
+        w0 = time.perf_counter()
+        merge.compute(None, None, 0)
+        elapsed = time.perf_counter() - w0
+    assert 0.04 <= clock["metadata"][0] <= elapsed
 
 def test_the_bench_prints_with_without_and_the_stages_per_dataset(tmp_path, capsys):
     data = tiny_dataset(tmp_path / "tiny")

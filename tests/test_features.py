@@ -2,6 +2,7 @@
 import numpy as np
 
 from builders import make_snapshot
+from pith.pipeline import features
 from pith.pipeline.features import compute, hidden_bits, nonspace_lengths
 from pith.pipeline.snapshot import from_json
 
@@ -13,6 +14,21 @@ def test_nonspace_lengths_matches_python_on_unicode():
     arr[:] = strings
     expected = [len("".join(s.split())) for s in strings]
     assert nonspace_lengths(arr).tolist() == expected
+
+
+def test_nonspace_lengths_matches_python_on_ascii_and_unicode_pages():
+    """Both reads (one byte per character for an ASCII page, UTF-32 otherwise) against
+    str.split's whitespace, on random pages with empty strings anywhere (first, last)."""
+    rng = np.random.default_rng(3)
+    for alphabet in ("ab \t\n\r\x0b\x0c\x1c\x1f\x85", "ab \n\u00a0\u3000\u2028é日"):
+        if alphabet.endswith("\x85"):
+            alphabet = alphabet[:-1]          # U+0085 is not ASCII: this page stays ASCII
+        for _ in range(50):
+            strings = ["".join(rng.choice(list(alphabet), int(rng.integers(0, 3)) * int(k)))
+                       for k in rng.integers(0, 8, int(rng.integers(1, 12)))]
+            arr = np.empty(len(strings), dtype=object)
+            arr[:] = strings
+            assert nonspace_lengths(arr).tolist() == [len("".join(x.split())) for x in strings]
 
 
 def page():
@@ -127,3 +143,17 @@ def test_a_noscript_is_code_unless_the_parser_built_elements_in_it():
     feats = compute(snap)
     assert feats.gone[2] and not feats.gone[3] and not feats.gone[4]
     assert feats.chars[1] == len("Apostforcrawlers")
+
+
+def test_text_counts_are_made_once_per_snapshot(monkeypatch):
+    """A 50 MB text node takes a second to count: the text check of a capture, the
+    features and their retry with hidden text all read one count per column."""
+    snap = from_json(make_snapshot([("html", -1), ("p", 0, {"text": " a b ", "tail": "cd"})]),
+                     100)
+    counted = []
+    real = features.nonspace_lengths
+    monkeypatch.setattr(features, "nonspace_lengths", lambda s: counted.append(1) or real(s))
+    first = compute(snap)
+    again = compute(snap, skip_hidden=False)
+    assert len(counted) == 2                  # text and tail, once each
+    assert first.text_chars.tolist() == [0, 2] and again.text_chars is first.text_chars

@@ -80,6 +80,26 @@ def test_the_longest_title_shown_is_the_headline_and_it_must_look_like_content()
     assert headline.find(snap, feats, blocks, low, 0.25) == -1
 
 
+def test_an_h1_showing_the_titles_longest_part_is_the_headline_whatever_the_model_says():
+    """The block model knows nothing of the page's title: an h1 showing the whole title or
+    its longest part is the post's headline even where the model scores it below its
+    floor (a celebrity blog's h1 at 0.16, its post read as the "Page 2 stories" beside it);
+    a banner's h1 showing the site's shorter part still needs the model."""
+    snap, feats = page("Honey Boo Boo says she hates pop music \u00ab Celeb Laundry",
+                       [("h1", "Honey Boo Boo says she hates pop music")])
+    blocks = segment.compute(snap, feats)
+    h1 = int(headline.matches(snap, feats)[0])
+    low = np.where(blocks.rows == h1, 0.1, 0.5)
+    assert headline.find(snap, feats, blocks, low, 0.25) == h1
+    snap, feats = page("Frost came early this year - Garden Notes Weekly",
+                       [("h1", "Garden Notes Weekly")])
+    blocks = segment.compute(snap, feats)
+    h1 = int(headline.matches(snap, feats)[0])
+    low = np.where(blocks.rows == h1, 0.1, 0.5)
+    assert headline.find(snap, feats, blocks, low, 0.25) == -1
+    assert headline.find(snap, feats, blocks, np.full(len(blocks.rows), 0.5), 0.25) == h1
+
+
 def test_what_precedes_the_headline_is_judged_no_content_but_what_holds_it_is_not():
     rows = [("html", -1), ("body", 0), ("p", 1, {"text": "A sidebar line before the post."}),
             ("div", 1, {"text": "The post's own text beside its heading."}),

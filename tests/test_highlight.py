@@ -188,6 +188,24 @@ def test_chromium_a_narrow_window_cuts_the_label_not_the_bar(chromium, servers):
         tab.close()
 
 
+@pytest.mark.browser
+def test_chromium_a_huge_selection_counts_the_words_of_its_start(chromium, servers):
+    """A selection past MAX_COUNTED_CHARS (2**20) characters: the label counts the words
+    of its first 2**20 characters of textContent and says there are more ("+")."""
+    tab = chromium.new_page(viewport=VIEWPORT)
+    try:
+        tab.goto(f"{servers[EXAMPLES]}/article.html", wait_until="load")
+        tab.evaluate("""() => { const p = document.createElement('p'); p.id = 'huge';
+            p.textContent = 'one two '.repeat(200000); document.body.append(p); }""")
+        tab.evaluate(HIGHLIGHT_JS)
+        tab.evaluate(SHOW_JS, "#huge")
+        label = tab.evaluate(GEOMETRY_JS, "#huge")["label"]
+        start = tab.evaluate("() => document.getElementById('huge').textContent.slice(0, 1 << 20)")
+        assert label == f"Selected text \u00b7 {len(WORD.findall(start)):,}+ words", label
+    finally:
+        tab.close()
+
+
 # --- Firefox ------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def firefox(firefox_with_pith):

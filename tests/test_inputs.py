@@ -1,11 +1,15 @@
 """pith.pages.inputs: inputs of the CLI, and the static fallback for rendered pages without text."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
-from builders import make_snapshot
+from builders import make_snapshot, preorder
 from conftest import chromium_or_skip
 from pith.pages import inputs
+from pith.pipeline import features
+from pith.pipeline.options import Options
+from pith.pipeline.select import select
 
 APP_SHELL = """<!DOCTYPE html><html><head><title>Forum</title>
 <script>document.documentElement.dataset.app = 'loading';</script></head>
@@ -23,6 +27,53 @@ def test_has_text_ignores_code_and_counts_hidden_text():
     assert inputs.has_text(hidden)
     assert inputs.has_text({"v": 1, "nodes": "broken"})     # select says what is wrong
     assert not inputs.has_text({"v": 1, "n": 0, "nodes": {}})   # a document without root
+
+
+def test_the_text_check_agrees_with_the_features_on_random_trees():
+    """text_check reads only the text counts and the code rows; the full features
+    (skip_hidden=False) are its definition: text outside code, hidden or not."""
+    rng = np.random.default_rng(11)
+    tags = ["div", "p", "script", "style", "head", "noscript", "span"]
+    for trial in range(300):
+        size = int(rng.integers(2, 14))
+        parents = [-1] + [int(rng.integers(0, i)) for i in range(1, size)]
+        order, row_of = preorder(parents)
+        rows = [("html", -1)]
+        for node in order[1:]:
+            cols = {"hidden": int(rng.choice([0, 0, 1, 4]))}
+            if rng.random() < 0.25:
+                cols["text"] = str(rng.choice(["", "  ", "word"]))
+            if rng.random() < 0.25:
+                cols["tail"] = str(rng.choice(["", "\n", "tail"]))
+            rows.append((str(rng.choice(tags)), row_of[parents[node]], cols))
+        shown, snap = inputs.text_check(make_snapshot(rows))
+        assert shown == (int(features.compute(snap, skip_hidden=False).chars[0]) > 0), trial
+
+
+def test_a_rendered_capture_is_validated_once_under_the_callers_limit(tmp_path, monkeypatch):
+    """The text check's Snapshot is the one select runs on (a million-row page was
+    validated twice: two seconds); it is built under the Capturer's max_nodes, so a
+    lower limit than the default still refuses the page."""
+    chromium_or_skip()
+    from pith.errors import SnapshotTooLarge
+    from pith.pipeline import snapshot as snapshot_mod
+    page = tmp_path / "plain.html"
+    page.write_text("<!DOCTYPE html><title>t</title><main><p>Plain visible text, enough of "
+                    "it to be the page's content.</p></main>", encoding="utf-8")
+    calls = []
+    real = snapshot_mod.from_json
+    monkeypatch.setattr(snapshot_mod, "from_json", lambda *a: calls.append(a[1]) or real(*a))
+    with inputs.Capturer(max_nodes=1000) as capturer:
+        captured = capturer.capture(str(page))
+    assert calls == [1000]
+    assert isinstance(captured.validated, snapshot_mod.Snapshot)
+    assert "Plain visible text" in select(captured.validated).output("text")
+    assert len(calls) == 1                          # select took it as it was
+    with inputs.Capturer(max_nodes=3) as capturer:
+        captured = capturer.capture(str(page))
+    assert captured.validated is None           # too large: select, given the capture, says so
+    with pytest.raises(SnapshotTooLarge):
+        select(captured.snapshot, Options.from_overrides({"max_nodes": 3}))
 
 
 def test_a_rendered_page_without_text_falls_back_to_the_static_snapshot(tmp_path):

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 import yaml
 
@@ -10,6 +11,8 @@ from pith.pipeline.metadata import dates, declared, frontmatter, jsonld, merge, 
 from pith.pages import static
 from pith.pipeline import snapshot as snapshot_mod
 from pith.pipeline.select import select
+
+from builders import make_snapshot
 
 
 def meta_of(body: str, title: str = "Page", head: str = "", lang: str = "en",
@@ -109,6 +112,19 @@ def test_meta_precedence_lists_and_inverted_names():
     assert f["title"] == "OG"
 
 
+def test_twitter_label_and_data_pairs_name_the_author():
+    head = ('<meta name="twitter:label1" content="Est. reading time">'
+            '<meta name="twitter:data1" content="7 minutes">'
+            '<meta name="twitter:label2" content="Written by">'
+            '<meta name="twitter:data2" content="Amy Roeder">')
+    assert tags.meta_fields([[0, k, v] for k, v in (
+        ("twitter:label1", "Est. reading time"), ("twitter:data1", "7 minutes"),
+        ("twitter:label2", "Written by"), ("twitter:data2", "Amy Roeder"))])["authors"] == ["Amy Roeder"]
+    assert meta_of(ARTICLE.format(h="Fasting"), head=head)["authors"] == ["Amy Roeder"]
+    # a plain author name comes first
+    assert meta_of(ARTICLE.format(h="Fasting"), head=head + '<meta name="author" content="Jo Bloggs">'
+                   )["authors"] == ["Jo Bloggs"]
+
 def test_microdata_author_scope_reads_its_name():
     body = ('<article itemscope itemtype="https://schema.org/Article"><h1 itemprop="headline">Micro</h1>'
             '<span itemprop="author" itemscope itemtype="https://schema.org/Person">'
@@ -126,6 +142,11 @@ def test_microdata_author_scope_reads_its_name():
     ("By Ada Moss, 3 January", ["Ada Moss"]),          # a day without its year is no name
     ("Feb. 27", []),
     ("By admin", []),
+    ("By Supermove Last update: February 8, 2025", ["Supermove"]),
+    ("Dec. 19, 2025 · Niko Matsakis on behalf of the team", ["Niko Matsakis"]),   # the date first
+    ("4 March 2024 | Jane Doe", ["Jane Doe"]),
+    ("by keeping an eye on trends", []),                 # a sentence's gerund, no name
+    ("By clicking Post, you agree", []),
 ])
 def test_clean_byline(line, names):
     assert shown.clean_byline(line) == names
@@ -143,6 +164,34 @@ def test_clean_byline(line, names):
 def test_clean_byline_reads_element_boundaries(lines, names):
     assert shown.clean_byline(lines) == names
 
+
+@pytest.mark.parametrize("byline", [
+    '<div><p class="text-grey">Written by</p><p class="text-grey">Edzel Tabing</p></div>',
+    '<div><h3>Author</h3><p>Edzel Tabing</p></div>',
+])
+def test_a_byline_label_in_an_element_of_its_own_names_the_next_one(byline):
+    body = "<article><h1>Catering trends</h1>" + byline + "<p>" + "Catering text. " * 40 + "</p></article>"
+    assert meta_of(body)["authors"] == ["Edzel Tabing"]
+    # a form's choices are no byline
+    form = '<form><select><option>Author</option><option>Post time</option></select></form>'
+    assert meta_of(form + ARTICLE.format(h="Catering trends"))["authors"] == []
+
+
+def test_a_social_networks_profile_link_is_no_byline():
+    follow = '<div class="social"><a href="https://bsky.app/profile/slashdot.org">Bluesky</a></div>'
+    byline = '<p>Posted by <a href="https://www.linkedin.com/in/beauhd/">BeauHD</a></p>'
+    body = follow + "<article><h1>Grads</h1>" + byline + "<p>" + "Job text. " * 40 + "</p></article>"
+    assert meta_of(body)["authors"] == ["BeauHD"]
+    # the site's own /profile/ pages still name the author
+    own = '<p><a href="http://pith.test/profile/jo-bloggs">Jo Bloggs</a></p>'
+    assert meta_of("<article><h1>Grads</h1>" + own + "<p>" + "Job text. " * 40 + "</p></article>"
+                   )["authors"] == ["Jo Bloggs"]
+
+def test_a_by_line_is_read_whatever_its_class_names():
+    body = ("<article><h1>New restaurants</h1><p class='inline-list page-header__meta'>"
+            "<span class='inline-list__item'>By <a href='/producers/sofia-gonzalez'>Sofia Gonzalez</a>"
+            "</span></p><p>" + "Restaurant text. " * 40 + "</p></article>")
+    assert meta_of(body)["authors"] == ["Sofia Gonzalez"]
 
 def test_a_byline_whose_name_and_date_sit_in_spans_of_their_own():
     body = ('<div class="author"><span>Kim Lee</span><span>March 3, 2024</span></div>'
@@ -178,6 +227,72 @@ def test_shown_byline_date_line_and_url_date():
     m = meta_of(body, url="http://pith.test/2019/01/02/tides")
     assert m["authors"] == ["Sam Tide"] and m["published"] == "2025-02-04"
     assert meta_of(ARTICLE.format(h="T"), url="http://pith.test/2019/01/02/t")["published"] == "2019-01-02"
+
+
+
+def test_a_date_line_just_after_the_chosen_element_is_read_when_none_is_above():
+    body = (ARTICLE.format(h="Index types") + "<nav><a href='/a'>Home</a> <a href='/b'>Blog</a></nav>"
+            '<div class="post-meta"><span>Posted on April 13, 2023</span></div>')
+    assert meta_of(body)["published"] == "2023-04-13"
+    # a date above the element still comes first
+    assert meta_of("<p>March 2, 2021</p>" + body)["published"] == "2021-03-02"
+
+
+def test_a_date_line_that_is_no_update_comes_before_a_nearer_update():
+    lines = ('<span class="dateline">DECEMBER 22, 2022</span>'
+             '<span class="dateline updated">Updated: JANUARY 02, 2026</span>')
+
+    def date_above_the_article(spans):
+        html = (f"<html><body><h1>Meditation</h1><div>{spans}</div><article><p>"
+                + "Calm text. " * 40 + "</p></article></body></html>")
+        snap = static.snapshot_of_html(html, "http://pith.test/p", 10**6)
+        article = list(snap.tag).index("article")      # the chosen element, below the lines
+        return shown.dateline(snap, np.zeros(snap.n, bool), article, [])
+
+    assert date_above_the_article(lines) == "2022-12-22"
+    # an update alone is still the page's date
+    assert date_above_the_article('<span class="dateline updated">Updated: JANUARY 02, 2026</span>') \
+        == "2026-01-02"
+
+def test_shown_days_survive_a_nul_in_a_captured_text():
+    # a page's script can write U+0000 into the DOM (parsers never do); the days found
+    # stay within the window's rows
+    rows = [("html", -1), ("body", 0), ("p", 1, {"text": "a" + "\0" * 20 + " 2025"}),
+            ("p", 1, {"text": "November 14, 2025"}), ("p", 1, {"text": "x " * 50})]
+    snap = snapshot_mod.from_json(make_snapshot(rows), 1000)
+    assert "\0" in snap.text[2]
+    days = shown.shown_days(snap, np.zeros(snap.n, bool), 4, {"2025"})
+    assert set(days) <= {"2025-11-14"}
+
+def test_a_declared_modified_date_is_the_published_one_when_nothing_else_dates_the_page():
+    head = '<meta property="article:modified_time" content="2023-06-12T10:39:42+00:00">'
+    m = meta_of(ARTICLE.format(h="Work"), head=head)
+    assert m["published"] == "2023-06-12T10:39:42+00:00" and m["modified"] == m["published"]
+    # a shown date, or the URL's, comes first
+    assert meta_of(ARTICLE.format(h="Work"), head=head,
+                   url="http://pith.test/2019/01/02/w")["published"] == "2019-01-02"
+
+
+
+def test_the_declared_modified_date_when_the_page_shows_it_as_its_date():
+    head = ('<meta property="article:published_time" content="2024-09-06">'
+            '<meta property="article:modified_time" content="2025-11-14">')
+    shown_as = "<article><h1>Trends</h1><p>{}</p><p>" + "Trend text. " * 40 + "</p></article>"
+    assert meta_of(shown_as.format("November 14, 2025"), head=head)["published"] == "2025-11-14"
+    # shown as an update, or beside the publish date, or not at all: the publish date stands
+    for line in ("Updated on November 14, 2025", "September 6, 2024 · November 14, 2025",
+                 "Nine minutes"):
+        assert meta_of(shown_as.format(line), head=head)["published"] == "2024-09-06"
+    label = "<article><h1>Trends</h1><p><span>Last updated:</span> November 14, 2025</p><p>"
+    assert meta_of(label + "Trend text. " * 40 + "</p></article>", head=head)["published"] == "2024-09-06"
+    classed = "<article><h1>Trends</h1><p><span class='entry-date updated'>November 14, 2025</span></p><p>"
+    assert meta_of(classed + "Trend text. " * 40 + "</p></article>", head=head)["published"] == "2024-09-06"
+
+    # any other declared date the page shows: a second source's publish date
+    ld = ('<script type="application/ld+json">{"@type": "Article", "datePublished": "2024-08-29"}'
+          '</script><meta name="date" content="2025-11-25">')
+    assert meta_of(shown_as.format("Nov 25, 2025 5:00 am PST"), head=ld)["published"] == "2025-11-25"
+    assert meta_of(shown_as.format("Nine minutes"), head=ld)["published"] == "2024-08-29"
 
 
 # --- dates ----------------------------------------------------------------------------------
@@ -266,14 +381,35 @@ def test_a_headings_permalink_mark_and_a_trailing_site_name_are_left_out():
     m = meta_of(ARTICLE.format(h="Working with forms¶"), title="Working with forms | Django documentation")
     assert m["title"] == "Working with forms"
     m = meta_of("<article><p>" + "Words of the article go on. " * 10 + "</p></article>",
-                title="Turning off all LED of RPi 5 - Raspberry Pi Forums",
+                title="RPi 5 LEDs - Raspberry Pi Forums",
                 url="https://forums.raspberrypi.com/viewtopic.php?t=1")
-    assert m["title"] == "Turning off all LED of RPi 5"
+    assert m["title"] == "RPi 5 LEDs"
     # a short host label is a word of many headlines, not the site
     m = meta_of("<article><p>" + "Words of the article go on. " * 10 + "</p></article>",
-                title="Why we watch - CNN Opinion", url="https://www.cnn.com/x")
-    assert m["title"] == "Why we watch - CNN Opinion"
+                title="Why we watch - CNN Opinion and Analysis", url="https://www.cnn.com/x")
+    assert m["title"] == "Why we watch - CNN Opinion and Analysis"
 
+
+@pytest.mark.parametrize("title,want", [
+    ("Best Residential Movers in NYC 2025 | Top 19 Companies", "Best Residential Movers in NYC 2025"),
+    ("How meditation rewires brains | Opinion", "How meditation rewires brains"),
+    ("Git - git-commit Documentation", "Git - git-commit Documentation"),   # a shorter first part
+    ("I Tried Amp — and It May Replace My Gym", "I Tried Amp — and It May Replace My Gym"),
+    ("Tech conferences 2026 / 2027", "Tech conferences 2026 / 2027"),
+])
+def test_a_titles_first_part_when_it_is_the_longest(title, want):
+    assert merge.first_part(title) == want
+    body = "<article><p>" + "Words of the article go on. " * 10 + "</p></article>"
+    assert meta_of(body, title=title, url="https://site.test/p")["title"] == want
+
+
+def test_a_line_break_in_the_headline_is_a_space():
+    body = "<article><h1><span>News Product<br>Management Certification</span></h1><p>" + \
+        "Course text. " * 40 + "</p></article>"
+    m = meta_of(body, title="News Product Management Certification — News Product Alliance")
+    assert m["title"] == "News Product Management Certification"
+    snap = static.snapshot_of_html("<p>a<br>b</p>", "http://pith.test/", 100)
+    assert shown.text_of(snap, list(snap.tag).index("p")) == "a b"
 
 def test_language_html_lang_first_then_declared():
     assert meta_of(ARTICLE.format(h="x"), lang="de-AT")["language"] == "de-AT"

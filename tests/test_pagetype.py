@@ -184,6 +184,29 @@ def test_the_page_type_is_computed_once_per_page_and_element(monkeypatch):
     assert calls == [4, 1]
 
 
+def test_the_pages_part_of_the_features_is_computed_once_per_page(monkeypatch):
+    """The headline anchor asks for the method's element and the reply for the final one:
+    the features that do not depend on the element (all but CHOSEN; their scans of short
+    texts, class names and siblings are the cost) are computed once for the two, and the
+    rows equal those computed afresh for each element."""
+    snap = from_json(article_page(), 100_000)
+    feats = features_mod.compute(snap)
+    scans = []
+    real = pagetype.short_text
+    monkeypatch.setattr(pagetype, "short_text", lambda *a: scans.append(1) or real(*a))
+    rows = {}
+    real_features = pagetype.features
+    monkeypatch.setattr(pagetype, "features",
+                        lambda s, f, node, *a: rows.setdefault(node, real_features(s, f, node, *a)))
+    pagetype.classify(snap, feats, 4)
+    pagetype.classify(snap, feats, 1)
+    assert len(scans) == 1 and set(rows) == {4, 1}
+    monkeypatch.setattr(pagetype, "short_text", real)
+    for node, row in rows.items():
+        assert row.tolist() == real_features(snap, feats, node).tolist()
+    assert rows[4][pagetype.CHOSEN].tolist() != rows[1][pagetype.CHOSEN].tolist()
+
+
 def test_rows_carry_the_page_type(tmp_path):
     page = tmp_path / "a.html"
     page.write_text("<html><head><title>How do I fix my bike? - Forum</title></head><body>"

@@ -49,6 +49,7 @@ import { PithError, toWire } from './errors.js';
 import { host } from './native-host.js';
 import * as page from './page.js';
 import * as rules from './rules.js';
+import { checkSendable, cutLongTexts } from './sendable.js';
 import * as settings from './settings.js';
 import * as state from './state.js';
 
@@ -63,9 +64,6 @@ const queues = new Map();        // tabId → promise of the command running the
 // Most rows an include or exclude list keeps: the host's own cap on a `blocks` list; a
 // person toggles a few dozen at most.
 const MAX_BLOCK_ROWS = 20000;
-// Largest snapshot sent to the host: Chrome refuses native messages over 64 MiB (and kills
-// the port), and the host's max_in is the same; 1 MiB stays free for the request around it.
-const MAX_SNAPSHOT_BYTES = 63 * 1024 * 1024;
 const last = new Map();          // tabId → {seq, reply} of its last command (tests, benchmarks)
 let seq = 0;
 
@@ -132,18 +130,6 @@ async function ruleFor(tabId, url) {
   return row >= 0 ? { pin: row, rule: 'applied', site } : { pin: null, rule: 'stale', site };
 }
 
-/** Throw page_too_large when the snapshot JSON `text` is over MAX_SNAPSHOT_BYTES of UTF-8. */
-function checkSendable(text) {
-  if (text.length * 3 <= MAX_SNAPSHOT_BYTES) return;           // UTF-8 is at most 3 bytes a unit
-  const bytes = new TextEncoder().encode(text).length;
-  if (bytes <= MAX_SNAPSHOT_BYTES) return;
-  const mb = (n) => `${Math.round(n / (1024 * 1024))} MB`;
-  throw new PithError('page_too_large',
-    `This page is too large for Pith in the browser: its capture is ${mb(bytes)}, over the ` +
-    `${mb(MAX_SNAPSHOT_BYTES)} that fit in one message to the Pith host. The command line ` +
-    'reads it: pith extract URL', { detail: { bytes, limit: MAX_SNAPSHOT_BYTES } });
-}
-
 /** Capture the page and let the host choose: {snapshot, result, rule, site, timings};
  * `useRules` false ignores the site's rule (re-finding a selection the user moved). */
 async function captureAndSelect(tabId, { useRules = true } = {}) {
@@ -155,8 +141,8 @@ async function captureAndSelect(tabId, { useRules = true } = {}) {
   }
   const text = await page.capture(tabId);
   const t1 = now();
-  checkSendable(text);
   const snapshot = JSON.parse(text);
+  checkSendable(text, cutLongTexts(snapshot));
   const found = useRules ? await ruleFor(tabId, snapshot.url) : { pin: null, rule: null, site: null };
   const options = await settings.hostOptions();
   const result = await retryOnce(() => host.request('select', { snapshot, options, pin: found.pin }));

@@ -285,7 +285,8 @@ def extract_one(capturer: Capturer, target: str, opts: Options, fmt: str,
     `comments`: text and markdown end with the comment thread (with_comments);
     `front_matter`: they begin with the metadata as YAML front matter."""
     captured = capturer.capture(target)
-    sel = select(captured.snapshot, opts)
+    sel = select(captured.validated if captured.validated is not None else captured.snapshot,
+                 opts)
     t0 = time.perf_counter()
     text = sel.output("text")
     body = sel.output(fmt) if fmt in ("markdown", "html") else text
@@ -354,7 +355,8 @@ def cmd_extract(args: argparse.Namespace) -> int:
     # bounded by size')
     page_limit_ms = round(args.timeout * 1000) if args.static else None
     with Capturer(static_mode=args.static, js=not args.no_js, timeout_s=args.timeout,
-                  encoding=args.encoding, encoding_errors=args.encoding_errors) as capturer:
+                  encoding=args.encoding, encoding_errors=args.encoding_errors,
+                  max_nodes=opts.max_nodes) as capturer:
         for target in bar:
             try:
                 with deadline.within(page_limit_ms, "the page", "--timeout", Timeout):

@@ -55,13 +55,19 @@ def stages(clock: dict[str, list[float]] | None):
     saved = {name: getattr(mod, fn) for name, (mod, fn) in STAGES.items()}
 
     def timed(name, real):
+        depth = [0]        # a stage calling itself through its module is timed once
+
         def run(*args, **kwargs):
+            if depth[0]:
+                return real(*args, **kwargs)
+            depth[0] += 1
             w0, c0 = time.perf_counter(), time.process_time()
             try:
                 return real(*args, **kwargs)
             finally:
                 clock[name][0] += time.perf_counter() - w0
                 clock[name][1] += time.process_time() - c0
+                depth[0] -= 1
         return run
 
     try:

@@ -68,6 +68,9 @@ class Captured:
     target: str
     snapshot: dict[str, Any]
     capture_ms: float
+    # `snapshot` validated, when the capture had to read it (a rendered page's text
+    # check): select takes it as it is rather than validating a million rows again
+    validated: Any = None
 
 
 class Capturer:
@@ -75,8 +78,9 @@ class Capturer:
 
     def __init__(self, static_mode: bool = False, js: bool = True,
                  timeout_s: float = DEFAULT_TIMEOUT_S, encoding: str | None = None,
-                 encoding_errors: str = "strict") -> None:
+                 encoding_errors: str = "strict", max_nodes: int | None = None) -> None:
         self.static_mode = static_mode
+        self.max_nodes = max_nodes      # select's limit (Options.max_nodes) when validating
         self.js = js
         self.timeout_s = timeout_s
         self.encoding = encoding
@@ -114,11 +118,12 @@ class Capturer:
             snap = self._started().capture(target)
             if path is not None:
                 _to_file_urls(snap, path.resolve().parent.as_uri() + "/")
-            if not has_text(snap):
-                snap = self.static_fallback(target)
+            shown, validated = text_check(snap, self.max_nodes)
+            if not shown:
+                snap, validated = self.static_fallback(target), None
         else:
-            snap = self._static(target)
-        return Captured(target, snap, (time.perf_counter() - t0) * 1e3)
+            snap, validated = self._static(target), None
+        return Captured(target, snap, (time.perf_counter() - t0) * 1e3, validated)
 
     def static_fallback(self, target: str) -> dict[str, Any]:
         """The --static snapshot of a rendered page that showed no text, marked so."""
@@ -147,16 +152,32 @@ def has_text(snap: dict[str, Any]) -> bool:
     scores it when nothing else is there); an invalid snapshot says yes, so that select
     reports what is wrong with it — but a capture of a document without a root element
     (its scripts removed it) has none."""
+    return text_check(snap)[0]
+
+
+def text_check(snap: dict[str, Any], max_nodes: int | None = None) -> tuple[bool, Any]:
+    """(has_text, the validated Snapshot or None when it is invalid or has no root):
+    the Snapshot is what select would build from `snap` under the same `max_nodes`
+    (default: Options'), with the text counts it read kept on it."""
     from ..pipeline import features, snapshot
     from ..errors import NoContent, PithError
     from ..pipeline.options import Options
     try:
-        snap_ = snapshot.from_json(snap, Options().max_nodes)
+        snap_ = snapshot.from_json(snap, Options().max_nodes if max_nodes is None else max_nodes)
     except NoContent:
-        return False
+        return False, None
     except PithError:
-        return True
-    return snap_.n > 0 and int(features.compute(snap_, skip_hidden=False).chars[0]) > 0
+        return True, None
+    if snap_.n == 0:
+        return False, snap_
+    # text outside code, shown or hidden: features.compute(skip_hidden=False).chars[0] > 0
+    # without the rest of the features (select computes them with its own options)
+    code = features.code_rows(snap_)
+    out = code | snap_.below(code)
+    text = features.column_lengths(snap_, "text")
+    tail = features.column_lengths(snap_, "tail")
+    shown = bool((text[~out] > 0).any() or (tail[1:][~out[snap_.parent[1:]]] > 0).any())
+    return shown, snap_
 
 
 def _to_file_urls(snap: dict[str, Any], folder_uri: str) -> None:

@@ -114,12 +114,28 @@ def find(snap: Snapshot, feats: Features, blocks, p: np.ndarray, floor: float) -
     rows, score = rows[at >= 0], p[at[at >= 0]]
     # the longest title shown wins (a site's name is a part of the title, its headline the
     # rest or the whole), then the higher heading (h1 over a list's h5), then the first
-    size = np.array([len(fold(shown.text_of(snap, r))) for r in rows.tolist()])
+    texts = [fold(shown.text_of(snap, r)) for r in rows.tolist()]
+    size = np.array([len(t) for t in texts])
     level = np.array([int(snap.tag[r][1]) for r in rows.tolist()])
     best = np.lexsort((rows, level, -size))[0]
-    if score[best] < floor or _titled_before(snap, feats, int(rows[best])):
+    sure = level[best] == 1 and texts[best] in _own_titles(snap)
+    if (score[best] < floor and not sure) or _titled_before(snap, feats, int(rows[best])):
         return -1
     return int(rows[best])
+
+
+def _own_titles(snap: Snapshot) -> set[str]:
+    """The folded declared titles, whole, and each one's longest part at a title
+    separator: what the page's own headline shows (a banner shows the site's part,
+    usually the shorter: "Yahoo! Sports" of "Article title - Yahoo! Sports")."""
+    out: set[str] = set()
+    for title in _declared(snap):
+        out.add(fold(title))
+        parts = [title]
+        for sep in SEPARATORS:
+            parts = [q for part in parts for q in part.split(sep)]
+        out.add(max((fold(q) for q in parts), key=len))
+    return {t for t in out if len(t) >= MIN_CHARS}
 
 
 def _titled_before(snap: Snapshot, feats: Features, row: int) -> bool:

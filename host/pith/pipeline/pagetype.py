@@ -210,6 +210,8 @@ NAMES: tuple[str, ...] = (
 GROUPS = tuple(TEXT_GROUPS.values()) + tuple(COUNT_GROUPS.values())
 P_ROWS = list(COUNT_GROUPS).index("p_rows")
 SHARE_P = NAMES.index("share_p")
+# The chosen element's features (chosen_features), the only ones that depend on it.
+CHOSEN = slice(NAMES.index("chosen_share"), NAMES.index("chosen_p") + 1)
 # Repeated siblings: a group of at least REPEAT_MIN same-tag, same-class siblings with
 # text is a list of cards, posts, products or results (one or two is a layout).
 REPEAT_MIN = 3
@@ -276,8 +278,21 @@ def url_features(url: str) -> list[float]:
     return out
 
 
-def features(snap: Snapshot, feats: Features, node: int = 0) -> np.ndarray:
-    """The page-level feature row (NAMES) of `snap`, with `node` the chosen element."""
+@dataclass(frozen=True)
+class PagePart:
+    """The page's own part of the feature row, the same whatever element is chosen:
+    `row` (NAMES, the CHOSEN columns 0) and what the chosen element's features read —
+    the outermost list items and the live paragraphs."""
+
+    row: np.ndarray       # NAMES, every feature but CHOSEN's
+    total: int            # the page's visible characters (at least 1)
+    li: np.ndarray        # the outermost list item rows, preorder
+    p_live: np.ndarray    # bool per row: a visible paragraph
+
+
+def page_part(snap: Snapshot, feats: Features) -> PagePart:
+    """Every feature of the row but the chosen element's (CHOSEN): computed once per page
+    (`classify` remembers it), however many elements the page's type is asked for."""
     live = ~feats.gone
     total = max(int(feats.chars[0]), 1)
     links = int(feats.links[0])
@@ -288,7 +303,7 @@ def features(snap: Snapshot, feats: Features, node: int = 0) -> np.ndarray:
     codes, tags = snap.tag_codes()
     table = tag_table(tags)
     k = len(TEXT_GROUPS)
-    shares, li_chars = text_shares(snap, feats, codes, table[:, :k], node)
+    shares, li = text_shares(snap, feats, codes, table[:, :k])
     out += (shares / total).tolist()
     count = dict(zip(COUNT_GROUPS, (np.bincount(codes[live], minlength=len(tags))
                                     @ table[:, k:]).tolist()))
@@ -299,12 +314,7 @@ def features(snap: Snapshot, feats: Features, node: int = 0) -> np.ndarray:
     first: dict[str, int] = {}
     cls = np.fromiter(map(first.setdefault, snap.cls[live].tolist(), counter()), np.int64)
     out += repeats(snap, feats, live, total, cls)
-
-    chosen = max(int(feats.chars[node]), 1)
-    in_node = slice(node, int(snap.end[node]))
-    p_in_node = np.count_nonzero(table[codes[in_node], k + P_ROWS] & live[in_node])
-    out += [feats.chars[node] / total, float(feats.linked_chars[node]) / chosen,
-            float(li_chars) / chosen, math.log1p(int(p_in_node))]
+    out += [0.0] * (CHOSEN.stop - CHOSEN.start)
 
     short, short_chars = short_text(snap, feats, live)
     out += short
@@ -321,17 +331,42 @@ def features(snap: Snapshot, feats: Features, node: int = 0) -> np.ndarray:
     out += [math.log1p(tel), math.log1p(p_share * total / max(p_rows, 1)),
             headings / (total / 1000.0 + 1.0), short_chars / total]
     out += declared_types(snap.meta.get("declared") or {})
-    return np.array(out, np.float64)
+    return PagePart(row=np.array(out, np.float64), total=total, li=li,
+                    p_live=table[codes, k + P_ROWS] & live)
 
 
-def text_shares(snap: Snapshot, feats: Features, codes: np.ndarray, table: np.ndarray,
-                node: int) -> tuple[np.ndarray, int]:
+def chosen_features(snap: Snapshot, feats: Features, page: PagePart, node: int) -> list[float]:
+    """The CHOSEN features of element `node`: its share of the page's text, its link and
+    list-item shares, log of its visible paragraphs."""
+    chosen = max(int(feats.chars[node]), 1)
+    li, end = page.li, snap.end
+    if np.any((li <= node) & (end[li] > node)):        # the node is a list item or in one
+        li_chars = int(feats.chars[node])
+    else:
+        li_chars = int(feats.chars[li[(li > node) & (li < end[node])]].sum())
+    p_in_node = np.count_nonzero(page.p_live[node:int(end[node])])
+    return [feats.chars[node] / page.total, float(feats.linked_chars[node]) / chosen,
+            float(li_chars) / chosen, math.log1p(int(p_in_node))]
+
+
+def features(snap: Snapshot, feats: Features, node: int = 0,
+             page: PagePart | None = None) -> np.ndarray:
+    """The page-level feature row (NAMES) of `snap`, with `node` the chosen element;
+    `page`: the page's part already computed (page_part of this snapshot and features)."""
+    page = page_part(snap, feats) if page is None else page
+    out = page.row.copy()
+    out[CHOSEN] = chosen_features(snap, feats, page, node)
+    return out
+
+
+def text_shares(snap: Snapshot, feats: Features, codes: np.ndarray,
+                table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per group of `table` (tag code -> group, bool), the visible characters of the
-    rows that are one of its tags or inside one; and those of the first group (list
-    items) in `node`'s subtree. A group's characters are the subtree characters
-    (feats.chars) of its outermost rows: its rows in preorder, a row is inside an
-    earlier one of the same group when that one's subtree reaches past it (a running
-    maximum of the groups' `end`s, each group shifted above the ones before)."""
+    rows that are one of its tags or inside one; and the outermost rows of the first
+    group (list items). A group's characters are the subtree characters (feats.chars) of
+    its outermost rows: its rows in preorder, a row is inside an earlier one of the same
+    group when that one's subtree reaches past it (a running maximum of the groups'
+    `end`s, each group shifted above the ones before)."""
     n, k = snap.n, table.shape[1]
     cand = np.flatnonzero(table.any(axis=1)[codes])
     group, at = np.nonzero(table[codes[cand]].T)      # by group, then in preorder
@@ -342,13 +377,7 @@ def text_shares(snap: Snapshot, feats: Features, codes: np.ndarray, table: np.nd
     outer[1:] = reach[:-1] <= rows[1:] + shift[1:]
     group, rows = group[outer], rows[outer]
     shares = np.bincount(group, weights=feats.chars[rows], minlength=k)
-    li = rows[group == 0]
-    end = snap.end
-    if np.any((li <= node) & (end[li] > node)):        # the node is a list item or in one
-        li_chars = int(feats.chars[node])
-    else:
-        li_chars = int(feats.chars[li[(li > node) & (li < end[node])]].sum())
-    return shares, li_chars
+    return shares, rows[group == 0]
 
 
 def tel_links(urls: list[str]) -> int:
@@ -478,13 +507,22 @@ def load(path: Path = MODEL_PATH) -> Model | None:
 def classify(snap: Snapshot, feats: Features, node: int = 0,
              model: Model | None = None) -> tuple[str, float] | None:
     """(the page's type, its probability), or None when no model is installed. With the
-    installed model it is computed once per page and element (`feats.memo`): the headline
-    anchor asks for the method's element, the reply for the final one, often the same."""
+    installed model it is computed once per page and element (`feats.memo`), and the
+    page's part of the features (page_part) once per page: the headline anchor asks for
+    the method's element, the reply for the final one, on a third of pages another."""
     if model is None:
-        installed = load()
-        if installed is None:
+        model = load()
+        if model is None:
             return None
-        return feats.memo(("page_type", node), lambda: classify(snap, feats, node, installed))
-    p = model.probabilities(features(snap, feats, node)[model.columns])[0]
+        return feats.memo(("page_type", node), lambda: _classify(snap, feats, node, model))
+    return _classify(snap, feats, node, model)
+
+
+def _classify(snap: Snapshot, feats: Features, node: int, model: Model) -> tuple[str, float]:
+    """`classify` with `model`, the page's part of the features remembered on `feats`
+    (not through the module's `classify`: a caller timing that, the cost bench, would
+    count its time twice)."""
+    page = feats.memo(("page_type_page",), lambda: page_part(snap, feats))
+    p = model.probabilities(features(snap, feats, node, page)[model.columns])[0]
     best = int(np.argmax(p))
     return model.classes[best], float(p[best])

@@ -43,6 +43,10 @@ MIN_LABEL_CHARS = 4
 TITLE_AGREEMENT = 0.3
 # Separators between a headline and the site's name in a <title> / og:title.
 TITLE_SEPARATORS = (" | ", " - ", " – ", " — ", " · ", " :: ", " » ", " « ", " / ", " : ", " ~ ")
+# Separators after which a title's first part ends and a tagline, a section or a site
+# begins ("Best Movers in NYC 2025 | Top 19 Companies"); not the em dash or the slash,
+# which sentences hold ("… System — and It May Replace My Gym", "2026 / 2027").
+PART_SEPARATORS = (" | ", " - ", " – ", " • ", " · ")
 _FOLD = re.compile(r"[\W_]+", re.U)
 _LOCALE = re.compile(r"^([a-z]{2,3})[_-]([A-Za-z]{2})$")
 
@@ -196,6 +200,20 @@ def _names_the_site(h1: str, site: str | None, host: str | None, titles: list[st
     return False
 
 
+def first_part(title: str) -> str:
+    """A title's first part when the title has parts (PART_SEPARATORS) and that part is
+    the longest: the rest is a tagline, a section or a site's name ("Headline | Opinion").
+    A shorter first part is a name the rest explains ("Git - git-commit Documentation"),
+    and the title stays whole."""
+    parts = [title]
+    for sep in PART_SEPARATORS:
+        parts = [q for p in parts for q in p.split(sep)]
+    parts = [p.strip() for p in parts if p.strip()]
+    if len(parts) > 1 and len(parts[0]) >= max(map(len, parts[1:])):
+        return parts[0]
+    return title
+
+
 def choose_title(declared: list[str | None], entity: str | None,
                  headlines: list[tuple[str, int]], site: str | None,
                  host: str | None) -> str | None:
@@ -259,18 +277,30 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
                                lambda: shown.site_places_text(snap, gone))
     title = choose_title([meta.get("title"), items.get("title"), doc_title], ld.get("title"),
                          seen.get("headlines"), site, host)
+    title = first_part(title) if title else title
     us = (snap.meta.get("lang") or "").lower().startswith("en-us")
     published = None
     for src in sources:
         published = dates.parse(src.get("published"), us)
         if published:
             break
-    published = published or seen.get("published") or seen.get("url_date")
     modified = None
     for src in sources:
         modified = dates.parse(src.get("modified"), us)
         if modified:
             break
+    # a page that declares only when it was modified, and shows no date, was first
+    # published then as far as anyone can tell (WCXB labels it so)
+    published = published or seen.get("published") or seen.get("url_date") or modified
+    # the page never shows its declared publish date but shows another date it declares
+    # (its modified date, a second source's publish date), not as an update: readers, and
+    # WCXB's labels, take the shown one (NOTES.md, 'Why the page's metadata is one computation, and its precedence')
+    declared_days = [d for src in sources for k in ("published", "modified")
+                     if (d := dates.parse(src.get(k), us))]
+    if published and any(d[:10] != published[:10] for d in declared_days):
+        days = shown.shown_days(snap, gone, node, {d[:4] for d in (published, *declared_days)})
+        if published[:10] not in days:
+            published = next((d for d in declared_days if days.get(d[:10]) is False), published)
     published = local_day(published, seen.get("url_date") if published else None)
     # an author named like the site is the publisher: a shown byline may name the person,
     # else the site is the author (a shop's or a one-person blog's posts)

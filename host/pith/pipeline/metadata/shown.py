@@ -25,6 +25,8 @@ MAX_BYLINE_ROWS = 30
 MAX_BYLINE_CHARS = 100
 # A date line is short: "Published 4 March 2024 · 5 min read".
 MAX_DATELINE_CHARS = 120
+# Rows after the chosen element read for a date line when none is above it or inside.
+AFTER_ROWS = 300
 # Candidates read before giving up (each costs a subtree's text).
 MAX_TRIES = 12
 # Class and id words that name a byline or a date line.
@@ -39,6 +41,11 @@ DATE_NAMES = re.compile(r"date|time|publish|posted|dateline|byline|meta|datum|fe
 # A link to an author's page.
 AUTHOR_URL = re.compile(r"/(?:author|authors|autor|autore|auteur|writers?|contributors?|"
                         r"journalists?|reporters?|people|staff|profiles?)/[^/?#\s]+/?(?:[?#\n]|$)")
+# Social networks' hosts: their /profile/ links are the site's follow and share buttons.
+SOCIAL_HOSTS = np.array(["bsky.app", "twitter.com", "x.com", "www.facebook.com", "facebook.com",
+                         "www.linkedin.com", "linkedin.com", "www.instagram.com", "instagram.com",
+                         "www.threads.net", "threads.net", "www.tiktok.com", "www.youtube.com",
+                         "www.pinterest.com", "pinterest.com", "mastodon.social", "www.reddit.com"])
 # A row's own text that starts a byline.
 BY_TEXT = re.compile(r"\n[ \t]*(?:(?:written|posted|published|reported|authored)"
                      r"[ \t]+by|by|von|par|por|door|author|autor|auteur)[ \t]*[:\-–—]?[ \t\n]")
@@ -51,9 +58,12 @@ BY_PREFIX = re.compile(r"^(?:(?:written|posted|published|reviewed|edited|reporte
                        r"text|posted)(?:\s*[:\-–—]\s*|\s+|$)", re.I)
 # Separators that end the name part of a byline ("Jane Doe | 4 March 2024").
 BYLINE_END = re.compile(r"\s*(?:[|·•⋅/»]|\s[-–—]\s|\bon\b|\bupdated\b|\bpublished\b|\bposted\b|"
-                        r"\blast\s+(?:updated|modified|edited|reviewed)\b|"
+                        r"\blast\s+(?:update[ds]?|modified|edited|reviewed)\b|"
                         r"[-–—]?\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|"
                         r"\d{1,2}[./]\d|\d{4}|\bam\b\s+\d|\bvor\b|\bin\b\s)", re.I)
+# A date line's date before the name ("Dec. 19, 2025 · Niko Matsakis"): up to the
+# separator after a year.
+LEADING_DATE = re.compile(r"^[^|·•⋅\n]{0,40}?\d{4}\s*(?:[|·•⋅]|\s[-–—]\s)\s*")
 # What ends the name in a declared author ("Jane Doe - Editorial Team"); user names,
 # e-mail addresses and digits stay (forums declare "user3080392", "jo.p").
 DECLARED_NAME_END = re.compile(r"\s*(?:[|·•⋅»]|\s[-–—]\s)")
@@ -69,6 +79,8 @@ NOT_A_NAME = re.compile(r"^(?:by|author|authors|admin|staff|share|comments?|post
                         r"username|anonymous|guest|editor|team)$", re.I)
 # A name that is a read time, a template key or a word of a sentence.
 NOT_NAME_PARTS = re.compile(r"\bmins?\b|\bread\b|^\w+(?:\.\w+)+$|\{|\}|@", re.I)
+# "By clicking …", "by keeping an eye on …": a sentence's gerund, no name.
+GERUND = re.compile(r"^[a-z]+ing\b")
 AUTHOR_SPLIT = re.compile(r"\s*(?:,|&|\band\b|\bund\b|\bet\b|\by\b|\be\b)\s*", re.I)
 _HAS_DIGIT = re.compile(r"\d")
 
@@ -79,13 +91,13 @@ def text_of(snap, row: int, sep: str = "") -> str:
     byline's name and date in two spans, which a static snapshot cannot tell apart from
     one word), collapsing the rest of the whitespace of each line."""
     end = int(snap.end[row])
-    text, tail, stop = snap.text, snap.tail, snap.end
+    text, tail, stop, tag = snap.text, snap.tail, snap.end, snap.tag
     parts = [text[row]]
     open_ends: list[tuple[int, int]] = []
     for j in range(row + 1, end):
         while open_ends and open_ends[-1][0] <= j:
             parts.append(tail[open_ends.pop()[1]])
-        parts.append(text[j])
+        parts.append(" " if tag[j] == "br" else text[j])     # a line break is a space
         open_ends.append((int(stop[j]), j))
     while open_ends:
         parts.append(tail[open_ends.pop()[1]])
@@ -169,7 +181,8 @@ def headline(snap, gone: np.ndarray, node: int) -> str | None:
 def is_name(n: str) -> bool:
     """A byline part that can be a person's or an organisation's name: not a stop word,
     not a date, at most six words, a letter, no digit run that makes it a date or id."""
-    if not n or NOT_A_NAME.match(n) or NOT_NAME_PARTS.search(n) or len(n.split()) > 6 \
+    if not n or NOT_A_NAME.match(n) or NOT_NAME_PARTS.search(n) or GERUND.match(n) \
+            or len(n.split()) > 6 \
             or not any(c.isalpha() for c in n):
         return False
     words = n.lower().replace(".", " ").split()
@@ -193,12 +206,15 @@ def first_line(t: str) -> str:
 def clean_byline(t: str) -> list[str]:
     """The names of a byline text ("By Jane Doe and John Roe | 4 March 2024"), whose
     element boundaries are newlines."""
+    lead = LEADING_DATE.match(t.strip())
+    if lead and dates.find(lead[0]):
+        t = t.strip()[lead.end():]
     t = first_line(BY_PREFIX.sub("", t.strip(), count=1).strip())
     m = BYLINE_END.search(t)
     if m and m.start() > 0:
         t = t[:m.start()]
     t = t.strip(" ,:;-–—|·•")
-    if not t or len(t) >= MAX_BYLINE_CHARS:
+    if not t or len(t) >= MAX_BYLINE_CHARS or GERUND.match(t):
         return []
     return [n for n in (p.strip(" ,:;.") for p in AUTHOR_SPLIT.split(t)) if is_name(n)]
 
@@ -224,28 +240,48 @@ def byline(snap, gone: np.ndarray, node: int, author_links: list[int]) -> list[s
     rows = around(snap, node)
     links = rows[snap.link[rows]]
     # the most specific first: links to the author, a line starting "By", a class name
-    groups = [np.unique(np.concatenate([np.array(author_links, np.int64),
-                                        matching_rows(snap, "url", AUTHOR_URL, links)])),
+    profiles = matching_rows(snap, "url", AUTHOR_URL, links)
+    if len(profiles):      # a social network's /profile/ is a follow or share link
+        profiles = profiles[~np.isin(snap.host[profiles], SOCIAL_HOSTS)]
+    groups = [np.unique(np.concatenate([np.array(author_links, np.int64), profiles])),
               matching_rows(snap, "text", BY_TEXT, short_rows(snap, "text", rows, MAX_BYLINE_CHARS * 2)),
               np.unique(np.concatenate([matching_rows(snap, "cls", BYLINE_NAMES, rows),
                                         matching_rows(snap, "id", BYLINE_NAMES, rows)]))]
     parent = snap.parent
-    for group in groups:
+    for g, group in enumerate(groups):
         found = near(snap, node, group)
         found = found[~gone[found] & (snap.end[found] - found <= MAX_BYLINE_ROWS)]
         for r in found[:MAX_TRIES].tolist():
             names = f"{snap.cls[r]} {snap.id[r]}"
-            if NOT_BYLINE_NAMES.search(names) and not snap.link[r]:
+            if g == 2 and NOT_BYLINE_NAMES.search(names) and not snap.link[r]:
                 continue
             before = snap.text[parent[r]] if parent[r] >= 0 else ""
             if NOT_AUTHOR_TEXT.search(before) or NOT_AUTHOR_TEXT.search(snap.text[r]):
                 continue                   # "Reviewed by <a>…</a>"
             t = text_of(snap, r, "\n")
+            if g == 1 and not BY_PREFIX.sub("", t, count=1).strip():
+                t = label_next(snap, gone, r, t)
             if 0 < len(t) < MAX_BYLINE_CHARS * 2:
                 got = clean_byline(t)
                 if got:
                     return list(dict.fromkeys(got))
     return []
+
+
+# A form's choices ("Sort by: Author | Post time") are no byline.
+FORM_TAGS = frozenset(("option", "select", "button", "label"))
+
+
+def label_next(snap, gone: np.ndarray, r: int, label: str) -> str:
+    """A byline written as a label in an element of its own and the name in the next
+    ("<p>Written by</p><p>Edzel Tabing</p>", "<h3>Author</h3><p>Lisa D. Ellis</p>"): the
+    label and the next element's text; the label alone when no element follows it in the
+    same parent."""
+    nxt = int(snap.end[r])
+    if snap.tag[r] in FORM_TAGS or nxt >= snap.n or snap.parent[nxt] != snap.parent[r] or gone[nxt] \
+            or snap.end[nxt] - nxt > MAX_BYLINE_ROWS:
+        return label
+    return f"{label}\n{text_of(snap, nxt, chr(10))}"
 
 
 def dateline(snap, gone: np.ndarray, node: int, times: list[list],
@@ -265,13 +301,20 @@ def dateline(snap, gone: np.ndarray, node: int, times: list[list],
                                       look[snap.tag[look] == "time"]]))
     cands = near(snap, node, cands)
     cands = cands[~gone[cands] & (snap.end[cands] - cands <= MAX_BYLINE_ROWS)]
+    update = None
     for r in cands[:MAX_TRIES].tolist():
         t = text_of(snap, r)
         if 0 < len(t) <= MAX_DATELINE_CHARS:
             d = dates.find(t, us_order)
-            if d:
+            if d and not UPDATE_WORDS.search(f"{t} {snap.cls[r]}".lower()):
                 return d
+            update = update or d
+    if update:
+        return update
     d = written_date(snap, gone, node, us_order)
+    if d:
+        return d
+    d = date_after(snap, gone, node, us_order)
     if d:
         return d
     for r in rows.tolist():
@@ -282,19 +325,87 @@ def dateline(snap, gone: np.ndarray, node: int, times: list[list],
     return None
 
 
+def short_dates(snap, rows: np.ndarray, us_order: bool = False):
+    """(row, day) of every text or tail of `rows` that is a short date line of its own
+    (MAX_DATELINE_CHARS at most) holding a date."""
+    for column in ("text", "tail"):
+        short = short_rows(snap, column, rows, MAX_DATELINE_CHARS)
+        for r in matching_rows(snap, column, dates.YEAR, short).tolist():
+            d = dates.find(snap.cols[column][r], us_order)
+            if d:
+                yield r, d
+
+
+def date_after(snap, gone: np.ndarray, node: int, us_order: bool = False) -> str | None:
+    """The first short date line just after the chosen element (its next AFTER_ROWS
+    rows): "Posted on April 13, 2023" under a post whose element the choice closed early."""
+    end = int(snap.end[node])
+    rows = np.arange(end, min(snap.n, end + AFTER_ROWS))
+    found = min(short_dates(snap, rows[~gone[rows]], us_order), default=None)
+    return found[1] if found else None
+
+
 def written_date(snap, gone: np.ndarray, node: int, us_order: bool = False) -> str | None:
     """A date written as a short text of its own (a row's text or tail) near the chosen
     element's top: "February 4, 2025 - 11 minutes" in a plain <p>."""
     top = np.arange(max(0, node - WINDOW_ROWS), min(int(snap.end[node]), node + WINDOW_ROWS))
+    found = min(((abs(r - node), d) for r, d in short_dates(snap, top[~gone[top]], us_order)),
+                default=None)
+    return found[1] if found else None
+
+
+# Rows before the chosen element's top (and after it, inside it) whose dates are matched
+# against the declared ones: a date line sits within a header of a hundred rows or two
+# (150 measured one page fewer on the training sites).
+DAY_ROWS = WINDOW_ROWS
+# Words that say a shown date is when the page changed, not when it came out.
+UPDATE_WORDS = re.compile(r"updat|modif|revis|review|edit|aktualisiert|mis à jour|actualizad")
+
+
+def shown_days(snap, gone: np.ndarray, node: int, years: set[str]) -> dict[str, bool]:
+    """The days of `years` written near the chosen element's top (short texts of their own
+    and <time datetime>s, DAY_ROWS before it and after it inside it), each with whether
+    any of its places says it is an update ("Updated on", "Last modified:" in the text or
+    class, the element before it or its parent's own text). Only rows naming one of
+    `years` are parsed (a page's other dates cost nothing)."""
+    top = np.arange(max(0, node - DAY_ROWS), min(int(snap.end[node]), node + DAY_ROWS))
     top = top[~gone[top]]
-    best: tuple[int, str] | None = None
-    for column in ("text", "tail"):
-        short = short_rows(snap, column, top, MAX_DATELINE_CHARS)
-        for r in matching_rows(snap, column, dates.YEAR, short).tolist():
-            d = dates.find(snap.cols[column][r], us_order)
-            if d and (best is None or abs(r - node) < best[0]):
-                best = (abs(r - node), d)
-    return best[1] if best else None
+    out: dict[str, bool] = {}
+    parent = snap.parent
+    wanted = re.compile("|".join(sorted(years)))
+
+    def put(day, r, own):
+        p = parent[r]
+        context = (f"{own} {snap.text[r]} {snap.cls[r]} {snap.text[r - 1] if r else ''} "
+                   f"{snap.text[p] if p >= 0 else ''}")
+        out[day] = out.get(day, False) or bool(UPDATE_WORDS.search(context.lower()))
+
+    # the rows' texts and tails in one string, NUL apart (parsed text holds none: the
+    # parsers replace it; a page's script could write one, and the count then stops at
+    # the strings' end); a hit's string is the count of NULs before it
+    strings = snap.cols["text"][top].tolist() + snap.cols["tail"][top].tolist()
+    big = "\0".join(strings)
+    at, count, seen = 0, 0, set()
+    for m in wanted.finditer(big):
+        count += big.count("\0", at, m.start())
+        at = m.start()
+        if count >= len(strings):
+            break
+        if count in seen:
+            continue
+        seen.add(count)
+        own = strings[count]
+        if len(own) <= MAX_DATELINE_CHARS:
+            d = dates.find(own)
+            if d:
+                put(d[:10], int(top[count % len(top)]), own)
+    lo, hi = node - DAY_ROWS, min(int(snap.end[node]), node + DAY_ROWS)
+    for r, v in (snap.meta.get("declared") or {}).get("times", ()):
+        if lo <= r < hi and not gone[r]:
+            d = dates.parse(v)
+            if d and d[:4] in years:
+                put(d[:10], r, snap.text[r])
+    return out
 
 
 # Where a page names itself besides its title: its banner and its footer ("© Site").

@@ -20,7 +20,7 @@ META_KEYS: dict[str, tuple[str, ...]] = {
               "parsely-title", "sailthru.title", "title"),
     "authors": ("author", "article:author", "citation_author", "dc.creator", "dcterms.creator",
                 "parsely-author", "sailthru.author", "byl", "book:author", "dc.creator.personalname",
-                "article:author_name", "author_name"),
+                "article:author_name", "author_name", "twitter:data(author)"),
     "published": ("article:published_time", "og:article:published_time", "published_time",
                   "citation_publication_date", "citation_date", "citation_online_date",
                   "dc.date.issued", "dcterms.issued", "dc.date", "dcterms.date", "dcterms.created",
@@ -45,6 +45,12 @@ META_KEYS: dict[str, tuple[str, ...]] = {
     "license": ("dcterms.license", "dc.rights", "dcterms.rights", "license"),
     "type": ("og:type",),
 }
+# twitter:labelN / twitter:dataN pairs (Slack's link unfurls; Yoast writes "Written by" and
+# the author's name): the pairs read, the label that names an author, and the key its
+# data is filed under in META_KEYS.
+TWITTER_PAIRS = 4
+AUTHOR_LABEL = re.compile(r"^\s*(?:written\s+by|author|by)\b", re.I)
+TWITTER_AUTHOR = "twitter:data(author)"
 LIST_FIELDS = frozenset(("authors", "categories", "tags"))
 # Author keys whose values are written "Last, First" (Highwire/Google Scholar, Dublin Core).
 INVERTED_NAME_KEYS = frozenset(("citation_author", "dc.creator", "dcterms.creator"))
@@ -73,6 +79,10 @@ def meta_fields(meta: list[list]) -> dict[str, Any]:
         content = " ".join(html.unescape(content).split())
         if content:
             by_key.setdefault(key, []).append(content)
+    for i in range(1, TWITTER_PAIRS + 1):           # Slack's unfurl pairs: "Written by" | name
+        label = by_key.get(f"twitter:label{i}")
+        if label and AUTHOR_LABEL.match(label[0]) and by_key.get(f"twitter:data{i}"):
+            by_key.setdefault(TWITTER_AUTHOR, []).extend(by_key[f"twitter:data{i}"])
     out: dict[str, Any] = {}
     for name, keys in META_KEYS.items():
         for key in keys:
