@@ -34,9 +34,12 @@ def test_a_short_post_beside_a_longer_sidebar_list_is_read_without_it():
     text = sidebar_page().output("text")
     assert all(line in text for line in POST_LINES)
     assert not any(line in text for line in SIDEBAR_LINES)
+    # without the anchor the block model alone misreads the page: the sidebar's lists
+    # kept (the model trained before dragnet_train) or the post's title dropped (the one
+    # trained with it scores the Typepad h3 under its threshold)
     before = sidebar_page({"auto_headline": False}).output("text")
-    assert all(line in before for line in POST_LINES)
-    assert "Recent posts" in before and "Planting garlic in the autumn rain" in before
+    assert POST_LINES[1] in before
+    assert "Recent posts" in before or POST_LINES[0] not in before
 
 
 def page(title, headings, og_title=None):

@@ -84,7 +84,7 @@ POST_HEADING_GAP = 200
 # ... and at least this share of the labelled characters of the smallest element holding
 # both (the heading aside) is content: the post's container, not the column a menu's or a
 # sidebar's heading shares with the post ("Recent posts", "bbc.co.uk navigation" before a
-# Dragnet post whose title is in a div; NOTES.md, 'Why the block model is not yet
+# Dragnet post whose title is in a div; NOTES.md, 'Why the block model is
 # retrained on dragnet_train and magic_html').
 POST_HEADING_PURITY = 0.9
 THRESHOLDS = tuple(round(t, 2) for t in np.arange(0.1, 0.61, 0.05))
@@ -130,7 +130,7 @@ RULE_MARGIN = RENDERED_MARGIN
 
 # What the model card (BLOCKS.md) says of each dataset a model learns from: its licence
 # and the credit it asks (each dataset's SOURCE.md). A model trained on AGPLv3 data says
-# so; CC-BY-4.0 asks for attribution (NOTES.md, 'Why the block model is not yet retrained
+# so; CC-BY-4.0 asks for attribution (NOTES.md, 'Why the block model is retrained
 # on dragnet_train and magic_html').
 DATASET_CARDS = {
     "cleaneval": "CleanEval shared task (ACL SIGWAC, 2007), https://cleaneval.sigwac.org.uk, "
@@ -187,7 +187,7 @@ def block_labels(snap: Snapshot, blocks: blocks_mod.Blocks, which: np.ndarray,
     # (of the title headings in the element on the static training pages, the truth keeps
     # 535 of 588 on dragnet_train and 40 of 46 on cleaneval, 222 of 558 on wcxb_dev_full,
     # 34 of 102 on magic_html, 10 of 42 on readability), a reader expects the title
-    # (NOTES.md, 'Why the block model is not yet retrained on dragnet_train and magic_html')
+    # (NOTES.md, 'Why the block model is retrained on dragnet_train and magic_html')
     title_rows = headline.matches(snap, feats)
     titled = np.zeros(len(blocks.rows), bool)
     if len(title_rows):

@@ -164,6 +164,21 @@ def from_top(snap: Snapshot, blocks, row: int, p: np.ndarray) -> np.ndarray:
     return np.where(snap.end[blocks.rows] <= row, 0.0, p)
 
 
+def as_content(snap: Snapshot, blocks, row: int, p: np.ndarray) -> np.ndarray:
+    """`p` (per block) with the headline `row`'s block certain content: once the element is
+    chosen, the block stage keeps the post's title wherever the element holds it (the
+    model, which knows nothing of the page's title, may judge a Typepad `h3` under its
+    threshold). Not before the choice: as certain content it pulled the element up to
+    the headline's container, lower on the training sites (NOTES.md, 'Why the element
+    holds the headline')."""
+    at = blocks.index(snap.n)[row]
+    if at < 0:
+        return p
+    out = p.copy()
+    out[at] = 1.0
+    return out
+
+
 def anchored(snap: Snapshot, blocks, p: np.ndarray, top: int) -> int | None:
     """auto's element given the headline `top` (`p`: per block, those before the headline
     already 0, `from_top`): the best element of the whole page by expected F1

@@ -332,6 +332,8 @@ def choose_by_blocks(snap: snapshot_mod.Snapshot, feats: features_mod.Features, 
         page = dataclasses.replace(page, p=headline.from_top(snap, blocks, top, page.p))
     best = (expected.choose(snap, blocks, page.p) if top < 0
             else headline.anchored(snap, blocks, page.p, top))
+    if top >= 0:     # chosen; then the headline is the post's, kept where the element holds it
+        page = dataclasses.replace(page, p=headline.as_content(snap, blocks, top, page.p))
     if best is None or best == method.node:
         return method, page
     # the method's element moved: what it dropped (link lists, furniture inside its
