@@ -6,15 +6,17 @@ over" under "Seth's Blog: Yesterday's over"). A sidebar's list or a comment thre
 the post does not show the page's own title in a heading. The candidates (`matches`) are
 the visible h1–h6 whose folded text is a declared title, or its first or last part at a
 title separator (SEPARATORS), of at least MIN_CHARS folded characters; the headline
-(`find`) is the one showing the longest title, when the block model would keep it and no
-other h1 above it shows a text no title holds.
+(`find`) is the one showing the longest title, when the block model would keep it (an h1
+showing the whole title or its longest part needs no such word) and no other h1 above it
+shows a text no title holds.
 
 With a headline (select.py, option `auto_headline`; not on product pages, NOT_POSTS),
 auto's element is chosen with the blocks before it judged no content (`from_top`), and
 it is the best element by expected F1 of the whole page when that lies inside the best
 element holding the headline, else that best holder (`anchored`): on a short post beside
 a longer sidebar list or comment thread, the best element of the whole page was the
-longer neighbour or the column holding both (issue 33's wrong part). Decisions and
+longer neighbour or the column holding both (issue 33's wrong part). Once the element is
+chosen, the headline is certain content for the block stage (`as_content`). Decisions and
 figures: NOTES.md, 'Why the element holds the headline'.
 """
 from __future__ import annotations
@@ -168,9 +170,9 @@ def as_content(snap: Snapshot, blocks, row: int, p: np.ndarray) -> np.ndarray:
     """`p` (per block) with the headline `row`'s block certain content: once the element is
     chosen, the block stage keeps the post's title wherever the element holds it (the
     model, which knows nothing of the page's title, may judge a Typepad `h3` under its
-    threshold). Not before the choice: as certain content it pulled the element up to
-    the headline's container, lower on the training sites (NOTES.md, 'Why the element
-    holds the headline')."""
+    threshold). Not before the choice: as certain content there it pulled the element up
+    to the headline's container, lower on the training sites (NOTES.md, 'Why the block
+    model is retrained on dragnet_train and magic_html')."""
     at = blocks.index(snap.n)[row]
     if at < 0:
         return p

@@ -358,9 +358,10 @@ class Options:
         "the page's own title (<title> or og:title, or their first or last part at a "
         "separator; headline.py), the blocks before it are judged no content and the "
         "element holds it, unless the page's best element lies inside the best one that "
-        "does (the body under its header); not on product pages. A short post beside a "
-        "longer sidebar list or comment thread is then read, not its neighbour (NOTES.md, "
-        "'Why the element holds the headline')")
+        "does (the body under its header), and the block stage keeps the heading where the "
+        "element holds it; not on product pages. A short post beside a longer sidebar list "
+        "or comment thread is then read with its title, not its neighbour (NOTES.md, 'Why "
+        "the element holds the headline')")
 
     comments_apart: bool = _opt(
         True, "a comment thread under the post (comments.py: a container named for comments "
