@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 
 from .blocks import segment as blocks_mod
+from .blocks.keep import pin
 from . import pagetype, render
 from .algorithms.auto import furniture, lowest_common_ancestor
 from .algorithms.base import Choice
@@ -286,9 +287,7 @@ def without(snap: Snapshot, feats: Features, choice: Choice, thread: Thread | No
         node = outside[0] if outside else _around(snap, feats, thread, choice.node)
         if node < 0:
             return choice
-        choice = dataclasses.replace(
-            choice, node=node, blocks=np.concatenate(([node], choice.blocks[choice.blocks != node])),
-            parts=None, drop=None, quiet=None, kept=None, appendix=(), preface=())
+        choice = pin(choice, node)
     node = choice.node
     roots = thread.roots[(thread.roots > node) & (thread.roots < snap.end[node])]
     if not len(roots):
@@ -339,9 +338,7 @@ def whole(snap: Snapshot, feats: Features, choice: Choice, thread: Thread | None
     node = lowest_common_ancestor(snap, np.append(thread.roots, el))
     if node == el:
         return choice
-    return dataclasses.replace(
-        choice, node=node, blocks=np.concatenate(([node], choice.blocks[choice.blocks != node])),
-        parts=None, drop=None, quiet=None, kept=None, appendix=(), preface=())
+    return pin(choice, node)
 
 
 def left_out(thread: Thread | None, element: int) -> np.ndarray | None:

@@ -103,7 +103,8 @@ def find(snap: Snapshot, feats: Features, blocks, p: np.ndarray, floor: float) -
     """The headline: of the headings that show the page's title (`matches`), the one
     showing the longest title, then the highest level, then the first, when the block
     model (`p`, per block of `blocks`) judges it at least `floor` (its own keep
-    threshold); -1 otherwise. The site's name in a banner ("Seth's Blog" of "Seth's Blog:
+    threshold) or it is an h1 showing the whole title or its longest part (`_own_titles`);
+    -1 otherwise. The site's name in a banner ("Seth's Blog" of "Seth's Blog:
     Yesterday's over") and the post's title in a "Most popular" list beside another post
     show a title too, and the model judges them boilerplate (NOTES.md, 'Why the element
     holds the headline')."""

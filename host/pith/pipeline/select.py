@@ -328,11 +328,13 @@ def choose_by_blocks(snap: snapshot_mod.Snapshot, feats: features_mod.Features, 
     blocks = blocks_mod.compute(snap, feats)
     top = (headline.find(snap, feats, blocks, page.p, keep.model_of(snap).threshold)
            if opts.auto_headline and headline.posts(snap, feats, method.node) else -1)
-    if top >= 0:     # what precedes the headline is not the post, for every later decision
+    if top < 0:
+        best = expected.choose(snap, blocks, page.p)
+    else:
+        # what precedes the headline is not the post, for the choice and every later
+        # decision; once chosen, the headline is the post's, kept where the element holds it
         page = dataclasses.replace(page, p=headline.from_top(snap, blocks, top, page.p))
-    best = (expected.choose(snap, blocks, page.p) if top < 0
-            else headline.anchored(snap, blocks, page.p, top))
-    if top >= 0:     # chosen; then the headline is the post's, kept where the element holds it
+        best = headline.anchored(snap, blocks, page.p, top)
         page = dataclasses.replace(page, p=headline.as_content(snap, blocks, top, page.p))
     if best is None or best == method.node:
         return method, page
