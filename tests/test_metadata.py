@@ -318,6 +318,31 @@ def test_numeric_day_month_order():
     assert dates.parse("13/04/2024", us_order=True) == "2024-04-13"   # only one reading is a date
 
 
+def test_month_trie_matches_as_the_alternation():
+    """The date patterns read month names through a trie of them (dates._MONTH): every
+    match (span and groups) is the plain alternation's (MONTH_ALTERNATION), on dates in
+    every case and on names that are prefixes of others ("mar", "marzo", "marzec")."""
+    import random
+    import re
+    rng = random.Random(7)
+    names = dates.MONTH_NAMES
+    pieces = names + ["1", "12", "3rd", "2024", "1999", ",", ".", " ", "  ", "de", "-", "/",
+                      "Mar", "MARZ", "Sept.", "Ju", "j", "ö", "É", "X"]
+    texts = ["1. März 2024", "Sept. 3, 2021", "3 marzec 2020", "2023 Jan 7", "MAYO 4, 2024"]
+    for _ in range(3000):
+        words = [rng.choice(pieces) for _ in range(rng.randint(1, 8))]
+        words = [w.upper() if rng.random() < 0.2 else w.capitalize() if rng.random() < 0.2
+                 else w for w in words]
+        texts.append(rng.choice(["", " "]).join(words))
+    for pattern in ("_DMY", "_MDY", "_YMD_NAMED"):
+        fast = getattr(dates, pattern)
+        plain = re.compile(fast.pattern.replace(dates._MONTH, dates.MONTH_ALTERNATION), re.I)
+        assert plain.pattern != fast.pattern
+        for t in texts:
+            assert [m.span() + m.groups() for m in fast.finditer(t)] == \
+                [m.span() + m.groups() for m in plain.finditer(t)], (pattern, t)
+
+
 # --- the merge ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("title,site,want", [

@@ -101,3 +101,20 @@ def test_the_513th_level_opens_and_the_514th_goes_beside_it():
     over = "<div>" * (depth + 1) + "x" + "</div>" * (depth + 1)
     assert nesting.capped(over) == ("<div>" * depth + "</div><div>x</div>"
                                     + "</div>" * nesting.MAX_DEPTH)
+
+
+def test_the_skipped_pattern_finds_what_the_plain_alternation_finds():
+    """_SKIPPED is a trie of RAW_TEXT's names: at every place of a text (tags of those
+    names in any case, names that only begin like them, comments) it matches as the plain
+    alternation does, with the same group."""
+    import re
+    plain = re.compile(r"<!--|<(" + "|".join(nesting.RAW_TEXT) + r")\b", re.I)
+    rng = random.Random(3)
+    pieces = [f"<{n}" for n in nesting.RAW_TEXT] + [
+        "<SCRIPT", "<Style", "<scripts", "<titles", "<no", "<noembedx", "<t", "<x", "<!--",
+        "<!-", "<iframe>", " ", ">", "a", "</script>", "<s", "<ti"]
+    for _ in range(2000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 10)))
+        for at in range(len(text)):
+            a, b = nesting._SKIPPED.search(text, at), plain.search(text, at)
+            assert (a and (a.span(), a.group(1))) == (b and (b.span(), b.group(1))), text

@@ -37,6 +37,7 @@ import dataclasses
 import re
 import urllib.parse
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -46,6 +47,7 @@ from .blocks.keep import pin
 from . import pagetype, render
 from .algorithms.auto import furniture, lowest_common_ancestor
 from .algorithms.base import Choice
+from .codes import first_seen
 from .features import Features, tag_in
 from .options import Options
 from .snapshot import Snapshot
@@ -139,18 +141,20 @@ def _named(snap: Snapshot) -> np.ndarray:
 def name_rows(snap: Snapshot, test, within: np.ndarray | None = None) -> np.ndarray:
     """Rows (of `within`, a mask; all by default) whose id or class attribute passes
     `test` (a str -> bool); each distinct attribute value, without its trailing digits
-    (`comment-1148995`, `c12`: one per comment), is tested once (numbered in a dict:
-    sorting a page's strings, as np.unique does, costs more than the tests)."""
+    (`comment-1148995`, `c12`: one per comment), is tested once, at its first row
+    (codes.first_seen: sorting a page's strings, as np.unique does, costs more than the
+    tests)."""
     out = np.zeros(snap.n, np.bool_)
     for column in (snap.id, snap.cls):
         has = column != ""
         rows = np.flatnonzero(has if within is None else has & within)
         if not len(rows):
             continue
-        ids: dict[str, int] = {}
-        code = np.fromiter((ids.setdefault(v.rstrip(DIGITS), len(ids))
-                            for v in column[rows].tolist()), np.int64, len(rows))
-        hit = np.fromiter((test(v) for v in ids), np.bool_, len(ids))
+        keys = list(map(str.rstrip, column[rows].tolist(), repeat(DIGITS)))
+        code = first_seen(keys, len(keys))
+        firsts = np.flatnonzero(code == np.arange(len(keys)))
+        hit = np.zeros(len(keys), np.bool_)
+        hit[firsts] = [test(keys[i]) for i in firsts.tolist()]
         out[rows] |= hit[code]
     return out
 

@@ -50,6 +50,7 @@ import numpy as np
 
 from . import segment as blocks_mod
 from ..algorithms import auto, clg, filters, lqf, sst
+from ..codes import first_seen
 from ..families import FAMILIES, families_of
 from ..features import Features, tag_in
 from ..options import Options
@@ -460,11 +461,9 @@ def matrix(snap: Snapshot, feats: Features, blocks: blocks_mod.Blocks, sig: Page
     # blocks alike: the same tag and class, under a parent of the same tag and class (the
     # items of a list, the posts of a thread, the cards of a grid)
     par_rows = np.maximum(snap.parent[rows], 0)
-    keys: dict[tuple, int] = {}
-    inv = np.fromiter((keys.setdefault(k, len(keys)) for k in zip(
-        tag.tolist(), snap.cls[rows].tolist(), snap.tag[par_rows].tolist(),
-        snap.cls[par_rows].tolist())), np.int64, m)
-    counts = np.bincount(inv, minlength=len(keys))
+    inv = first_seen(zip(tag.tolist(), snap.cls[rows].tolist(), snap.tag[par_rows].tolist(),
+                         snap.cls[par_rows].tolist()), m)
+    counts = np.bincount(inv, minlength=m)
     linked_all = float(blocks.linked[which].sum())
     cols += [in_method, np.full(m, chars[in_method].sum() / total), distance,
              np.log(counts[inv]), np.full(m, linked_all / total),

@@ -47,6 +47,7 @@ from . import segment as blocks_mod
 from .. import math as math_mod
 from ..algorithms.auto import furniture, lowest_common_ancestor
 from ..algorithms.base import Choice
+from ..codes import first_seen
 from ...errors import PithError
 from ..features import Features, tag_in
 from ..options import Options
@@ -246,12 +247,8 @@ def copies(texts: list[str], chars: np.ndarray, min_block: int = COPY_MIN_BLOCK_
     if len(at) < 4:                    # a copied run and its original: two blocks each
         return out
     keys = [texts[i].lower() for i in at.tolist()]
-    ids: dict[str, int] = {}
-    code = np.fromiter((ids.setdefault(k, len(ids)) for k in keys), np.int64, len(keys))
-    first = np.full(len(ids), len(keys), np.int64)
-    np.minimum.at(first, code, np.arange(len(keys)))
-    f = first[code]
-    f = np.where(f < np.arange(len(keys)), f, -1)          # the earlier block it repeats
+    code = first_seen(keys, len(keys))                    # a text's first block
+    f = np.where(code < np.arange(len(keys)), code, -1)    # the earlier block it repeats
     pair = (f[:-1] >= 0) & (f[1:] == f[:-1] + 1) & (code[:-1] != code[1:])
     mark = np.zeros(len(keys), np.bool_)
     mark[:-1] |= pair

@@ -12,6 +12,8 @@ import datetime as dt
 import email.utils
 import re
 
+from .. import wordtrie
+
 # The web's dates: nothing published before this year is on a page with metadata.
 MIN_YEAR = 1990
 # Month names and abbreviations (lower case, without a final '.'), in the languages of the
@@ -33,7 +35,13 @@ for _i, _names in enumerate((
 ), start=1):
     for _n in _names.split():
         MONTHS.setdefault(_n, _i)
-_MONTH = "(" + "|".join(sorted(map(re.escape, MONTHS), key=len, reverse=True)) + r")\.?"
+# A month's name, the longest first: as `MONTH_ALTERNATION` (the definition) matches, but
+# written as a trie of the names (wordtrie.py), which Python's engine tries several times
+# faster at each place of a text (a case-insensitive alternation of 240 names is entered
+# name by name; tests/test_metadata.py compares the two).
+MONTH_NAMES = sorted(MONTHS, key=len, reverse=True)
+MONTH_ALTERNATION = "(" + "|".join(map(re.escape, MONTH_NAMES)) + r")\.?"
+_MONTH = "(" + wordtrie.trie([(name, "") for name in MONTH_NAMES]) + r")\.?"
 
 _ISO = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?"
                   r"\s*(Z|[+-]\d{2}:?\d{2})?)?")

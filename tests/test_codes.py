@@ -1,0 +1,28 @@
+"""pith.pipeline.codes: equal keys numbered by where each first occurs."""
+import random
+
+import numpy as np
+
+from pith.pipeline.codes import first_seen
+
+
+def test_first_seen_is_each_keys_first_index():
+    keys = ["b", "a", "b", "c", "a", "b"]
+    assert first_seen(keys).tolist() == [0, 1, 0, 3, 1, 0]
+    assert first_seen(iter(keys), len(keys)).tolist() == [0, 1, 0, 3, 1, 0]   # any iterable
+    assert first_seen([]).tolist() == []
+    assert first_seen(zip("aab", "xxy")).tolist() == [0, 0, 2]                # tuples too
+
+
+def test_first_seen_numbers_as_a_dense_numbering_does():
+    """Equal keys get equal numbers and different keys different ones: the same partition
+    as numbering distinct keys 0, 1, 2 … in order of appearance."""
+    rng = random.Random(5)
+    for _ in range(50):
+        keys = [rng.choice("abcdefg") * rng.randint(1, 2) for _ in range(rng.randint(0, 40))]
+        dense: dict = {}
+        want = [dense.setdefault(k, len(dense)) for k in keys]
+        got = first_seen(keys, len(keys))
+        assert got.dtype == np.int64
+        assert all(keys[g] == k for g, k in zip(got.tolist(), keys))          # its first index
+        assert (np.equal.outer(got, got) == np.equal.outer(want, want)).all()
