@@ -134,7 +134,9 @@ def capped(html: str, max_depth: int = MAX_DEPTH) -> str:
     one is closed first), so the elements beyond the cap are siblings and the text stays
     in the innermost open one; their end tags close them, or are dropped when the element
     was already closed. `html` itself when nothing is that deep."""
-    if html.count("<") <= max_depth or depth_bound(html) <= max_depth:
+    # a page of at most max_depth characters cannot open more elements (depth_bound's
+    # own first answer on a short page: its tag count); no pass counts its "<" first
+    if len(html) <= max_depth or depth_bound(html) <= max_depth:
         return html
     stack: list[str] = []                     # the elements open up to the cap
     open_count: dict[str, int] = {}
