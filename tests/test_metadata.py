@@ -295,6 +295,37 @@ def test_the_declared_modified_date_when_the_page_shows_it_as_its_date():
     assert meta_of(shown_as.format("Nine minutes"), head=ld)["published"] == "2024-08-29"
 
 
+def test_matching_names_searches_each_distinct_name_once_and_answers_every_row():
+    """matching_names finds the rows matching_rows finds (classes repeated over rows, ids
+    mostly empty, names in any case), and searches each distinct name once."""
+    import random
+    import re
+    rng = random.Random(11)
+    names = ["byline", "Post-Meta", "entry-date", "author-box", "", "", "card", "BYLINE x",
+             "published-on", "nav", "date", "writer2"]
+    rows = [("html", -1), ("body", 0)] + [
+        ("div", 1, {"cls": rng.choice(names), "id": rng.choice(names)}) for _ in range(300)]
+    snap = snapshot_mod.from_json(make_snapshot(rows), 1000)
+    window = np.arange(2, 302)
+    for column in ("cls", "id"):
+        for rx in (shown.BYLINE_NAMES, shown.DATE_NAMES):
+            want = shown.matching_rows(snap, column, rx, window)
+            assert len(want) and shown.matching_names(snap, column, rx, window).tolist() == want.tolist()
+
+    class Counting:                      # a pattern that counts the strings it is given
+        def __init__(self, rx):
+            self.rx, self.searched = rx, []
+
+        def finditer(self, text):
+            self.searched.append(text)
+            return self.rx.finditer(text)
+    counting = Counting(shown.DATE_NAMES)
+    shown.matching_names(snap, "cls", counting, window)
+    assert len(counting.searched) == 1
+    assert counting.searched[0].count("\n") == len(set(snap.cls[window].tolist()))
+    assert shown.matching_names(snap, "cls", re.compile("x"), window[:0]).tolist() == []
+
+
 # --- dates ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("value,iso", [
