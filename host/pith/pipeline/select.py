@@ -41,6 +41,7 @@ from . import footprint
 from . import headline
 from . import features as features_mod
 from . import pagetype
+from . import posts
 from . import reader, render
 from . import wire
 from .wire import (MAX_BLOCK_ROWS, MAX_LISTED_PARTS, MAX_LISTED_PATH,  # noqa: F401
@@ -280,6 +281,10 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
     if thread is None:
         result = comments_mod.whole(snap, feats, result, comments_mod.content(snap, feats, opts),
                                     pinned=pin is not None)
+    if page is not None and opts.forum_posts and posts.forum(snap):
+        model = keep.model_of(snap)
+        result, page = posts.alike(snap, feats, result, page, blocks_mod.compute(snap, feats),
+                                   model.threshold, model.add, thread)
     element = result
     if opts.blocks:
         mine = pin is None             # a reader's pinned element is judged as it is
