@@ -47,6 +47,8 @@ GROWN_MAX = 4.0
 # likely content as not; under it, the buttons and author lines a first post shows
 # ("Quote", "Reply") would carry every reply's.
 SURE = 0.5
+# Rows that are the whole page: the element never grows to them.
+PAGE_TAGS = frozenset({"html", "body"})
 
 
 def forum(snap: Snapshot) -> bool:
@@ -87,8 +89,9 @@ def alike(snap: Snapshot, feats: Features, choice: Choice, page: Judged, blocks,
     rows = blocks.rows
     sig, holder = signatures(snap, blocks)
     inside = (rows >= node) & (rows < snap.end[node])
-    # a class of the element or above it names the page's column, not a post
-    own = (sig >= 0) & (holder > node) & (holder < snap.end[node])
+    # the element's own class names a post's text (Stack Exchange's `s-prose` holds the
+    # question's paragraphs); a class above it, the page's column
+    own = (sig >= 0) & (holder >= node) & (holder < snap.end[node])
     kept = inside & own & (page.p >= SURE) & (blocks.chars > 0)
     if not kept.any():
         return choice, page
@@ -104,7 +107,12 @@ def alike(snap: Snapshot, feats: Features, choice: Choice, page: Judged, blocks,
         return choice, page
     grown = lowest_common_ancestor(snap, np.append(rows[peer], node))
     posts = float(feats.chars[node]) + float(blocks.chars[peer].sum())
-    if grown <= 0 or snap.tag[grown] in ("html", "body") or feats.chars[grown] > GROWN_MAX * posts:
+    # what the grown element shows: its text but a thread left apart (comments under posts)
+    shown = float(feats.chars[grown])
+    if thread is not None:
+        inner = thread.roots[(thread.roots > grown) & (thread.roots < snap.end[grown])]
+        shown -= float(feats.chars[inner].sum())
+    if grown <= 0 or snap.tag[grown] in PAGE_TAGS or shown > GROWN_MAX * posts:
         return choice, page
     held = (rows >= grown) & (rows < snap.end[grown])
     alike_rows = (sig >= 0) & wanted[np.maximum(sig, 0)] & held & ~away[rows]

@@ -344,9 +344,14 @@ def choose_by_blocks(snap: snapshot_mod.Snapshot, feats: features_mod.Features, 
     if best is None or best == method.node:
         return method, page
     # the method's element moved: what it dropped (link lists, furniture inside its
-    # winner) stays dropped where the new element holds it; its parts, preface and
+    # winner) stays dropped where the new element holds it, never the new element itself
+    # nor a row holding it (a post in an `aside` the method left out as furniture: NOTES.md,
+    # 'Why a forum's replies are kept like its first post'); its parts, preface and
     # appendix belonged to the old element
-    return dataclasses.replace(keep.pin(method, best), drop=method.drop), page
+    drop = method.drop
+    if drop is not None:
+        drop = drop & ~headline.holders(snap, best)
+    return dataclasses.replace(keep.pin(method, best), drop=drop), page
 
 
 def mostly_hidden(snap: snapshot_mod.Snapshot, feats: features_mod.Features,
