@@ -346,8 +346,8 @@ def choose_by_blocks(snap: snapshot_mod.Snapshot, feats: features_mod.Features, 
     # the method's element moved: what it dropped (link lists, furniture inside its
     # winner) stays dropped where the new element holds it, never the new element itself
     # nor a row holding it (a post in an `aside` the method left out as furniture: NOTES.md,
-    # 'Why a forum's replies are kept like its first post'); its parts, preface and
-    # appendix belonged to the old element
+    # 'Why the element the block choice moves to is never dropped'); its parts, preface
+    # and appendix belonged to the old element
     drop = method.drop
     if drop is not None:
         drop = drop & ~headline.holders(snap, best)
