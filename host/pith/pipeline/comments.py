@@ -26,7 +26,9 @@ Decisions a change must keep (NOTES.md, 'Why comment threads are found by their 
   interleave with more text than they hold (the comments under each answer); an element
   chosen inside such a thread holding less than HELD_SHARE of it (the first post) grows
   to the whole thread (`whole`, option forum_thread; NOTES.md, 'Why a forum's element
-  holds its whole thread');
+  holds its whole thread'), and so does one beside it holding none of it (the question
+  above its answers' thread) unless the two are a small part of their common ancestor
+  (AROUND_MAX; NOTES.md, 'Why a forum's replies are kept like its first post');
 - the thread apart is hooked in select.py only: auto's expected-F1 choice judges its
   blocks no content, a method's element inside it moves out of it (`without`; a
   reader's pin stays), and the block stage never keeps its blocks (`left_out`).

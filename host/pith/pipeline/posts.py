@@ -13,14 +13,17 @@ element grows to the lowest common ancestor of itself and those peers, and the p
 judged at least the model's threshold, so the block stage keeps them as it keeps the
 first post's text. Decisions a change must keep (NOTES.md, 'Why a forum's replies are
 kept like its first post'):
-- a signature is the nearest row at or above a block with a class attribute (its trailing
-  digits left out: posts number their ids and classes), strictly inside the element, and
-  the block's own tag: a class of the element or above it names the page's column, not a
-  post;
+- a signature is the block's own tag and the tag and class (trailing digits left out:
+  posts number their ids and classes) of the nearest row at or above it with a class; it
+  names the posts' text when that row is the element or inside it (Stack Exchange's
+  `s-prose` element holds the question's paragraphs; a class above the element names the
+  page's column) and the model judges the block at least `SURE` in the element;
 - peers are outside the element, visible, not in furniture (nav, aside, footer) and not
   in a comment thread left apart;
-- the grown element holds at most `GROWN_MAX` times the text of the element and its
-  peers' (a class shared by the post and a sidebar's widget would pull in the page).
+- the grown element shows (a thread left apart aside) at most `GROWN_MAX` times the text
+  of the element and its peers (a class shared by the post and a sidebar's widget would
+  pull in the page), and never is the page's `html` or `body`;
+- what else the growth brings in keeps the bar of a block outside the element (`add`).
 """
 from __future__ import annotations
 
