@@ -18,9 +18,8 @@ kept like its first post'):
   names the posts' text when that row is the element or inside it (Stack Exchange's
   `s-prose` element holds the question's paragraphs; a class above the element names the
   page's column) and the model judges the block at least `SURE` in the element;
-- peers are outside the element, visible, not in furniture (nav, aside, footer) and not
-  in a comment thread left apart;
-- the grown element shows (a thread left apart aside) at most `GROWN_MAX` times the text
+- peers are outside the element, visible and not in furniture (nav, aside, footer);
+- the grown element holds at most `GROWN_MAX` times the text
   of the element and its peers (a class shared by the post and a sidebar's widget would
   pull in the page), and never is the page's `html` or `body`;
 - what else the growth brings in keeps the bar of a block outside the element (`add`).
@@ -80,14 +79,13 @@ def signatures(snap: Snapshot, blocks) -> tuple[np.ndarray, np.ndarray]:
 
 
 def alike(snap: Snapshot, feats: Features, choice: Choice, page: Judged, blocks,
-          floor: float, add: float | None,
-          thread: comments.Thread | None = None) -> tuple[Choice, Judged]:
+          floor: float, add: float | None) -> tuple[Choice, Judged]:
     """(`choice` grown to hold the posts written like the text it keeps, `page` with
     those posts judged at least `floor`, the other blocks the growth brings in judged no
     content under `add`, as blocks outside the element are); both as they are when the
-    element has no such
-    peers outside it or the grown element would hold far more than the posts
-    (GROWN_MAX)."""
+    element has no such peers outside it or the grown element would hold far more than
+    the posts (GROWN_MAX). On a forum's page no comment thread is left apart
+    (comments.is_content), so none is in the way."""
     node = choice.node
     rows = blocks.rows
     sig, holder = signatures(snap, blocks)
@@ -102,20 +100,13 @@ def alike(snap: Snapshot, feats: Features, choice: Choice, page: Judged, blocks,
     wanted[sig[kept]] = True
     land = furniture(snap)
     away = snap.subtrees(np.flatnonzero(land)) if land.any() else np.zeros(snap.n, np.bool_)
-    if thread is not None:
-        away = away | thread.inside
     peer = (~inside & (sig >= 0) & wanted[np.maximum(sig, 0)] & (blocks.chars > 0)
             & ~away[rows] & ~feats.gone[rows])
     if not peer.any():
         return choice, page
     grown = lowest_common_ancestor(snap, np.append(rows[peer], node))
     posts = float(feats.chars[node]) + float(blocks.chars[peer].sum())
-    # what the grown element shows: its text but a thread left apart (comments under posts)
-    shown = float(feats.chars[grown])
-    if thread is not None:
-        inner = thread.roots[(thread.roots > grown) & (thread.roots < snap.end[grown])]
-        shown -= float(feats.chars[inner].sum())
-    if grown <= 0 or snap.tag[grown] in PAGE_TAGS or shown > GROWN_MAX * posts:
+    if grown <= 0 or snap.tag[grown] in PAGE_TAGS or feats.chars[grown] > GROWN_MAX * posts:
         return choice, page
     held = (rows >= grown) & (rows < snap.end[grown])
     alike_rows = (sig >= 0) & wanted[np.maximum(sig, 0)] & held & ~away[rows]

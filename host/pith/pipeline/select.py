@@ -284,7 +284,7 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
     if page is not None and opts.forum_posts and posts.forum(snap):
         model = keep.model_of(snap)
         result, page = posts.alike(snap, feats, result, page, blocks_mod.compute(snap, feats),
-                                   model.threshold, model.add, thread)
+                                   model.threshold, model.add)
     element = result
     if opts.blocks:
         mine = pin is None             # a reader's pinned element is judged as it is
