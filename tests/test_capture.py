@@ -253,3 +253,30 @@ def test_form_controls_cannot_derail_the_walk(pith_browser, tmp_path):
     cols = pith_browser.capture(page)["nodes"]
     assert cols["tag"][3:] == ["form"] + ["input"] * len(names) + ["p"]
     assert cols["id"][3] == "f" and cols["text"][-1] == "after"
+
+
+def test_a_capture_surely_over_the_send_limit_comes_back_as_too_large(pith_browser, tmp_path):
+    """With __pith.sendLimit set (the extension sets it), a capture whose JSON is over the
+    limit even after the longest cut of its texts answers {too_large} in place of the
+    snapshot; one that fits once its long text is cut comes back whole; without a limit
+    (the CLI) nothing changes."""
+    page = tmp_path / "long.html"
+    page.write_text("<!DOCTYPE html><html><body><p>" + "word " * 4000 + "</p></body></html>",
+                    encoding="utf-8")
+    source = CAPTURE_JS.read_text(encoding="utf-8")
+    whole = json.loads(pith_browser.evaluate(page, [source])[0])
+    size = len(json.dumps(whole, ensure_ascii=False, separators=(",", ":")))
+    limits = [{"bytes": size // 2, "textChars": 10 ** 6},
+              # the 20,000-character text cut to 100 leaves about 1,000 characters of JSON
+              {"bytes": size // 2, "textChars": 100},
+              {"bytes": size + 100, "textChars": 10 ** 6}]
+    # one page: each limit set in __pith (which the first capture made), then a capture
+    script = [source]
+    for limit in limits:
+        script += ["globalThis.__pith.sendLimit = %s, 0" % json.dumps(limit), source]
+    over, fits, under = (json.loads(r) for r in pith_browser.evaluate(page, script)[2::2])
+    assert set(over) == {"v", "n", "too_large"}
+    assert over["n"] == whole["n"] and over["too_large"]["limit"] == size // 2
+    assert size // 2 < over["too_large"]["at_least"] <= size
+    assert fits["n"] == whole["n"] and "too_large" not in fits
+    assert under["n"] == whole["n"] and "too_large" not in under

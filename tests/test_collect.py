@@ -106,13 +106,24 @@ def server():
         yield url
 
 
-@pytest.fixture
-def tab(chromium):
+@pytest.fixture(scope="module")
+def module_tab(chromium):
+    """One tab for the module: a new context per test started a renderer process each
+    (about 0.2 s of CPU; host/NOTES.md, 'Why the suite shares browsers')."""
     context = chromium.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     page.set_default_timeout(20_000)
     yield page
     context.close()
+
+
+@pytest.fixture
+def tab(module_tab):
+    """The module's tab on a blank document, with no route left by an earlier test; each
+    test then loads its own page (a new document: no script state carries over)."""
+    module_tab.unroute_all()
+    module_tab.goto("about:blank")
+    return module_tab
 
 
 def prepare(tab) -> None:

@@ -173,6 +173,10 @@ def test_a_pinned_element_inside_a_forum_thread_stays():
     ("https://www.example.com/the-best-board-games-from-2025/", False),   # a title's slug
     ("https://blog.example.org/2012/10/post.html#comments", False),       # the fragment
     ("file:///home/me/saved/comments/page.html", False),                  # a folder's name
+    ("https://bbs.example.cn/detail/171", True),                            # a bulletin board
+    ("https://patent.bbscloud.example.com/info/2497", True),
+    ("https://www.example.com/bbs/12", True),
+    ("https://www.hobbs.example.com/2024/news/", False),                  # a label holding it
     ("", False),
 ])
 def test_forum_urls(url, forum):
@@ -282,3 +286,34 @@ def test_every_method_leaves_the_thread_out(overrides):
 def test_a_pinned_comment_is_not_moved():
     sel = select(blog(), Options.from_overrides({"blocks": False}), pin=9)
     assert sel.node == 9 and COMMENT.strip() in sel.output("text")
+
+
+def question_then_answers(url: str, column_words: int = 0):
+    """A topic's question (`div.topic-content`), then its answers' thread
+    (`div.comment-list` of `div.comment` items) beside it, not inside it; `column_words`
+    of a column around both."""
+    rows = [("html", -1), ("body", 0), ("div", 1, {"cls": "topic"}),            # 0 1 2
+            ("div", 2, {"cls": "topic-content"}),                               # 3
+            ("h1", 3, {"text": "Why my bread stopped rising"}),                 # 4
+            ("p", 3, {"text": POST * 2}),                                       # 5
+            ("div", 2, {"cls": "comment-list"})]                                # 6
+    for k in range(3):
+        rows += [("div", 6, {"cls": "comment", "text": COMMENT})]
+    rows += [("p", 2, {"text": "word " * column_words})]
+    snap = from_json(make_snapshot(rows, url=url), 1000)
+    feats = compute(snap)
+    return snap, feats, comments.find(snap, feats)
+
+
+def test_a_question_outside_its_answers_thread_grows_to_hold_it():
+    """The failure this fixes: on a forum topic whose answers' thread is the question's
+    sibling, the element was the question alone (whole grew only an element inside the
+    thread). Not when the common ancestor is mostly other text (AROUND_MAX)."""
+    from pith.pipeline.algorithms.base import Choice
+    snap, feats, thread = question_then_answers("https://forum.example.org/topic/12")
+    assert thread is not None and comments.is_content(snap, feats, thread)
+    question = Choice(node=3, score=np.zeros(snap.n), blocks=np.array([3]))
+    assert comments.whole(snap, feats, question, thread).node == 2
+    assert comments.whole(snap, feats, question, thread, pinned=True).node == 3
+    snap, feats, thread = question_then_answers("https://forum.example.org/topic/12", 600)
+    assert comments.whole(snap, feats, question, thread).node == 3

@@ -64,12 +64,18 @@ def svg_text(src: str) -> str:
     return base64.b64decode(data).decode("utf-8") if head.endswith(";base64") else unquote(data)
 
 
-def cli_markdown(name: str) -> str:
+@pytest.fixture(scope="module")
+def cli_markdown(tmp_path_factory) -> dict[str, str]:
+    """{formula page: `pith extract -f markdown` of it}, the four pages in one run (one
+    browser); the outputs are named source.md, source-2.md, ... in input order."""
+    out = tmp_path_factory.mktemp("formulas-md")
     done = subprocess.run([sys.executable, "-m", "pith", "extract", "-f", "markdown",
-                           str(PAGES / "formulas" / name / "source.html")],
-                          capture_output=True, text=True, timeout=120)
+                           *(str(PAGES / "formulas" / name / "source.html") for name in MATH),
+                           "--out", str(out)], capture_output=True, text=True, timeout=240)
     assert done.returncode == 0, done.stderr
-    return done.stdout
+    stems = ["source"] + [f"source-{k}" for k in range(2, len(MATH) + 1)]
+    return {name: (out / f"{stem}.md").read_text(encoding="utf-8")
+            for name, stem in zip(MATH, stems)}
 
 
 # --- Chromium ---------------------------------------------------------------------------------
@@ -131,11 +137,12 @@ def test_formulas_are_shown_as_mathml_in_chromium(chromium_readers, name):
 
 
 @pytest.mark.parametrize("name", MATH)
-def test_cli_markdown_writes_the_formulas_the_reader_exports(chromium_readers, name):
+def test_cli_markdown_writes_the_formulas_the_reader_exports(chromium_readers, cli_markdown,
+                                                            name):
     st, _ = chromium_readers[f"formulas/{name}"]
     reader = formulas(st["markdown"])
     assert len(reader) == sum(COUNTS[name])
-    assert formulas(cli_markdown(name)) == reader
+    assert formulas(cli_markdown[name]) == reader
 
 
 def test_math_markdown_holds_the_page_tex_where_it_is_known(chromium_readers):
@@ -181,7 +188,7 @@ def fx(firefox_with_pith):
 
 
 @pytest.mark.firefox
-def test_formulas_and_figures_in_firefox(fx, server):
+def test_formulas_and_figures_in_firefox(fx, server, cli_markdown):
     from test_e2e_firefox import assert_ok, reader_context
     for name in [f"formulas/{m}" for m in MATH] + ["figures/chart", "figures/hostile-svg"]:
         fx.load(f"{server}/{name}/source.html")
@@ -202,7 +209,7 @@ def test_formulas_and_figures_in_firefox(fx, server):
                 m = name.split("/")[1]
                 assert (st["inline"], st["displayed"]) == COUNTS[m] and st["drawn"], name
                 assert len(formulas(st["markdown"])) == sum(COUNTS[m])
-                assert formulas(st["markdown"]) == formulas(cli_markdown(m)), name
+                assert formulas(st["markdown"]) == formulas(cli_markdown[m]), name
             else:
                 [img] = st["images"]
                 assert img["src"].startswith("data:image/svg+xml;base64,") and img["w"] > 0, name

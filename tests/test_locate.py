@@ -41,18 +41,27 @@ GENERATED_IDS = ["post-123456", "a1b2c3d4", "9lives", "x" * 41, "css-1dbjc4n", "
 HANDWRITTEN_IDS = ["content-area", "article_body", "story", "sidebar2", "Comments"]
 
 
-@pytest.fixture
-def tab(chromium):
+@pytest.fixture(scope="module")
+def loaded_tab(chromium):
+    """One tab for the module, serving PAGE: a new context per test started a renderer
+    process each (about 0.2 s of CPU; host/NOTES.md, 'Why the suite shares browsers')."""
     context = chromium.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     page.set_default_timeout(20_000)
     page.route("http://pith.test/**", lambda route: route.fulfill(
         status=200, content_type="text/html; charset=utf-8", body=PAGE))
-    page.goto(URL, wait_until="load")
-    capture(page)
-    page.evaluate(LOCATE_JS)
     yield page
     context.close()
+
+
+@pytest.fixture
+def tab(loaded_tab):
+    """PAGE loaded afresh (a new document: no script state carries over), captured, with
+    locate.js installed."""
+    loaded_tab.goto(URL, wait_until="load")
+    capture(loaded_tab)
+    loaded_tab.evaluate(LOCATE_JS)
+    return loaded_tab
 
 
 def capture(tab) -> None:

@@ -243,3 +243,46 @@ def test_echoed_page_strings_are_whole_at_their_limit_and_cut_one_over(field, li
         got = sel.to_wire()[field] if field in ("title", "url") else sel.describe(2)[field]
         assert len(got) == cap
         assert got.endswith("…") is cut and (got == value) is not cut
+
+
+FROST = [
+    "The first frost came three weeks early this year, and it caught the dahlias with their "
+    "buds still closed. By morning the leaves had gone black and limp along the whole south "
+    "border.",
+    "I had meant to lift the tubers at the end of the month, so this was a rush job: cut the "
+    "stems to a hand's width, dig wide to spare the necks, and leave them upside down in the "
+    "shed to drain.",
+    "The ones in pots fared better. The terrace wall kept off the worst of it, and the two "
+    "that stood against the brick are still flowering, which says more about the wall than "
+    "about my planning.",
+    "Next year the labels go on before the frost, not after. Half the tubers in the crates "
+    "are now a guessing game of colour and height.",
+]
+
+
+def test_a_post_in_an_aside_the_method_dropped_as_furniture_is_read_whole():
+    """The failure this fixes (dragnet_train T18: a blog whose post is an
+    `aside.blogPost`): the vote's element was the column, which left the aside out as
+    furniture; the expected-F1 choice moved the element to the aside and carried the
+    column's drop over, so the element itself stayed dropped and the block stage kept only
+    what passes the bar of a block outside it (the last, shorter paragraph and the byline
+    were lost)."""
+    from pith.pages import static
+    teasers = "".join(f'<p><a href="/post/{k}">Another garden post about bulbs and borders '
+                      f'number {k}</a> - Garden Diary</p>' for k in range(6))
+    html = ('<!DOCTYPE html><html><head><meta charset="utf-8"><title>Frost came early | '
+            'Garden Diary</title></head><body><header><a href="/">Garden Diary</a><nav><ul>'
+            '<li><a href="/">Home</a></li><li><a href="/about">About</a></li></ul></nav>'
+            '</header><div id="wrap"><section class="main"><aside class="blogPost">'
+            '<h1>Frost came early</h1><h4>Posted 9 October 2012 by Ines</h4>'
+            + "".join(f"<p>{p}</p>" for p in FROST) +
+            '</aside><div class="more"><h3>More from the diary</h3>' + teasers +
+            '</div><div class="comments-form"><h3>Leave a comment</h3><form><input name="n">'
+            '<textarea></textarea><button>Send</button></form></div></section></div>'
+            '<footer><p>Garden Diary 2012</p></footer></body></html>')
+    sel = select(static.snapshot_from_html(html, "https://garden.example.org/2012/10/frost/"))
+    element = sel.element
+    assert sel.snap.tag[element.node] == "aside"
+    assert element.drop is None or not element.drop[element.node]
+    text = sel.output("text")
+    assert all(p in text for p in FROST) and "More from the diary" not in text

@@ -17,6 +17,9 @@ try {
   if (arg.call === 'cut') {
     const removed = m.cutLongTexts(arg.snapshot, arg.limit);
     out = {removed, snapshot: arg.snapshot};
+  } else if (arg.call === 'refused') {
+    m.checkRefusedInPage(arg.snapshot);
+    out = {sent: true};
   } else {
     const text = 'x'.repeat(arg.chars);
     m.checkSendable(text, arg.removed);
@@ -66,3 +69,13 @@ def test_the_frame_check_counts_what_was_cut():
     assert refused["error"] == "page_too_large" and refused["code"] == 80, refused
     assert "pith extract URL" in refused["message"]
     assert run({"call": "check", "chars": limit + 10, "removed": 10})["sent"] is True
+
+
+def test_a_capture_the_page_refused_is_page_too_large_with_its_size():
+    """capture.js answers {too_large: {at_least, limit}} when its JSON is surely over the
+    limit (tests/test_capture.py); the background turns that into page_too_large (80)."""
+    refused = run({"call": "refused", "snapshot": {"v": 1, "n": 9, "too_large": {
+        "at_least": 80 * 1024 * 1024, "limit": 66060288}}})
+    assert refused["error"] == "page_too_large" and refused["code"] == 80, refused
+    assert "over 80 MB" in refused["message"] and "pith extract URL" in refused["message"]
+    assert run({"call": "refused", "snapshot": {"v": 1, "n": 3, "nodes": {}}})["sent"] is True

@@ -49,7 +49,7 @@ import { PithError, toWire } from './errors.js';
 import { host } from './native-host.js';
 import * as page from './page.js';
 import * as rules from './rules.js';
-import { checkSendable, cutLongTexts } from './sendable.js';
+import { checkRefusedInPage, checkSendable, cutLongTexts } from './sendable.js';
 import * as settings from './settings.js';
 import * as state from './state.js';
 
@@ -142,6 +142,7 @@ async function captureAndSelect(tabId, { useRules = true } = {}) {
   const text = await page.capture(tabId);
   const t1 = now();
   const snapshot = JSON.parse(text);
+  checkRefusedInPage(snapshot);
   checkSendable(text, cutLongTexts(snapshot));
   const found = useRules ? await ruleFor(tabId, snapshot.url) : { pin: null, rule: null, site: null };
   const options = await settings.hostOptions();

@@ -8,6 +8,7 @@
  * capture to the next through the elements they name (__pith.heldRows in between).
  */
 import { PithError } from './errors.js';
+import { SEND_LIMIT } from './sendable.js';
 
 const api = globalThis.browser ?? globalThis.chrome;
 
@@ -61,9 +62,14 @@ async function execute(tabId, injection) {
 
 // --- the functions below run in the page; they must not use anything from this module ---
 
-function pagePrepare() {
-  const p = globalThis.__pith;
-  if (p && p.overlay) p.overlay.close({ notify: false });   // the next capture must not see it
+function pagePrepare(sendLimit) {
+  const g = globalThis;
+  if (typeof g.__pith !== 'object' || g.__pith === null) {
+    Object.defineProperty(g, '__pith', { value: {}, writable: true, configurable: true, enumerable: false });
+  }
+  const p = g.__pith;
+  if (p.overlay) p.overlay.close({ notify: false });   // the next capture must not see it
+  p.sendLimit = sendLimit;                             // read by capture.js
   return document.readyState;
 }
 
@@ -127,9 +133,10 @@ function pageRefindRows() {
 
 // --- calls -----------------------------------------------------------------------------
 
-/** Hide an earlier overlay; the document's readyState. */
+/** Hide an earlier overlay and tell capture.js what can be sent (sendable.js); the
+ * document's readyState. */
 export function prepare(tabId) {
-  return execute(tabId, { func: pagePrepare });
+  return execute(tabId, { func: pagePrepare, args: [{ ...SEND_LIMIT }] });
 }
 
 /** The snapshot JSON string of the page (host/SNAPSHOT.md); also (re)installs highlight.js. */

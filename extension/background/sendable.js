@@ -41,16 +41,31 @@ export function cutLongTexts(snapshot, limit = MAX_TEXT_CHARS) {
   return removed;
 }
 
+// What inject/capture.js is told before it runs (page.prepare): a capture whose JSON, less
+// the most this module's cut can take, is still over `bytes` characters is surely over as
+// many bytes of UTF-8, so the page answers {too_large} and the megabytes never cross.
+export const SEND_LIMIT = Object.freeze({ bytes: MAX_SNAPSHOT_BYTES, textChars: MAX_TEXT_CHARS });
+
 /** Throw page_too_large when the capture JSON `text`, less `removed` characters cut from
  * its strings, may be over MAX_SNAPSHOT_BYTES of UTF-8. A removed character is at least
  * one byte of the JSON, so the bound is never below the real size. */
 export function checkSendable(text, removed = 0) {
   if ((text.length - removed) * 3 <= MAX_SNAPSHOT_BYTES) return;   // UTF-8 is at most 3 bytes a unit
   const bytes = new TextEncoder().encode(text).length - removed;
-  if (bytes <= MAX_SNAPSHOT_BYTES) return;
+  if (bytes > MAX_SNAPSHOT_BYTES) throw tooLarge(bytes, 'is');
+}
+
+/** Throw page_too_large when the page itself refused its capture (`snapshot.too_large`,
+ * {at_least, limit}: its JSON was surely over SEND_LIMIT.bytes). */
+export function checkRefusedInPage(snapshot) {
+  const over = snapshot && snapshot.too_large;
+  if (over && typeof over === 'object') throw tooLarge(Number(over.at_least) || 0, 'is over');
+}
+
+function tooLarge(bytes, is) {
   const mb = (n) => `${Math.round(n / (1024 * 1024))} MB`;
-  throw new PithError('page_too_large',
-    `This page is too large for Pith in the browser: its capture is ${mb(bytes)}, over the ` +
+  return new PithError('page_too_large',
+    `This page is too large for Pith in the browser: its capture ${is} ${mb(bytes)}, over the ` +
     `${mb(MAX_SNAPSHOT_BYTES)} that fit in one message to the Pith host. The command line ` +
     'reads it: pith extract URL', { detail: { bytes, limit: MAX_SNAPSHOT_BYTES } });
 }

@@ -8,7 +8,9 @@
  * Safe to inject any number of times: everything lives inside one function call, and the
  * only global touched is globalThis.__pith (created if absent, never replaced), whose
  * `nodes` is set to the Element of every row of the last capture, so that a later script
- * (inject/highlight.js) can map a node id back to its element.
+ * (inject/highlight.js) can map a node id back to its element. The extension also leaves
+ * __pith.sendLimit there first: a capture surely over what it can send to the host comes
+ * back as {v, n, too_large} instead of tens of megabytes it would only refuse.
  *
  * The walk is iterative (pages nest 10,000 deep), preorder over the flat tree: open shadow
  * roots, slots' assigned nodes, same-origin frames' documents. Columns are plain arrays
@@ -194,9 +196,17 @@
     return a !== null && a.trim().toLowerCase() === 'true';
   }
 
+  /** The extension's {bytes, textChars} (set in __pith.sendLimit before this script runs),
+   * or null: the command line sets none and always gets the whole capture. */
+  function sendLimitOf(p) {
+    var lim = p && typeof p === 'object' ? p.sendLimit : null;
+    return lim && lim.bytes > 0 && lim.textChars > 0 ? lim : null;
+  }
+
   function capture() {
     var t0 = performance.now();
     var doc = document, win = window;
+    var sendLimit = sendLimitOf(globalThis.__pith);
 
     var C = {
       tag: [], parent: [], text: [], tail: [], link: [], id: [], cls: [], role: [],
@@ -412,7 +422,25 @@
     g.__pith.formula = formula;
 
     snap.capture_ms = Math.round((performance.now() - t0) * 10) / 10;
-    return stringify(snap);
+    var json = stringify(snap);
+    var atLeast = sendLimit ? json.length - cutChars(text, sendLimit.textChars) -
+                              cutChars(tail, sendLimit.textChars) : 0;
+    if (sendLimit && atLeast > sendLimit.bytes) {
+      return stringify({ v: SNAPSHOT_VERSION, n: tag.length,
+                         too_large: { at_least: atLeast, limit: sendLimit.bytes } });
+    }
+    return json;
+  }
+
+  /** The most characters the extension's cut (extension/background/sendable.js) can take
+   * from `values`: all past `limit` of each string, and one more where it stops short of a
+   * surrogate pair. */
+  function cutChars(values, limit) {
+    var n = 0;
+    for (var i = 0; i < values.length; i++) {
+      if (values[i].length > limit) n += values[i].length - limit + 1;
+    }
+    return n;
   }
 
   return capture();

@@ -26,7 +26,9 @@ Decisions a change must keep (NOTES.md, 'Why comment threads are found by their 
   interleave with more text than they hold (the comments under each answer); an element
   chosen inside such a thread holding less than HELD_SHARE of it (the first post) grows
   to the whole thread (`whole`, option forum_thread; NOTES.md, 'Why a forum's element
-  holds its whole thread');
+  holds its whole thread'), and so does one beside it holding none of it (the question
+  above its answers' thread) unless the two are a small part of their common ancestor
+  (AROUND_MAX; NOTES.md, 'Why a forum's replies are kept like its first post');
 - the thread apart is hooked in select.py only: auto's expected-F1 choice judges its
   blocks no content, a method's element inside it moves out of it (`without`; a
   reader's pin stays), and the block stage never keeps its blocks (`left_out`).
@@ -87,7 +89,7 @@ MIN_THREAD_CHARS = 80
 FORUM_URL_PARTS = frozenset({
     "forum", "forums", "topic", "topics", "thread", "threads", "questions", "question",
     "discussion", "discussions", "discuss", "boards", "community", "comments",
-    "viewtopic", "showthread", "answers",
+    "viewtopic", "showthread", "answers", "bbs",
 })
 # schema.org types (lower case) of a page that is a forum thread or a Q&A page, whose
 # replies are the content wherever it is served from: every page of the shared datasets
@@ -101,6 +103,10 @@ WEB_SCHEMES = frozenset({"http", "https"})
 SECTION_WORDS = 2
 # A host name holding this word is a forum's (scienceforums.net, marshallforum.com).
 FORUM_HOST_WORD = "forum"
+# A label of a host name starting with this word is a bulletin board's, the forums' name
+# on the Chinese, Japanese and Korean web (bbs.nanshengbbs.top, patent.bbscloud.com);
+# not any label holding it (Hobbs, Gibbs).
+BBS_LABEL = "bbs"
 # The reply's `comments` carries at most this many characters of text and block rows
 # (`truncated` says so): with the `blocks` lists (select.MAX_BLOCK_ROWS) the reply stays
 # under the 1 MiB a browser takes from a host (4 bytes a character at worst).
@@ -114,6 +120,10 @@ RESPOND_NAMES = frozenset({"respond", "comment-respond", "reply-form", "comment-
 # root's text when it is the thread (its post feed, without the root's reply box and
 # "recommended" strip); less, it is one post of it, and grows to the thread (`whole`).
 HELD_SHARE = 0.5
+# A question grown to hold its answers' thread (`whole`) holds at most this many times the
+# text of the two: more, the common ancestor is the page's column or body, and the
+# element beside the thread is not the thread's question.
+AROUND_MAX = 2.0
 # Links hold less than this share of a thread's text: readers' comments are prose with an
 # author's link and a "Reply" link each; a "Recent comments" widget is a list of links.
 MAX_LINKED = 0.5
@@ -264,7 +274,7 @@ def forum_url(url: str) -> bool:
     if parts.scheme not in WEB_SCHEMES:
         return False
     host = (parts.hostname or "").lower()
-    if FORUM_HOST_WORD in host:
+    if FORUM_HOST_WORD in host or any(label.startswith(BBS_LABEL) for label in host.split(".")):
         return True
     segments = [seg.split(".")[0] for seg in parts.path.lower().split("/")]
     # a segment of one or two words is a section's name (/discussion-topics/); a longer
@@ -333,14 +343,33 @@ def whole(snap: Snapshot, feats: Features, choice: Choice, thread: Thread | None
     such a thread, when the element holds most of the thread root's text already
     (HELD_SHARE: a post feed inside the named thread, its reply box beside it), or when
     `pinned`."""
-    if thread is None or pinned or not thread.inside[choice.node]:
+    if thread is None or pinned:
         return choice
     el = choice.node
+    if not thread.inside[el]:
+        return _with_replies(snap, feats, choice, thread)
     root = int(thread.roots[np.searchsorted(thread.roots, el, side="right") - 1])
     if feats.chars[el] >= HELD_SHARE * feats.chars[root]:
         return choice
     node = lowest_common_ancestor(snap, np.append(thread.roots, el))
     if node == el:
+        return choice
+    return pin(choice, node)
+
+
+def _with_replies(snap: Snapshot, feats: Features, choice: Choice, thread: Thread) -> Choice:
+    """`choice`, whose element lies outside the thread that is the page's content, grown to
+    hold the thread when it holds none of it: the question above its answers (a forum's
+    first post outside the list of replies) is the element on its own, and the reader of
+    the page wants the answers too. As it is when the grown element would hold more than
+    AROUND_MAX times the text of the two (the page's column, a sidebar's)."""
+    el = choice.node
+    roots = thread.roots
+    if ((roots > el) & (roots < snap.end[el])).any():
+        return choice
+    node = lowest_common_ancestor(snap, np.append(roots, el))
+    both = float(feats.chars[el]) + float(feats.chars[roots].sum())
+    if node <= 0 or feats.chars[node] > AROUND_MAX * both:
         return choice
     return pin(choice, node)
 

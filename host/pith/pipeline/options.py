@@ -375,6 +375,13 @@ class Options:
         "an element chosen inside it (the first post, longer than any reply) grows to "
         "hold all of it (NOTES.md, 'Why a forum's element holds its whole thread')")
 
+    forum_posts: bool = _opt(
+        True, "on a forum's or a Q&A site's page (posts.forum), the replies written in the "
+        "markup of the text the block stage keeps in the element (the same tag under the "
+        "same class) are posts too: the element grows to hold them and they are kept like "
+        "the first post (posts.py; NOTES.md, 'Why a forum's replies are kept like its "
+        "first post')")
+
     # --- every method ----------------------------------------------------------------
     skip_hidden: bool = _opt(
         True, "hidden elements (display:none, visibility:hidden, aria-hidden, zero size) "

@@ -41,6 +41,7 @@ from . import footprint
 from . import headline
 from . import features as features_mod
 from . import pagetype
+from . import posts
 from . import reader, render
 from . import wire
 from .wire import (MAX_BLOCK_ROWS, MAX_LISTED_PARTS, MAX_LISTED_PATH,  # noqa: F401
@@ -280,6 +281,10 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
     if thread is None:
         result = comments_mod.whole(snap, feats, result, comments_mod.content(snap, feats, opts),
                                     pinned=pin is not None)
+    if page is not None and opts.forum_posts and posts.forum(snap):
+        model = keep.model_of(snap)
+        result, page = posts.alike(snap, feats, result, page, blocks_mod.compute(snap, feats),
+                                   model.threshold, model.add)
     element = result
     if opts.blocks:
         mine = pin is None             # a reader's pinned element is judged as it is
@@ -339,9 +344,14 @@ def choose_by_blocks(snap: snapshot_mod.Snapshot, feats: features_mod.Features, 
     if best is None or best == method.node:
         return method, page
     # the method's element moved: what it dropped (link lists, furniture inside its
-    # winner) stays dropped where the new element holds it; its parts, preface and
-    # appendix belonged to the old element
-    return dataclasses.replace(keep.pin(method, best), drop=method.drop), page
+    # winner) stays dropped where the new element holds it, never the new element itself
+    # nor a row holding it (a post in an `aside` the method left out as furniture: NOTES.md,
+    # 'Why the element the block choice moves to is never dropped'); its parts, preface
+    # and appendix belonged to the old element
+    drop = method.drop
+    if drop is not None:
+        drop = drop & ~headline.holders(snap, best)
+    return dataclasses.replace(keep.pin(method, best), drop=drop), page
 
 
 def mostly_hidden(snap: snapshot_mod.Snapshot, feats: features_mod.Features,

@@ -1,0 +1,118 @@
+"""A forum's posts: the replies are written like the first post, so the element holds them and the block stage keeps them alike.
+
+On a forum thread or a Q&A page the first post is the longest and the block model,
+which learned "reply" and "comment" names as boilerplate from blogs, gives the replies'
+text a probability under its threshold: the element is the first post and the reader
+gets the question without its answers. But a forum writes every post's text in the same
+markup (Discuz's `td.t_f`, a phpBB `div.content`, reddit's `div.md`): the text blocks the
+model keeps in the element name the posts' text, and every other block of the page under
+the same name (`signatures`) is another post's.
+
+`alike` (select.py, option `forum_posts`): on a page that is a forum's (`forum`), the
+element grows to the lowest common ancestor of itself and those peers, and the peers are
+judged at least the model's threshold, so the block stage keeps them as it keeps the
+first post's text. Decisions a change must keep (NOTES.md, 'Why a forum's replies are
+kept like its first post'):
+- a signature is the block's own tag and the tag and class (trailing digits left out:
+  posts number their ids and classes) of the nearest row at or above it with a class; it
+  names the posts' text when that row is the element or inside it (Stack Exchange's
+  `s-prose` element holds the question's paragraphs; a class above the element names the
+  page's column) and the model judges the block at least `SURE` in the element;
+- peers are outside the element, visible and not in furniture (nav, aside, footer);
+- the grown element holds at most `GROWN_MAX` times the text
+  of the element and its peers (a class shared by the post and a sidebar's widget would
+  pull in the page), and never is the page's `html` or `body`;
+- what else the growth brings in keeps the bar of a block outside the element (`add`).
+"""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from . import comments
+from .algorithms.auto import furniture, lowest_common_ancestor
+from .algorithms.base import Choice
+from .blocks.keep import Judged, pin
+from .features import Features
+from .snapshot import Snapshot
+
+# Trailing characters left out of a class before it names a signature: posts number
+# their classes (`post-1148995`, `reply_2`) as they number their ids.
+DIGITS = "0123456789"
+# The grown element holds at most this many times the visible text of the element and
+# its peers' blocks together: the posts' wrapper holds their authors' boxes, dates and
+# buttons too (Discuz: about twice the posts' text), a page's column far more.
+GROWN_MAX = 4.0
+# The blocks that name the posts' text are those the model judges at least this likely
+# content in the element: its probabilities are calibrated, and at 0.5 a block is as
+# likely content as not; under it, the buttons and author lines a first post shows
+# ("Quote", "Reply") would carry every reply's.
+SURE = 0.5
+# Rows that are the whole page: the element never grows to them.
+PAGE_TAGS = frozenset({"html", "body"})
+
+
+def forum(snap: Snapshot) -> bool:
+    """Whether the page is a forum's thread or a Q&A page by its address or its declared
+    type (comments.forum_url, comments.declares_thread). Not by the learned page type:
+    Quora answers it calls forums lost their precision to the rule (0.94 -> 0.80)."""
+    return comments.forum_url(str(snap.meta.get("url") or "")) or comments.declares_thread(snap)
+
+
+def signatures(snap: Snapshot, blocks) -> tuple[np.ndarray, np.ndarray]:
+    """(per block, a code of its signature — its tag, and the tag and class of its nearest
+    classed row at or above it, trailing digits left out — or -1 when no row above it has
+    a class; per block, that row)."""
+    classed = snap.cls != ""
+    holder = snap.nearest(classed)[blocks.rows]
+    out = np.full(len(blocks.rows), -1, np.int64)
+    at = np.flatnonzero(classed[holder])
+    if not len(at):
+        return out, holder
+    codes: dict[tuple[str, str, str], int] = {}
+    keys = zip(snap.tag[blocks.rows[at]].tolist(), snap.tag[holder[at]].tolist(),
+               snap.cls[holder[at]].tolist())
+    out[at] = np.fromiter((codes.setdefault((t, h, c.rstrip(DIGITS)), len(codes))
+                           for t, h, c in keys), np.int64, len(at))
+    return out, holder
+
+
+def alike(snap: Snapshot, feats: Features, choice: Choice, page: Judged, blocks,
+          floor: float, add: float | None) -> tuple[Choice, Judged]:
+    """(`choice` grown to hold the posts written like the text it keeps, `page` with
+    those posts judged at least `floor`, the other blocks the growth brings in judged no
+    content under `add`, as blocks outside the element are); both as they are when the
+    element has no such peers outside it or the grown element would hold far more than
+    the posts (GROWN_MAX). On a forum's page no comment thread is left apart
+    (comments.is_content), so none is in the way."""
+    node = choice.node
+    rows = blocks.rows
+    sig, holder = signatures(snap, blocks)
+    inside = (rows >= node) & (rows < snap.end[node])
+    # the element's own class names a post's text (Stack Exchange's `s-prose` holds the
+    # question's paragraphs); a class above it, the page's column
+    own = (sig >= 0) & (holder >= node) & (holder < snap.end[node])
+    kept = inside & own & (page.p >= SURE) & (blocks.chars > 0)
+    if not kept.any():
+        return choice, page
+    wanted = np.zeros(int(sig.max()) + 2, np.bool_)
+    wanted[sig[kept]] = True
+    land = furniture(snap)
+    away = snap.subtrees(np.flatnonzero(land)) if land.any() else np.zeros(snap.n, np.bool_)
+    peer = (~inside & (sig >= 0) & wanted[np.maximum(sig, 0)] & (blocks.chars > 0)
+            & ~away[rows] & ~feats.gone[rows])
+    if not peer.any():
+        return choice, page
+    grown = lowest_common_ancestor(snap, np.append(rows[peer], node))
+    posts = float(feats.chars[node]) + float(blocks.chars[peer].sum())
+    if grown <= 0 or snap.tag[grown] in PAGE_TAGS or feats.chars[grown] > GROWN_MAX * posts:
+        return choice, page
+    held = (rows >= grown) & (rows < snap.end[grown])
+    alike_rows = (sig >= 0) & wanted[np.maximum(sig, 0)] & held & ~away[rows]
+    p = np.where(alike_rows, np.maximum(page.p, floor), page.p)
+    # the rest the grown element brings in (authors' boxes, dates, moderators' notes) keeps
+    # the bar of a block outside the element: the model's `add`
+    if add is not None:
+        p = np.where(held & ~inside & ~alike_rows & (p < add), 0.0, p)
+    return pin(choice, grown), dataclasses.replace(page, p=p)
