@@ -27,6 +27,8 @@ import re
 
 import numpy as np
 
+from ..pipeline import wordtrie
+
 # Deepest element the parser is let build: Chromium's cap (browsers build no deeper tree).
 MAX_DEPTH = 512
 
@@ -45,10 +47,10 @@ _FOREIGN = ("svg", "math")
 # The quick bound's tags: "/" of an end tag and the name, nothing else (a C-speed scan).
 _TAG = re.compile(r"<(/?[a-zA-Z][^\s/>]*)")
 # Where text that holds no tags starts, and the end of each kind: a comment, or one of
-# RAW_TEXT (written as a trie of its names: at each "<" of a page one comparison per
+# RAW_TEXT (its names as a trie, wordtrie.py: at each "<" of a page one comparison per
 # first letter, not one attempt per name; tests/test_nesting.py compares the two).
 RAW_TEXT = ("script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes")
-_SKIPPED = re.compile(r"<(?:!--|(s(?:cript|tyle)|t(?:extarea|itle)|xmp|iframe|no(?:embed|frames))\b)",
+_SKIPPED = re.compile(r"<(?:!--|(" + wordtrie.trie([(n, "") for n in RAW_TEXT]) + r")\b)",
                       re.I)
 
 

@@ -37,7 +37,7 @@ for _i, _names in enumerate((
         MONTHS.setdefault(_n, _i)
 # A month's name, the longest first: as `MONTH_ALTERNATION` (the definition) matches, but
 # written as a trie of the names (wordtrie.py), which Python's engine tries several times
-# faster at each place of a text (a case-insensitive alternation of 240 names is entered
+# faster at each place of a text (a case-insensitive alternation of 168 names is entered
 # name by name; tests/test_metadata.py compares the two).
 MONTH_NAMES = sorted(MONTHS, key=len, reverse=True)
 MONTH_ALTERNATION = "(" + "|".join(map(re.escape, MONTH_NAMES)) + r")\.?"
