@@ -504,6 +504,9 @@ _TEX_TYPE = re.compile(r"^\s*math/tex", re.I)
 _DISPLAY_TYPE = re.compile(r"mode\s*=\s*display", re.I)
 _DISPLAY_CLASSES = frozenset({"katex-display", "MathJax_Display"})
 _TEXT_NODE = "-text"
+# The rows _formula_alts reads (`rows`, in document order: found by tag code, no Python
+# test per row).
+_FORMULA_TAGS = frozenset({"math", "script", "annotation"})
 
 
 def _walk(document: LexborHTMLParser):
@@ -643,7 +646,8 @@ def _read_tree(html: str, url: str) -> tuple[int, dict, dict]:
         if tag[row] == "img" and not alt_c[row]:
             alt_c[row] = value
 
-    _formula_alts(tag, parent, text, found, alt_c)
+    _formula_alts(tag, parent, text, found, alt_c,
+                  np.flatnonzero(tag_in(_FORMULA_TAGS)).tolist())
 
     title_row = tag.index("title") if "title" in tag else None   # the first <title>
     title = "" if title_row is None else " ".join(text[title_row].split())   # as document.title
@@ -676,11 +680,11 @@ def _read_tree(html: str, url: str) -> tuple[int, dict, dict]:
 
 
 def _formula_alts(tag: list[str], parent: list[int], text: list[str], found: dict,
-                  alt_c: list[str]) -> None:
+                  alt_c: list[str], rows: list[int]) -> None:
     """The `alt` of formula rows, as capture.js writes it (SNAPSHOT.md): `\\(tex\\)` inline,
     `\\[tex\\]` displayed, for every `math` row (TeX from an x-tex annotation inside it)
-    and every MathJax 2 `script type="math/tex"` no typeset frame with MathML stands for."""
-    rows = [r for r, t in enumerate(tag) if t in ("math", "script", "annotation")]
+    and every MathJax 2 `script type="math/tex"` no typeset frame with MathML stands for.
+    `rows`: the page's _FORMULA_TAGS rows, in document order."""
     if not any(tag[r] == "math" or tag[r] == "script" for r in rows):
         return
 
