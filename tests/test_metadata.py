@@ -536,3 +536,15 @@ def test_front_matter_is_yaml_that_reads_back_as_the_metadata():
     text = frontmatter.front_matter(m)
     assert text.startswith("---\n") and text.endswith("---\n") and text.count("\n---") == 1
     assert yaml.safe_load(text.strip().strip("-")) == {k: v for k, v in m.items() if v not in (None, [])}
+
+
+def test_fold_remembers_short_strings_and_not_long_ones():
+    """merge.fold folds a string once (the title's choice asks for the same few again and
+    again); a string over FOLD_CACHE_CHARS is folded each time and never kept."""
+    merge._folded.cache_clear()
+    assert merge.fold("Héllo, World!") == merge.fold("Héllo, World!") == "héllo world"
+    info = merge._folded.cache_info()
+    assert (info.misses, info.hits) == (1, 1)
+    long = "Word " * merge.FOLD_CACHE_CHARS
+    assert merge.fold(long) == merge._fold(long) == ("word " * merge.FOLD_CACHE_CHARS).strip()
+    assert merge._folded.cache_info().currsize == 1

@@ -15,6 +15,7 @@ import datetime as dt
 import re
 import urllib.parse
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from typing import Any, Callable
 
 import numpy as np
@@ -48,6 +49,11 @@ TITLE_SEPARATORS = (" | ", " - ", " – ", " — ", " · ", " :: ", " » ", " «
 # which sentences hold ("… System — and It May Replace My Gym", "2026 / 2027").
 PART_SEPARATORS = (" | ", " - ", " – ", " • ", " · ")
 _FOLD = re.compile(r"[\W_]+", re.U)
+# Folded strings remembered (`fold`): a page's titles, headings and names, a few dozen; the
+# last pages' are enough, and the bounds (strings and their length: a headline is read up
+# to 400 characters) keep a crawl's memory flat whatever titles its pages hold.
+FOLD_CACHE_SIZE = 1024
+FOLD_CACHE_CHARS = 500
 _LOCALE = re.compile(r"^([a-z]{2,3})[_-]([A-Za-z]{2})$")
 
 
@@ -73,8 +79,16 @@ class Metadata:
 
 
 def fold(s: str) -> str:
-    """Case and punctuation folded, for comparing titles and names."""
+    """Case and punctuation folded, for comparing titles and names (remembered up to
+    FOLD_CACHE_CHARS: the title's choice folds the same few strings a dozen times a page)."""
+    return _folded(s) if len(s) <= FOLD_CACHE_CHARS else _fold(s)
+
+
+def _fold(s: str) -> str:
     return _FOLD.sub(" ", s.casefold()).strip()
+
+
+_folded = lru_cache(maxsize=FOLD_CACHE_SIZE)(_fold)
 
 
 def _cut(s: str | None, limit: int) -> str | None:
