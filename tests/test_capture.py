@@ -277,6 +277,9 @@ def test_a_capture_surely_over_the_send_limit_comes_back_as_too_large(pith_brows
     over, fits, under = (json.loads(r) for r in pith_browser.evaluate(page, script)[2::2])
     assert set(over) == {"v", "n", "too_large"}
     assert over["n"] == whole["n"] and over["too_large"]["limit"] == size // 2
-    assert size // 2 < over["too_large"]["at_least"] <= size
+    # nothing to cut: the bound is that capture's own JSON length, which differs from the
+    # first capture's only in the digits of its capture_ms
+    assert size // 2 < over["too_large"]["at_least"]
+    assert abs(over["too_large"]["at_least"] - size) <= 8
     assert fits["n"] == whole["n"] and "too_large" not in fits
     assert under["n"] == whole["n"] and "too_large" not in under

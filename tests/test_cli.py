@@ -103,10 +103,19 @@ def test_out_dir_naming_and_json_record(tmp_path, mode):
     assert record["title"].startswith("How tide tables are made")
     assert {"capture_ms", "total_ms", "render_ms"} <= set(record["timings"])
     assert "Every harbour master" in record["text"]
+
+
+def test_out_dir_names_each_format_by_its_suffix(tmp_path):
+    """The output's name follows the input and the format, whichever way the page was
+    captured (the same code names both: static here, one browser fewer per format)."""
+    (tmp_path / "first.html").write_bytes(EXAMPLE.read_bytes())
+    out = tmp_path / "out"
     for fmt, suffix in (("text", ".txt"), ("markdown", ".md"), ("html", ".html")):
-        result = pith("extract", src / "first.html", "--out", out, "--format", fmt, *mode)
+        result = pith("extract", tmp_path / "first.html", "--out", out, "--format", fmt,
+                      "--static")
         assert result.returncode == 0, result.stderr
         assert (out / f"first{suffix}").stat().st_size > 500
+    assert sorted(p.name for p in out.iterdir()) == ["first.html", "first.md", "first.txt"]
 
 
 def test_markdown_output_keeps_the_table_and_code():

@@ -224,6 +224,9 @@ EXPECTED_REFUSALS = {
     # 1,000,000 elements are 75 MB of capture: over the 64 MiB native messaging carries.
     "million": {"page_too_large"},
 }
+# The words of a refusal the page itself made (capture.js under __pith.sendLimit), before
+# the megabytes crossed into the extension.
+REFUSED_IN_PAGE = {"million": "capture is at least"}
 
 
 def test_extension_reader_runs_none_of_the_injection_page(pith, server):
@@ -267,6 +270,7 @@ def test_extension_answers_each_huge_page_or_says_why(pith, server, page):
         error = reply.get("error") or {}
         assert error.get("name") in EXPECTED_REFUSALS.get(page, set()), reply
         assert isinstance(error.get("code"), int) and error.get("message"), reply
+        assert REFUSED_IN_PAGE[page] in error["message"], reply
         return
     assert page not in EXPECTED_REFUSALS, f"{page} was expected to be refused: {reply}"
     assert pith.eval("() => !!document.getElementById('pith-overlay')"), "no outline drawn"

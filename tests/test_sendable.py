@@ -77,5 +77,5 @@ def test_a_capture_the_page_refused_is_page_too_large_with_its_size():
     refused = run({"call": "refused", "snapshot": {"v": 1, "n": 9, "too_large": {
         "at_least": 80 * 1024 * 1024, "limit": 66060288}}})
     assert refused["error"] == "page_too_large" and refused["code"] == 80, refused
-    assert "over 80 MB" in refused["message"] and "pith extract URL" in refused["message"]
+    assert "capture is at least 80 MB" in refused["message"] and "pith extract URL" in refused["message"]
     assert run({"call": "refused", "snapshot": {"v": 1, "n": 3, "nodes": {}}})["sent"] is True

@@ -59,7 +59,7 @@ export function checkSendable(text, removed = 0) {
  * {at_least, limit}: its JSON was surely over SEND_LIMIT.bytes). */
 export function checkRefusedInPage(snapshot) {
   const over = snapshot && snapshot.too_large;
-  if (over && typeof over === 'object') throw tooLarge(Number(over.at_least) || 0, 'is over');
+  if (over && typeof over === 'object') throw tooLarge(Number(over.at_least) || 0, 'is at least');
 }
 
 function tooLarge(bytes, is) {

@@ -9,6 +9,9 @@ as `pith extract --static` does, then its metadata computed. Scores, per dataset
   date     the same day as the labelled publish date (wcxb's `publish_date`,
            readability's `publishedTime`)
   site     readability's `siteName`, exact after folding
+  type     the page type (pith.pipeline.pagetype) equal to the index's `page_type`
+           (wcxb's seven, magic_html's article and forum), ours only; the confusion
+           matrix is printed under the table (rows: the label, columns: ours)
 ms: the median time of computing the metadata once the page is selected (what the host's
 reply gains), and of the select itself, on this (noisy, shared) machine.
 """
@@ -20,6 +23,7 @@ import statistics
 import sys
 import time
 from argparse import Namespace
+from collections import Counter
 from pathlib import Path
 
 from ..errors import NoContent, PithError
@@ -74,6 +78,7 @@ def hit(name: str, want: str, got: dict) -> bool:
 def ours(html: str, url: str) -> tuple[dict, float, float]:
     t0 = time.perf_counter()
     snap = static.snapshot_of_html(html, url, Options().max_nodes)
+    page_type = None
     try:
         sel = select(snap, Options())
     except NoContent:            # no text to choose, yet the page declares its metadata
@@ -82,9 +87,10 @@ def ours(html: str, url: str) -> tuple[dict, float, float]:
     else:
         t1 = time.perf_counter()
         m = merge.of_selection(sel)
+        page_type = sel.page_type_wire()[0]
     t2 = time.perf_counter()
-    return ({"title": m.title, "authors": m.authors, "date": m.published, "site": m.site},
-            (t2 - t1) * 1e3, (t1 - t0) * 1e3)
+    return ({"title": m.title, "authors": m.authors, "date": m.published, "site": m.site,
+             "page_type": page_type}, (t2 - t1) * 1e3, (t1 - t0) * 1e3)
 
 
 def trafilatura_meta(html: str, url: str) -> dict:
@@ -115,6 +121,7 @@ def run(dataset: Path, split: str | None, limit: int | None, quiet: bool) -> lis
     methods = {"pith": {}, "trafilatura": {}, "htmldate": {}}
     counts = {m: {f: [0, 0] for f in FIELDS} for m in methods}
     meta_ms, select_ms, failed = [], [], 0
+    types: Counter = Counter()          # (label, ours) of each page with a page_type label
     for entry in entries:
         try:
             data = static.read_page(dataset / entry["html"])
@@ -129,6 +136,8 @@ def run(dataset: Path, split: str | None, limit: int | None, quiet: bool) -> lis
             select_ms.append(sel_ms)
         except PithError:
             got = {}
+        if isinstance(entry.get("page_type"), str):
+            types[(entry["page_type"], got.get("page_type") or "none")] += 1
         answers = {"pith": got, "trafilatura": trafilatura_meta(html, url),
                    "htmldate": htmldate_meta(html, url)}
         for f in FIELDS:
@@ -148,6 +157,12 @@ def run(dataset: Path, split: str | None, limit: int | None, quiet: bool) -> lis
             row[f] = round(n_hit / n, 4) if n else None
             row[f + "_n"] = n
         if m == "pith":
+            n = sum(types.values())
+            row["page_type"] = round(sum(c for (want, got), c in types.items() if want == got)
+                                     / n, 4) if n else None
+            row["page_type_n"] = n
+            row["confusion"] = {want: {got: c for (w, got), c in sorted(types.items()) if w == want}
+                                for want in sorted({w for w, _ in types})}
             row["metadata_ms_median"] = round(statistics.median(meta_ms), 3) if meta_ms else None
             row["select_ms_median"] = round(statistics.median(select_ms), 3) if select_ms else None
         rows.append(row)
@@ -171,6 +186,24 @@ def format_rows(rows: list[dict]) -> str:
     lines.append("title: exact after whitespace/case folding; author: any labelled name found; "
                  "date: same day; site: exact after folding. Static snapshots; ms: medians "
                  "on this machine (noisy).")
+    for r in rows:
+        if r.get("page_type") is not None:
+            lines += ["", confusion_table(r)]
+    return "\n".join(lines)
+
+
+def confusion_table(row: dict) -> str:
+    """The page type's accuracy on `row`'s dataset and its confusion matrix (a row per
+    label, a column per answer)."""
+    matrix = row["confusion"]
+    answers = sorted({got for counts in matrix.values() for got in counts})
+    corner = "label / ours"
+    width = max(len(a) for a in [*answers, *matrix, corner]) + 1
+    lines = [f"page type, {row['dataset']}: {100 * row['page_type']:.1f} % of "
+             f"{row['page_type_n']} pages",
+             f"{corner:<{width}}" + "".join(f"{a:>{width}}" for a in answers)]
+    for want, counts in matrix.items():
+        lines.append(f"{want:<{width}}" + "".join(f"{counts.get(a, 0):>{width}}" for a in answers))
     return "\n".join(lines)
 
 
