@@ -54,7 +54,7 @@ def test_fields_hit_their_labels_and_the_page_type_is_counted_with_its_confusion
     assert pith["confusion"] == {ours: {ours: 1}, other: {ours: 1}}
     assert "page_type" not in rows["trafilatura"]
     table = metadata_bench.format_rows(list(rows.values()))
-    assert "page type, tiny: 50.0 % of 2 pages" in table
+    assert "page type, tiny: 1 of 2 pages right, 50.00 %" in table
     [header] = [line for line in table.splitlines() if line.startswith("label / ours")]
     assert header.split()[-1] == ours
 

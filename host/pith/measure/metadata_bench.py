@@ -199,8 +199,9 @@ def confusion_table(row: dict) -> str:
     answers = sorted({got for counts in matrix.values() for got in counts})
     corner = "label / ours"
     width = max(len(a) for a in [*answers, *matrix, corner]) + 1
-    lines = [f"page type, {row['dataset']}: {100 * row['page_type']:.1f} % of "
-             f"{row['page_type_n']} pages",
+    hits = sum(counts.get(want, 0) for want, counts in matrix.items())
+    lines = [f"page type, {row['dataset']}: {hits} of {row['page_type_n']} pages right, "
+             f"{100 * row['page_type']:.2f} %",
              f"{corner:<{width}}" + "".join(f"{a:>{width}}" for a in answers)]
     for want, counts in matrix.items():
         lines.append(f"{want:<{width}}" + "".join(f"{counts.get(a, 0):>{width}}" for a in answers))
