@@ -34,12 +34,10 @@ from . import comments
 from .algorithms.auto import furniture, lowest_common_ancestor
 from .algorithms.base import Choice
 from .blocks.keep import Judged, pin
+from .codes import first_seen
 from .features import Features
 from .snapshot import Snapshot
 
-# Trailing characters left out of a class before it names a signature: posts number
-# their classes (`post-1148995`, `reply_2`) as they number their ids.
-DIGITS = "0123456789"
 # The grown element holds at most this many times the visible text of the element and
 # its peers' blocks together: the posts' wrapper holds their authors' boxes, dates and
 # buttons too (Discuz: about twice the posts' text), a page's column far more.
@@ -70,11 +68,11 @@ def signatures(snap: Snapshot, blocks) -> tuple[np.ndarray, np.ndarray]:
     at = np.flatnonzero(classed[holder])
     if not len(at):
         return out, holder
-    codes: dict[tuple[str, str, str], int] = {}
-    keys = zip(snap.tag[blocks.rows[at]].tolist(), snap.tag[holder[at]].tolist(),
-               snap.cls[holder[at]].tolist())
-    out[at] = np.fromiter((codes.setdefault((t, h, c.rstrip(DIGITS)), len(codes))
-                           for t, h, c in keys), np.int64, len(at))
+    # a class without its trailing digits: posts number their classes (`post-1148995`,
+    # `reply_2`) as they number their ids (comments.DIGITS)
+    classes = [c.rstrip(comments.DIGITS) for c in snap.cls[holder[at]].tolist()]
+    out[at] = first_seen(zip(snap.tag[blocks.rows[at]].tolist(), snap.tag[holder[at]].tolist(),
+                             classes), len(at))
     return out, holder
 
 
