@@ -27,7 +27,7 @@ from . import pagetype
 from .blocks import expected
 from .features import Features, tag_in
 from .metadata import shown
-from .metadata.merge import TITLE_SEPARATORS, fold
+from .metadata.merge import TITLE_SEPARATORS, fold, title_parts
 from .snapshot import Snapshot
 
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
@@ -134,10 +134,7 @@ def _own_titles(snap: Snapshot) -> set[str]:
     out: set[str] = set()
     for title in _declared(snap):
         out.add(fold(title))
-        parts = [title]
-        for sep in SEPARATORS:
-            parts = [q for part in parts for q in part.split(sep)]
-        out.add(max((fold(q) for q in parts), key=len))
+        out.add(max(map(fold, title_parts(title, SEPARATORS)), key=len, default=""))
     return {t for t in out if len(t) >= MIN_CHARS}
 
 

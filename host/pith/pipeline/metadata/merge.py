@@ -214,15 +214,21 @@ def _names_the_site(h1: str, site: str | None, host: str | None, titles: list[st
     return False
 
 
+def title_parts(title: str, separators: tuple[str, ...]) -> list[str]:
+    """`title` split at every one of `separators`, in order, each part stripped, empty
+    parts left out."""
+    parts = [title]
+    for sep in separators:
+        parts = [q for p in parts for q in p.split(sep)]
+    return [p.strip() for p in parts if p.strip()]
+
+
 def first_part(title: str) -> str:
     """A title's first part when the title has parts (PART_SEPARATORS) and that part is
     the longest: the rest is a tagline, a section or a site's name ("Headline | Opinion").
     A shorter first part is a name the rest explains ("Git - git-commit Documentation"),
     and the title stays whole."""
-    parts = [title]
-    for sep in PART_SEPARATORS:
-        parts = [q for p in parts for q in p.split(sep)]
-    parts = [p.strip() for p in parts if p.strip()]
+    parts = title_parts(title, PART_SEPARATORS)
     if len(parts) > 1 and len(parts[0]) >= max(map(len, parts[1:])):
         return parts[0]
     return title
