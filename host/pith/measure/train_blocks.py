@@ -49,6 +49,7 @@ from pathlib import Path
 import numpy as np
 
 from ..pipeline import headline
+from ..pipeline.algorithms.auto import lowest_common_ancestor
 from ..pipeline.blocks import features as bf
 from ..pipeline.blocks import keep
 from ..pipeline.blocks import segment as blocks_mod
@@ -228,10 +229,7 @@ def post_heading(snap: Snapshot, feats, blocks: blocks_mod.Blocks, which: np.nda
         return -1
     if blocks.chars[which[at + 1:first]].sum() > POST_HEADING_GAP:
         return -1
-    # the smallest element holding both: the last row at or before the heading whose
-    # subtree reaches past the first content block (preorder)
-    top, start = int(rows[at]), int(rows[first])
-    lca = int(np.flatnonzero(snap.end[:top + 1] > start)[-1])
+    lca = lowest_common_ancestor(snap, rows[[at, first]])      # the smallest holding both
     inside = (rows >= lca) & (rows < snap.end[lca]) & (labels >= 0)
     inside[at] = False
     held = chars[inside].sum()
