@@ -67,11 +67,13 @@ def test_a_rendered_capture_is_validated_once_under_the_callers_limit(tmp_path, 
         captured = capturer.capture(str(page))
     assert calls == [1000]
     assert isinstance(captured.validated, snapshot_mod.Snapshot)
-    assert "Plain visible text" in select(captured.validated).output("text")
+    assert captured.for_select is captured.validated
+    assert "Plain visible text" in select(captured.for_select).output("text")
     assert len(calls) == 1                          # select took it as it was
     with inputs.Capturer(max_nodes=3) as capturer:
         captured = capturer.capture(str(page))
     assert captured.validated is None           # too large: select, given the capture, says so
+    assert captured.for_select is captured.snapshot
     with pytest.raises(SnapshotTooLarge):
         select(captured.snapshot, Options.from_overrides({"max_nodes": 3}))
 

@@ -285,8 +285,7 @@ def extract_one(capturer: Capturer, target: str, opts: Options, fmt: str,
     `comments`: text and markdown end with the comment thread (with_comments);
     `front_matter`: they begin with the metadata as YAML front matter."""
     captured = capturer.capture(target)
-    sel = select(captured.validated if captured.validated is not None else captured.snapshot,
-                 opts)
+    sel = select(captured.for_select, opts)
     t0 = time.perf_counter()
     text = sel.output("text")
     body = sel.output(fmt) if fmt in ("markdown", "html") else text

@@ -72,6 +72,11 @@ class Captured:
     # check): select takes it as it is rather than validating a million rows again
     validated: Any = None
 
+    @property
+    def for_select(self) -> Any:
+        """What select reads: the validated Snapshot when there is one, else the capture."""
+        return self.validated if self.validated is not None else self.snapshot
+
 
 class Capturer:
     """Snapshots inputs in one mode; a context manager so the browser is started once."""
