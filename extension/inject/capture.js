@@ -423,11 +423,13 @@
 
     snap.capture_ms = Math.round((performance.now() - t0) * 10) / 10;
     var json = stringify(snap);
-    var atLeast = sendLimit ? json.length - cutChars(text, sendLimit.textChars) -
-                              cutChars(tail, sendLimit.textChars) : 0;
-    if (sendLimit && atLeast > sendLimit.bytes) {
-      return stringify({ v: SNAPSHOT_VERSION, n: tag.length,
-                         too_large: { at_least: atLeast, limit: sendLimit.bytes } });
+    if (sendLimit) {
+      var atLeast = json.length - cutChars(text, sendLimit.textChars) -
+                    cutChars(tail, sendLimit.textChars);
+      if (atLeast > sendLimit.bytes) {
+        return stringify({ v: SNAPSHOT_VERSION, n: tag.length,
+                           too_large: { at_least: atLeast, limit: sendLimit.bytes } });
+      }
     }
     return json;
   }
