@@ -266,6 +266,25 @@ def test_tag_codes_name_every_row_and_are_found_once():
     assert snap.tag_codes()[0] is codes                 # kept, not found again
 
 
+def test_string_codes_number_equal_strings_equally_with_the_empty_string_code_0():
+    rows = [("html", -1), ("body", 0, {"cls": "page"}), ("div", 1, {"cls": "card x"}),
+            ("p", 2), ("div", 1, {"cls": "card x", "id": "b"}), ("p", 4, {"cls": "page"})]
+    snap = from_json(make_snapshot(rows), 100)
+    codes, strings = snap.string_codes("cls")
+    assert [strings[c] for c in codes] == list(snap.cls)
+    assert codes.tolist() == [0, 1, 2, 0, 2, 1]          # first-seen order after ""
+    assert strings == ["", "page", "card x"]
+    ids, id_strings = snap.string_codes("id")
+    assert ids.tolist() == [0, 0, 0, 0, 1, 0] and id_strings == ["", "b"]
+    assert snap.string_codes("cls")[0] is codes           # kept, not found again
+    with pytest.raises(ValueError):
+        codes[0] = 1
+    # a page where every row has a class: code 0 is still the empty string, unused
+    full = from_json(make_snapshot([("html", -1, {"cls": "a"}), ("body", 0, {"cls": "a"})]), 100)
+    assert full.string_codes("cls")[0].tolist() == [1, 1]
+    assert full.string_codes("cls")[1] == ["", "a"]
+
+
 def test_memo_computes_once_and_hands_out_a_read_only_array():
     snap = from_json(make_snapshot([("html", -1), ("body", 0), ("nav", 1), ("p", 1)]), 100)
     calls = []

@@ -150,22 +150,24 @@ def _named(snap: Snapshot) -> np.ndarray:
 
 def name_rows(snap: Snapshot, test, within: np.ndarray | None = None) -> np.ndarray:
     """Rows (of `within`, a mask; all by default) whose id or class attribute passes
-    `test` (a str -> bool); each distinct attribute value, without its trailing digits
-    (`comment-1148995`, `c12`: one per comment), is tested once, at its first row
-    (codes.first_seen: sorting a page's strings, as np.unique does, costs more than the
-    tests)."""
+    `test` (a str -> bool); each distinct attribute value (Snapshot.string_codes), without
+    its trailing digits (`comment-1148995`, `c12`: one per comment), is tested once, at
+    its first value (codes.first_seen), and the rows follow their value's answer."""
     out = np.zeros(snap.n, np.bool_)
-    for column in (snap.id, snap.cls):
-        has = column != ""
-        rows = np.flatnonzero(has if within is None else has & within)
-        if not len(rows):
+    for column in ("id", "cls"):
+        codes, strings = snap.string_codes(column)
+        used = np.bincount(codes if within is None else codes[within], minlength=len(strings)) > 0
+        distinct = np.flatnonzero(used[1:]) + 1          # code 0: no attribute, no test
+        if not len(distinct):
             continue
-        keys = list(map(str.rstrip, column[rows].tolist(), repeat(DIGITS)))
+        keys = list(map(str.rstrip, [strings[i] for i in distinct.tolist()], repeat(DIGITS)))
         code = first_seen(keys, len(keys))
         firsts = np.flatnonzero(code == np.arange(len(keys)))
         hit = np.zeros(len(keys), np.bool_)
         hit[firsts] = [test(keys[i]) for i in firsts.tolist()]
-        out[rows] |= hit[code]
+        passed = np.zeros(len(strings), np.bool_)
+        passed[distinct] = hit[code]
+        out |= passed[codes] if within is None else passed[codes] & within
     return out
 
 

@@ -29,7 +29,7 @@ import urllib.parse
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import chain, count as counter, repeat
+from itertools import chain, repeat
 from pathlib import Path
 from typing import Iterable
 
@@ -309,16 +309,16 @@ def page_part(snap: Snapshot, feats: Features) -> PagePart:
                                     @ table[:, k:]).tolist()))
     out += np.log1p(list(count.values())).tolist()
 
-    # a number per live row's class: the first live row with that class (one C-level
-    # pass; `first` then holds the distinct classes)
-    first: dict[str, int] = {}
-    cls = np.fromiter(map(first.setdefault, snap.cls[live].tolist(), counter()), np.int64)
-    out += repeats(snap, feats, live, total, cls)
+    # the snapshot's number of each row's class (Snapshot.string_codes, shared with the
+    # other stages that read class names); the distinct names of the live rows
+    cls_codes, classes = snap.string_codes("cls")
+    id_codes, ids = snap.string_codes("id")
+    out += repeats(snap, feats, live, total, cls_codes[live], len(classes))
     out += [0.0] * (CHOSEN.stop - CHOSEN.start)
 
     short, short_chars = short_text(snap, feats, live)
     out += short
-    out += name_counts(chain(first, set(snap.id[live].tolist())))
+    out += name_counts(chain(present(classes, cls_codes[live]), present(ids, id_codes[live])))
     url = snap.meta.get("url") or ""
     out += url_features(url)
     title = snap.meta.get("title") or ""
@@ -407,19 +407,24 @@ def declared_names(declared: dict) -> set[str]:
     return names
 
 
+def present(strings: list[str], codes: np.ndarray) -> list[str]:
+    """The `strings` whose code (their index) is among `codes`, in code order."""
+    seen = np.bincount(codes, minlength=len(strings)) > 0
+    return [strings[i] for i in np.flatnonzero(seen).tolist()]
+
+
 def repeats(snap: Snapshot, feats: Features, live: np.ndarray, total: int,
-            cls: np.ndarray) -> list[float]:
+            cls: np.ndarray, n_cls: int) -> list[float]:
     """Sibling structures repeated with the same tag and class (REPEAT_MIN or more with
     text): log of the largest group's size, the share of the page's text in the largest
     group, and log of how many such groups there are. `cls`: per live row, a number of
-    its class (below the number of live rows; equal classes, equal numbers)."""
+    its class (below `n_cls`; equal classes, equal numbers)."""
     codes, tags = snap.tag_codes()
     live_rows = np.flatnonzero(live)
     has = (feats.chars[live_rows] > 0) & (live_rows > 0)
     rows = live_rows[has]
     if not len(rows):
         return [0.0, 0.0, 0.0]
-    n_cls = len(cls)
     cls = cls[has]
     if snap.n * len(tags) * n_cls < KEY_LIMIT:         # one int64 key per (parent, tag, class)
         key = (snap.parent[rows] * len(tags) + codes[rows]) * n_cls + cls

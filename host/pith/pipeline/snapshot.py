@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from .. import SNAPSHOT_VERSION
+from .codes import first_seen
 from .metadata import declared as declared_mod
 from ..errors import (BadNode, NoContent, SnapshotInvalid, SnapshotOrder, SnapshotTooLarge,
                       SnapshotVersion)
@@ -84,6 +85,33 @@ class Snapshot:
             codes.flags.writeable = False
             cached = (codes, list(ids))
             object.__setattr__(self, "_tag_codes", cached)
+        return cached
+
+    def string_codes(self, column: str) -> tuple[np.ndarray, list[str]]:
+        """(code of each row's `column` string, the string of each code): code 0 is the
+        empty string (a row without the attribute), the others dense in first-seen order.
+        A page's class and id names repeat over its rows (a median page of the shared
+        datasets: a few hundred distinct classes over a thousand rows, most ids empty), and
+        the stages that match them (comments, blocks, page type, metadata) test each
+        distinct string once and gather per row. Found on first use, then kept (NOTES.md,
+        'Why a page's class and id names are numbered once')."""
+        cache = self.__dict__.get("_string_codes")
+        if cache is None:
+            cache = {}
+            object.__setattr__(self, "_string_codes", cache)
+        cached = cache.get(column)
+        if cached is None:
+            col = self.cols[column]
+            rows = np.flatnonzero(col != "")
+            strings = col[rows].tolist()
+            first = first_seen(strings, len(strings))      # index of each string's first row
+            starts = np.flatnonzero(first == np.arange(len(strings)))
+            dense = np.zeros(len(strings), np.int64)
+            dense[starts] = np.arange(1, len(starts) + 1)
+            codes = np.zeros(self.n, np.int64)
+            codes[rows] = dense[first]
+            codes.flags.writeable = False
+            cached = cache[column] = (codes, [""] + [strings[i] for i in starts.tolist()])
         return cached
 
     def memo(self, key: tuple, compute_fn) -> np.ndarray:

@@ -132,14 +132,19 @@ class PageSignals:
 def name_families(snap: Snapshot, within: np.ndarray) -> np.ndarray:
     """(n, len(FAMILIES)) bool: the row's class or id matches the family, for the rows in
     `within` (others False); the distinct names not remembered yet are matched in one
-    scan (families.families_of)."""
+    scan (families.families_of). A row's name is its (id, class) pair, numbered from the
+    snapshot's numbers of the two (Snapshot.string_codes): one string per distinct pair."""
     out = np.zeros((snap.n, len(FAMILIES)), np.bool_)
-    has = np.flatnonzero(within & ((snap.id != "") | (snap.cls != "")))
+    id_codes, ids = snap.string_codes("id")
+    cls_codes, classes = snap.string_codes("cls")
+    pair = id_codes * len(classes) + cls_codes       # below n * n: fits an int64
+    has = np.flatnonzero(within & (pair > 0))          # pair 0: neither attribute, no name
     if not len(has):
         return out
-    names = list(map("{} {}".format, snap.id[has].tolist(), snap.cls[has].tolist()))
-    seen = {name: code for code, name in enumerate(dict.fromkeys(names))}   # distinct names
-    codes = np.fromiter(map(seen.__getitem__, names), np.int64, len(names))
+    distinct, codes = np.unique(pair[has], return_inverse=True)
+    k = len(classes)
+    seen = list(map("{} {}".format, [ids[i] for i in (distinct // k).tolist()],
+                    [classes[i] for i in (distinct % k).tolist()]))       # distinct names
     if len(_FAMILY_CACHE) > FAMILY_CACHE_SIZE:
         _FAMILY_CACHE.clear()
     lower = [name.lower() for name in seen]

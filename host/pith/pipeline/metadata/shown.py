@@ -14,7 +14,6 @@ from typing import Any
 import numpy as np
 
 from . import dates
-from ..codes import first_seen
 
 # Rows before the chosen element that count as "its top": a header of a headline, a
 # byline, a date and share buttons runs to a hundred rows or two.
@@ -120,15 +119,15 @@ def matching_names(snap, column: str, rx: re.Pattern, rows: np.ndarray) -> np.nd
     """`matching_rows` for a pattern that never reads a newline, over a column whose rows
     repeat their strings (class and id names: the window `around` a page's element holds
     a median 353 rows, 54 distinct classes and 20 distinct ids on the shared datasets'
-    pages): each distinct string is searched once, at its first row (codes.first_seen),
-    and its rows follow its answer."""
-    picked = snap.cols[column][rows].tolist()
-    if not picked:
+    pages): each distinct string is searched once (its number on the snapshot,
+    Snapshot.string_codes), and its rows follow its answer."""
+    if not len(rows):
         return np.zeros(0, np.int64)
-    code = first_seen(picked, len(picked))
-    firsts = np.flatnonzero(code == np.arange(len(picked)))
-    hit = np.zeros(len(picked), np.bool_)
-    hit[firsts[matching_strings([picked[i] for i in firsts.tolist()], rx)]] = True
+    codes, strings = snap.string_codes(column)
+    code = codes[rows]
+    distinct = np.flatnonzero(np.bincount(code, minlength=len(strings)))
+    hit = np.zeros(len(strings), np.bool_)
+    hit[distinct[matching_strings([strings[i] for i in distinct.tolist()], rx)]] = True
     return rows[hit[code]]
 
 
@@ -260,18 +259,23 @@ def byline(snap, gone: np.ndarray, node: int, author_links: list[int]) -> list[s
     to an author page, a row whose own text starts "By …", an element whose class or id
     names a byline or author (not an avatar, bio or card); [] when none."""
     rows = around(snap, node)
-    links = rows[snap.link[rows]]
-    # the most specific first: links to the author, a line starting "By", a class name
-    profiles = matching_rows(snap, "url", AUTHOR_URL, links)
-    if len(profiles):      # a social network's /profile/ is a follow or share link
-        profiles = profiles[~np.isin(snap.host[profiles], SOCIAL_HOSTS)]
-    groups = [np.unique(np.concatenate([np.array(author_links, np.int64), profiles])),
-              matching_rows(snap, "text", BY_TEXT, short_rows(snap, "text", rows, MAX_BYLINE_CHARS * 2)),
-              np.unique(np.concatenate([matching_names(snap, "cls", BYLINE_NAMES, rows),
-                                        matching_names(snap, "id", BYLINE_NAMES, rows)]))]
+
+    def links_to_authors():
+        profiles = matching_rows(snap, "url", AUTHOR_URL, rows[snap.link[rows]])
+        if len(profiles):      # a social network's /profile/ is a follow or share link
+            profiles = profiles[~np.isin(snap.host[profiles], SOCIAL_HOSTS)]
+        return np.unique(np.concatenate([np.array(author_links, np.int64), profiles]))
+
+    # the most specific first: links to the author, a line starting "By", a class name;
+    # each group found only when the ones before it hold no byline
+    groups = (links_to_authors,
+              lambda: matching_rows(snap, "text", BY_TEXT,
+                                    short_rows(snap, "text", rows, MAX_BYLINE_CHARS * 2)),
+              lambda: np.unique(np.concatenate([matching_names(snap, "cls", BYLINE_NAMES, rows),
+                                                matching_names(snap, "id", BYLINE_NAMES, rows)])))
     parent = snap.parent
-    for g, group in enumerate(groups):
-        found = near(snap, node, group)
+    for g, find_group in enumerate(groups):
+        found = near(snap, node, find_group())
         found = found[~gone[found] & (snap.end[found] - found <= MAX_BYLINE_ROWS)]
         for r in found[:MAX_TRIES].tolist():
             names = f"{snap.cls[r]} {snap.id[r]}"
