@@ -89,8 +89,10 @@ def objects(values: list[Any]) -> list[dict]:
     return out
 
 
-def rank(obj: dict) -> int:
-    ts = types_of(obj)
+def rank(obj: dict, ts: set[str] | None = None) -> int:
+    """RANK_ENTITY, RANK_PAGE or RANK_OTHER by the object's @types (`ts`: types_of(obj)
+    when already read)."""
+    ts = types_of(obj) if ts is None else ts
     if ts & ENTITY_TYPES:
         return RANK_ENTITY
     if ts & PAGE_TYPES:
@@ -162,9 +164,10 @@ def fields(texts: Iterable[str]) -> dict[str, Any]:
     entity's @types, for the page type). Absent keys: not declared."""
     objs = objects(parse(texts))
     ids = {o["@id"]: o for o in objs if isinstance(o.get("@id"), str) and len(o) > 2}
-    typed = [o for o in objs if "@type" in o and types_of(o)]
+    kinds = {id(o): ts for o in objs if "@type" in o and (ts := types_of(o))}   # read once
+    typed = [o for o in objs if id(o) in kinds]
     # a QAPage's question, an ItemPage's product: the page's mainEntity is its entity
-    ranks = {id(o): rank(o) for o in typed}
+    ranks = {id(o): rank(o, kinds[id(o)]) for o in typed}
     ranked = sorted(typed, key=lambda o: ranks[id(o)])   # stable: document order per rank
     out: dict[str, Any] = {}
 
@@ -178,7 +181,7 @@ def fields(texts: Iterable[str]) -> dict[str, Any]:
         return None
 
     # a QAPage's question is its entity (an FAQPage's questions are not)
-    questions = [o["mainEntity"] for o in typed if "qapage" in types_of(o)
+    questions = [o["mainEntity"] for o in typed if "qapage" in kinds[id(o)]
                  and isinstance(o.get("mainEntity"), dict)]
     ranked = questions + ranked
     asked = {id(q) for q in questions}
@@ -200,7 +203,7 @@ def fields(texts: Iterable[str]) -> dict[str, Any]:
     v = first(("dateModified",), _text, main)
     if v:
         put("modified", v)
-    sites = [o for o in typed if types_of(o) & SITE_TYPES]
+    sites = [o for o in typed if kinds[id(o)] & SITE_TYPES]
     v = first(("name",), _text, sites) or first(("publisher",), lambda x: (_names(x, ids) or [None])[0], main)
     if v:
         put("site", v)
@@ -226,5 +229,5 @@ def fields(texts: Iterable[str]) -> dict[str, Any]:
     if v:
         put("license", v)
     if ranked:
-        put("types", sorted(types_of(ranked[0])))
+        put("types", sorted(kinds.get(id(ranked[0])) or types_of(ranked[0])))
     return out

@@ -299,24 +299,18 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
                          seen.get("headlines"), site, host)
     title = first_part(title) if title else title
     us = (snap.meta.get("lang") or "").lower().startswith("en-us")
-    published = None
-    for src in sources:
-        published = dates.parse(src.get("published"), us)
-        if published:
-            break
-    modified = None
-    for src in sources:
-        modified = dates.parse(src.get("modified"), us)
-        if modified:
-            break
+    # each source's declared (published, modified), parsed once
+    declared_dates = [(dates.parse(src.get("published"), us), dates.parse(src.get("modified"), us))
+                      for src in sources]
+    published = next((p for p, _ in declared_dates if p), None)
+    modified = next((m for _, m in declared_dates if m), None)
     # a page that declares only when it was modified, and shows no date, was first
     # published then as far as anyone can tell (WCXB labels it so)
     published = published or seen.get("published") or seen.get("url_date") or modified
     # the page never shows its declared publish date but shows another date it declares
     # (its modified date, a second source's publish date), not as an update: readers, and
     # WCXB's labels, take the shown one (NOTES.md, 'Why the page's metadata is one computation, and its precedence')
-    declared_days = [d for src in sources for k in ("published", "modified")
-                     if (d := dates.parse(src.get(k), us))]
+    declared_days = [d for pair in declared_dates for d in pair if d]
     if published and any(d[:10] != published[:10] for d in declared_days):
         days = shown.shown_days(snap, gone, node, {d[:4] for d in (published, *declared_days)})
         if published[:10] not in days:
