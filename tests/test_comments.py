@@ -317,3 +317,19 @@ def test_a_question_outside_its_answers_thread_grows_to_hold_it():
     assert comments.whole(snap, feats, question, thread, pinned=True).node == 3
     snap, feats, thread = question_then_answers("https://forum.example.org/topic/12", 600)
     assert comments.whole(snap, feats, question, thread).node == 3
+
+
+def test_containing_finds_the_names_holding_a_word_and_every_thread_name():
+    """comments.containing (one pass over the names joined) answers as a test of each
+    lower-cased name, also after a letter whose lower case is longer (İ); and every name
+    THREAD_WORDS finds holds one of THREAD_LITERALS, so the prefilter leaves no thread
+    name untested."""
+    from pith.pipeline.comments import THREAD_LITERALS, THREAD_WORDS, containing
+    names = ["comment", "post Comment-list", "xcomment", "commenting", "a\ncomments", "",
+             "c12", "dsq-thread", "nav", "KCOMMENT", "2comment", "wrap talkback",
+             "İİİ comment", "İ", "livefyre-app", "ugccmt"]
+    want = [i for i, n in enumerate(names) if any(w in n.lower() for w in THREAD_LITERALS)]
+    assert containing(names, THREAD_LITERALS).tolist() == want
+    assert want == [0, 1, 2, 3, 4, 7, 9, 10, 11, 12, 14, 15]
+    assert containing([], THREAD_LITERALS).tolist() == []
+    assert all(i in want for i, n in enumerate(names) if THREAD_WORDS.search(n.lower()))
