@@ -281,6 +281,27 @@ def test_tokens_are_the_ascii_letter_runs_of_the_lower_cased_text():
         assert pagetype.tokens(text) == pagetype.TOKEN.findall(text.lower()), text
 
 
+def test_name_counts_count_the_distinct_tokens_each_group_begins():
+    """pagetype.name_counts (one search for a group word after each token's space) against
+    its definition: per NAME_WORDS group, the distinct lower-case ASCII letter tokens of
+    the names that begin with one of its words and with none of an earlier group's; on
+    random names of group words, their stems inside other tokens, digits and marks."""
+    rng = np.random.default_rng(5)
+    groups = list(pagetype.NAME_WORDS)
+    parts = [w for ws in pagetype.NAME_WORDS.values() for w in ws] + [
+        "x", "re", "po", "Post", "CARD", "-", "_", "2", " ", "é", "İ", "sub"]
+    for _ in range(200):
+        names = ["".join(rng.choice(parts, size=int(rng.integers(0, 6))))
+                 for _ in range(int(rng.integers(0, 8)))]
+        words = set(pagetype.TOKEN.findall(" ".join(names).lower()))
+        want = []
+        for k, g in enumerate(groups):
+            earlier = tuple(w for h in groups[:k] for w in pagetype.NAME_WORDS[h])
+            want.append(math.log1p(sum(1 for w in words if w.startswith(pagetype.NAME_WORDS[g])
+                                       and not w.startswith(earlier or ("\0",)))))
+        assert pagetype.name_counts(names) == want, names
+
+
 def random_page(seed: int, n: int = 300) -> dict:
     """A random tree in preorder: tags of every text group (nested lists, tables, code),
     classes repeated among siblings, short and long texts and tails, some links."""

@@ -113,7 +113,7 @@ NAME_WORDS = {
     "service": ("hero", "cta", "feature", "testimonial", "pricing", "service", "contact",
                 "banner", "section"),
 }
-NAME_STARTS = re.compile(r"\b(?:" + "|".join(f"(?P<{g}>" + "|".join(words) + ")"
+NAME_STARTS = re.compile(r" (?:" + "|".join(f"(?P<{g}>" + "|".join(words) + ")"
                                               for g, words in NAME_WORDS.items()) + ")")
 # Tokens of names and texts, once lower-cased: ASCII letter runs (every word above is
 # one; a Unicode letter class costs several times as much on a page of utility classes).
@@ -238,9 +238,11 @@ def name_counts(names: Iterable[str]) -> list[float]:
     """Per NAME_WORDS group, log1p of how many distinct tokens of the class and id
     `names` begin with one of its words (distinct: a page of utility classes repeats the
     same long class strings on thousands of rows; pass each name once, it is cheaper).
-    The distinct tokens are joined by spaces, so a word boundary is a token's start: one
-    regex pass, a token counted in the first group it begins with."""
-    joined = " ".join(set(tokens(" ".join(names))))
+    The distinct tokens are joined each after a space, so a match's leading space is a
+    token's start (a literal first character, which the engine skips ahead to, where a
+    word boundary was tried at every character): one regex pass, a token counted in the
+    first group it begins with."""
+    joined = " " + " ".join(set(tokens(" ".join(names))))
     tally = Counter(m.lastgroup for m in NAME_STARTS.finditer(joined))
     return [math.log1p(tally[g]) for g in NAME_WORDS]
 
