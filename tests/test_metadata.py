@@ -467,6 +467,56 @@ def test_a_line_break_in_the_headline_is_a_space():
     snap = static.snapshot_of_html("<p>a<br>b</p>", "http://pith.test/", 100)
     assert shown.text_of(snap, list(snap.tag).index("p")) == "a b"
 
+def test_a_breadcrumb_title_ending_with_the_site_gives_its_first_part():
+    # "Topic / Board / Site Forums": the site's part names the separator, the rest is a
+    # breadcrumb whose first and longest part is the topic
+    m = meta_of("<header><h1>Example Linux</h1></header><article><p>" + "Words of a post. " * 20
+                + "</p></article>", title="Why the ISO grew in 2024 / Example Discussion / Example Linux Forums",
+                url="https://bbs.examplelinux.org/viewtopic.php?id=1")
+    assert m["title"] == "Why the ISO grew in 2024"
+    # a shorter first part is no breadcrumb's head: the title as it is
+    assert merge.strip_site("Tech / Conferences in 2026 / Site", "Site", None) == "Tech / Conferences in 2026"
+
+
+@pytest.mark.parametrize("h1,want", [
+    ("Thread: <span>How to pick a web host?</span>", "How to pick a web host?"),
+    ("<strong>Blog:</strong> How to pick a web host?", "How to pick a web host?"),
+    ("<time datetime='2025-12-18'>Dec 18 2025</time> How to pick a web host?", "How to pick a web host?"),
+    # no colon, no date: the headline's own words ("The Best …" under "Best …")
+    ("Really, how to pick a web host?", "Really, how to pick a web host?"),
+    ("Four words of label: How to pick a web host?", "Four words of label: How to pick a web host?"),
+])
+def test_a_headlines_label_or_date_before_the_declared_title_is_left_out(h1, want):
+    m = meta_of(ARTICLE.format(h=h1), title="How to pick a web host? | Host Talk")
+    assert m["title"] == want
+
+
+def test_a_forum_prefix_label_in_the_headline():
+    # XenForo: the thread's prefix is a label element before the title's own text; the
+    # forum declares "Prefix - Title", and with the label read as such the declared form is
+    # the title (not "Info Ultimate …", the label's and the title's words run together)
+    h1 = '<span class="label label--yellow">Info</span><span class="label-append">&nbsp;</span>GPU guide for 2025'
+    head = '<meta property="og:title" content="Info - GPU guide for 2025">'
+    m = meta_of(ARTICLE.format(h=h1), title="Info - GPU guide for 2025 | Hardware Forum", head=head,
+                url="https://forum.test/threads/gpu-guide.1/")
+    assert m["title"] == "Info - GPU guide for 2025"
+    snap = static.snapshot_of_html(f"<h1>{h1}</h1>", "http://pith.test/", 100)
+    assert shown.headlines(snap, np.zeros(snap.n, bool), 0)[0][0] == "GPU guide for 2025"
+    # a class naming something else (a tagline) is no label
+    snap = static.snapshot_of_html('<h1><span class="brand">Acme</span> Rocket skates</h1>', "http://pith.test/", 100)
+    assert shown.headlines(snap, np.zeros(snap.n, bool), 0)[0][0] == "Acme Rocket skates"
+
+
+def test_a_site_and_slogan_title_below_the_root_yields_to_the_shown_headline():
+    body = ARTICLE.format(h="Enamelled pans and metal spatulas")
+    m = meta_of(body, title="Reddit - The heart of the internet",
+                url="https://www.reddit.com/r/Cooking/comments/1/enamelled_pans/")
+    assert m["title"] == "Enamelled pans and metal spatulas"
+    # on the site's root "Site - Slogan" is the home page's own title
+    m = meta_of(body, title="Todoist - Clarity, finally", url="https://todoist.com/")
+    assert m["title"] == "Clarity, finally"
+
+
 def test_language_html_lang_first_then_declared():
     assert meta_of(ARTICLE.format(h="x"), lang="de-AT")["language"] == "de-AT"
     assert meta_of(ARTICLE.format(h="x"), lang="", head='<meta property="og:locale" content="pt_BR">'

@@ -176,15 +176,37 @@ HEADING_MARKS = re.compile(r"[\s¶#🔗§]+$")
 
 
 def headlines(snap, gone: np.ndarray, node: int) -> list[tuple[str, int]]:
-    """The page's first MAX_HEADLINES shown h1s as (text without a permalink mark, the
-    distance of its row from the chosen element's top), empty ones left out."""
+    """The page's first MAX_HEADLINES shown h1s as (text without a permalink mark or a
+    leading label, the distance of its row from the chosen element's top), empty ones
+    left out."""
     rows = np.flatnonzero((snap.tag == "h1") & ~gone)[:MAX_HEADLINES]
     out = []
     for row in rows.tolist():
-        t = HEADING_MARKS.sub("", text_of(snap, row))
+        t = without_label(snap, row, HEADING_MARKS.sub("", text_of(snap, row)))
         if t:
             out.append((t, abs(row - node)))
     return out
+
+
+# A class that marks a heading's first element as a label set before the title: a
+# forum thread's prefix (XenForo's `<span class="label">News</span>`), a badge.
+LABEL_NAMES = re.compile(r"(?:^|[\s_-])(?:label|badge|prefix)(?:$|[\s_-])")
+# A label is a word or a few ("Tips/Techniques", "[Vocabulary]", "Info").
+MAX_LABEL_WORDS = 3
+
+
+def without_label(snap, row: int, t: str) -> str:
+    """A heading's text `t` without its first element's text when that element is a
+    label (LABEL_NAMES, MAX_LABEL_WORDS at most) before any text of the heading's own:
+    "<h1><span class=label>News</span>Digital cameras</h1>" is "Digital cameras"."""
+    first = row + 1
+    if first >= snap.end[row] or snap.parent[first] != row or snap.text[row].strip() \
+            or not LABEL_NAMES.search(snap.cls[first].lower()):
+        return t
+    label = text_of(snap, first)
+    if not label or len(label.split()) > MAX_LABEL_WORDS or not t.startswith(label):
+        return t
+    return t[len(label):].strip() or t
 
 
 def headline(snap, gone: np.ndarray, node: int) -> str | None:
