@@ -187,6 +187,20 @@ def test_a_social_networks_profile_link_is_no_byline():
     assert meta_of("<article><h1>Grads</h1>" + own + "<p>" + "Job text. " * 40 + "</p></article>"
                    )["authors"] == ["Jo Bloggs"]
 
+@pytest.mark.parametrize("href", [
+    "http://forum.test/members/pelex.1378134/",                       # XenForo
+    "http://forum.test/member.php?s=e3c9&u=224387",                  # vBulletin
+    "http://forum.test/memberlist.php?mode=viewprofile&u=421190",    # phpBB
+    "http://forum.test/profile.php?id=4711",                         # FluxBB
+])
+def test_a_forums_link_to_the_posters_profile_names_the_author(href):
+    post = (f'<div class="post"><div class="poster"><a class="bigusername" href="{href}">pelex</a>'
+            '<span>Member</span></div><div class="message"><p>' + "The first post of a thread. " * 20
+            + "</p></div></div>")
+    assert meta_of("<h1>Best hosts</h1>" + post, url="http://forum.test/threads/best-hosts.1/"
+                   )["authors"] == ["pelex"]
+
+
 def test_a_by_line_is_read_whatever_its_class_names():
     body = ("<article><h1>New restaurants</h1><p class='inline-list page-header__meta'>"
             "<span class='inline-list__item'>By <a href='/producers/sofia-gonzalez'>Sofia Gonzalez</a>"

@@ -39,9 +39,13 @@ NOT_BYLINE_NAMES = re.compile(r"avatar|image|photo|img|bio|about|comment|follow|
                               r"more-?from|related|box|card|list|title|job|role|position|desc",
                               re.I)
 DATE_NAMES = re.compile(r"date|time|publish|posted|dateline|byline|meta|datum|fecha")
-# A link to an author's page.
+# A link to an author's page; and a forum's link to a member's profile, by the forum
+# software's own addresses (XenForo's /members/name.1/, vBulletin's member.php?u=1,
+# phpBB's memberlist.php?mode=viewprofile, FluxBB's profile.php?id=1): the poster's name.
 AUTHOR_URL = re.compile(r"/(?:author|authors|autor|autore|auteur|writers?|contributors?|"
-                        r"journalists?|reporters?|people|staff|profiles?)/[^/?#\s]+/?(?:[?#\n]|$)")
+                        r"journalists?|reporters?|people|staff|profiles?|members)/[^/?#\s]+/?"
+                        r"(?:[?#\n]|$)|/member\.php\?[^\n]*\bu=\d|/memberlist\.php\?mode=viewprofile|"
+                        r"/profile\.php\?id=\d")
 # Social networks' hosts: their /profile/ links are the site's follow and share buttons.
 SOCIAL_HOSTS = np.array(["bsky.app", "twitter.com", "x.com", "www.facebook.com", "facebook.com",
                          "www.linkedin.com", "linkedin.com", "www.instagram.com", "instagram.com",
