@@ -53,6 +53,24 @@ def test_jsonld_faq_questions_are_not_the_entity_but_a_qapage_question_is():
     assert f["title"] == "How do I fold a map?" and f["authors"] == ["Ann"]
 
 
+def test_jsonld_an_entity_whose_url_names_another_page_is_not_the_pages():
+    # a video embedded in a thread's ninth post: its upload date is not the thread's
+    video = ('<script type="application/ld+json">{"@type": "VideoObject", "name": "A talk", '
+             '"url": "https://forum.test/t/my-take/105724/9", "uploadDate": "2024-06-07T02:17:25Z"}'
+             '</script><meta property="article:published_time" content="2024-06-02T15:24:08+00:00">')
+    m = meta_of(ARTICLE.format(h="My take"), head=video, url="https://forum.test/t/my-take/105724")
+    assert m["published"] == "2024-06-02T15:24:08+00:00"
+    # the page's own entity, its url the page's (a query, a trailing slash, www. aside), or
+    # relative, or on another host (a syndicated original), stays the entity
+    for page, url in (("https://www.site.test/a/post?utm=1", "https://site.test/a/post/"),
+                      ("https://site.test/a/post", "/a/post"),
+                      ("https://site.test/a/post", "https://origin.test/elsewhere")):
+        ld = json.dumps({"@type": "Article", "url": url, "datePublished": "2021-02-03"})
+        assert jsonld.fields([ld], page)["published"] == "2021-02-03"
+    assert "published" not in jsonld.fields(['{"@type": "Article", "url": "/b/other", '
+                                             '"datePublished": "2021-02-03"}'], "https://site.test/a/post")
+
+
 def test_jsonld_broken_scripts_are_skipped_and_raw_newlines_tolerated():
     good = '{"@type": "Article", "headline": "Line\nbreak"}'
     assert jsonld.fields(["{not json", good])["title"] == "Line break"
