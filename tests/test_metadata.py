@@ -270,6 +270,19 @@ def test_a_date_line_just_after_the_chosen_element_is_read_when_none_is_above():
     assert meta_of("<p>March 2, 2021</p>" + body)["published"] == "2021-03-02"
 
 
+@pytest.mark.parametrize("profile", [
+    "<dd><strong>Joined:</strong> Dec 11, 2021</dd>",
+    "<dd><strong>Founded:</strong> Dec 11, 2021</dd>",
+    "<div class='join-date'>Join Date: Dec 11, 2021</div>",
+    "<dd>Member since Dec 11, 2021</dd>",
+])
+def test_a_posters_joining_day_is_not_the_posts_date(profile):
+    post = ("<div class='post'><dl class='postprofile'><dt>Outer</dt><dd><strong>Posts:</strong> 4032</dd>"
+            + profile + "</dl><div class='postbody'><p><strong>x</strong> » Tue Aug 27, 2019 1:47 am</p><p>"
+            + "The first post of the thread. " * 20 + "</p></div></div>")
+    assert meta_of("<h1>Football season</h1>" + post)["published"] == "2019-08-27"
+
+
 def test_a_date_line_that_is_no_update_comes_before_a_nearer_update():
     lines = ('<span class="dateline">DECEMBER 22, 2022</span>'
              '<span class="dateline updated">Updated: JANUARY 02, 2026</span>')

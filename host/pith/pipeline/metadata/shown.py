@@ -352,7 +352,7 @@ def dateline(snap, gone: np.ndarray, node: int, times: list[list],
     update = None
     for r in cands[:MAX_TRIES].tolist():
         t = text_of(snap, r)
-        if 0 < len(t) <= MAX_DATELINE_CHARS:
+        if 0 < len(t) <= MAX_DATELINE_CHARS and not JOINED.search(t.lower()):
             d = dates.find(t, us_order)
             if d and not UPDATE_WORDS.search(f"{t} {snap.cls[r]}".lower()):
                 return d
@@ -373,14 +373,22 @@ def dateline(snap, gone: np.ndarray, node: int, times: list[list],
     return None
 
 
+# A forum poster's profile beside each post: the day the member joined is no post's date
+# ("Joined: Dec 11, 2021", vBulletin's "Join Date", "Member since", phpBB's custom
+# "Founded:"), in the date's own text or its label's (the element a tail follows).
+JOINED = re.compile(r"joined|join date|registered|member since|founded")
+
+
 def short_dates(snap, rows: np.ndarray, us_order: bool = False):
     """(row, day) of every text or tail of `rows` that is a short date line of its own
-    (MAX_DATELINE_CHARS at most) holding a date."""
+    (MAX_DATELINE_CHARS at most) holding a date, not a member's joining day (JOINED)."""
     for column in ("text", "tail"):
         short = short_rows(snap, column, rows, MAX_DATELINE_CHARS)
         for r in matching_rows(snap, column, dates.YEAR, short).tolist():
-            d = dates.find(snap.cols[column][r], us_order)
-            if d:
+            own = snap.cols[column][r]
+            d = dates.find(own, us_order)
+            label = f"{own} {snap.text[r]}" if column == "tail" else own
+            if d and not JOINED.search(label.lower()):
                 yield r, d
 
 
