@@ -153,9 +153,7 @@ def _strip_site(title: str, site: str | None, host: str | None) -> tuple[str, bo
         at = title.rfind(sep)
         if at > 0 and _names_site(title[at + len(sep):], site, host, trailing=True):
             rest = title[:at].strip()
-            parts = [p.strip() for p in rest.split(sep)]
-            return (parts[0] if len(parts) > 1 and len(parts[0]) >= max(map(len, parts[1:]))
-                    else rest), False
+            return _first_if_longest(rest, (sep,)), False
         at = title.find(sep)
         if at > 0 and _names_site(title[:at], site, host):
             return title[at + len(sep):].strip(), True
@@ -243,7 +241,13 @@ def first_part(title: str) -> str:
     the longest: the rest is a tagline, a section or a site's name ("Headline | Opinion").
     A shorter first part is a name the rest explains ("Git - git-commit Documentation"),
     and the title stays whole."""
-    parts = title_parts(title, PART_SEPARATORS)
+    return _first_if_longest(title, PART_SEPARATORS)
+
+
+def _first_if_longest(title: str, separators: tuple[str, ...]) -> str:
+    """`title`'s first part at `separators` when it has parts and that one is the
+    longest, else `title`."""
+    parts = title_parts(title, separators)
     if len(parts) > 1 and len(parts[0]) >= max(map(len, parts[1:])):
         return parts[0]
     return title
