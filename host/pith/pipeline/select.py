@@ -43,6 +43,7 @@ from . import features as features_mod
 from . import pagetype
 from . import posts
 from . import reader, render
+from . import teasers
 from . import wire
 from .wire import (MAX_BLOCK_ROWS, MAX_LISTED_PARTS, MAX_LISTED_PATH,  # noqa: F401
                    MAX_NAME_CHARS, MAX_PAGE_CHARS, page_string)
@@ -339,6 +340,11 @@ def choose_by_blocks(snap: snapshot_mod.Snapshot, feats: features_mod.Features, 
         # what precedes the headline is not the post, for the choice and every later
         # decision; once chosen, the headline is the post's, kept where the element holds it
         page = dataclasses.replace(page, p=headline.from_top(snap, blocks, top, page.p))
+        # teaser lists trailing the post are not the post (NOTES.md, 'Why teaser lists
+        # after the post are left out')
+        if opts.auto_teasers and teasers.applies(snap, feats, method.node):
+            page = dataclasses.replace(page, p=teasers.after_post(snap, feats, blocks, top,
+                                                                  page.p))
         best = headline.anchored(snap, blocks, page.p, top)
         page = dataclasses.replace(page, p=headline.as_content(snap, blocks, top, page.p))
     if best is None or best == method.node:
