@@ -334,17 +334,16 @@ def choose_by_blocks(snap: snapshot_mod.Snapshot, feats: features_mod.Features, 
     blocks = blocks_mod.compute(snap, feats)
     top = (headline.find(snap, feats, blocks, page.p, keep.model_of(snap).threshold)
            if opts.auto_headline and headline.posts(snap, feats, method.node) else -1)
+    # teaser lists trailing the post (after its headline, when found) are not the post
+    # (NOTES.md, 'Why teaser lists after the post are left out')
+    if opts.auto_teasers and teasers.applies(snap, feats, method.node):
+        page = dataclasses.replace(page, p=teasers.after_post(snap, feats, blocks, top, page.p))
     if top < 0:
         best = expected.choose(snap, blocks, page.p)
     else:
         # what precedes the headline is not the post, for the choice and every later
         # decision; once chosen, the headline is the post's, kept where the element holds it
         page = dataclasses.replace(page, p=headline.from_top(snap, blocks, top, page.p))
-        # teaser lists trailing the post are not the post (NOTES.md, 'Why teaser lists
-        # after the post are left out')
-        if opts.auto_teasers and teasers.applies(snap, feats, method.node):
-            page = dataclasses.replace(page, p=teasers.after_post(snap, feats, blocks, top,
-                                                                  page.p))
         best = headline.anchored(snap, blocks, page.p, top)
         page = dataclasses.replace(page, p=headline.as_content(snap, blocks, top, page.p))
     if best is None or best == method.node:

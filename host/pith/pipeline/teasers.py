@@ -9,19 +9,25 @@ after the article). The post itself seldom shows a linked heading: its section h
 are plain, or link to a place on the page (a table of contents' anchors).
 
 A teaser group (`groups`) is a row whose element children include at least MIN_CARDS
-cards of one kind (same tag and class) — a card is a child holding exactly one linked
-title (`linked_titles`) — and those cards hold at least CARD_SHARE of the row's visible
-text (a post's body holding a few linked headings among its paragraphs is no group).
+cards of one kind (same tag and class) holding at least CARD_SHARE of the row's visible
+text; a card holds exactly one linked title (`linked_titles`), or is itself one link of
+a title's length (a "Related" list's item). A post's body holding a few linked headings
+or links among its paragraphs is no group: its paragraphs hold most of its text.
 
 Decisions a change must keep (NOTES.md, 'Why teaser lists after the post are left out'):
 - only on a page the page type model calls an article (pagetype.classify, the method's
-  element; at least ARTICLE_P sure) that is not a forum's (posts.forum: a thread's posts have linked titles too),
-  and only with its headline found (headline.py): the teasers are what follows the post;
-- a group is left out only when it trails the post: no block outside the groups after
-  it is judged at least SURE. A listicle's cards ("10 DIY projects", each a linked
-  heading and a paragraph) are followed by the post's closing paragraph, and stay;
+  element; at least ARTICLE_P sure) that is not a forum's (posts.forum: a thread's posts
+  carry linked titles too);
+- a group is left out only when it trails the post: it starts after the headline (when
+  headline.py finds one) and no block outside the groups after it is judged at least
+  SURE. A listicle's cards ("10 DIY projects", each a linked heading and a paragraph)
+  are followed by the post's closing paragraph, and stay;
+- cards longer than a teaser (CARD_MAX_CHARS on average: a guide's sections) make no
+  group, and cards outweighing the post POST_RATIO times are the page's content (an
+  index under its intro line);
 - a left-out group's blocks are judged no content for the element's choice and every
-  later decision (select.choose_by_blocks, option `auto_teasers`), as a comment thread's are.
+  later decision (select.choose_by_blocks, option `auto_teasers`), as a comment
+  thread's are.
 """
 from __future__ import annotations
 
@@ -33,10 +39,13 @@ from .features import Features, tag_in
 from .snapshot import Snapshot
 
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
-# A heading is a linked title when at least this share of its visible text lies inside
-# links leading off the page (or it lies inside one): a title made a link whole, with
-# room for a counter or an icon's label beside it.
+# A heading or a card is linked when at least this share of its visible text lies inside
+# links leading off the page: a title made a link whole, with room for a counter or an
+# icon's label beside it.
 LINKED_SHARE = 0.8
+# A card that is one link shows at least this many visible characters: another story's
+# title, not a menu's one-word entry ("News", "Sport") or a "Read more" link.
+MIN_TITLE_CHARS = 10
 # A group has at least this many cards of one kind: "Related" lists show three or more;
 # two linked headings side by side are a pair of links, not a list.
 MIN_CARDS = 3
@@ -44,10 +53,21 @@ MIN_CARDS = 3
 # heading ("More from the site") and its "see all" link are the rest. A post's body,
 # whose paragraphs lie between its few linked headings, holds far less in them.
 CARD_SHARE = 0.8
+# Its cards hold at most this many visible characters on average: a teaser is a title
+# and an excerpt of a sentence or two (techcrunch's cards 230, Yahoo's 150); a guide's
+# sections, each under a linked product name, or a listing's recipe cards with their
+# summaries run longer (850, 350 on the training sites).
+CARD_MAX_CHARS = 300
 # A block is the post's own text after a group when the block model judges it at least
 # this likely content: its probabilities are calibrated, 0.5 is as likely as not (the
 # forum posts' bar too, posts.SURE).
 SURE = 0.5
+# The left-out cards' expected text (probability times characters) is at most this many
+# times the post's (its blocks judged at least SURE, outside the groups, after the
+# headline): a story trails up to a few times its own length in cards (techcrunch 3x);
+# cards outweighing their "post" tenfold are the page's content under a one-line intro
+# (a recipe index the page type model calls an article, 27x on the training sites).
+POST_RATIO = 10.0
 # The page type whose pages end their post with teasers (pagetype.CLASSES): a listing's,
 # a collection's or a service page's cards are its content.
 ARTICLE = "article"
@@ -79,41 +99,52 @@ def away_links(snap: Snapshot) -> np.ndarray:
     return out
 
 
-def linked_titles(snap: Snapshot, feats: Features) -> np.ndarray:
-    """Bool per row: a visible heading whose text is a link leading off the page (at least
-    LINKED_SHARE of its characters inside such links, or the heading inside one)."""
+def linked(snap: Snapshot, feats: Features) -> np.ndarray:
+    """Bool per row: at least LINKED_SHARE of its visible text (at least one character)
+    lies inside links leading off the page."""
     away = away_links(snap)
     if not away.any():
         return away
     inside = away | snap.below(away)
-    linked = snap.subtree_sum(np.where(inside & ~feats.gone, feats.own_chars, 0))
-    head = tag_in(snap, HEADINGS) & ~feats.gone & (feats.chars > 0)
-    return head & (inside | (linked >= LINKED_SHARE * feats.chars))
+    chars = snap.subtree_sum(np.where(inside & ~feats.gone, feats.own_chars, 0))
+    return (feats.chars > 0) & (chars >= LINKED_SHARE * feats.chars)
+
+
+def linked_titles(snap: Snapshot, feats: Features) -> np.ndarray:
+    """Bool per row: a visible heading whose text is a link leading off the page
+    (`linked`)."""
+    return tag_in(snap, HEADINGS) & ~feats.gone & linked(snap, feats)
 
 
 def groups(snap: Snapshot, feats: Features) -> np.ndarray:
     """The outermost teaser groups (rows, document order): rows with at least MIN_CARDS
-    alike cards (same tag and class, each holding one linked title) holding at least
-    CARD_SHARE of the row's visible text."""
+    alike cards (same tag and class) holding at least CARD_SHARE of the row's visible
+    text. A card holds one linked title (`linked_titles`), or is one link itself, at
+    least MIN_TITLE_CHARS long, with no linked title in it (a list item that is another
+    story's title)."""
     titled = linked_titles(snap, feats)
-    if int(titled.sum()) < MIN_CARDS:
-        return np.zeros(0, np.int64)
+    count = snap.subtree_sum(titled)
     parent = snap.parent
-    card = np.flatnonzero((snap.subtree_sum(titled) == 1) & (parent >= 0) & (feats.chars > 0))
+    link = linked(snap, feats) & (feats.chars >= MIN_TITLE_CHARS) & (count == 0)
+    card = np.flatnonzero(((count == 1) | link) & (parent >= 0) & (feats.chars > 0))
+    if len(card) < MIN_CARDS:
+        return np.zeros(0, np.int64)
     kind = first_seen(zip(parent[card].tolist(), snap.tag[card].tolist(),
                           snap.cls[card].tolist()), len(card))
     alike = card[np.bincount(kind, minlength=len(card))[kind] >= MIN_CARDS]
     cards = np.bincount(parent[alike], minlength=snap.n)
     held = np.bincount(parent[alike], weights=feats.chars[alike], minlength=snap.n)
-    group = (cards >= MIN_CARDS) & (held >= CARD_SHARE * feats.chars) & (feats.chars > 0)
+    group = ((cards >= MIN_CARDS) & (held >= CARD_SHARE * feats.chars) & (feats.chars > 0)
+             & (held <= CARD_MAX_CHARS * cards))
     return np.flatnonzero(group & ~snap.below(group))
 
 
 def after_post(snap: Snapshot, feats: Features, blocks, top: int, p: np.ndarray,
                sure: float = SURE) -> np.ndarray:
     """`p` (per block of `blocks`) with the teaser groups that trail the post judged no
-    content: groups starting after the headline `top` with no block outside the groups
-    after them judged at least `sure`."""
+    content: groups starting after the headline `top` (-1: none found) with no block
+    outside the groups after them judged at least `sure`; `p` as it is when their
+    expected text is over POST_RATIO times the post's."""
     rows = groups(snap, feats)
     rows = rows[rows > top]
     if not len(rows):
@@ -125,4 +156,9 @@ def after_post(snap: Snapshot, feats: Features, blocks, top: int, p: np.ndarray,
     trailing = rows[snap.end[rows] > last]
     if not len(trailing):
         return p
-    return np.where(snap.subtrees(trailing)[at], 0.0, p)
+    out = snap.subtrees(trailing)[at]
+    # cards outweighing the post by an order of magnitude are what the page is about
+    weight = p * blocks.chars
+    if weight[out].sum() > POST_RATIO * weight[post].sum():
+        return p
+    return np.where(out, 0.0, p)
