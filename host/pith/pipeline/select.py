@@ -336,8 +336,9 @@ def choose_by_blocks(snap: snapshot_mod.Snapshot, feats: features_mod.Features, 
            if opts.auto_headline and headline.posts(snap, feats, method.node) else -1)
     # teaser lists trailing the post (after its headline, when found) are not the post
     # (NOTES.md, 'Why teaser lists after the post are left out')
-    if opts.auto_teasers and teasers.applies(snap, feats, method.node):
-        page = dataclasses.replace(page, p=teasers.after_post(snap, feats, blocks, top, page.p))
+    if opts.auto_teasers:
+        page = dataclasses.replace(page, p=teasers.left_out(snap, feats, blocks, top, page.p,
+                                                             method.node))
     if top < 0:
         best = expected.choose(snap, blocks, page.p)
     else:
