@@ -488,3 +488,17 @@ def test_comments_are_apart_from_the_body_and_added_on_request():
     record = json.loads(pith("extract", COMMENTS_PAGE, "--static", "-f", "json").stdout)
     assert COMMENT_LINE in record["comments"]["text"] and COMMENT_LINE not in record["text"]
     assert record["comments"]["roots"] and record["comments"]["truncated"] is False
+
+
+@pytest.mark.parametrize("command, trainer", [("train", "train"), ("train-blocks", "train_blocks"),
+                                              ("train-pagetype", "train_pagetype")])
+def test_each_training_command_runs_its_own_trainer_into_the_models_folder(command, trainer, monkeypatch):
+    import importlib
+    from pith import cli
+    from pith.measure.datasets import MODELS_DIR
+    module = importlib.import_module(f"pith.measure.{trainer}")
+    seen = {}
+    monkeypatch.setattr(module, "main", lambda args: seen.setdefault("out", args.out) and 0)
+    args = cli.build_parser().parse_args([command])
+    assert args.run(args) == 0
+    assert seen["out"] == MODELS_DIR

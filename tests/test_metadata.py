@@ -53,6 +53,24 @@ def test_jsonld_faq_questions_are_not_the_entity_but_a_qapage_question_is():
     assert f["title"] == "How do I fold a map?" and f["authors"] == ["Ann"]
 
 
+def test_jsonld_an_entity_whose_url_names_another_page_is_not_the_pages():
+    # a video embedded in a thread's ninth post: its upload date is not the thread's
+    video = ('<script type="application/ld+json">{"@type": "VideoObject", "name": "A talk", '
+             '"url": "https://forum.test/t/my-take/105724/9", "uploadDate": "2024-06-07T02:17:25Z"}'
+             '</script><meta property="article:published_time" content="2024-06-02T15:24:08+00:00">')
+    m = meta_of(ARTICLE.format(h="My take"), head=video, url="https://forum.test/t/my-take/105724")
+    assert m["published"] == "2024-06-02T15:24:08+00:00"
+    # the page's own entity, its url the page's (a query, a trailing slash, www. aside), or
+    # relative, or on another host (a syndicated original), stays the entity
+    for page, url in (("https://www.site.test/a/post?utm=1", "https://site.test/a/post/"),
+                      ("https://site.test/a/post", "/a/post"),
+                      ("https://site.test/a/post", "https://origin.test/elsewhere")):
+        ld = json.dumps({"@type": "Article", "url": url, "datePublished": "2021-02-03"})
+        assert jsonld.fields([ld], page)["published"] == "2021-02-03"
+    assert "published" not in jsonld.fields(['{"@type": "Article", "url": "/b/other", '
+                                             '"datePublished": "2021-02-03"}'], "https://site.test/a/post")
+
+
 def test_jsonld_broken_scripts_are_skipped_and_raw_newlines_tolerated():
     good = '{"@type": "Article", "headline": "Line\nbreak"}'
     assert jsonld.fields(["{not json", good])["title"] == "Line break"
@@ -187,6 +205,20 @@ def test_a_social_networks_profile_link_is_no_byline():
     assert meta_of("<article><h1>Grads</h1>" + own + "<p>" + "Job text. " * 40 + "</p></article>"
                    )["authors"] == ["Jo Bloggs"]
 
+@pytest.mark.parametrize("href", [
+    "http://forum.test/members/pelex.1378134/",                       # XenForo
+    "http://forum.test/member.php?s=e3c9&u=224387",                  # vBulletin
+    "http://forum.test/memberlist.php?mode=viewprofile&u=421190",    # phpBB
+    "http://forum.test/profile.php?id=4711",                         # FluxBB
+])
+def test_a_forums_link_to_the_posters_profile_names_the_author(href):
+    post = (f'<div class="post"><div class="poster"><a class="bigusername" href="{href}">pelex</a>'
+            '<span>Member</span></div><div class="message"><p>' + "The first post of a thread. " * 20
+            + "</p></div></div>")
+    assert meta_of("<h1>Best hosts</h1>" + post, url="http://forum.test/threads/best-hosts.1/"
+                   )["authors"] == ["pelex"]
+
+
 def test_a_by_line_is_read_whatever_its_class_names():
     body = ("<article><h1>New restaurants</h1><p class='inline-list page-header__meta'>"
             "<span class='inline-list__item'>By <a href='/producers/sofia-gonzalez'>Sofia Gonzalez</a>"
@@ -236,6 +268,19 @@ def test_a_date_line_just_after_the_chosen_element_is_read_when_none_is_above():
     assert meta_of(body)["published"] == "2023-04-13"
     # a date above the element still comes first
     assert meta_of("<p>March 2, 2021</p>" + body)["published"] == "2021-03-02"
+
+
+@pytest.mark.parametrize("profile", [
+    "<dd><strong>Joined:</strong> Dec 11, 2021</dd>",
+    "<dd><strong>Founded:</strong> Dec 11, 2021</dd>",
+    "<div class='join-date'>Join Date: Dec 11, 2021</div>",
+    "<dd>Member since Dec 11, 2021</dd>",
+])
+def test_a_posters_joining_day_is_not_the_posts_date(profile):
+    post = ("<div class='post'><dl class='postprofile'><dt>Outer</dt><dd><strong>Posts:</strong> 4032</dd>"
+            + profile + "</dl><div class='postbody'><p><strong>x</strong> » Tue Aug 27, 2019 1:47 am</p><p>"
+            + "The first post of the thread. " * 20 + "</p></div></div>")
+    assert meta_of("<h1>Football season</h1>" + post)["published"] == "2019-08-27"
 
 
 def test_a_date_line_that_is_no_update_comes_before_a_nearer_update():
@@ -466,6 +511,56 @@ def test_a_line_break_in_the_headline_is_a_space():
     assert m["title"] == "News Product Management Certification"
     snap = static.snapshot_of_html("<p>a<br>b</p>", "http://pith.test/", 100)
     assert shown.text_of(snap, list(snap.tag).index("p")) == "a b"
+
+def test_a_breadcrumb_title_ending_with_the_site_gives_its_first_part():
+    # "Topic / Board / Site Forums": the site's part names the separator, the rest is a
+    # breadcrumb whose first and longest part is the topic
+    m = meta_of("<header><h1>Example Linux</h1></header><article><p>" + "Words of a post. " * 20
+                + "</p></article>", title="Why the ISO grew in 2024 / Example Discussion / Example Linux Forums",
+                url="https://bbs.examplelinux.org/viewtopic.php?id=1")
+    assert m["title"] == "Why the ISO grew in 2024"
+    # a shorter first part is no breadcrumb's head: the title as it is
+    assert merge.strip_site("Tech / Conferences in 2026 / Site", "Site", None) == "Tech / Conferences in 2026"
+
+
+@pytest.mark.parametrize("h1,want", [
+    ("Thread: <span>How to pick a web host?</span>", "How to pick a web host?"),
+    ("<strong>Blog:</strong> How to pick a web host?", "How to pick a web host?"),
+    ("<time datetime='2025-12-18'>Dec 18 2025</time> How to pick a web host?", "How to pick a web host?"),
+    # no colon, no date: the headline's own words ("The Best …" under "Best …")
+    ("Really, how to pick a web host?", "Really, how to pick a web host?"),
+    ("Four words of label: How to pick a web host?", "Four words of label: How to pick a web host?"),
+])
+def test_a_headlines_label_or_date_before_the_declared_title_is_left_out(h1, want):
+    m = meta_of(ARTICLE.format(h=h1), title="How to pick a web host? | Host Talk")
+    assert m["title"] == want
+
+
+def test_a_forum_prefix_label_in_the_headline():
+    # XenForo: the thread's prefix is a label element before the title's own text; the
+    # forum declares "Prefix - Title", and with the label read as such the declared form is
+    # the title (not "Info Ultimate …", the label's and the title's words run together)
+    h1 = '<span class="label label--yellow">Info</span><span class="label-append">&nbsp;</span>GPU guide for 2025'
+    head = '<meta property="og:title" content="Info - GPU guide for 2025">'
+    m = meta_of(ARTICLE.format(h=h1), title="Info - GPU guide for 2025 | Hardware Forum", head=head,
+                url="https://forum.test/threads/gpu-guide.1/")
+    assert m["title"] == "Info - GPU guide for 2025"
+    snap = static.snapshot_of_html(f"<h1>{h1}</h1>", "http://pith.test/", 100)
+    assert shown.headlines(snap, np.zeros(snap.n, bool), 0)[0][0] == "GPU guide for 2025"
+    # a class naming something else (a tagline) is no label
+    snap = static.snapshot_of_html('<h1><span class="brand">Acme</span> Rocket skates</h1>', "http://pith.test/", 100)
+    assert shown.headlines(snap, np.zeros(snap.n, bool), 0)[0][0] == "Acme Rocket skates"
+
+
+def test_a_site_and_slogan_title_below_the_root_yields_to_the_shown_headline():
+    body = ARTICLE.format(h="Enamelled pans and metal spatulas")
+    m = meta_of(body, title="Reddit - The heart of the internet",
+                url="https://www.reddit.com/r/Cooking/comments/1/enamelled_pans/")
+    assert m["title"] == "Enamelled pans and metal spatulas"
+    # on the site's root "Site - Slogan" is the home page's own title
+    m = meta_of(body, title="Todoist - Clarity, finally", url="https://todoist.com/")
+    assert m["title"] == "Clarity, finally"
+
 
 def test_language_html_lang_first_then_declared():
     assert meta_of(ARTICLE.format(h="x"), lang="de-AT")["language"] == "de-AT"

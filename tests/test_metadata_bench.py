@@ -64,3 +64,13 @@ def test_a_dataset_without_type_labels_prints_no_matrix(tmp_path):
     rows = metadata_bench.run(folder, None, None, True)
     assert rows[0]["page_type"] is None and rows[0]["page_type_n"] == 0
     assert "page type" not in metadata_bench.format_rows(rows)
+
+
+def test_title_quotes_folds_typography_only_beside_the_exact_title(tmp_path):
+    html = ARTICLE.format(words=WORDS).replace("Why moss grows north", "Why moss’s side is north")
+    folder = dataset(tmp_path, [(html, {"title": "Why moss's side is north"}),
+                                (html, {"title": "Why moss's side is south"})])
+    rows = {r["method"]: r for r in metadata_bench.run(folder, None, None, True)}
+    assert rows["pith"]["title"] == 0.0                    # the issue's measure: exact
+    assert rows["pith"]["title_quotes"] == 0.5             # ’ and ' alike, nothing else
+    assert "title_quotes" in metadata_bench.format_rows(list(rows.values())).splitlines()[0]

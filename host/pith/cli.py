@@ -141,8 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Split the shared datasets by web site, label nodes from the truth "
                     "texts, learn CLG's logistic regressions (rendered snapshots from the "
                     "bench cache, static ones from the HTML) and write host/pith/pipeline/models/.")
-    _training_args(tr, "clg.json, clg-split.json and MODEL.md")
-    tr.set_defaults(run=cmd_train)
+    _training_args(tr, "clg.json, clg-split.json and MODEL.md", "train")
 
     tb = sub.add_parser(
         "train-blocks", help="train the block model on the shared datasets' training sites",
@@ -150,7 +149,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "truth texts, pick the learner and threshold by site-grouped "
                     "cross-validation, and write host/pith/pipeline/models/blocks.json and BLOCKS.md "
                     "(rendered snapshots from the bench cache, static ones from the HTML).")
-    _training_args(tb, "blocks.json and BLOCKS.md")
+    _training_args(tb, "blocks.json and BLOCKS.md", "train_blocks")
     tb.add_argument("--corpus", type=Path, metavar="FILE", default=None,
                     help="keep the labelled blocks in FILE and read them from there next "
                          "time (to iterate on the learner without re-collecting)")
@@ -158,7 +157,6 @@ def build_parser() -> argparse.ArgumentParser:
                     help="train the static (box-free) half alone, from the HTML (no rendered "
                          "snapshot cache needed); the rendered half is kept from the model "
                          "file it replaces, or is the new static half if that one was")
-    tb.set_defaults(run=cmd_train_blocks)
 
     tp = sub.add_parser(
         "train-pagetype", help="train the page type model on the labelled datasets' training sites",
@@ -167,8 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "regression on the training sites (L2 by site-grouped cross-validation), "
                     "and write host/pith/pipeline/models/pagetype.json and PAGETYPE.md with the "
                     "validation sites' accuracy and confusion matrix.")
-    _training_args(tp, "pagetype.json and PAGETYPE.md")
-    tp.set_defaults(run=cmd_train_pagetype)
+    _training_args(tp, "pagetype.json and PAGETYPE.md", "train_pagetype")
 
     op = sub.add_parser("options", help="list the pipeline options with defaults and reasons")
     op.set_defaults(run=cmd_options)
@@ -194,8 +191,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _training_args(p: argparse.ArgumentParser, writes: str) -> None:
-    """Datasets, snapshot cache, output folder and --quiet of a training command."""
+def _training_args(p: argparse.ArgumentParser, writes: str, trainer: str) -> None:
+    """Datasets, snapshot cache, output folder and --quiet of a training command, run by
+    the module pith.measure.<trainer>."""
+    p.set_defaults(run=cmd_train, trainer=trainer)
     p.add_argument("datasets", nargs="*", type=Path, metavar="DATASET_DIR")
     p.add_argument("--cache", type=Path, metavar="DIR",
                    help="snapshot cache filled by `pith bench` (default: .cache/snapshots "
@@ -427,24 +426,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from .measure import train
+    """`pith train`, `train-blocks` and `train-pagetype`: each its module's main, writing
+    to the package's models/ folder unless --out says otherwise."""
+    import importlib
+    from .measure.datasets import MODELS_DIR
+    trainer = importlib.import_module(f".measure.{args.trainer}", __package__)
     if args.out is None:
-        args.out = train.MODELS_DIR
-    return train.main(args)
-
-
-def cmd_train_blocks(args: argparse.Namespace) -> int:
-    from .measure import train_blocks
-    if args.out is None:
-        args.out = train_blocks.MODELS_DIR
-    return train_blocks.main(args)
-
-
-def cmd_train_pagetype(args: argparse.Namespace) -> int:
-    from .measure import train_pagetype
-    if args.out is None:
-        args.out = train_pagetype.MODELS_DIR
-    return train_pagetype.main(args)
+        args.out = MODELS_DIR
+    return trainer.main(args)
 
 
 def cmd_options(args: argparse.Namespace) -> int:

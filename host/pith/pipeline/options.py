@@ -362,6 +362,13 @@ class Options:
         "element holds it; not on product pages. A short post beside a longer sidebar list "
         "or comment thread is then read with its title, not its neighbour (NOTES.md, 'Why "
         "the element holds the headline')")
+    auto_teasers: bool = _opt(
+        True, "auto with auto_block_choice, on a page the page type model calls an article "
+        "(not a forum's): lists of teaser cards after the post (three or more alike cards, "
+        "each holding a heading linked off the page or being one such link, holding most of "
+        "their row's text; teasers.py) are judged no content when nothing after them is "
+        "the post's, so 'More from', 'Related stories' and 'Most read' lists are not read "
+        "as the article's end (NOTES.md, 'Why teaser lists after the post are left out')")
 
     comments_apart: bool = _opt(
         True, "a comment thread under the post (comments.py: a container named for comments "

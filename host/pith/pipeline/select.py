@@ -43,6 +43,7 @@ from . import features as features_mod
 from . import pagetype
 from . import posts
 from . import reader, render
+from . import teasers
 from . import wire
 from .wire import (MAX_BLOCK_ROWS, MAX_LISTED_PARTS, MAX_LISTED_PATH,  # noqa: F401
                    MAX_NAME_CHARS, MAX_PAGE_CHARS, page_string)
@@ -333,6 +334,11 @@ def choose_by_blocks(snap: snapshot_mod.Snapshot, feats: features_mod.Features, 
     blocks = blocks_mod.compute(snap, feats)
     top = (headline.find(snap, feats, blocks, page.p, keep.model_of(snap).threshold)
            if opts.auto_headline and headline.posts(snap, feats, method.node) else -1)
+    # teaser lists trailing the post (after its headline, when found) are not the post
+    # (NOTES.md, 'Why teaser lists after the post are left out')
+    if opts.auto_teasers:
+        page = dataclasses.replace(page, p=teasers.left_out(snap, feats, blocks, top, page.p,
+                                                             method.node))
     if top < 0:
         best = expected.choose(snap, blocks, page.p)
     else:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 import json
 import re
+import urllib.parse
 from typing import Any, Iterable
 
 # Objects looked at per page: a catalogue page lists thousands of products; its own
@@ -158,16 +159,43 @@ def _words(v: Any) -> list[str]:
     return out
 
 
-def fields(texts: Iterable[str]) -> dict[str, Any]:
+# Entities whose own url is compared with the page's (`elsewhere`), in document order: the
+# page's entity is among a page's first few; a catalogue's thousands cost nothing more.
+MAX_URL_CHECKS = 20
+
+
+def _site_path(url: str) -> tuple[str, str]:
+    parts = urllib.parse.urlsplit(url)
+    return (parts.hostname or "").removeprefix("www."), parts.path.rstrip("/")
+
+
+def elsewhere(obj: dict, page_url: str) -> bool:
+    """Whether an object's own `url` names another page of the site than `page_url` (a
+    path apart, trailing slash, query and "www." aside): a video embedded in a thread's
+    ninth post ("…/105724/9" on "…/105724")."""
+    u = obj.get("url")
+    if not (isinstance(u, str) and u.strip() and page_url):
+        return False
+    host, path = _site_path(page_url)
+    there_host, there_path = _site_path(urllib.parse.urljoin(page_url, u.strip()))
+    return there_host == host and there_path != path
+
+
+def fields(texts: Iterable[str], page_url: str = "") -> dict[str, Any]:
     """Candidate fields of the page's JSON-LD: title, authors, published, modified, site,
     description, image, url, language, categories, tags, license, types (the ranked
-    entity's @types, for the page type). Absent keys: not declared."""
+    entity's @types, for the page type). Absent keys: not declared. An entity whose own
+    url names another page of the site (`elsewhere`) ranks with the other objects."""
     objs = objects(parse(texts))
     ids = {o["@id"]: o for o in objs if isinstance(o.get("@id"), str) and len(o) > 2}
     kinds = {id(o): ts for o in objs if "@type" in o and (ts := types_of(o))}   # read once
     typed = [o for o in objs if id(o) in kinds]
     # a QAPage's question, an ItemPage's product: the page's mainEntity is its entity
     ranks = {id(o): rank(o, kinds[id(o)]) for o in typed}
+    if page_url:
+        for o in [o for o in typed if ranks[id(o)] == RANK_ENTITY and "url" in o][:MAX_URL_CHECKS]:
+            if elsewhere(o, page_url):
+                ranks[id(o)] = RANK_OTHER
     ranked = sorted(typed, key=lambda o: ranks[id(o)])   # stable: document order per rank
     out: dict[str, Any] = {}
 

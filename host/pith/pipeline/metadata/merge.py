@@ -48,6 +48,11 @@ TITLE_SEPARATORS = (" | ", " - ", " – ", " — ", " · ", " :: ", " » ", " «
 # begins ("Best Movers in NYC 2025 | Top 19 Companies"); not the em dash or the slash,
 # which sentences hold ("… System — and It May Replace My Gym", "2026 / 2027").
 PART_SEPARATORS = (" | ", " - ", " – ", " • ", " · ")
+# Words a shown h1 may hold before the declared title that are no part of it: a label
+# of the forum's or blog's software ending in a colon, or a date ("Thread: …", "Blog: …",
+# "Dec 18 2025 …"). Other words are the headline's own ("The Best …" under a title "Best
+# …": as many labels take the one as the other).
+MAX_HEADLINE_PREFIX_WORDS = 3
 _FOLD = re.compile(r"[\W_]+", re.U)
 # Folded strings remembered (`fold`): a page's titles, headings and names, a few dozen; the
 # last pages' are enough, and the bounds (strings and their length: a headline is read up
@@ -136,15 +141,23 @@ def _names_site(part: str, site: str | None, host: str | None, trailing: bool = 
 
 
 def strip_site(title: str, site: str | None, host: str | None) -> str:
-    """`title` without a leading or trailing part that names the site."""
+    """`title` without a leading or trailing part that names the site; a title that ends
+    with the site's name after parts of the same separator is a breadcrumb ("Topic /
+    Board / Site Forums"), and its first part is the title when it is the longest."""
+    return _strip_site(title, site, host)[0]
+
+
+def _strip_site(title: str, site: str | None, host: str | None) -> tuple[str, bool]:
+    """(strip_site's answer, whether the part cut off led the title: "Site - Words")."""
     for sep in TITLE_SEPARATORS:
         at = title.rfind(sep)
         if at > 0 and _names_site(title[at + len(sep):], site, host, trailing=True):
-            return title[:at].strip()
+            rest = title[:at].strip()
+            return _first_if_longest(rest, (sep,)), False
         at = title.find(sep)
         if at > 0 and _names_site(title[:at], site, host):
-            return title[at + len(sep):].strip()
-    return title
+            return title[at + len(sep):].strip(), True
+    return title, False
 
 
 def site_from_title(title: str, headline: str | None, places: "Callable[[], str]") -> str | None:
@@ -228,7 +241,13 @@ def first_part(title: str) -> str:
     the longest: the rest is a tagline, a section or a site's name ("Headline | Opinion").
     A shorter first part is a name the rest explains ("Git - git-commit Documentation"),
     and the title stays whole."""
-    parts = title_parts(title, PART_SEPARATORS)
+    return _first_if_longest(title, PART_SEPARATORS)
+
+
+def _first_if_longest(title: str, separators: tuple[str, ...]) -> str:
+    """`title`'s first part at `separators` when it has parts and that one is the
+    longest, else `title`."""
+    parts = title_parts(title, separators)
     if len(parts) > 1 and len(parts[0]) >= max(map(len, parts[1:])):
         return parts[0]
     return title
@@ -236,25 +255,56 @@ def first_part(title: str) -> str:
 
 def choose_title(declared: list[str | None], entity: str | None,
                  headlines: list[tuple[str, int]], site: str | None,
-                 host: str | None) -> str | None:
+                 host: str | None, root: bool = True) -> str | None:
     """The title: the shown h1 that agrees best with a declared title (<meta>'s, the
     document's, JSON-LD's entity's), when it agrees by TITLE_AGREEMENT or more, nearest the
     chosen element among equals; else the first declared title; JSON-LD's entity
     headline only when no other is declared (a listing's first item is an entity too);
     else the shown h1 nearest the chosen element. Each without a part naming the site;
-    an h1 that is the site's name is never the title."""
+    an h1 that is the site's name is never the title. On a page below the site's root
+    (`root` False) a declared title that leads with the site's name ("Site - Slogan")
+    yields to the shown h1 nearest the chosen element."""
     offered = [c for c in (*declared, entity) if c]
     shown = [(t, d) for t, d in headlines if not _names_the_site(t, site, host, offered)]
     if shown and offered:
         score, _, best = max((max(agreement(t, c) for c in offered), -d, t) for t, d in shown)
         if score >= TITLE_AGREEMENT:
-            return strip_site(best, site, host)
+            return without_prefix(strip_site(best, site, host), offered, site, host)
     for c in declared:
         if c:
-            return strip_site(c, site, host)
+            title, site_first = _strip_site(c, site, host)
+            # "Site - Slogan" below the site's root is the template's title, the same on
+            # every page of a site that writes its titles in script ("Reddit - The heart of
+            # the internet" on a thread): the h1 near the content names the page. On the
+            # root it is the home page's own title.
+            if site_first and shown and not root:
+                return strip_site(min(shown, key=lambda x: x[1])[0], site, host)
+            return title
     if entity:
         return strip_site(entity, site, host)
     return strip_site(min(shown, key=lambda x: x[1])[0], site, host) if shown else None
+
+
+def without_prefix(h1: str, declared: list[str], site: str | None, host: str | None) -> str:
+    """`h1` without up to MAX_HEADLINE_PREFIX_WORDS leading words that end with a colon or
+    are a date, when the rest is a declared title (without its site, or its first part):
+    "Thread: How to X" under the title "How to X | Forum" is "How to X", in the h1's own
+    characters."""
+    words = h1.split()
+    targets: set[str] | None = None
+    for i in range(1, min(MAX_HEADLINE_PREFIX_WORDS, len(words) - 1) + 1):
+        lead = " ".join(words[:i])
+        if not (lead.endswith(":") or dates.find(lead)):
+            continue
+        if targets is None:           # the declared titles' forms, once a lead is found
+            stripped = [strip_site(c, site, host) for c in declared]
+            targets = {fold(t) for c in stripped for t in (c, first_part(c))}
+            if fold(h1) in targets:
+                return h1
+        rest = " ".join(words[i:])
+        if fold(rest) in targets:
+            return rest
+    return h1
 
 
 def local_day(published: str | None, url_day: str | None) -> str | None:
@@ -274,7 +324,7 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
     """The metadata of a validated snapshot, read around the chosen row `node` (`gone`:
     the features' code-or-hidden mask)."""
     declared = snap.meta.get("declared") or {}
-    ld = jsonld.fields(declared.get("ld", ()))
+    ld = jsonld.fields(declared.get("ld", ()), snap.meta.get("url") or "")
     meta = tags.meta_fields(declared.get("meta", ()))
     items = tags.item_fields(declared.get("items", ()), declared.get("scopes", ()),
                              lambda r: shown.text_of(snap, r), snap.end)
@@ -296,7 +346,8 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
         site = site_from_title(doc_title, seen.get("title"),
                                lambda: shown.site_places_text(snap, gone))
     title = choose_title([meta.get("title"), items.get("title"), doc_title], ld.get("title"),
-                         seen.get("headlines"), site, host)
+                         seen.get("headlines"), site, host,
+                         root=urllib.parse.urlsplit(page_url).path.strip("/") == "")
     title = first_part(title) if title else title
     us = (snap.meta.get("lang") or "").lower().startswith("en-us")
     # each source's declared (published, modified), parsed once

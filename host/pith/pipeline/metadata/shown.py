@@ -38,9 +38,13 @@ NOT_BYLINE_NAMES = re.compile(r"avatar|image|photo|img|bio|about|comment|follow|
                               r"more-?from|related|box|card|list|title|job|role|position|desc",
                               re.I)
 DATE_NAMES = re.compile(r"date|time|publish|posted|dateline|byline|meta|datum|fecha")
-# A link to an author's page.
+# A link to an author's page; and a forum's link to a member's profile, by the forum
+# software's own addresses (XenForo's /members/name.1/, vBulletin's member.php?u=1,
+# phpBB's memberlist.php?mode=viewprofile, FluxBB's profile.php?id=1): the poster's name.
 AUTHOR_URL = re.compile(r"/(?:author|authors|autor|autore|auteur|writers?|contributors?|"
-                        r"journalists?|reporters?|people|staff|profiles?)/[^/?#\s]+/?(?:[?#\n]|$)")
+                        r"journalists?|reporters?|people|staff|profiles?|members)/[^/?#\s]+/?"
+                        r"(?:[?#\n]|$)|/member\.php\?[^\n]*\bu=\d|/memberlist\.php\?mode=viewprofile|"
+                        r"/profile\.php\?id=\d")
 # Social networks' hosts: their /profile/ links are the site's follow and share buttons.
 SOCIAL_HOSTS = np.array(["bsky.app", "twitter.com", "x.com", "www.facebook.com", "facebook.com",
                          "www.linkedin.com", "linkedin.com", "www.instagram.com", "instagram.com",
@@ -175,15 +179,37 @@ HEADING_MARKS = re.compile(r"[\s¶#🔗§]+$")
 
 
 def headlines(snap, gone: np.ndarray, node: int) -> list[tuple[str, int]]:
-    """The page's first MAX_HEADLINES shown h1s as (text without a permalink mark, the
-    distance of its row from the chosen element's top), empty ones left out."""
+    """The page's first MAX_HEADLINES shown h1s as (text without a permalink mark or a
+    leading label, the distance of its row from the chosen element's top), empty ones
+    left out."""
     rows = np.flatnonzero((snap.tag == "h1") & ~gone)[:MAX_HEADLINES]
     out = []
     for row in rows.tolist():
-        t = HEADING_MARKS.sub("", text_of(snap, row))
+        t = without_label(snap, row, HEADING_MARKS.sub("", text_of(snap, row)))
         if t:
             out.append((t, abs(row - node)))
     return out
+
+
+# A class that marks a heading's first element as a label set before the title: a
+# forum thread's prefix (XenForo's `<span class="label">News</span>`), a badge.
+LABEL_NAMES = re.compile(r"(?:^|[\s_-])(?:label|badge|prefix)(?:$|[\s_-])")
+# A label is a word or a few ("Tips/Techniques", "[Vocabulary]", "Info").
+MAX_LABEL_WORDS = 3
+
+
+def without_label(snap, row: int, t: str) -> str:
+    """A heading's text `t` without its first element's text when that element is a
+    label (LABEL_NAMES, MAX_LABEL_WORDS at most) before any text of the heading's own:
+    "<h1><span class=label>News</span>Digital cameras</h1>" is "Digital cameras"."""
+    first = row + 1
+    if first >= snap.end[row] or snap.parent[first] != row or snap.text[row].strip() \
+            or not LABEL_NAMES.search(snap.cls[first].lower()):
+        return t
+    label = text_of(snap, first)
+    if not label or len(label.split()) > MAX_LABEL_WORDS or not t.startswith(label):
+        return t
+    return t[len(label):].strip() or t
 
 
 def headline(snap, gone: np.ndarray, node: int) -> str | None:
@@ -330,7 +356,7 @@ def dateline(snap, gone: np.ndarray, node: int, times: list[list],
     update = None
     for r in cands[:MAX_TRIES].tolist():
         t = text_of(snap, r)
-        if 0 < len(t) <= MAX_DATELINE_CHARS:
+        if 0 < len(t) <= MAX_DATELINE_CHARS and not JOINED.search(t.lower()):
             d = dates.find(t, us_order)
             if d and not UPDATE_WORDS.search(f"{t} {snap.cls[r]}".lower()):
                 return d
@@ -351,14 +377,22 @@ def dateline(snap, gone: np.ndarray, node: int, times: list[list],
     return None
 
 
+# A forum poster's profile beside each post: the day the member joined is no post's date
+# ("Joined: Dec 11, 2021", vBulletin's "Join Date", "Member since", phpBB's custom
+# "Founded:"), in the date's own text or its label's (the element a tail follows).
+JOINED = re.compile(r"joined|join date|registered|member since|founded")
+
+
 def short_dates(snap, rows: np.ndarray, us_order: bool = False):
     """(row, day) of every text or tail of `rows` that is a short date line of its own
-    (MAX_DATELINE_CHARS at most) holding a date."""
+    (MAX_DATELINE_CHARS at most) holding a date, not a member's joining day (JOINED)."""
     for column in ("text", "tail"):
         short = short_rows(snap, column, rows, MAX_DATELINE_CHARS)
         for r in matching_rows(snap, column, dates.YEAR, short).tolist():
-            d = dates.find(snap.cols[column][r], us_order)
-            if d:
+            own = snap.cols[column][r]
+            d = dates.find(own, us_order)
+            label = f"{own} {snap.text[r]}" if column == "tail" else own
+            if d and not JOINED.search(label.lower()):
                 yield r, d
 
 

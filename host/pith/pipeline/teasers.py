@@ -1,0 +1,173 @@
+"""Teaser lists: the cards after an article that link to other pages ("More TechCrunch", "Recent posts", "Most read"), which are not the article.
+
+An article page ends its post with lists of teasers: cards, each a linked title (the
+heading of another story, inside a link leading off the page) with its excerpt, date or
+author. The block model judges an excerpt much as it judges the post's own paragraphs
+(long sentences, few links), so the element of highest expected F1 grew over the cards,
+and the reader got a dozen other stories after the post (issue 33: teaser lists kept
+after the article). The post itself seldom shows a linked heading: its section headings
+are plain, or link to a place on the page (a table of contents' anchors).
+
+A teaser group (`groups`) is a row whose element children include at least MIN_CARDS
+cards of one kind (same tag and class) holding at least CARD_SHARE of the row's visible
+text; a card holds exactly one linked title (`linked_titles`), or is itself one link of
+a title's length (a "Related" list's item). A post's body holding a few linked headings
+or links among its paragraphs is no group: its paragraphs hold most of its text.
+
+Decisions a change must keep (NOTES.md, 'Why teaser lists after the post are left out'):
+- only on a page the page type model calls an article (pagetype.classify, the method's
+  element; at least ARTICLE_P sure) that is not a forum's (posts.forum: a thread's posts
+  carry linked titles too);
+- a group is left out only when it trails the post: it starts after the headline (when
+  headline.py finds one) and no block outside the groups after it is judged at least
+  SURE. A listicle's cards ("10 DIY projects", each a linked heading and a paragraph)
+  are followed by the post's closing paragraph, and stay;
+- cards longer than a teaser (CARD_MAX_CHARS on average: a guide's sections) make no
+  group, and cards outweighing the post POST_RATIO times are the page's content (an
+  index under its intro line);
+- a left-out group's blocks are judged no content for the element's choice and every
+  later decision (select.choose_by_blocks, option `auto_teasers`), as a comment
+  thread's are.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import pagetype, posts
+from .codes import first_seen
+from .features import Features, tag_in
+from .snapshot import Snapshot
+
+HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+# A heading or a card is linked when at least this share of its visible text lies inside
+# links leading off the page: a title made a link whole, with room for a counter or an
+# icon's label beside it.
+LINKED_SHARE = 0.8
+# A card that is one link shows at least this many visible characters: another story's
+# title, not a menu's one-word entry ("News", "Sport") or a "Read more" link.
+MIN_TITLE_CHARS = 10
+# A group has at least this many cards of one kind: "Related" lists show three or more;
+# two linked headings side by side are a pair of links, not a list.
+MIN_CARDS = 3
+# The cards of one kind hold at least this share of the group's visible text: a list's
+# heading ("More from the site") and its "see all" link are the rest. A post's body,
+# whose paragraphs lie between its few linked headings, holds far less in them.
+CARD_SHARE = 0.8
+# Its cards hold at most this many visible characters on average: a teaser is a title
+# and an excerpt of a sentence or two (techcrunch's cards 230, Yahoo's 150); a guide's
+# sections, each under a linked product name, or a listing's recipe cards with their
+# summaries run longer (850, 350 on the training sites).
+CARD_MAX_CHARS = 300
+# A block is the post's own text after a group when the block model judges it at least
+# this likely content: its probabilities are calibrated, 0.5 is as likely as not (the
+# forum posts' bar too, posts.SURE).
+SURE = 0.5
+# The left-out cards' expected text (probability times characters) is at most this many
+# times the post's (its blocks judged at least SURE, outside the groups, after the
+# headline): a story trails up to a few times its own length in cards (techcrunch 3x);
+# cards outweighing their "post" tenfold are the page's content under a one-line intro
+# (a recipe index the page type model calls an article, 27x on the training sites).
+POST_RATIO = 10.0
+# The page type whose pages end their post with teasers (pagetype.CLASSES): a listing's,
+# a collection's or a service page's cards are its content.
+ARTICLE = "article"
+# ... when the model gives it at least this probability: the model's probabilities are
+# calibrated (a logistic regression), and under one half the page is more likely some
+# other type (a course index whose cards are its content, called an article at 0.49).
+ARTICLE_P = 0.5
+
+
+def left_out(snap: Snapshot, feats: Features, blocks, top: int, p: np.ndarray,
+             node: int) -> np.ndarray:
+    """`after_post` on a page the rule `applies` to (`node` the method's element), `p`
+    as it is on any other; the page type is asked for only when a group trails the post
+    (it costs a millisecond on a page whose headline did not ask for it already)."""
+    out = after_post(snap, feats, blocks, top, p)
+    return out if out is not p and applies(snap, feats, node) else p
+
+
+def applies(snap: Snapshot, feats: Features, node: int) -> bool:
+    """Whether the page is an article by the page type model (`node` the method's
+    element), at least ARTICLE_P sure, and not a forum's thread (posts.forum)."""
+    kind = pagetype.classify(snap, feats, node)
+    return (kind is not None and kind[0] == ARTICLE and kind[1] >= ARTICLE_P
+            and not posts.forum(snap))
+
+
+def away_links(snap: Snapshot) -> np.ndarray:
+    """Bool per row: a link (`a`/`area` with an href) leading off the page, not to a
+    place on it (`#section`, the page's own address with a fragment)."""
+    rows = np.flatnonzero(snap.link > 0)
+    out = np.zeros(snap.n, np.bool_)
+    if not len(rows):
+        return out
+    page = str(snap.meta.get("url") or "").partition("#")[0]
+    urls = snap.url[rows].tolist()
+    here = [u.startswith("#") or (("#" in u) and u.partition("#")[0] == page) for u in urls]
+    out[rows[~np.array(here, np.bool_)]] = True
+    return out
+
+
+def linked(snap: Snapshot, feats: Features) -> np.ndarray:
+    """Bool per row: at least LINKED_SHARE of its visible text (at least one character)
+    lies inside links leading off the page."""
+    away = away_links(snap)
+    if not away.any():
+        return away
+    inside = away | snap.below(away)
+    chars = snap.subtree_sum(np.where(inside & ~feats.gone, feats.own_chars, 0))
+    return (feats.chars > 0) & (chars >= LINKED_SHARE * feats.chars)
+
+
+def linked_titles(snap: Snapshot, feats: Features) -> np.ndarray:
+    """Bool per row: a visible heading whose text is a link leading off the page
+    (`linked`)."""
+    return tag_in(snap, HEADINGS) & ~feats.gone & linked(snap, feats)
+
+
+def groups(snap: Snapshot, feats: Features) -> np.ndarray:
+    """The outermost teaser groups (rows, document order): rows with at least MIN_CARDS
+    alike cards (same tag and class) holding at least CARD_SHARE of the row's visible
+    text. A card holds one linked title (`linked_titles`), or is one link itself, at
+    least MIN_TITLE_CHARS long, with no linked title in it (a list item that is another
+    story's title)."""
+    titled = linked_titles(snap, feats)
+    count = snap.subtree_sum(titled)
+    parent = snap.parent
+    link = linked(snap, feats) & (feats.chars >= MIN_TITLE_CHARS) & (count == 0)
+    card = np.flatnonzero(((count == 1) | link) & (parent >= 0) & (feats.chars > 0))
+    if len(card) < MIN_CARDS:
+        return np.zeros(0, np.int64)
+    kind = first_seen(zip(parent[card].tolist(), snap.tag[card].tolist(),
+                          snap.cls[card].tolist()), len(card))
+    alike = card[np.bincount(kind, minlength=len(card))[kind] >= MIN_CARDS]
+    cards = np.bincount(parent[alike], minlength=snap.n)
+    held = np.bincount(parent[alike], weights=feats.chars[alike], minlength=snap.n)
+    group = ((cards >= MIN_CARDS) & (held >= CARD_SHARE * feats.chars) & (feats.chars > 0)
+             & (held <= CARD_MAX_CHARS * cards))
+    return np.flatnonzero(group & ~snap.below(group))
+
+
+def after_post(snap: Snapshot, feats: Features, blocks, top: int, p: np.ndarray,
+               sure: float = SURE) -> np.ndarray:
+    """`p` (per block of `blocks`) with the teaser groups that trail the post judged no
+    content: groups starting after the headline `top` (-1: none found) with no block
+    outside the groups after them judged at least `sure`; `p` as it is when their
+    expected text is over POST_RATIO times the post's."""
+    rows = groups(snap, feats)
+    rows = rows[rows > top]
+    if not len(rows):
+        return p
+    at = blocks.rows
+    grouped = snap.subtrees(rows)[at]
+    post = np.flatnonzero(~grouped & (p >= sure) & (at > top) & (blocks.chars > 0))
+    last = int(at[post[-1]]) if len(post) else top
+    trailing = rows[snap.end[rows] > last]
+    if not len(trailing):
+        return p
+    out = snap.subtrees(trailing)[at]
+    # cards outweighing the post by an order of magnitude are what the page is about
+    weight = p * blocks.chars
+    if weight[out].sum() > POST_RATIO * weight[post].sum():
+        return p
+    return np.where(out, 0.0, p)
