@@ -87,6 +87,22 @@ def test_jsonld_inside_a_comment_or_cdata_section_is_read(wrapped):
     assert jsonld.fields([wrapped])["title"] == "H"
 
 
+def test_the_wrapper_end_is_searched_in_every_text_it_can_end():
+    """jsonld.WRAPPER_END_TAILS: every text WRAPPER_END matches ends with one of them,
+    whitespace aside (random tails of the wrappers' pieces, spaces and JSON), so the
+    search skipped for the other texts would have found nothing."""
+    import random
+    rng = random.Random(7)
+    pieces = ["-->", "]]>", "*/", "//", "/*", "/", " ", "\n", "\u00a0", "}", "]", ">", "-", "x"]
+    found = 0
+    for _ in range(3000):
+        text = '{"a": 1}' + "".join(rng.choice(pieces) for _ in range(rng.randint(0, 6)))
+        if jsonld.WRAPPER_END.search(text):
+            found += 1
+            assert text.rstrip().endswith(jsonld.WRAPPER_END_TAILS), repr(text)
+    assert found > 300
+
+
 def test_jsonld_cdata_in_a_page_gives_its_date():
     ld = ('<script type="application/ld+json"><![CDATA[{"@type": "Article", '
           '"datePublished": "2001-10-29T01:59:14Z"}]]></script>')

@@ -51,6 +51,10 @@ NAME_TYPES = frozenset(("person", "organization", "newsmediaorganization", "corp
 # behind a JavaScript comment ("//<![CDATA[ … //]]>").
 WRAPPER_START = re.compile(r"^(?:/[/*]\s*)?(?:<!--|<!\[CDATA\[)\s*(?:\*/)?")
 WRAPPER_END = re.compile(r"(?:/[/*]\s*)?(?:-->|\]\]>)\s*(?:\*/)?\s*$")
+# What a text that WRAPPER_END matches ends with, whitespace aside: the pattern opens with
+# no fixed character, so the engine tries it at every place of a script (tens of
+# kilobytes on some pages); a script ending otherwise is not searched.
+WRAPPER_END_TAILS = (">", "*/")
 
 
 def parse(texts: Iterable[str]) -> list[Any]:
@@ -59,7 +63,8 @@ def parse(texts: Iterable[str]) -> list[Any]:
     out = []
     for text in texts:
         text = WRAPPER_START.sub("", text.strip(), count=1)
-        text = WRAPPER_END.sub("", text, count=1)
+        if text.rstrip().endswith(WRAPPER_END_TAILS):
+            text = WRAPPER_END.sub("", text, count=1)
         try:
             out.append(json.loads(text, strict=False))
         except ValueError:
