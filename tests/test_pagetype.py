@@ -230,6 +230,15 @@ def test_declared_types_are_read_from_json_ld_microdata_and_opengraph():
     assert pagetype.declared_types({}) == [0.0] * len(pagetype.DECLARED_TYPES)
 
 
+def test_the_key_after_a_single_json_ld_type_is_not_read_as_a_type():
+    # `"@type": "BlogPosting", "comment": [...]`: the post's comments property, not a
+    # declared Comment (which would count the page a forum's)
+    ld = '{"@type": "BlogPosting", "comment": [{"text": "hi"}], "@id": "x"}'
+    assert pagetype.declared_names({"ld": [ld]}) == {"blogposting"}
+    assert pagetype.declared_names({"ld": ['{"@type": [ "Product" , "Thing" ], "offers": 1}']}) \
+        == {"product", "thing"}
+
+
 def tiny_dataset(root):
     """A dataset folder of 30 generated pages on 30 sites: articles, forum threads and
     product pages, each with its `page_type` label."""

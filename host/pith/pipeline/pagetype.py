@@ -185,8 +185,10 @@ DECLARED_TYPES = {
                          "medicalbusiness".split()),
     "website": frozenset("website webpage".split()),
 }
-# A JSON-LD type, without parsing the script: `"@type": "NewsArticle"` or `["A", "B"]`.
-LD_TYPE = re.compile(r'"@type"\s*:\s*\[?\s*"([^"]{1,80})"(?:\s*,\s*"([^"]{1,80})")?')
+# A JSON-LD type, without parsing the script: `"@type": "NewsArticle"`, or the first two of
+# `["A", "B"]`; a second string only inside the brackets (after `"@type": "A",` comes the next
+# key, `"comment"` or `"offers"`, not a type).
+LD_TYPE = re.compile(r'"@type"\s*:\s*(?:"([^"]{1,80})"|\[\s*"([^"]{1,80})"(?:\s*,\s*"([^"]{1,80})")?)')
 URL_SPLIT = re.compile(r"[/\-_.~+,;=&?]+")
 YEAR_IN_PATH = re.compile(r"/(?:19|20)\d\d/")
 
