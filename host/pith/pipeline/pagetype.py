@@ -35,6 +35,7 @@ from typing import Iterable
 
 import numpy as np
 
+from . import wordtrie
 from ..errors import PithError
 from .features import Features
 from .snapshot import Snapshot
@@ -113,8 +114,14 @@ NAME_WORDS = {
     "service": ("hero", "cta", "feature", "testimonial", "pricing", "service", "contact",
                 "banner", "section"),
 }
-NAME_STARTS = re.compile(r" (?:" + "|".join(f"(?P<{g}>" + "|".join(words) + ")"
-                                              for g, words in NAME_WORDS.items()) + ")")
+# The words above after a token's space, as a trie of their letters (wordtrie.py: a
+# place costs a comparison per distinct next letter, not one per word), capturing the
+# word; NAME_GROUP names its group (the first that lists it, as an alternation of the
+# groups in order would).
+NAME_STARTS = re.compile(" (" + wordtrie.trie([(w, "") for words in NAME_WORDS.values()
+                                                for w in words]) + ")")
+NAME_GROUP = {w: k for k, words in reversed(list(enumerate(NAME_WORDS.values())))
+              for w in words}
 # Tokens of names and texts, once lower-cased: ASCII letter runs (every word above is
 # one; a Unicode letter class costs several times as much on a page of utility classes).
 # Found by mapping every byte of the UTF-8 text but a-z to a space and splitting (tokens):
@@ -243,10 +250,12 @@ def name_counts(names: Iterable[str]) -> list[float]:
     The distinct tokens are joined each after a space, so a match's leading space is a
     token's start (a literal first character, which the engine skips ahead to, where a
     word boundary was tried at every character): one regex pass, a token counted in the
-    first group it begins with."""
+    first group it begins with (NAME_GROUP of the word it begins with)."""
     joined = " " + " ".join(set(tokens(" ".join(names))))
-    tally = Counter(m.lastgroup for m in NAME_STARTS.finditer(joined))
-    return [math.log1p(tally[g]) for g in NAME_WORDS]
+    per = [0] * len(NAME_WORDS)
+    for word, count in Counter(NAME_STARTS.findall(joined)).items():
+        per[NAME_GROUP[word]] += count
+    return [math.log1p(c) for c in per]
 
 
 def tag_table(tags: list[str]) -> np.ndarray:
