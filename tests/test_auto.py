@@ -242,7 +242,7 @@ def test_a_proposal_inside_page_furniture_cannot_win_while_one_outside_can(monke
 
 
 @pytest.mark.parametrize("role", [None, "contentinfo", "Navigation", "complementary", "dialog",
-                                  "alertdialog"])
+                                  "alertdialog", "tooltip"])
 def test_furniture_inside_the_winner_is_dropped(role):
     tag = "div" if role else "aside"
     attrs = {"text": "Share this and follow us " * 3}
@@ -254,6 +254,19 @@ def test_furniture_inside_the_winner_is_dropped(role):
     choice = Choice(node=2, score=np.zeros(snap.n), blocks=np.array([2]))
     out = auto.drop_furniture(snap, compute(snap), Options(), choice, auto.furniture(snap))
     assert out.drop.tolist() == [False, False, False, True]
+
+
+def test_a_vote_buttons_tooltip_inside_a_post_is_left_out_of_the_answer():
+    """Stack Exchange writes each vote button's hover text in the post ("This answer is
+    useful") as a role=tooltip div a style sheet hides; a static snapshot shows it."""
+    tip = {"text": "This answer is useful", "role": "tooltip"}
+    rows = [("html", -1), ("body", 0), ("div", 1, {"cls": "answer"}),
+            ("div", 2, {"cls": "votecell"}), ("button", 3, {"text": "Up vote"}), ("div", 4, tip),
+            ("div", 2, {"cls": "s-prose", "text": "Consider role model, a person others copy. " * 8})]
+    snap = from_json(make_snapshot(rows), 100)
+    choice = Choice(node=2, score=np.zeros(snap.n), blocks=np.array([2]))
+    out = auto.drop_furniture(snap, compute(snap), Options(), choice, auto.furniture(snap))
+    assert out.drop[5] and not out.drop[6]
 
 
 def test_a_page_without_furniture_has_none_inside_and_skips_the_sums(monkeypatch):

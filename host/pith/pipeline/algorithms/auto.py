@@ -169,9 +169,12 @@ def lists_are_content(snap: Snapshot, feats: Features, shown: np.ndarray, lists:
 
 
 # Landmarks a page declares as furniture (HTML5 sectioning tags and their ARIA roles).
-# `header`/`banner` are not here: an article's own header holds its headline.
+# `header`/`banner` are not here: an article's own header holds its headline. A `tooltip`
+# is text shown only on hover or focus, never the content (NOTES.md, 'Why a tooltip is
+# furniture').
 FURNITURE_TAGS = ("footer", "nav", "aside", "dialog")
-FURNITURE_ROLES = ("contentinfo", "navigation", "complementary", "dialog", "alertdialog")
+FURNITURE_ROLES = ("contentinfo", "navigation", "complementary", "dialog", "alertdialog",
+                   "tooltip")
 
 
 def furniture(snap: Snapshot) -> np.ndarray:
