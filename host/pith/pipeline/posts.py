@@ -23,6 +23,11 @@ kept like its first post'):
   of the element and its peers (a class shared by the post and a sidebar's widget would
   pull in the page), and never is the page's `html` or `body`;
 - what else the growth brings in keeps the bar of a block outside the element (`add`).
+
+`meta_lines` (select.py, option `forum_meta`): the author-and-date line a board writes
+in every post ("Topic starter 08/05/2024 9:58 pm", "asked Jul 28, 2016") is judged no
+content when short, dated, doubted by the model and repeated under one signature
+(NOTES.md, 'Why a post's meta lines are left out').
 """
 from __future__ import annotations
 
