@@ -38,7 +38,7 @@ import numpy as np
 from . import comments
 from .algorithms.auto import furniture, lowest_common_ancestor
 from .algorithms.base import Choice
-from .blocks.features import text_stats
+from .blocks.features import TEXT_STATS_DATE, text_stats
 from .blocks.keep import Judged, pin
 from .codes import first_seen
 from .features import Features
@@ -63,8 +63,6 @@ META_WORDS = 8
 # ... and written so in at least this many posts (under one signature): a line of its own
 # the element shows once is a post's, a line every post repeats is the board's.
 META_REPEAT = 2
-# text_stats' column of "holds a date" (blocks/features.py).
-_DATE_COLUMN = 7
 
 
 def forum(snap: Snapshot) -> bool:
@@ -107,7 +105,7 @@ def meta_lines(snap: Snapshot, choice: Choice, page: Judged, blocks) -> Judged:
     at = at[words <= META_WORDS]
     if not len(at):
         return page
-    dated = text_stats([page.texts[i] for i in at.tolist()])[:, _DATE_COLUMN] > 0
+    dated = text_stats([page.texts[i] for i in at.tolist()])[:, TEXT_STATS_DATE] > 0
     at = at[dated]
     sig, _ = signatures(snap, blocks)
     at = at[sig[at] >= 0]
