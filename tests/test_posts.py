@@ -125,3 +125,40 @@ def test_every_posts_meta_line_is_left_out_and_the_posts_kept():
     blocks, tops, page = meta_page(posts.SURE)        # a line the model is sure of stays
     assert (page.p[tops] == posts.SURE).all()
 
+
+
+def card_page(p_card: float):
+    """Three posts (`div.post`), each an author card (`div.card > dl > dd`: "Posts: …",
+    "Offline") beside its text (`div.body > p`), every post a short sentence; the first
+    post alone has a line under `div.tag`. The model judges the cards' lines `p_card`,
+    the rest 0.3 (short posts it doubts)."""
+    said = ["Flat loaves again.", "Cold kitchen?", "Thanks, that did it."]
+    rows = [("html", -1), ("body", 0), ("div", 1, {"cls": "topic"})]
+    for i, text in enumerate(said):
+        post = len(rows)
+        rows += [("div", 2, {"cls": f"post post-{i}"}), ("div", post, {"cls": "card"}),
+                 ("dl", post + 1), ("dd", post + 2, {"text": f"Posts: {12 * i + 3}"}),
+                 ("dd", post + 2, {"text": "Offline"}),
+                 ("div", post, {"cls": "body"}), ("p", post + 5, {"text": text})]
+        if i == 0:
+            rows.append(("div", post, {"cls": "tag", "text": "Sourdough"}))
+    snap = from_json(make_snapshot(rows, url="https://forum.example.org/t/1"), 1000)
+    blocks = segment.compute(snap, compute(snap))
+    texts = segment.texts(snap, blocks)
+    cards = np.array([t.startswith(("Posts:", "Offline")) for t in texts])
+    p = np.where(cards, p_card, 0.3)
+    choice = Choice(node=2, score=np.zeros(snap.n), blocks=np.array([2]))
+    return texts, cards, posts.meta_lines(snap, choice, Judged(p=p, texts=texts), blocks)
+
+
+def test_every_posts_author_card_is_left_out_and_short_replies_kept():
+    """The failure this fixes (an author card's "Posts: 1,077", "Join Date: Aug 2008",
+    "Offline" beside every post, on magic_html's and WCXB's training forum pages): the
+    card's lines, short and without a date, stayed between the posts, where the truths
+    leave them out. Short replies (a question, a sentence) and a line one post alone has
+    stay; so do cards the model is sure of on the whole."""
+    texts, cards, page = card_page(0.3)
+    assert cards.sum() == 6 and (page.p[cards] == 0).all()
+    assert (page.p[~cards] == 0.3).all()               # replies and the one-off tag
+    texts, cards, page = card_page(posts.SURE)
+    assert (page.p[cards] == posts.SURE).all()

@@ -391,7 +391,9 @@ class Options:
     forum_meta: bool = _opt(
         True, "on a forum's or a Q&A site's page (posts.forum), a post's meta line (a date "
         "with an author's name or 'asked', a few words, which the block model doubts) that "
-        "every post repeats under one signature is left out (posts.meta_lines; NOTES.md, "
+        "every post repeats under one signature is left out, and so are an author card's "
+        "lines ('Posts: 1,077', 'Offline': short, no sentence, every line under their "
+        "signature one) (posts.meta_lines; NOTES.md, "
         "'Why a post's meta lines are left out')")
 
     # --- every method ----------------------------------------------------------------

@@ -26,8 +26,9 @@ kept like its first post'):
 
 `meta_lines` (select.py, option `forum_meta`): the author-and-date line a board writes
 in every post ("Topic starter 08/05/2024 9:58 pm", "asked Jul 28, 2016") is judged no
-content when short, dated, doubted by the model and repeated under one signature
-(NOTES.md, 'Why a post's meta lines are left out').
+content when short, dated, doubted by the model and repeated under one signature, and so
+are an author card's lines ("Posts: 1,077", "Offline") when every line under their
+signature is one (NOTES.md, 'Why a post's meta lines are left out').
 """
 from __future__ import annotations
 
@@ -38,10 +39,11 @@ import numpy as np
 from . import comments
 from .algorithms.auto import furniture, lowest_common_ancestor
 from .algorithms.base import Choice
-from .blocks.features import TEXT_STATS_DATE, text_stats
+from .blocks.features import TEXT_STATS_DATE, TEXT_STATS_STOP_END, text_stats
 from .blocks.keep import Judged, pin
 from .codes import first_seen
-from .features import Features
+from .features import Features, tag_in
+from .headline import HEADINGS
 from .snapshot import Snapshot
 
 # The grown element holds at most this many times the visible text of the element and
@@ -63,6 +65,11 @@ META_WORDS = 8
 # ... and written so in at least this many posts (under one signature): a line of its own
 # the element shows once is a post's, a line every post repeats is the board's.
 META_REPEAT = 2
+# An author card's line ("Posts: 1,077", "Member since: August 29, 2011", "Offline") is at
+# most META_WORDS words and at most this many characters: a word of Chinese or Japanese
+# text holds a sentence, which a card's line never is (NOTES.md, 'Why a post's meta lines
+# are left out').
+CARD_CHARS = 40
 
 
 def forum(snap: Snapshot) -> bool:
@@ -91,13 +98,21 @@ def signatures(snap: Snapshot, blocks) -> tuple[np.ndarray, np.ndarray]:
 
 
 def meta_lines(snap: Snapshot, choice: Choice, page: Judged, blocks) -> Judged:
-    """`page` with every post's meta line judged no content: in the element, a block of at
-    most META_WORDS words that holds a date, which the model doubts (under `SURE`), and
-    whose signature (`signatures`) at least META_REPEAT such blocks share — the author's
-    and date line a board writes above or below each post. `page` as it is when none is."""
+    """`page` with every post's meta lines judged no content. In the element, a block of
+    at most META_WORDS words whose signature (`signatures`) at least META_REPEAT such
+    blocks share is one when either
+    - it holds a date and the model doubts it (under `SURE`): the author's and date line
+      a board writes above or below each post; or
+    - every block of the element under its signature is a card's line (at most
+      CARD_CHARS characters, no stop at its end, not a heading) and the model doubts
+      them on the whole (their mean under `SURE`): an author card's fields ("Posts:
+      1,077", "Offline"), which no post's text shares.
+    `page` as it is when none is."""
     rows = blocks.rows
     node = choice.node
-    inside = (rows >= node) & (rows < snap.end[node]) & (page.p < SURE) & (blocks.chars > 0)
+    inside = (rows >= node) & (rows < snap.end[node]) & (blocks.chars > 0)
+    sig, _ = signatures(snap, blocks)
+    inside &= sig >= 0
     at = np.flatnonzero(inside)
     if not len(at):
         return page
@@ -105,18 +120,25 @@ def meta_lines(snap: Snapshot, choice: Choice, page: Judged, blocks) -> Judged:
     at = at[words <= META_WORDS]
     if not len(at):
         return page
-    dated = text_stats([page.texts[i] for i in at.tolist()])[:, TEXT_STATS_DATE] > 0
-    at = at[dated]
-    sig, _ = signatures(snap, blocks)
-    at = at[sig[at] >= 0]
-    if not len(at):
-        return page
-    counts = np.bincount(sig[at])
-    at = at[counts[sig[at]] >= META_REPEAT]
-    if not len(at):
+    stats = text_stats([page.texts[i] for i in at.tolist()])
+    doubted = page.p[at] < SURE
+    dated = (stats[:, TEXT_STATS_DATE] > 0) & doubted
+    # a card's line: a few characters, not a sentence (no stop at its end: a short reply
+    # is one, "Posts: 1,077" is not) and not a heading (a review's "Best for Basics")
+    short = ((blocks.chars[at] <= CARD_CHARS) & (stats[:, TEXT_STATS_STOP_END] == 0)
+             & ~tag_in(snap, HEADINGS)[rows[at]])
+    size = int(sig.max()) + 1
+    dated_n = np.bincount(sig[at[dated]], minlength=size)
+    # a card's signature: every block of the element under it is a card's line, and the
+    # model doubts them on the whole (it is sure of one post's "Posts: 98" now and then)
+    n = np.bincount(sig[at[short]], minlength=size)
+    mean = np.bincount(sig[at[short]], weights=page.p[at[short]], minlength=size) / np.maximum(n, 1)
+    cards = (n == np.bincount(sig[inside], minlength=size)) & (n >= META_REPEAT) & (mean < SURE)
+    left = at[(dated & (dated_n[sig[at]] >= META_REPEAT)) | (short & cards[sig[at]])]
+    if not len(left):
         return page
     p = page.p.copy()
-    p[at] = 0.0
+    p[left] = 0.0
     return dataclasses.replace(page, p=p)
 
 

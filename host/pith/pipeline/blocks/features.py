@@ -235,6 +235,9 @@ _COPYRIGHT_MARKS = ("©", "(c)")
 TEXT_STATS_MAX_CHARS = 20_000
 # text_stats' column that says a block holds a date (read by posts.meta_lines too).
 TEXT_STATS_DATE = 7
+# ... and the column that says it ends with a stop, as a sentence does (read by
+# posts.meta_lines: an author card's line never ends so).
+TEXT_STATS_STOP_END = 5
 _STOP_POINTS = np.array([ord(c) for c in ".!?。！？"], np.uint32)
 _COMMA_POINTS = np.array([ord(c) for c in ",;，、"], np.uint32)
 # The character classes text_stats counts, as one code per code point of the Basic
@@ -310,7 +313,7 @@ def text_stats(strings: list[str]) -> np.ndarray:
     out = np.zeros((k, 10))
     if not k:
         return out
-    out[:, 5] = [bool(s) and s[-1] in ".!?。！？:\"”'" for s in strings]
+    out[:, TEXT_STATS_STOP_END] = [bool(s) and s[-1] in ".!?。！？:\"”'" for s in strings]
     strings = [s[:TEXT_STATS_MAX_CHARS] for s in strings]
     n = np.fromiter(map(len, strings), np.int64, k)
     starts = np.concatenate(([0], np.cumsum(n + 1)[:-1]))
