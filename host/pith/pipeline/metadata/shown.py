@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ..features import string_lengths
 from . import dates
 
 # Rows before the chosen element that count as "its top": a header of a headline, a
@@ -157,8 +158,9 @@ def around(snap, node: int) -> np.ndarray:
 
 
 def short_rows(snap, column: str, rows: np.ndarray, limit: int) -> np.ndarray:
-    """The rows of `rows` whose `column` string is 1..limit characters long."""
-    lengths = np.fromiter(map(len, snap.cols[column][rows].tolist()), np.int64, len(rows))
+    """The rows of `rows` whose `column` string is 1..limit characters long (the
+    snapshot's lengths, counted once: features.string_lengths)."""
+    lengths = string_lengths(snap, column)[rows]
     return rows[(lengths > 0) & (lengths <= limit)]
 
 
