@@ -94,7 +94,17 @@ def text_of(snap, row: int, sep: str = "") -> str:
     """The text of `row`'s subtree (text and tails in document order), whitespace
     collapsed; `sep` "\n" puts a newline between the texts of different elements (a
     byline's name and date in two spans, which a static snapshot cannot tell apart from
-    one word), collapsing the rest of the whitespace of each line."""
+    one word), collapsing the rest of the whitespace of each line. Found once per
+    snapshot, row and `sep` (Snapshot.subtree_texts)."""
+    cache = snap.subtree_texts()
+    key = (int(row), sep)
+    got = cache.get(key)
+    if got is None:
+        got = cache[key] = _text_of(snap, int(row), sep)
+    return got
+
+
+def _text_of(snap, row: int, sep: str) -> str:
     end = int(snap.end[row])
     text, tail, stop, tag = snap.text, snap.tail, snap.end, snap.tag
     parts = [text[row]]
