@@ -256,6 +256,26 @@ def test_furniture_inside_the_winner_is_dropped(role):
     assert out.drop.tolist() == [False, False, False, True]
 
 
+def test_a_vote_buttons_tooltip_inside_a_post_is_left_out_of_the_answer(monkeypatch):
+    """Stack Exchange writes each vote button's hover text in the post ("This answer is
+    useful") as a role=tooltip div a style sheet hides; a static snapshot showed it in the
+    answer. It is dropped from auto's answer, yet is no furniture to the vote."""
+    from pith.pipeline.algorithms import cnr, lqf
+    tip = {"text": "This answer is useful", "role": "tooltip"}
+    rows = [("html", -1), ("body", 0), ("div", 1, {"cls": "answer"}),
+            ("div", 2, {"cls": "votecell"}), ("button", 3, {"text": "Up vote"}), ("div", 4, tip),
+            ("div", 2, {"cls": "s-prose", "text": "Consider role model, a person others copy. " * 8})]
+    snap = from_json(make_snapshot(rows), 100)
+    for member in (cnr, lqf):
+        monkeypatch.setattr(member, "run", lambda *a: Choice(node=2, score=np.zeros(snap.n),
+                                                             blocks=np.array([2])))
+    opts = Options.from_overrides({"blocks": False, "algorithm": "auto", "auto_members": ["cnr", "lqf"],
+                                   "auto_clean": False})
+    out = auto.run(snap, compute(snap), opts)
+    assert out.node == 2 and out.drop is not None and out.drop[5] and not out.drop[6]
+    assert not auto.furniture(snap)[5]
+
+
 def test_a_page_without_furniture_has_none_inside_and_skips_the_sums(monkeypatch):
     snap = from_json(make_snapshot([("html", -1), ("body", 0), ("p", 1, {"text": "w" * 40})]),
                      100)

@@ -86,3 +86,42 @@ def test_the_element_grows_to_the_posts_unless_that_takes_in_the_page():
     assert page.p[at[9]] == 0.0                     # brought in, not a post: under `add`
     snap, feats, blocks, (choice, page) = column_page(400)
     assert choice.node == 3 and page.p[at[6]] == 0.1   # GROWN_MAX: the column, not posts
+
+
+
+def meta_page(p_meta: float):
+    """Three posts (`div.post`), each a meta line in `div.top` ("Topic starter" and a
+    date) above its text (`div.body > p`); the second post also has a dated line of its
+    own (`div.edit`). The model judges the meta lines `p_meta`, the posts' text 0.9."""
+    said = ["My starter doubles in four hours yet every loaf comes out flat and dense. " * 2,
+            "Fifteen degrees is your problem: the bulk needs twelve hours or more. " * 2,
+            "Thank you both, the oven light trick worked and the loaf rose at last. " * 2]
+    rows = [("html", -1), ("body", 0), ("div", 1, {"cls": "topic"})]
+    for i, text in enumerate(said):
+        post = len(rows)
+        rows += [("div", 2, {"cls": f"post post-{i}"}),
+                 ("div", post, {"cls": "top", "text": f"Topic starter 0{i + 1}/05/2024 9:58 pm"}),
+                 ("div", post, {"cls": "body"}), ("p", post + 2, {"text": text})]
+        if i == 1:
+            rows.append(("div", post, {"cls": "edit", "text": "Edited 03/05/2024 by baker1"}))
+    snap = from_json(make_snapshot(rows, url="https://forum.example.org/t/1"), 1000)
+    blocks = segment.compute(snap, compute(snap))
+    tops = np.isin(blocks.rows, [4, 8, 13])
+    p = np.where(tops, p_meta, 0.9)
+    choice = Choice(node=2, score=np.zeros(snap.n), blocks=np.array([2]))
+    page = Judged(p=p, texts=segment.texts(snap, blocks))
+    return blocks, tops, posts.meta_lines(snap, choice, page, blocks)
+
+
+def test_every_posts_meta_line_is_left_out_and_the_posts_kept():
+    """The failure this fixes (wpForo's "Topic starter 08/05/2024 9:58 pm", Stack
+    Exchange's "asked …"/"answered …", on magic_html's training forum pages): the author
+    and date line every post repeats, judged 0.2-0.35, stayed in the answer between the
+    posts, where the truths leave it out. A dated line one post alone has stays."""
+    blocks, tops, page = meta_page(0.3)
+    assert (page.p[tops] == 0).all()
+    edit = blocks.rows == 11
+    assert edit.sum() == 1 and page.p[edit][0] == 0.9 and (page.p[~tops] == 0.9).all()
+    blocks, tops, page = meta_page(posts.SURE)        # a line the model is sure of stays
+    assert (page.p[tops] == posts.SURE).all()
+

@@ -39,6 +39,15 @@ def test_the_cards_after_a_news_story_are_left_out():
     assert all(line in before for line in CARD_LINES[:4])
 
 
+def test_the_heading_above_the_left_out_cards_goes_with_them():
+    """"More from The Harbour Gazette" named the cards; kept without them it ended the
+    story on another list's name."""
+    url = "https://gazette.example.org/news/ferry-timetable"
+    text = read(TEASER_PAGE, url).output("text")
+    assert "More from The Harbour Gazette" not in text
+    assert text.rstrip().endswith("returns for the season.")
+
+
 def test_a_listicle_whose_post_goes_on_after_its_cards_keeps_them():
     """Five linked headings, each with its paragraph, make a group too; but the post's
     closing paragraphs follow them, so they are the post's and stay."""

@@ -388,6 +388,11 @@ class Options:
         "same class) are posts too: the element grows to hold them and they are kept like "
         "the first post (posts.py; NOTES.md, 'Why a forum's replies are kept like its "
         "first post')")
+    forum_meta: bool = _opt(
+        True, "on a forum's or a Q&A site's page (posts.forum), a post's meta line (a date "
+        "with an author's name or 'asked', a few words, which the block model doubts) that "
+        "every post repeats under one signature is left out (posts.meta_lines; NOTES.md, "
+        "'Why a post's meta lines are left out')")
 
     # --- every method ----------------------------------------------------------------
     skip_hidden: bool = _opt(

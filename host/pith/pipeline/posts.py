@@ -23,6 +23,11 @@ kept like its first post'):
   of the element and its peers (a class shared by the post and a sidebar's widget would
   pull in the page), and never is the page's `html` or `body`;
 - what else the growth brings in keeps the bar of a block outside the element (`add`).
+
+`meta_lines` (select.py, option `forum_meta`): the author-and-date line a board writes
+in every post ("Topic starter 08/05/2024 9:58 pm", "asked Jul 28, 2016") is judged no
+content when short, dated, doubted by the model and repeated under one signature
+(NOTES.md, 'Why a post's meta lines are left out').
 """
 from __future__ import annotations
 
@@ -33,6 +38,7 @@ import numpy as np
 from . import comments
 from .algorithms.auto import furniture, lowest_common_ancestor
 from .algorithms.base import Choice
+from .blocks.features import TEXT_STATS_DATE, text_stats
 from .blocks.keep import Judged, pin
 from .codes import first_seen
 from .features import Features
@@ -49,6 +55,14 @@ GROWN_MAX = 4.0
 SURE = 0.5
 # Rows that are the whole page: the element never grows to them.
 PAGE_TAGS = frozenset({"html", "body"})
+# A post's meta line ("Topic starter 08/05/2024 9:58 pm", "asked Jul 28, 2016 at 13:01")
+# is at most this many words: a date beside an author's name and a word or two; a reply
+# of a sentence with a date in it is longer (NOTES.md, 'Why a post's meta lines are left
+# out').
+META_WORDS = 8
+# ... and written so in at least this many posts (under one signature): a line of its own
+# the element shows once is a post's, a line every post repeats is the board's.
+META_REPEAT = 2
 
 
 def forum(snap: Snapshot) -> bool:
@@ -74,6 +88,36 @@ def signatures(snap: Snapshot, blocks) -> tuple[np.ndarray, np.ndarray]:
     out[at] = first_seen(zip(snap.tag[blocks.rows[at]].tolist(), snap.tag[holder[at]].tolist(),
                              classes), len(at))
     return out, holder
+
+
+def meta_lines(snap: Snapshot, choice: Choice, page: Judged, blocks) -> Judged:
+    """`page` with every post's meta line judged no content: in the element, a block of at
+    most META_WORDS words that holds a date, which the model doubts (under `SURE`), and
+    whose signature (`signatures`) at least META_REPEAT such blocks share — the author's
+    and date line a board writes above or below each post. `page` as it is when none is."""
+    rows = blocks.rows
+    node = choice.node
+    inside = (rows >= node) & (rows < snap.end[node]) & (page.p < SURE) & (blocks.chars > 0)
+    at = np.flatnonzero(inside)
+    if not len(at):
+        return page
+    words = np.array([len(page.texts[i].split()) for i in at.tolist()])
+    at = at[words <= META_WORDS]
+    if not len(at):
+        return page
+    dated = text_stats([page.texts[i] for i in at.tolist()])[:, TEXT_STATS_DATE] > 0
+    at = at[dated]
+    sig, _ = signatures(snap, blocks)
+    at = at[sig[at] >= 0]
+    if not len(at):
+        return page
+    counts = np.bincount(sig[at])
+    at = at[counts[sig[at]] >= META_REPEAT]
+    if not len(at):
+        return page
+    p = page.p.copy()
+    p[at] = 0.0
+    return dataclasses.replace(page, p=p)
 
 
 def alike(snap: Snapshot, feats: Features, choice: Choice, page: Judged, blocks,

@@ -286,6 +286,8 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
         model = keep.model_of(snap)
         result, page = posts.alike(snap, feats, result, page, blocks_mod.compute(snap, feats),
                                    model.threshold, model.add)
+        if opts.forum_meta:
+            page = posts.meta_lines(snap, result, page, blocks_mod.compute(snap, feats))
     element = result
     if opts.blocks:
         mine = pin is None             # a reader's pinned element is judged as it is

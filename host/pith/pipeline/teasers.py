@@ -25,8 +25,8 @@ Decisions a change must keep (NOTES.md, 'Why teaser lists after the post are lef
 - cards longer than a teaser (CARD_MAX_CHARS on average: a guide's sections) make no
   group, and cards outweighing the post POST_RATIO times are the page's content (an
   index under its intro line);
-- a left-out group's blocks are judged no content for the element's choice and every
-  later decision (select.choose_by_blocks, option `auto_teasers`), as a comment
+- a left-out group's blocks, and its title (the heading just before it, `titles`), are
+  judged no content for the element's choice and every later decision (select.choose_by_blocks, option `auto_teasers`), as a comment
   thread's are.
 """
 from __future__ import annotations
@@ -170,4 +170,22 @@ def after_post(snap: Snapshot, feats: Features, blocks, top: int, p: np.ndarray,
     weight = p * blocks.chars
     if weight[out].sum() > POST_RATIO * weight[post].sum():
         return p
+    out |= snap.subtrees(titles(snap, feats, trailing))[at]
     return np.where(out, 0.0, p)
+
+
+def titles(snap: Snapshot, feats: Features, rows: np.ndarray) -> np.ndarray:
+    """The list titles of the groups `rows`: each group's nearest earlier element sibling
+    with visible text, when it is a heading ("More from the Gazette" above its cards). A
+    group's title goes with it; left behind, it would end the article on another list's
+    name."""
+    out = []
+    for row in rows.tolist():              # a page's trailing groups: a handful
+        parent = int(snap.parent[row])
+        if parent < 0:
+            continue
+        before = snap.children(parent)
+        before = before[(before < row) & (feats.chars[before] > 0)]
+        if len(before) and snap.tag[before[-1]] in HEADINGS and not feats.gone[before[-1]]:
+            out.append(int(before[-1]))
+    return np.array(out, np.int64)

@@ -172,6 +172,10 @@ def lists_are_content(snap: Snapshot, feats: Features, shown: np.ndarray, lists:
 # `header`/`banner` are not here: an article's own header holds its headline.
 FURNITURE_TAGS = ("footer", "nav", "aside", "dialog")
 FURNITURE_ROLES = ("contentinfo", "navigation", "complementary", "dialog", "alertdialog")
+# Text shown only on hover or focus: dropped from the answer like furniture inside it,
+# but not furniture to the vote or the block model (NOTES.md, 'Why a tooltip is left out
+# of the answer').
+HOVER_ROLES = ("tooltip",)
 
 
 def furniture(snap: Snapshot) -> np.ndarray:
@@ -184,6 +188,19 @@ def _furniture(snap: Snapshot) -> np.ndarray:
     out = tag_in(snap, frozenset(FURNITURE_TAGS))
     has = np.flatnonzero(snap.role != "")          # few rows have a role: lower only those
     out[has] |= np.isin(np.char.lower(snap.role[has].astype(str)), FURNITURE_ROLES)
+    return out
+
+
+def hover(snap: Snapshot) -> np.ndarray:
+    """Rows whose role is shown on hover or focus only (HOVER_ROLES); found once per
+    snapshot."""
+    return snap.memo(("hover",), lambda: _roles(snap, HOVER_ROLES))
+
+
+def _roles(snap: Snapshot, roles) -> np.ndarray:
+    out = np.zeros(snap.n, np.bool_)
+    has = np.flatnonzero(snap.role != "")          # few rows have a role: lower only those
+    out[has] = np.isin(np.char.lower(snap.role[has].astype(str)), roles)
     return out
 
 
@@ -253,7 +270,7 @@ def run(snap: Snapshot, feats: Features, opts: Options) -> Choice:
         best = union(snap, proposals, masks, jac, votes, np.array(proposes), win,
                      opts.auto_union_agree)
     if opts.auto_furniture:
-        best = drop_furniture(snap, feats, opts, best, landmarks)
+        best = drop_furniture(snap, feats, opts, best, landmarks | hover(snap))
 
     lq = lqf.link_quota(snap, feats, opts)
     dropped = lq.link_list | snap.below(lq.link_list)

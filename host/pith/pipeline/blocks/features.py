@@ -233,6 +233,8 @@ _COPYRIGHT_MARKS = ("©", "(c)")
 # settled long before (a paragraph is a few hundred characters), and one 50 MB text node
 # must not cost seconds and a gigabyte of per-character arrays (issue 15's hostile pages).
 TEXT_STATS_MAX_CHARS = 20_000
+# text_stats' column that says a block holds a date (read by posts.meta_lines too).
+TEXT_STATS_DATE = 7
 _STOP_POINTS = np.array([ord(c) for c in ".!?。！？"], np.uint32)
 _COMMA_POINTS = np.array([ord(c) for c in ",;，、"], np.uint32)
 # The character classes text_stats counts, as one code per code point of the Basic
@@ -333,7 +335,7 @@ def text_stats(strings: list[str]) -> np.ndarray:
     digits = (counts[:, _DIGIT] + counts[:, _DECIMAL]) > 0
     out[:, 6] = _counts(_BOILER, low, starts, k) / words
     dated = digits | _containing(low, starts, n, _DATE_WORDS)
-    out[:, 7] = _matching(_DATE, low, starts, n, dated)
+    out[:, TEXT_STATS_DATE] = _matching(_DATE, low, starts, n, dated)
     out[:, 8] = _containing(low, starts, n, _COPYRIGHT_MARKS)
     # "By " from the lower-cased text: a character whose lower case is longer is kept as
     # it is there, and is none of these three (a longer lower case never equals "by ")
