@@ -152,8 +152,27 @@ def test_text_counts_are_made_once_per_snapshot(monkeypatch):
                      100)
     counted = []
     real = features.nonspace_lengths
-    monkeypatch.setattr(features, "nonspace_lengths", lambda s: counted.append(1) or real(s))
+    monkeypatch.setattr(features, "nonspace_lengths",
+                        lambda s, *rest: counted.append(1) or real(s, *rest))
     first = compute(snap)
     again = compute(snap, skip_hidden=False)
     assert len(counted) == 2                  # text and tail, once each
     assert first.text_chars.tolist() == [0, 2] and again.text_chars is first.text_chars
+
+
+def test_string_lengths_are_each_rows_len_counted_once_per_snapshot(monkeypatch):
+    """features.string_lengths: len() of every row's string (empty rows 0, non-ASCII text
+    by code points), counted once per snapshot and column and shared with the non-space
+    counts (column_lengths starts from it) and the metadata's short rows."""
+    snap = from_json(make_snapshot([("html", -1), ("p", 0, {"text": " a b ", "tail": "çé"}),
+                                    ("span", 1, {"text": "€ 5"})]), 100)
+    lengths = features.string_lengths(snap, "text")
+    assert lengths.tolist() == [0, 5, 3]
+    assert features.string_lengths(snap, "tail").tolist() == [0, 2, 0]
+    assert features.string_lengths(snap, "text") is lengths and not lengths.flags.writeable
+    seen = []
+    real = features.nonspace_lengths
+    monkeypatch.setattr(features, "nonspace_lengths",
+                        lambda s, *rest: seen.append(rest[0] if rest else None) or real(s, *rest))
+    assert features.column_lengths(snap, "text").tolist() == [0, 2, 2]
+    assert seen[0] is lengths                  # the non-space count read the kept lengths

@@ -410,6 +410,17 @@ def test_numeric_day_month_order():
     assert dates.parse("13/04/2024", us_order=True) == "2024-04-13"   # only one reading is a date
 
 
+def test_find_reads_dates_of_any_scripts_digits_and_skips_texts_without_a_year():
+    """`find` answers a text without four digits in a row at once (dates.FOUR_DIGITS):
+    every form it reads holds its year so, in any script's digits (Python's \\d), which
+    the prefilter keeps; a text with a year runs every form as before."""
+    assert dates.find("Published ٢٠٢٤-٠٣-٠١ by Jane") == "2024-03-01"   # Arabic-Indic digits
+    assert dates.find("Posted १२ March २०२४") == "2024-03-12"            # Devanagari digits
+    assert dates.find("Jane Doe, 3 min read, 12 March") is None
+    assert dates.find("March 12, 2024 at 10:00") == "2024-03-12"
+    assert dates.find("12/03/24") is None
+
+
 def test_month_trie_matches_as_the_alternation():
     """The date patterns read month names through a trie of them (dates._MONTH): every
     match (span and groups) is the plain alternation's (MONTH_ALTERNATION), on dates in

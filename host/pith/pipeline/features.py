@@ -61,8 +61,9 @@ def _is_space_table() -> np.ndarray:
     return table
 
 
-def nonspace_lengths(strings: np.ndarray) -> np.ndarray:
-    """Number of non-whitespace characters of each string, in one vectorised pass.
+def nonspace_lengths(strings: np.ndarray, lengths: np.ndarray | None = None) -> np.ndarray:
+    """Number of non-whitespace characters of each string, in one vectorised pass
+    (`lengths`: each string's len(), when already counted).
 
     The strings are joined with a newline after each (itself whitespace, so it adds
     nothing, and no string's span is empty), read as code points — one byte each when the
@@ -73,7 +74,8 @@ def nonspace_lengths(strings: np.ndarray) -> np.ndarray:
     n = len(strings)
     if n == 0:
         return np.zeros(0, np.int64)
-    lengths = np.fromiter(map(len, strings), np.int64, n)
+    if lengths is None:
+        lengths = np.fromiter(map(len, strings), np.int64, n)
     if not lengths.any():
         return lengths
     joined = "\n".join(strings) + "\n"
@@ -91,7 +93,18 @@ def column_lengths(snap: Snapshot, column: str) -> np.ndarray:
     """nonspace_lengths of a string column ("text" or "tail") of `snap`, counted once per
     snapshot: a 50 MB text node costs a second of counting, and a capture's text check
     (pages/inputs.py), the features and a retry without hidden text all read it."""
-    return snap.memo(("nonspace_lengths", column), lambda: nonspace_lengths(snap.cols[column]))
+    return snap.memo(("nonspace_lengths", column),
+                     lambda: nonspace_lengths(snap.cols[column], string_lengths(snap, column)))
+
+
+def string_lengths(snap: Snapshot, column: str) -> np.ndarray:
+    """len() of each row's `column` string, counted once per snapshot: the non-space
+    counts (column_lengths) start from them, and the metadata picks the short texts of
+    the rows around the chosen element by them (metadata/shown.py, `short_rows`), where
+    each search counted its window's strings again (NOTES.md, 'Why a page's class and id
+    names are numbered once')."""
+    return snap.memo(("lengths", column),
+                     lambda: np.fromiter(map(len, snap.cols[column]), np.int64, snap.n))
 
 
 def tag_in(snap: Snapshot, tags: frozenset[str]) -> np.ndarray:

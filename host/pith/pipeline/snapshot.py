@@ -114,6 +114,18 @@ class Snapshot:
             cached = cache[column] = (codes, [""] + [strings[i] for i in starts.tolist()])
         return cached
 
+    def subtree_texts(self) -> dict[tuple[int, str], str]:
+        """The subtree texts found on this snapshot ((row, separator) -> text), which
+        metadata/shown.py `text_of` fills and reads: the headline anchor, the title's
+        choice, the byline and the date line ask for some rows' texts (the page's h1s, a
+        byline that is also a date line) more than once (NOTES.md, 'Why a page's class
+        and id names are numbered once')."""
+        cache = self.__dict__.get("_subtree_texts")
+        if cache is None:
+            cache = {}
+            object.__setattr__(self, "_subtree_texts", cache)
+        return cache
+
     def memo(self, key: tuple, compute_fn) -> np.ndarray:
         """`compute_fn()` the first time `key` is asked for on this snapshot, then the same
         array, read-only: for masks that depend on the capture alone (furniture, code

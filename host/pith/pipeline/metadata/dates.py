@@ -54,6 +54,10 @@ _MDY = re.compile(_MONTH + r"\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})", re.I)
 _YMD_NAMED = re.compile(r"(\d{4})\s+" + _MONTH + r"\s+(\d{1,2})\b", re.I)     # PubMed's "2023 Jan 7"
 # A year, to find the rows worth parsing for a date (every written form here has one).
 YEAR = re.compile(r"(?:19|20)\d\d")
+# Four digits in a row: every form `find` reads holds its year so (`\d{4}`, any script's
+# digits), and a text without them is no date: most texts `find` is asked about (a
+# byline's name parts, a date line's candidates) are answered by this one search.
+FOUR_DIGITS = re.compile(r"\d{4}")
 _URL_DATE = re.compile(r"/((?:19|20)\d{2})[/-](\d{1,2})[/-](\d{1,2})(?:[/._-]|$)")
 _URL_MONTH = re.compile(r"/((?:19|20)\d{2})/(\d{1,2})/")
 
@@ -123,6 +127,8 @@ def find(text: str, us_order: bool = False) -> str | None:
     if not text:
         return None
     s = text[:500]
+    if not FOUR_DIGITS.search(s):
+        return None
     best: tuple[int, dt.date] | None = None
     for rx, order in ((_ISO, "ymd"), (_YMD, "ymd"), (_DMY, "dMy"), (_MDY, "Mdy"),
                       (_YMD_NAMED, "yMd"), (_DMY_NUM, "num")):

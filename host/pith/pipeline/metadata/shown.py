@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ..features import string_lengths
 from . import dates
 
 # Rows before the chosen element that count as "its top": a header of a headline, a
@@ -93,7 +94,17 @@ def text_of(snap, row: int, sep: str = "") -> str:
     """The text of `row`'s subtree (text and tails in document order), whitespace
     collapsed; `sep` "\n" puts a newline between the texts of different elements (a
     byline's name and date in two spans, which a static snapshot cannot tell apart from
-    one word), collapsing the rest of the whitespace of each line."""
+    one word), collapsing the rest of the whitespace of each line. Found once per
+    snapshot, row and `sep` (Snapshot.subtree_texts)."""
+    cache = snap.subtree_texts()
+    key = (int(row), sep)
+    got = cache.get(key)
+    if got is None:
+        got = cache[key] = _text_of(snap, int(row), sep)
+    return got
+
+
+def _text_of(snap, row: int, sep: str) -> str:
     end = int(snap.end[row])
     text, tail, stop, tag = snap.text, snap.tail, snap.end, snap.tag
     parts = [text[row]]
@@ -157,8 +168,9 @@ def around(snap, node: int) -> np.ndarray:
 
 
 def short_rows(snap, column: str, rows: np.ndarray, limit: int) -> np.ndarray:
-    """The rows of `rows` whose `column` string is 1..limit characters long."""
-    lengths = np.fromiter(map(len, snap.cols[column][rows].tolist()), np.int64, len(rows))
+    """The rows of `rows` whose `column` string is 1..limit characters long (the
+    snapshot's lengths, counted once: features.string_lengths)."""
+    lengths = string_lengths(snap, column)[rows]
     return rows[(lengths > 0) & (lengths <= limit)]
 
 
