@@ -3,7 +3,7 @@ import random
 
 import numpy as np
 
-from pith.pipeline.codes import first_seen
+from pith.pipeline.codes import first_seen, used
 
 
 def test_first_seen_is_each_keys_first_index():
@@ -26,3 +26,8 @@ def test_first_seen_numbers_as_a_dense_numbering_does():
         assert got.dtype == np.int64
         assert all(keys[g] == k for g, k in zip(got.tolist(), keys))          # its first index
         assert (np.equal.outer(got, got) == np.equal.outer(want, want)).all()
+
+
+def test_used_is_the_distinct_codes_ascending():
+    assert used(np.array([3, 0, 3, 1]), 5).tolist() == [0, 1, 3]
+    assert used(np.zeros(0, np.int64), 4).tolist() == []

@@ -19,3 +19,9 @@ def first_seen(keys: Iterable[Hashable], n: int = -1) -> np.ndarray:
     """Per key of `keys` (`n` of them when known), the index of its first occurrence."""
     seen: dict = {}
     return np.fromiter(map(seen.setdefault, keys, count()), np.int64, n)
+
+
+def used(codes: np.ndarray, n: int) -> np.ndarray:
+    """The distinct values of `codes` (numbers below `n`), ascending: which of a column's
+    numbered strings some rows hold."""
+    return np.flatnonzero(np.bincount(codes, minlength=n))

@@ -49,7 +49,7 @@ from .blocks.keep import pin
 from . import pagetype, render
 from .algorithms.auto import furniture, lowest_common_ancestor
 from .algorithms.base import Choice
-from .codes import first_seen
+from .codes import first_seen, used
 from .features import Features, tag_in
 from .options import Options
 from .snapshot import Snapshot
@@ -162,8 +162,8 @@ def name_rows(snap: Snapshot, test, within: np.ndarray | None = None,
     out = np.zeros(snap.n, np.bool_)
     for column in ("id", "cls"):
         codes, strings = snap.string_codes(column)
-        used = np.bincount(codes if within is None else codes[within], minlength=len(strings)) > 0
-        distinct = np.flatnonzero(used[1:]) + 1          # code 0: no attribute, no test
+        distinct = used(codes if within is None else codes[within], len(strings))
+        distinct = distinct[distinct > 0]                # code 0: no attribute, no test
         if not len(distinct):
             continue
         keys = list(map(str.rstrip, [strings[i] for i in distinct.tolist()], repeat(DIGITS)))

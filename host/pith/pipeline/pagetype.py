@@ -36,6 +36,7 @@ from typing import Iterable
 import numpy as np
 
 from . import wordtrie
+from .codes import used
 from ..errors import PithError
 from .features import Features
 from .snapshot import Snapshot
@@ -422,8 +423,7 @@ def declared_names(declared: dict) -> set[str]:
 
 def present(strings: list[str], codes: np.ndarray) -> list[str]:
     """The `strings` whose code (their index) is among `codes`, in code order."""
-    seen = np.bincount(codes, minlength=len(strings)) > 0
-    return [strings[i] for i in np.flatnonzero(seen).tolist()]
+    return [strings[i] for i in used(codes, len(strings)).tolist()]
 
 
 def repeats(snap: Snapshot, feats: Features, live: np.ndarray, total: int,

@@ -185,10 +185,7 @@ def furniture(snap: Snapshot) -> np.ndarray:
 
 
 def _furniture(snap: Snapshot) -> np.ndarray:
-    out = tag_in(snap, frozenset(FURNITURE_TAGS))
-    has = np.flatnonzero(snap.role != "")          # few rows have a role: lower only those
-    out[has] |= np.isin(np.char.lower(snap.role[has].astype(str)), FURNITURE_ROLES)
-    return out
+    return tag_in(snap, frozenset(FURNITURE_TAGS)) | _roles(snap, FURNITURE_ROLES)
 
 
 def hover(snap: Snapshot) -> np.ndarray:
@@ -198,6 +195,7 @@ def hover(snap: Snapshot) -> np.ndarray:
 
 
 def _roles(snap: Snapshot, roles) -> np.ndarray:
+    """Rows whose role attribute is one of `roles` (lower case), any letter case."""
     out = np.zeros(snap.n, np.bool_)
     has = np.flatnonzero(snap.role != "")          # few rows have a role: lower only those
     out[has] = np.isin(np.char.lower(snap.role[has].astype(str)), roles)

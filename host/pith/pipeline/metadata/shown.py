@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ..codes import used
 from ..features import string_lengths
 from . import dates
 
@@ -140,7 +141,7 @@ def matching_names(snap, column: str, rx: re.Pattern, rows: np.ndarray) -> np.nd
         return np.zeros(0, np.int64)
     codes, strings = snap.string_codes(column)
     code = codes[rows]
-    distinct = np.flatnonzero(np.bincount(code, minlength=len(strings)))
+    distinct = used(code, len(strings))
     hit = np.zeros(len(strings), np.bool_)
     hit[distinct[matching_strings([strings[i] for i in distinct.tolist()], rx)]] = True
     return rows[hit[code]]
