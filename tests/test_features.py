@@ -176,3 +176,9 @@ def test_string_lengths_are_each_rows_len_counted_once_per_snapshot(monkeypatch)
                         lambda s, *rest: seen.append(rest[0] if rest else None) or real(s, *rest))
     assert features.column_lengths(snap, "text").tolist() == [0, 2, 2]
     assert seen[0] is lengths                  # the non-space count read the kept lengths
+
+
+def test_lower_in_place_keeps_every_position():
+    s = "İSTANBUL Straße"
+    assert features.lower_in_place(s) == "İstanbul straße"      # İ kept: its lower case is two
+    assert features.lower_in_place("ABC") == "abc"

@@ -670,3 +670,9 @@ def test_fold_remembers_short_strings_and_not_long_ones():
     long = "Word " * merge.FOLD_CACHE_CHARS
     assert merge.fold(long) == merge._fold(long) == ("word " * merge.FOLD_CACHE_CHARS).strip()
     assert merge._folded.cache_info().currsize == 1
+
+
+def test_matching_strings_maps_hits_to_their_strings_after_a_longer_lower_case():
+    # "İ" lower-cases to two code points; the hit in the third string stays the third's
+    strings = ["İ" * 20, "posted by Ada", "x" * 40]
+    assert shown.matching_strings(strings, shown.BY_TEXT).tolist() == [1]

@@ -50,7 +50,7 @@ from . import pagetype, render
 from .algorithms.auto import furniture, lowest_common_ancestor
 from .algorithms.base import Choice
 from .codes import first_seen, used
-from .features import Features, tag_in
+from .features import Features, lower_in_place, tag_in
 from .options import Options
 from .snapshot import Snapshot
 
@@ -184,12 +184,8 @@ def containing(strings: list[str], words: tuple[str, ...]) -> np.ndarray:
     no newline): each word looked for with str.find over the strings joined by newlines,
     a hit mapped to its string (C-level scans; a regular expression tried at every
     character of a page's names cost more than the tests it saves)."""
-    low = "\n".join(strings).lower()
-    if len(low) != sum(map(len, strings)) + max(len(strings) - 1, 0):
-        low = "\n".join(map(str.lower, strings))      # a letter whose lower case is longer (İ)
-        lengths = np.fromiter(map(len, map(str.lower, strings)), np.int64, len(strings))
-    else:
-        lengths = np.fromiter(map(len, strings), np.int64, len(strings))
+    low = lower_in_place("\n".join(strings))
+    lengths = np.fromiter(map(len, strings), np.int64, len(strings))
     ends = np.cumsum(lengths + 1)                        # past each string's newline
     hits = []
     for word in words:

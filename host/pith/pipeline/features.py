@@ -61,6 +61,18 @@ def _is_space_table() -> np.ndarray:
     return table
 
 
+def lower_in_place(s: str) -> str:
+    """`s` lower-cased character for character: a character whose lower case is longer
+    (İ, two code points) is kept as it is, so a position in `s` is the same position in
+    the answer (searches over strings joined, each hit mapped back to its string by the
+    strings' lengths: blocks.features.text_stats, comments.containing,
+    metadata.shown.matching_strings)."""
+    low = s.lower()
+    if len(low) == len(s):
+        return low
+    return "".join(c if len(c.lower()) != 1 else c.lower() for c in s)
+
+
 def nonspace_lengths(strings: np.ndarray, lengths: np.ndarray | None = None) -> np.ndarray:
     """Number of non-whitespace characters of each string, in one vectorised pass
     (`lengths`: each string's len(), when already counted).

@@ -52,6 +52,7 @@ from . import segment as blocks_mod
 from ..algorithms import auto, clg, filters, lqf, sst
 from ..codes import first_seen
 from ..families import FAMILIES, families_of
+from ..features import lower_in_place
 from ..features import Features, tag_in
 from ..options import Options
 from ..snapshot import Snapshot
@@ -330,9 +331,7 @@ def text_stats(strings: list[str]) -> np.ndarray:
     out[:, 2] = counts[:, _STOP] / size * 100
     out[:, 3] = counts[:, _COMMA] / size * 100
     out[:, 4] = np.minimum(n / words, 30.0)
-    low = joined.lower()
-    if len(low) != len(joined):       # a character whose lower case is longer (İ)
-        low = "".join(c if len(c.lower()) != 1 else c.lower() for c in joined)
+    low = lower_in_place(joined)
     # low has the code points of joined where it matters: no lower-casing makes or unmakes
     # a decimal digit, and the string positions are the same
     digits = (counts[:, _DIGIT] + counts[:, _DECIMAL]) > 0

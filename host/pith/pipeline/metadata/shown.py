@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..codes import used
-from ..features import string_lengths
+from ..features import lower_in_place, string_lengths
 from . import dates
 
 # Rows before the chosen element that count as "its top": a header of a headline, a
@@ -150,7 +150,7 @@ def matching_names(snap, column: str, rx: re.Pattern, rows: np.ndarray) -> np.nd
 def matching_strings(strings: list[str], rx: re.Pattern) -> np.ndarray:
     """Indices of the `strings` whose lower-cased text matches `rx`: one search over the
     strings joined, each after a newline (a match is mapped to the string it starts in)."""
-    big = ("\n" + "\n".join(strings)).lower()
+    big = lower_in_place("\n" + "\n".join(strings))     # positions kept (İ)
     lengths = np.fromiter(map(len, strings), np.int64, len(strings)) + 1
     starts = np.cumsum(lengths) - lengths
     hits = [m.start() for m in rx.finditer(big)]
