@@ -162,3 +162,38 @@ def test_every_posts_author_card_is_left_out_and_short_replies_kept():
     assert (page.p[~cards] == 0.3).all()               # replies and the one-off tag
     texts, cards, page = card_page(posts.SURE)
     assert (page.p[cards] == posts.SURE).all()
+
+
+SIGN_OFF = "Firing wood kilns since 1998, ask me about ash glazes"
+
+
+def test_every_posts_sign_off_is_left_out_on_a_forums_page_only():
+    """The failure this fixes (a member's sign-off under every post: Kunena's `div.ksig`,
+    phpBB's and vBulletin's `div.signature`, Stack Exchange's `post-signature` user box,
+    on magic_html's and WCXB's training forum pages): the block model kept it with the
+    post it follows (0.4-0.6), where no truth keeps it. The board-thread fixture with a
+    Discuz sign-off (`div.sign`) under each post: left out, the posts kept; on an address
+    naming no forum the page is left as it is."""
+    html = (BOARD / "source.html").read_text(encoding="utf-8")
+    post_end = '<div class="po hin">'
+    assert html.count(post_end) == 4
+    signed = html.replace(post_end, f'<div class="sign">{SIGN_OFF}</div>{post_end}')
+    on, off = board(html=signed), board({"forum_sign_offs": False}, html=signed)
+    assert SIGN_OFF in off.output("text")
+    text = on.output("text")
+    assert SIGN_OFF not in text
+    assert QUESTION in text and all(reply in text for reply in REPLIES)
+    blog = "https://pottery.example.org/2024/03/which-glaze.html"
+    start = signed.index('<script type="application/ld+json">')
+    bare = signed[:start] + signed[signed.index("</script>", start) + len("</script>"):]
+    assert (board(html=bare, url=blog).output("text")
+            == board({"forum_sign_offs": False}, html=bare, url=blog).output("text"))
+
+
+def test_sign_off_names():
+    """The engines' names for a sign-off, and words that only hold the letters."""
+    rows = [("html", -1), ("body", 0)] + [("div", 1, {"cls": name}) for name in (
+        "signature", "post-signature grid", "ksig", "ipsSignature", "sign", "kmsgsignature",
+        "design", "signup-form", "signin", "sigma", "insignia", "assign-3")]
+    snap = from_json(make_snapshot(rows, url="https://forum.example.org/t/1"), 1000)
+    assert posts.sign_offs(snap)[2:].tolist() == [True] * 6 + [False] * 6

@@ -395,6 +395,11 @@ class Options:
         "lines ('Posts: 1,077', 'Offline': short, no sentence, every line under their "
         "signature one) (posts.meta_lines; NOTES.md, "
         "'Why a post's meta lines are left out')")
+    forum_sign_offs: bool = _opt(
+        True, "on a forum's or a Q&A site's page (posts.forum), a row whose class or id "
+        "names a signature (a member's sign-off under each post, Stack Exchange's "
+        "'asked … / user card' box) is left out (posts.without_sign_offs; NOTES.md, "
+        "'Why a post's sign-off is left out')")
 
     # --- every method ----------------------------------------------------------------
     skip_hidden: bool = _opt(

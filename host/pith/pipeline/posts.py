@@ -29,10 +29,18 @@ in every post ("Topic starter 08/05/2024 9:58 pm", "asked Jul 28, 2016") is judg
 content when short, dated, doubted by the model and repeated under one signature, and so
 are an author card's lines ("Posts: 1,077", "Offline") when every line under their
 signature is one (NOTES.md, 'Why a post's meta lines are left out').
+
+`without_sign_offs` (select.py, option `forum_sign_offs`): what a board writes under a
+post from its author's profile — the sign-off a member sets once ("Former Chocolate
+Editor", a motto, a gear list) and Stack Exchange's "asked … / user card" box — sits in
+a row whose class or id names it a `signature` (phpBB, vBulletin, XenForo, Kunena, SMF,
+Invision, Stack Exchange's `post-signature`); on a forum's page it is judged no content
+(NOTES.md, 'Why a post's sign-off is left out').
 """
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import numpy as np
 
@@ -70,6 +78,20 @@ META_REPEAT = 2
 # text holds a sentence, which a card's line never is (NOTES.md, 'Why a post's meta lines
 # are left out').
 CARD_CHARS = 40
+# A word of an id or a class naming its row a post's sign-off (the author's signature
+# under the post, Stack Exchange's `post-signature` user box): the forum engines' own
+# names, a word ending in `sig` or `signature` (Kunena's `ksig`, Invision's
+# `ipsSignature`; not `design`) or the word `sign` (Discuz's `div.sign`; a forum's "Sign
+# Up" button is no post's text either). No text under such a row on the forum pages of
+# magic_html's and WCXB's training sites is in their truths but one line of 120 (NOTES.md,
+# 'Why a post's sign-off is left out'). Not on other pages: Sphinx names a function's
+# signature `sig`, a shop its "Digital Signature" feature.
+SIGN_OFF_NAME = re.compile(r"(?:sig|signatures?)(?![a-z])|(?<![a-z])sign(?![a-z])")
+# ... which every such name holds (lower case): the names holding none are not tested.
+SIGN_OFF_LITERAL = "sig"
+# A row so named holding at least this share of the page's visible text is no sign-off
+# but a wrapper that happens to hold the word (a thread in a `sig-…` theme's box).
+SIGN_OFF_SHARE = 0.5
 
 
 def forum(snap: Snapshot) -> bool:
@@ -180,3 +202,24 @@ def alike(snap: Snapshot, feats: Features, choice: Choice, page: Judged, blocks,
     if add is not None:
         p = np.where(held & ~inside & ~alike_rows & (p < add), 0.0, p)
     return pin(choice, grown), dataclasses.replace(page, p=p)
+
+
+def sign_offs(snap: Snapshot) -> np.ndarray:
+    """Rows whose id or class names a post's sign-off (SIGN_OFF_NAME, any case:
+    `signature`, `post-signature`, `ksig`, `ipsSignature`, `sign`); each distinct name
+    tested once (comments.name_rows)."""
+    return comments.name_rows(snap, lambda name: SIGN_OFF_NAME.search(name.lower()) is not None,
+                              prefilter=(SIGN_OFF_LITERAL,))
+
+
+def without_sign_offs(snap: Snapshot, feats: Features, page: Judged, blocks) -> Judged:
+    """`page` with every block inside a sign-off row (`sign_offs`) that holds less than
+    SIGN_OFF_SHARE of the page's visible text judged no content; `page` as it is when
+    the page names none."""
+    named = sign_offs(snap) & (feats.chars < SIGN_OFF_SHARE * float(feats.chars[0]))
+    if not named.any():
+        return page
+    inside = snap.subtrees(np.flatnonzero(named))[blocks.rows]
+    if not inside.any():
+        return page
+    return dataclasses.replace(page, p=np.where(inside, 0.0, page.p))

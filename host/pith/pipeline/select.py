@@ -288,6 +288,8 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
                                    model.threshold, model.add)
         if opts.forum_meta:
             page = posts.meta_lines(snap, result, page, blocks_mod.compute(snap, feats))
+        if opts.forum_sign_offs:
+            page = posts.without_sign_offs(snap, feats, page, blocks_mod.compute(snap, feats))
     element = result
     if opts.blocks:
         mine = pin is None             # a reader's pinned element is judged as it is
