@@ -197,3 +197,26 @@ def test_sign_off_names():
         "design", "signup-form", "signin", "sigma", "insignia", "assign-3")]
     snap = from_json(make_snapshot(rows, url="https://forum.example.org/t/1"), 1000)
     assert posts.sign_offs(snap)[2:].tolist() == [True] * 6 + [False] * 6
+
+
+NOTICE = "This topic has 3 replies, 3 voices, and was last updated 2 days ago by kilnwright."
+
+
+def test_a_boards_notice_in_the_thread_is_left_out():
+    """The failure this fixes (bbPress's `bbp-template-notice` "This topic has 0 replies,
+    1 voice …", Stack Exchange's `bottom-notice` "Not the answer you're looking for?",
+    Kunena's announcement, Discourse's survey banner, on magic_html's training forum
+    pages): a notice inside the thread was kept as a post's text. The board-thread fixture
+    with a notice above the first post: left out, the posts kept; a post whose own class
+    holds the word (a WordPress category `…-alerts`) is no notice (NAMED_SHARE)."""
+    html = (BOARD / "source.html").read_text(encoding="utf-8")
+    first = '<div id="post_5501">'
+    assert html.count(first) == 1
+    noted = html.replace(first, f'<div class="bbp-template-notice">{NOTICE}</div>{first}')
+    on, off = board(html=noted), board({"forum_notices": False}, html=noted)
+    assert NOTICE in off.output("text")
+    text = on.output("text")
+    assert NOTICE not in text
+    assert QUESTION in text and all(reply in text for reply in REPLIES)
+    alerts = html.replace('class="t_f"', 'class="t_f category-alerts"')
+    assert alerts != html and QUESTION in board(html=alerts).output("text")

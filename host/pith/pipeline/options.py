@@ -398,8 +398,13 @@ class Options:
     forum_sign_offs: bool = _opt(
         True, "on a forum's or a Q&A site's page (posts.forum), a row whose class or id "
         "names a signature (a member's sign-off under each post, Stack Exchange's "
-        "'asked … / user card' box) is left out (posts.without_sign_offs; NOTES.md, "
+        "'asked … / user card' box) is left out (posts.sign_offs; NOTES.md, "
         "'Why a post's sign-off is left out')")
+    forum_notices: bool = _opt(
+        True, "on a forum's or a Q&A site's page (posts.forum), a row whose class or id "
+        "names a notice, an announcement, a banner or an alert ('This topic has 3 "
+        "replies', 'Not the answer you're looking for?', 'Install the app', an author's "
+        "rank) is left out (posts.notices; NOTES.md, 'Why a post's sign-off is left out')")
 
     # --- every method ----------------------------------------------------------------
     skip_hidden: bool = _opt(

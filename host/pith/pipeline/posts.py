@@ -30,12 +30,14 @@ content when short, dated, doubted by the model and repeated under one signature
 are an author card's lines ("Posts: 1,077", "Offline") when every line under their
 signature is one (NOTES.md, 'Why a post's meta lines are left out').
 
-`without_sign_offs` (select.py, option `forum_sign_offs`): what a board writes under a
+`without_named` (select.py, options `forum_sign_offs` and `forum_notices`): what a board writes under a
 post from its author's profile — the sign-off a member sets once ("Former Chocolate
 Editor", a motto, a gear list) and Stack Exchange's "asked … / user card" box — sits in
 a row whose class or id names it a `signature` (phpBB, vBulletin, XenForo, Kunena, SMF,
-Invision, Stack Exchange's `post-signature`); on a forum's page it is judged no content
-(NOTES.md, 'Why a post's sign-off is left out').
+Invision, Stack Exchange's `post-signature`), and a board's notices ("This topic has 3
+replies", "Not the answer you're looking for?", an announcement) in a row named a
+`notice`, a `banner`, an `alert`; on a forum's page they are judged no content (NOTES.md,
+'Why a post's sign-off is left out').
 """
 from __future__ import annotations
 
@@ -88,10 +90,22 @@ CARD_CHARS = 40
 # signature `sig`, a shop its "Digital Signature" feature.
 SIGN_OFF_NAME = re.compile(r"(?:sig|signatures?)(?![a-z])|(?<![a-z])sign(?![a-z])")
 # ... which every such name holds (lower case): the names holding none are not tested.
-SIGN_OFF_LITERAL = "sig"
-# A row so named holding at least this share of the page's visible text is no sign-off
-# but a wrapper that happens to hold the word (a thread in a `sig-…` theme's box).
-SIGN_OFF_SHARE = 0.5
+SIGN_OFF_LITERALS = ("sig",)
+# Words of an id or a class naming its row a board's notice, anywhere in the name: Stack
+# Exchange's `bottom-notice` ("Not the answer you're looking for? Browse other questions
+# tagged …"), bbPress's `bbp-template-notice` ("This topic has 3 replies, 3 voices …",
+# "You must be logged in to reply"), Kunena's and Invision's announcements, XenForo's
+# "Install the app" banner and its authors' `userBanner` ranks ("Member", "Moderator"),
+# NodeBB's `alert`s, Bootstrap's `alert` boxes. Rows so named hold text that two lines of
+# about 250 on the training forum pages of magic_html and WCXB are in their truths (a
+# FreeBSD developer's rank, a post whose WordPress class lists its category `…-alerts`:
+# held off by NAMED_SHARE) (NOTES.md, 'Why a post's sign-off is left out').
+NOTICE_NAME = re.compile(r"notice|announce|banner|alert")
+NOTICE_LITERALS = ("notice", "announce", "banner", "alert")
+# Rows so named that hold together at least this share of the element's visible text are
+# not sign-offs nor notices but the posts themselves, whose class happens to hold the word
+# (a WordPress post's class lists its categories: `cma_category-alerts-and-notifications`).
+NAMED_SHARE = 0.5
 
 
 def forum(snap: Snapshot) -> bool:
@@ -206,20 +220,36 @@ def alike(snap: Snapshot, feats: Features, choice: Choice, page: Judged, blocks,
 
 def sign_offs(snap: Snapshot) -> np.ndarray:
     """Rows whose id or class names a post's sign-off (SIGN_OFF_NAME, any case:
-    `signature`, `post-signature`, `ksig`, `ipsSignature`, `sign`); each distinct name
-    tested once (comments.name_rows)."""
-    return comments.name_rows(snap, lambda name: SIGN_OFF_NAME.search(name.lower()) is not None,
-                              prefilter=(SIGN_OFF_LITERAL,))
+    `signature`, `post-signature`, `ksig`, `ipsSignature`, `sign`)."""
+    return named_rows(snap, SIGN_OFF_NAME, SIGN_OFF_LITERALS)
 
 
-def without_sign_offs(snap: Snapshot, feats: Features, page: Judged, blocks) -> Judged:
-    """`page` with every block inside a sign-off row (`sign_offs`) that holds less than
-    SIGN_OFF_SHARE of the page's visible text judged no content; `page` as it is when
-    the page names none."""
-    named = sign_offs(snap) & (feats.chars < SIGN_OFF_SHARE * float(feats.chars[0]))
+def notices(snap: Snapshot) -> np.ndarray:
+    """Rows whose id or class names a board's notice (NOTICE_NAME, any case:
+    `bottom-notice`, `bbp-template-notice`, `announcement`, `userBanner`, `alert`)."""
+    return named_rows(snap, NOTICE_NAME, NOTICE_LITERALS)
+
+
+def named_rows(snap: Snapshot, name: re.Pattern, literals: tuple[str, ...]) -> np.ndarray:
+    """Rows whose id or class, lower-cased, holds a match of `name`; each distinct
+    attribute tested once, only those holding one of `literals` (comments.name_rows)."""
+    return comments.name_rows(snap, lambda value: name.search(value.lower()) is not None,
+                              prefilter=literals)
+
+
+def without_named(snap: Snapshot, feats: Features, node: int, page: Judged, blocks,
+                  named: np.ndarray) -> Judged:
+    """`page` with every block inside a `named` row (`sign_offs`, `notices`) judged no
+    content, unless the outermost such rows inside the element (`node`) hold together at
+    least NAMED_SHARE of its visible text (the name is the posts' own); `page` as it is
+    when no such row holds a block."""
     if not named.any():
         return page
-    inside = snap.subtrees(np.flatnonzero(named))[blocks.rows]
+    top = named & ~snap.below(named)
+    held = top & (np.arange(snap.n) >= node) & (np.arange(snap.n) < snap.end[node])
+    if float(feats.chars[held].sum()) >= NAMED_SHARE * float(feats.chars[node]):
+        return page
+    inside = snap.subtrees(np.flatnonzero(top))[blocks.rows]
     if not inside.any():
         return page
     return dataclasses.replace(page, p=np.where(inside, 0.0, page.p))
