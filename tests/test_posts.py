@@ -220,3 +220,43 @@ def test_a_boards_notice_in_the_thread_is_left_out():
     assert QUESTION in text and all(reply in text for reply in REPLIES)
     alerts = html.replace('class="t_f"', 'class="t_f category-alerts"')
     assert alerts != html and QUESTION in board(html=alerts).output("text")
+
+
+HIDDEN = "Comment hidden because of low score. Click to expand."
+
+
+def repeat_page(copies: int, tag: str = "p"):
+    """A thread (`div.topic`) of four posts, each a sentence of its own; the first
+    `copies` posts also hold the board's line HIDDEN (in a `tag`), and every post the
+    reply "Thanks!" (too short to be the board's). The model keeps every block (0.9)."""
+    rows = [("html", -1), ("body", 0), ("div", 1, {"cls": "topic"})]
+    for i in range(4):
+        post = len(rows)
+        rows += [("div", 2, {"cls": "post"}),
+                 ("p", post, {"text": f"Post number {i} says its own thing about glazes."}),
+                 ("p", post, {"text": "Thanks!"})]
+        if i < copies:
+            rows.append((tag, post, {"text": HIDDEN}))
+    snap = from_json(make_snapshot(rows, url="https://forum.example.org/t/1"), 1000)
+    blocks = segment.compute(snap, compute(snap))
+    texts = segment.texts(snap, blocks)
+    page = posts.repeated_lines(snap, 2, Judged(p=np.full(len(texts), 0.9), texts=texts),
+                                blocks)
+    return texts, page
+
+
+def test_a_line_every_post_repeats_is_kept_once():
+    """The failure this fixes (careercup's "Comment hidden because of low score. Click to
+    expand." nine times, phpBB's "Re: <topic>" heading over every reply, on magic_html's
+    and WCXB's training forum pages): the board's line stood in the answer once per post.
+    Kept once; a post's own text, a short reply many write, a line two posts share and
+    code or quotes a thread repeats stay."""
+    texts, page = repeat_page(3)
+    hidden = np.array([t == HIDDEN for t in texts])
+    assert hidden.sum() == 3
+    assert page.p[hidden].tolist() == [0.9, 0.0, 0.0]
+    assert (page.p[~hidden] == 0.9).all()                 # posts, and "Thanks!" x4
+    texts, page = repeat_page(2)
+    assert (page.p == 0.9).all()                          # under REPEAT_MIN
+    texts, page = repeat_page(3, tag="blockquote")
+    assert (page.p == 0.9).all()                          # a quoted post

@@ -405,6 +405,11 @@ class Options:
         "names a notice, an announcement, a banner or an alert ('This topic has 3 "
         "replies', 'Not the answer you're looking for?', 'Install the app', an author's "
         "rank) is left out (posts.notices; NOTES.md, 'Why a post's sign-off is left out')")
+    forum_repeats: bool = _opt(
+        True, "on a forum's or a Q&A site's page (posts.forum), a line the element shows in "
+        "three blocks or more, outside code and quotes ('Comment hidden because of low "
+        "score.', 'Re: <topic>'), is kept once (posts.repeated_lines; NOTES.md, "
+        "'Why a board's repeated lines are left out')")
 
     # --- every method ----------------------------------------------------------------
     skip_hidden: bool = _opt(

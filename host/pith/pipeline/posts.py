@@ -102,6 +102,17 @@ SIGN_OFF_LITERALS = ("sig",)
 # held off by NAMED_SHARE) (NOTES.md, 'Why a post's sign-off is left out').
 NOTICE_NAME = re.compile(r"notice|announce|banner|alert")
 NOTICE_LITERALS = ("notice", "announce", "banner", "alert")
+# A line a board writes in every post ("Comment hidden because of low score. Click to
+# expand.", "Please Log in or Create an account to join the conversation.", phpBB's "Re:
+# <topic>" heading, "Join Date: Aug 2008") is the same text in at least this many blocks of
+# the element; a post's text is its own, and a reply quoting it holds the copy in a quote
+# (left to QUOTE_TAGS) (NOTES.md, 'Why a board's repeated lines are left out').
+REPEAT_MIN = 3
+# ... of at least this many words: "Thanks!" and "+1" are replies many members write.
+REPEAT_WORDS = 3
+# Rows whose repeated text is a post's own: code a question and its answers share, and
+# the quotes of an earlier post.
+QUOTE_TAGS = frozenset({"pre", "code", "blockquote"})
 # Rows so named that hold together at least this share of the element's visible text are
 # not sign-offs nor notices but the posts themselves, whose class happens to hold the word
 # (a WordPress post's class lists its categories: `cma_category-alerts-and-notifications`).
@@ -253,3 +264,29 @@ def without_named(snap: Snapshot, feats: Features, node: int, page: Judged, bloc
     if not inside.any():
         return page
     return dataclasses.replace(page, p=np.where(inside, 0.0, page.p))
+
+
+def repeated_lines(snap: Snapshot, node: int, page: Judged, blocks) -> Judged:
+    """`page` with every copy but the first of a line the element (`node`) shows in at
+    least REPEAT_MIN blocks (the same text, whitespace aside, of at least REPEAT_WORDS
+    words, outside code and quotes: QUOTE_TAGS) judged no content; the first copy keeps
+    the model's judgement (a thread's own "Re: <topic>" once, as some truths keep it).
+    `page` as it is when there is none."""
+    rows = blocks.rows
+    inside = (rows >= node) & (rows < snap.end[node]) & (blocks.chars > 0)
+    quoted = tag_in(snap, QUOTE_TAGS)
+    if quoted.any():
+        inside &= ~snap.subtrees(np.flatnonzero(quoted))[rows]
+    at = np.flatnonzero(inside)
+    if len(at) < REPEAT_MIN:
+        return page
+    lines = [" ".join(page.texts[i].split()) for i in at.tolist()]
+    code = first_seen(lines, len(lines))
+    copies = np.bincount(code, minlength=len(lines))[code]
+    words = np.fromiter((line.count(" ") + 1 for line in lines), np.int64, len(lines))
+    later = (code != np.arange(len(lines))) & (copies >= REPEAT_MIN) & (words >= REPEAT_WORDS)
+    if not later.any():
+        return page
+    p = page.p.copy()
+    p[at[later]] = 0.0
+    return dataclasses.replace(page, p=p)

@@ -294,6 +294,8 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
         if opts.forum_notices:
             page = posts.without_named(snap, feats, result.node, page,
                                        blocks_mod.compute(snap, feats), posts.notices(snap))
+        if opts.forum_repeats:
+            page = posts.repeated_lines(snap, result.node, page, blocks_mod.compute(snap, feats))
     element = result
     if opts.blocks:
         mine = pin is None             # a reader's pinned element is judged as it is
