@@ -38,6 +38,10 @@ Invision, Stack Exchange's `post-signature`), and a board's notices ("This topic
 replies", "Not the answer you're looking for?", an announcement) in a row named a
 `notice`, a `banner`, an `alert`; on a forum's page they are judged no content (NOTES.md,
 'Why a post's sign-off is left out').
+
+`repeated_lines` (select.py, option `forum_repeats`): a line the element shows in three
+blocks or more outside code and quotes ("Comment hidden because of low score.", phpBB's
+"Re: <topic>") is kept once (NOTES.md, 'Why a board's repeated lines are left out').
 """
 from __future__ import annotations
 
