@@ -30,8 +30,8 @@ content when short, dated, doubted by the model and repeated under one signature
 are an author card's lines ("Posts: 1,077", "Offline") when every line under their
 signature is one (NOTES.md, 'Why a post's meta lines are left out').
 
-`without_named` (select.py, options `forum_sign_offs` and `forum_notices`): what a board writes under a
-post from its author's profile — the sign-off a member sets once ("Former Chocolate
+`without_named` (select.py, options `forum_sign_offs` and `forum_notices`): what a board
+writes under a post from its author's profile — the sign-off a member sets once ("Former Chocolate
 Editor", a motto, a gear list) and Stack Exchange's "asked … / user card" box — sits in
 a row whose class or id names it a `signature` (phpBB, vBulletin, XenForo, Kunena, SMF,
 Invision, Stack Exchange's `post-signature`), and a board's notices ("This topic has 3
