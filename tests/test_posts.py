@@ -167,6 +167,20 @@ def test_every_posts_author_card_is_left_out_and_short_replies_kept():
 SIGN_OFF = "Firing wood kilns since 1998, ask me about ash glazes"
 
 
+def left_out_of_the_board(before: str, times: int, inserted: str, line: str, option: str) -> str:
+    """The board-thread fixture with `inserted` put before each of the `times` places
+    `before` is: the option `option` off, `line` is in the answer (the block model keeps
+    it); on, it is not, and the question and every reply are. Returns the changed HTML."""
+    html = (BOARD / "source.html").read_text(encoding="utf-8")
+    assert html.count(before) == times
+    changed = html.replace(before, inserted + before)
+    assert line in board({option: False}, html=changed).output("text")
+    text = board(html=changed).output("text")
+    assert line not in text
+    assert QUESTION in text and all(reply in text for reply in REPLIES)
+    return changed
+
+
 def test_every_posts_sign_off_is_left_out_on_a_forums_page_only():
     """The failure this fixes (a member's sign-off under every post: Kunena's `div.ksig`,
     phpBB's and vBulletin's `div.signature`, Stack Exchange's `post-signature` user box,
@@ -174,15 +188,9 @@ def test_every_posts_sign_off_is_left_out_on_a_forums_page_only():
     post it follows (0.4-0.6), where no truth keeps it. The board-thread fixture with a
     Discuz sign-off (`div.sign`) under each post: left out, the posts kept; on an address
     naming no forum the page is left as it is."""
-    html = (BOARD / "source.html").read_text(encoding="utf-8")
-    post_end = '<div class="po hin">'
-    assert html.count(post_end) == 4
-    signed = html.replace(post_end, f'<div class="sign">{SIGN_OFF}</div>{post_end}')
-    on, off = board(html=signed), board({"forum_sign_offs": False}, html=signed)
-    assert SIGN_OFF in off.output("text")
-    text = on.output("text")
-    assert SIGN_OFF not in text
-    assert QUESTION in text and all(reply in text for reply in REPLIES)
+    signed = left_out_of_the_board('<div class="po hin">', 4,
+                                   f'<div class="sign">{SIGN_OFF}</div>', SIGN_OFF,
+                                   "forum_sign_offs")
     blog = "https://pottery.example.org/2024/03/which-glaze.html"
     start = signed.index('<script type="application/ld+json">')
     bare = signed[:start] + signed[signed.index("</script>", start) + len("</script>"):]
@@ -209,15 +217,10 @@ def test_a_boards_notice_in_the_thread_is_left_out():
     pages): a notice inside the thread was kept as a post's text. The board-thread fixture
     with a notice above the first post: left out, the posts kept; a post whose own class
     holds the word (a WordPress category `…-alerts`) is no notice (NAMED_SHARE)."""
+    left_out_of_the_board('<div id="post_5501">', 1,
+                          f'<div class="bbp-template-notice">{NOTICE}</div>', NOTICE,
+                          "forum_notices")
     html = (BOARD / "source.html").read_text(encoding="utf-8")
-    first = '<div id="post_5501">'
-    assert html.count(first) == 1
-    noted = html.replace(first, f'<div class="bbp-template-notice">{NOTICE}</div>{first}')
-    on, off = board(html=noted), board({"forum_notices": False}, html=noted)
-    assert NOTICE in off.output("text")
-    text = on.output("text")
-    assert NOTICE not in text
-    assert QUESTION in text and all(reply in text for reply in REPLIES)
     alerts = html.replace('class="t_f"', 'class="t_f category-alerts"')
     assert alerts != html and QUESTION in board(html=alerts).output("text")
 
