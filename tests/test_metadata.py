@@ -589,6 +589,20 @@ def test_a_site_and_slogan_title_below_the_root_yields_to_the_shown_headline():
     assert m["title"] == "Clarity, finally"
 
 
+def test_an_en_dash_in_a_shown_heading_is_the_headlines_own():
+    # a heading the reader sees uses the en dash as a sentence's dash: kept whole
+    h = "Transitioning to a plant-based diet \u2013 tips and tricks"
+    m = meta_of(ARTICLE.format(h=h), title=h + " | Parkview Health")
+    assert m["title"] == h
+    # in a declared title alone it still ends the first part
+    body = "<article><p>" + "Words of the article go on. " * 10 + "</p></article>"
+    m = meta_of(body, title="Transitioning to a plant-based diet \u2013 tips", url="https://site.test/p")
+    assert m["title"] == "Transitioning to a plant-based diet"
+    # and a heading's other separators still do ("Headline | Tagline" set in the h1)
+    h = "Best Residential Movers in NYC 2025 | Top 19 Companies"
+    assert meta_of(ARTICLE.format(h=h), title=h)["title"] == "Best Residential Movers in NYC 2025"
+
+
 def test_language_html_lang_first_then_declared():
     assert meta_of(ARTICLE.format(h="x"), lang="de-AT")["language"] == "de-AT"
     assert meta_of(ARTICLE.format(h="x"), lang="", head='<meta property="og:locale" content="pt_BR">'

@@ -48,6 +48,11 @@ TITLE_SEPARATORS = (" | ", " - ", " – ", " — ", " · ", " :: ", " » ", " «
 # begins ("Best Movers in NYC 2025 | Top 19 Companies"); not the em dash or the slash,
 # which sentences hold ("… System — and It May Replace My Gym", "2026 / 2027").
 PART_SEPARATORS = (" | ", " - ", " – ", " • ", " · ")
+# The same in a shown heading, without the en dash: a heading the reader sees uses it as a
+# sentence's dash ("Transitioning to a plant-based diet – tips and tricks"), where a
+# <title> uses it before the site's name (NOTES.md, 'Why the page's metadata is one
+# computation, and its precedence').
+HEADING_PART_SEPARATORS = (" | ", " - ", " • ", " · ")
 # Words a shown h1 may hold before the declared title that are no part of it: a label
 # of the forum's or blog's software ending in a colon, or a date ("Thread: …", "Blog: …",
 # "Dec 18 2025 …"). Other words are the headline's own ("The Best …" under a title "Best
@@ -260,16 +265,21 @@ def choose_title(declared: list[str | None], entity: str | None,
     document's, JSON-LD's entity's), when it agrees by TITLE_AGREEMENT or more, nearest the
     chosen element among equals; else the first declared title; JSON-LD's entity
     headline only when no other is declared (a listing's first item is an entity too);
-    else the shown h1 nearest the chosen element. Each without a part naming the site;
-    an h1 that is the site's name is never the title. On a page below the site's root
-    (`root` False) a declared title that leads with the site's name ("Site - Slogan")
-    yields to the shown h1 nearest the chosen element."""
+    else the shown h1 nearest the chosen element. Each without a part naming the site,
+    and cut to its first part when that is the longest (`first_part`; a heading at
+    HEADING_PART_SEPARATORS); an h1 that is the site's name is never the title. On a
+    page below the site's root (`root` False) a declared title that leads with the
+    site's name ("Site - Slogan") yields to the shown h1 nearest the chosen element."""
     offered = [c for c in (*declared, entity) if c]
     shown = [(t, d) for t, d in headlines if not _names_the_site(t, site, host, offered)]
+
+    def heading(t: str) -> str:
+        return _first_if_longest(t, HEADING_PART_SEPARATORS)
+
     if shown and offered:
         score, _, best = max((max(agreement(t, c) for c in offered), -d, t) for t, d in shown)
         if score >= TITLE_AGREEMENT:
-            return without_prefix(strip_site(best, site, host), offered, site, host)
+            return heading(without_prefix(strip_site(best, site, host), offered, site, host))
     for c in declared:
         if c:
             title, site_first = _strip_site(c, site, host)
@@ -278,11 +288,11 @@ def choose_title(declared: list[str | None], entity: str | None,
             # the internet" on a thread): the h1 near the content names the page. On the
             # root it is the home page's own title.
             if site_first and shown and not root:
-                return strip_site(min(shown, key=lambda x: x[1])[0], site, host)
-            return title
+                return heading(strip_site(min(shown, key=lambda x: x[1])[0], site, host))
+            return first_part(title)
     if entity:
-        return strip_site(entity, site, host)
-    return strip_site(min(shown, key=lambda x: x[1])[0], site, host) if shown else None
+        return first_part(strip_site(entity, site, host))
+    return heading(strip_site(min(shown, key=lambda x: x[1])[0], site, host)) if shown else None
 
 
 def without_prefix(h1: str, declared: list[str], site: str | None, host: str | None) -> str:
@@ -348,7 +358,6 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
     title = choose_title([meta.get("title"), items.get("title"), doc_title], ld.get("title"),
                          seen.get("headlines"), site, host,
                          root=urllib.parse.urlsplit(page_url).path.strip("/") == "")
-    title = first_part(title) if title else title
     us = (snap.meta.get("lang") or "").lower().startswith("en-us")
     # each source's declared (published, modified), parsed once
     declared_dates = [(dates.parse(src.get("published"), us), dates.parse(src.get("modified"), us))
