@@ -603,6 +603,29 @@ def test_an_en_dash_in_a_shown_heading_is_the_headlines_own():
     assert meta_of(ARTICLE.format(h=h), title=h)["title"] == "Best Residential Movers in NYC 2025"
 
 
+def test_a_soft_hyphen_in_the_headline_is_not_drawn_nor_read():
+    # "Assis&shy;tance": the h1's words are the declared title's, and the title holds no
+    # character the browser does not draw
+    h = "Home Repair Assis&shy;tance Program"
+    m = meta_of(ARTICLE.format(h=h), title="City of Marion Building Department: Home Repair Assistance Program",
+                url="https://city.test/home-repair")
+    assert m["title"] == "Home Repair Assistance Program"
+    m = meta_of("<article><p>" + "Words of the article go on. " * 10 + "</p></article>",
+                title="Zero\u200bwidth of&shy;fers", url="https://site.test/p")
+    assert m["title"] == "Zerowidth offers"
+
+
+def test_a_declared_title_with_an_empty_first_part_names_no_page():
+    # the template's "{page} | Site" with no page name: the shown h1 is the title
+    body = ARTICLE.format(h="Electronic Gadgets")
+    m = meta_of(body, title="| Nuts & Volts Magazine", url="https://www.nutsvolts.com/magazine/category/x")
+    assert m["title"] == "Electronic Gadgets"
+    # a page name before the separator is a title like any other
+    head = '<meta property="og:site_name" content="Nuts & Volts Magazine">'
+    body = "<article><p>" + "Words of the article go on. " * 10 + "</p></article>"
+    assert meta_of(body, title="Gadgets | Nuts & Volts Magazine", head=head)["title"] == "Gadgets"
+
+
 def test_language_html_lang_first_then_declared():
     assert meta_of(ARTICLE.format(h="x"), lang="de-AT")["language"] == "de-AT"
     assert meta_of(ARTICLE.format(h="x"), lang="", head='<meta property="og:locale" content="pt_BR">'

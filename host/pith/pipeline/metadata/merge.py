@@ -59,6 +59,13 @@ HEADING_PART_SEPARATORS = (" | ", " - ", " • ", " · ")
 # …": as many labels take the one as the other).
 MAX_HEADLINE_PREFIX_WORDS = 3
 _FOLD = re.compile(r"[\W_]+", re.U)
+# Characters a browser does not draw that a page's text may hold: the soft hyphen
+# ("Assis\u00adtance"), zero-width spaces and joiners, the byte-order mark. A title is
+# read without them (they split its words when folded).
+INVISIBLE = re.compile("[\u00ad\u200b-\u200d\u2060\ufeff]")
+# A declared title that starts with a separator has an empty first part: the template's
+# "{page} | Site" written with no page name ("| Nuts & Volts Magazine") names no page.
+EMPTY_HEAD = re.compile(r"^\s*(?:[|·•»«~:/–—-]\s)")
 # Folded strings remembered (`fold`): a page's titles, headings and names, a few dozen; the
 # last pages' are enough, and the bounds (strings and their length: a headline is read up
 # to 400 characters) keep a crawl's memory flat whatever titles its pages hold.
@@ -317,6 +324,15 @@ def without_prefix(h1: str, declared: list[str], site: str | None, host: str | N
     return h1
 
 
+def _title_text(title: str | None) -> str | None:
+    """A declared title as a candidate: without INVISIBLE characters, None when empty or
+    when its first part is (EMPTY_HEAD)."""
+    if not title:
+        return None
+    title = INVISIBLE.sub("", title)
+    return None if EMPTY_HEAD.match(title) else title
+
+
 def local_day(published: str | None, url_day: str | None) -> str | None:
     """The publish date, on the URL's day when the URL names the day before or after it: a
     time declared in UTC ("2025-12-19T02:41Z") of a post the site dates 18 December in its
@@ -355,8 +371,9 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
     if not site:
         site = site_from_title(doc_title, seen.get("title"),
                                lambda: shown.site_places_text(snap, gone))
-    title = choose_title([meta.get("title"), items.get("title"), doc_title], ld.get("title"),
-                         seen.get("headlines"), site, host,
+    title = choose_title([_title_text(meta.get("title")), _title_text(items.get("title")),
+                          _title_text(doc_title)], _title_text(ld.get("title")),
+                         [(INVISIBLE.sub("", t), d) for t, d in seen.get("headlines")], site, host,
                          root=urllib.parse.urlsplit(page_url).path.strip("/") == "")
     us = (snap.meta.get("lang") or "").lower().startswith("en-us")
     # each source's declared (published, modified), parsed once
