@@ -626,6 +626,23 @@ def test_a_declared_title_with_an_empty_first_part_names_no_page():
     assert meta_of(body, title="Gadgets | Nuts & Volts Magazine", head=head)["title"] == "Gadgets"
 
 
+@pytest.mark.parametrize("title,want", [
+    ("Stripe Payments | Global Payment Processing Platform", "Stripe Payments"),
+    ("IAM overview | Identity and Access Management (IAM)", "IAM overview"),
+    ("Git - git-commit Documentation", "Git - git-commit Documentation"),    # a hyphen: whole
+])
+def test_a_declared_titles_page_name_ends_at_a_pipe(title, want):
+    assert merge.first_part(title) == want
+    body = "<article><p>" + "Words of the article go on. " * 10 + "</p></article>"
+    assert meta_of(body, title=title, url="https://site.test/p")["title"] == want
+
+
+def test_a_shown_headings_pipe_parts_stay_whole_when_the_first_is_shorter():
+    h = "Trekking Backpack 40L | Lightweight &amp; Adventure-Ready"
+    m = meta_of(ARTICLE.format(h=h), title="Trekking Backpack 40L | Lightweight & Adventure-Ready")
+    assert m["title"] == "Trekking Backpack 40L | Lightweight & Adventure-Ready"
+
+
 def test_language_html_lang_first_then_declared():
     assert meta_of(ARTICLE.format(h="x"), lang="de-AT")["language"] == "de-AT"
     assert meta_of(ARTICLE.format(h="x"), lang="", head='<meta property="og:locale" content="pt_BR">'

@@ -48,6 +48,12 @@ TITLE_SEPARATORS = (" | ", " - ", " – ", " — ", " · ", " :: ", " » ", " «
 # begins ("Best Movers in NYC 2025 | Top 19 Companies"); not the em dash or the slash,
 # which sentences hold ("… System — and It May Replace My Gym", "2026 / 2027").
 PART_SEPARATORS = (" | ", " - ", " – ", " • ", " · ")
+# The separator that ends a declared title's page name whatever the parts' lengths: the
+# pipe sets the page's name apart from a description, a section or a slogan ("IAM
+# overview | Identity and Access Management (IAM)", "Plan and intended audience |
+# Introduction to Quantum Information Science"); a hyphen's shorter first part is often a
+# name the rest explains ("Git - git-commit Documentation").
+PAGE_NAME_SEPARATOR = " | "
 # The same in a shown heading, without the en dash: a heading the reader sees uses it as a
 # sentence's dash ("Transitioning to a plant-based diet – tips and tricks"), where a
 # <title> uses it before the site's name (NOTES.md, 'Why the page's metadata is one
@@ -249,10 +255,14 @@ def title_parts(title: str, separators: tuple[str, ...]) -> list[str]:
 
 
 def first_part(title: str) -> str:
-    """A title's first part when the title has parts (PART_SEPARATORS) and that part is
-    the longest: the rest is a tagline, a section or a site's name ("Headline | Opinion").
-    A shorter first part is a name the rest explains ("Git - git-commit Documentation"),
-    and the title stays whole."""
+    """A declared title's first part when the title has parts (PART_SEPARATORS) and that
+    part is the longest: the rest is a tagline, a section or a site's name ("Headline |
+    Opinion"). A shorter first part is a name the rest explains ("Git - git-commit
+    Documentation"), and the title stays whole, unless a PAGE_NAME_SEPARATOR follows it:
+    "Stripe Payments | Global Payment Processing Platform" is "Stripe Payments"."""
+    head, sep, _rest = title.partition(PAGE_NAME_SEPARATOR)
+    if sep and head.strip():
+        title = head.strip()
     return _first_if_longest(title, PART_SEPARATORS)
 
 
