@@ -643,6 +643,17 @@ def test_a_shown_headings_pipe_parts_stay_whole_when_the_first_is_shorter():
     assert m["title"] == "Trekking Backpack 40L | Lightweight & Adventure-Ready"
 
 
+def test_a_leading_part_holding_the_sites_name_further_on_is_the_headlines():
+    # a site named "Astronomy": "New to Astronomy – …" is a headline's first words, not
+    # the site's name before it; "Astronomy Forum - …" is the site's
+    head = '<meta property="og:site_name" content="Astronomy">'
+    body = "<article><p>" + "Words of a post go on. " * 10 + "</p></article>"
+    t = "New to Astronomy \u2013 Best First Telescope Recommendations?"
+    assert meta_of(body, title=t, head=head, url="https://forum.test/t/1")["title"] == t
+    m = meta_of(body, title="Astronomy Forum - Best First Telescope?", head=head, url="https://forum.test/t/1")
+    assert m["title"] == "Best First Telescope?"
+
+
 def test_language_html_lang_first_then_declared():
     assert meta_of(ARTICLE.format(h="x"), lang="de-AT")["language"] == "de-AT"
     assert meta_of(ARTICLE.format(h="x"), lang="", head='<meta property="og:locale" content="pt_BR">'

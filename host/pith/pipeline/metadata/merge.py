@@ -135,16 +135,20 @@ def host_site(url: str) -> str | None:
     return host[4:] if host.startswith("www.") else (host or None)
 
 
-def _names_site(part: str, site: str | None, host: str | None, trailing: bool = False) -> bool:
+def _names_site(part: str, site: str | None, host: str | None, trailing: bool = False,
+                leading: bool = False) -> bool:
     """Whether a title part names the site: its folded form is the site's, or one holds
     the other, or it is the host name's main label; a `trailing` part also when it holds
-    that label with a word or two ("Doom9's Forum" on forum.doom9.org)."""
+    that label with a word or two ("Doom9's Forum" on forum.doom9.org). A `leading` part
+    ("Site - Headline") that holds the site's name starts with it ("Astronomy Forum"):
+    "New to Astronomy – Best First Telescope?" on a site named Astronomy is a headline."""
     p = fold(part)
     if not p:
         return False
     if site:
         s = fold(site)
-        if s and (p == s or (len(p) >= 3 and (p in s or s in p))):
+        holds = s in p and (not leading or (p + " ").startswith(s + " "))
+        if s and (p == s or (len(p) >= 3 and (p in s or holds))):
             return True
     if host:
         label = fold(host.rsplit(".", 2)[-2] if host.count(".") >= 1 else host)
@@ -173,7 +177,7 @@ def _strip_site(title: str, site: str | None, host: str | None) -> tuple[str, bo
             rest = title[:at].strip()
             return _first_if_longest(rest, (sep,)), False
         at = title.find(sep)
-        if at > 0 and _names_site(title[:at], site, host):
+        if at > 0 and _names_site(title[:at], site, host, leading=True):
             return title[at + len(sep):].strip(), True
     return title, False
 
