@@ -48,17 +48,17 @@ TITLE_SEPARATORS = (" | ", " - ", " – ", " — ", " · ", " :: ", " » ", " «
 # begins ("Best Movers in NYC 2025 | Top 19 Companies"); not the em dash or the slash,
 # which sentences hold ("… System — and It May Replace My Gym", "2026 / 2027").
 PART_SEPARATORS = (" | ", " - ", " – ", " • ", " · ")
+# The same in a shown heading, without the en dash: a heading the reader sees uses it as a
+# sentence's dash ("Transitioning to a plant-based diet – tips and tricks"), where a
+# <title> uses it before the site's name (NOTES.md, 'Why a title's parts are cut where
+# they are').
+HEADING_PART_SEPARATORS = (" | ", " - ", " • ", " · ")
 # The separator that ends a declared title's page name whatever the parts' lengths: the
 # pipe sets the page's name apart from a description, a section or a slogan ("IAM
 # overview | Identity and Access Management (IAM)", "Plan and intended audience |
 # Introduction to Quantum Information Science"); a hyphen's shorter first part is often a
 # name the rest explains ("Git - git-commit Documentation").
 PAGE_NAME_SEPARATOR = " | "
-# The same in a shown heading, without the en dash: a heading the reader sees uses it as a
-# sentence's dash ("Transitioning to a plant-based diet – tips and tricks"), where a
-# <title> uses it before the site's name (NOTES.md, 'Why the page's metadata is one
-# computation, and its precedence').
-HEADING_PART_SEPARATORS = (" | ", " - ", " • ", " · ")
 # Words a shown h1 may hold before the declared title that are no part of it: a label
 # of the forum's or blog's software ending in a colon, or a date ("Thread: …", "Blog: …",
 # "Dec 18 2025 …"). Other words are the headline's own ("The Best …" under a title "Best
