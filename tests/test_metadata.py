@@ -654,6 +654,16 @@ def test_a_leading_part_holding_the_sites_name_further_on_is_the_headlines():
     assert m["title"] == "Best First Telescope?"
 
 
+def test_a_declared_title_that_is_the_sites_name_alone_yields_below_the_root():
+    head = '<meta property="og:title" content="Bombas"><meta property="og:site_name" content="Bombas">'
+    body = "<main><p>" + "Socks for every day of the week. " * 10 + "</p></main>"
+    m = meta_of(body, title="All Men's Socks", head=head, url="https://shop.bombas.com/collections/mens-socks")
+    assert m["title"] == "All Men's Socks"
+    # on the site's root the site's name is the home page's title
+    m = meta_of(body, title="All Men's Socks", head=head, url="https://shop.bombas.com/")
+    assert m["title"] == "Bombas"
+
+
 def test_language_html_lang_first_then_declared():
     assert meta_of(ARTICLE.format(h="x"), lang="de-AT")["language"] == "de-AT"
     assert meta_of(ARTICLE.format(h="x"), lang="", head='<meta property="og:locale" content="pt_BR">'

@@ -290,7 +290,12 @@ def choose_title(declared: list[str | None], entity: str | None,
     and cut to its first part when that is the longest (`first_part`; a heading at
     HEADING_PART_SEPARATORS); an h1 that is the site's name is never the title. On a
     page below the site's root (`root` False) a declared title that leads with the
-    site's name ("Site - Slogan") yields to the shown h1 nearest the chosen element."""
+    site's name ("Site - Slogan") yields to the shown h1 nearest the chosen element, and
+    one that is the site's name alone to the other declared titles."""
+    if not root and site and any(c and fold(c) != fold(site) for c in declared):
+        # a template's og:title or microdata headline that is the site's name alone
+        # ("Bombas" beside the <title> "All Men's Socks") names no page below the root
+        declared = [None if c and fold(c) == fold(site) else c for c in declared]
     offered = [c for c in (*declared, entity) if c]
     shown = [(t, d) for t, d in headlines if not _names_the_site(t, site, host, offered)]
 
