@@ -392,7 +392,8 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
                                lambda: shown.site_places_text(snap, gone))
     title = choose_title([_title_text(meta.get("title")), _title_text(items.get("title")),
                           _title_text(doc_title)], _title_text(ld.get("title")),
-                         [(INVISIBLE.sub("", t), d) for t, d in seen.get("headlines")], site, host,
+                         [(v, d) for t, d in seen.get("headlines") if (v := INVISIBLE.sub("", t))],
+                         site, host,
                          root=urllib.parse.urlsplit(page_url).path.strip("/") == "")
     us = (snap.meta.get("lang") or "").lower().startswith("en-us")
     # each source's declared (published, modified), parsed once
