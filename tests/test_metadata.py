@@ -664,6 +664,20 @@ def test_a_declared_title_that_is_the_sites_name_alone_yields_below_the_root():
     assert m["title"] == "Bombas"
 
 
+def test_a_headline_curled_only_at_display_is_the_title_as_typed():
+    h = "Why Hasn\u2019t Tutoring Been More \u201cEffective\u201d?"
+    typed = 'Why Hasn\'t Tutoring Been More "Effective"?'
+    m = meta_of(ARTICLE.format(h=h), title=typed + " | Education Week")
+    assert m["title"] == typed
+    # a declared title that curls them too: the sources disagree, the shown heading stays
+    head = f'<meta property="og:title" content="{h.replace(chr(34), "&quot;")}">'
+    m = meta_of(ARTICLE.format(h=h), title=typed + " | Education Week", head=head)
+    assert m["title"] == h
+    # other words differ: the shown heading, as it is
+    m = meta_of(ARTICLE.format(h=h), title="Why Hasn't Tutoring Been More Effective Yet?")
+    assert m["title"] == h
+
+
 def test_language_html_lang_first_then_declared():
     assert meta_of(ARTICLE.format(h="x"), lang="de-AT")["language"] == "de-AT"
     assert meta_of(ARTICLE.format(h="x"), lang="", head='<meta property="og:locale" content="pt_BR">'

@@ -65,6 +65,11 @@ PAGE_NAME_SEPARATOR = " | "
 # …": as many labels take the one as the other).
 MAX_HEADLINE_PREFIX_WORDS = 3
 _FOLD = re.compile(r"[\W_]+", re.U)
+# Typographic quotes and their ASCII forms: a shown heading that differs from the declared
+# titles only by these was curled by the site's typography at display (WordPress's
+# wptexturize, a theme's filter), and every declared title writing it straight gives the
+# text as typed (NOTES.md, 'Why a title's parts are cut where they are').
+CURLY_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 # Characters a browser does not draw that a page's text may hold: the soft hyphen
 # ("Assis\u00adtance"), zero-width spaces and joiners, the byte-order mark. A title is
 # read without them (they split its words when folded).
@@ -305,7 +310,8 @@ def choose_title(declared: list[str | None], entity: str | None,
     if shown and offered:
         score, _, best = max((max(agreement(t, c) for c in offered), -d, t) for t, d in shown)
         if score >= TITLE_AGREEMENT:
-            return heading(without_prefix(strip_site(best, site, host), offered, site, host))
+            return as_typed(heading(without_prefix(strip_site(best, site, host), offered, site,
+                                                   host)), offered, site, host)
     for c in declared:
         if c:
             title, site_first = _strip_site(c, site, host)
@@ -319,6 +325,25 @@ def choose_title(declared: list[str | None], entity: str | None,
     if entity:
         return first_part(strip_site(entity, site, host))
     return heading(strip_site(min(shown, key=lambda x: x[1])[0], site, host)) if shown else None
+
+
+def as_typed(h1: str, declared: list[str], site: str | None, host: str | None) -> str:
+    """`h1` as the declared titles write it when it differs from them only by CURLY_QUOTES
+    and every declared title that holds it (whole, without its site, or its first part)
+    writes it with straight quotes: "Why Hasn’t Tutoring …" shown, "Why Hasn't Tutoring
+    …" declared, is "Why Hasn't Tutoring …"."""
+    if h1 == h1.translate(CURLY_QUOTES):
+        return h1
+    plain = " ".join(h1.split()).translate(CURLY_QUOTES)
+    forms = []
+    for c in declared:
+        stripped = strip_site(c, site, host)
+        for form in (c, stripped, first_part(stripped)):
+            form = " ".join(form.split())
+            if form.translate(CURLY_QUOTES) == plain:
+                forms.append(form)
+                break
+    return forms[0] if forms and all(f == plain for f in forms) else h1
 
 
 def without_prefix(h1: str, declared: list[str], site: str | None, host: str | None) -> str:
