@@ -168,6 +168,28 @@ def test_microdata_author_scope_reads_its_name():
     assert (m["title"], m["authors"], m["published"]) == ("Micro", ["Kim Lee"], "2022-04-05")
 
 
+def test_microdata_author_scope_without_a_name_item_is_its_name():
+    # a Person written as its name alone (Shopify themes): the scope's own short text
+    body = ('<article itemscope itemtype="https://schema.org/Article"><h1>Puppy training</h1>'
+            '<p>' + "Training text. " * 40 + '</p><footer><span itemprop="author" itemscope '
+            'itemtype="http://schema.org/Person"> The Diggs Team </span></footer></article>')
+    assert meta_of(body)["authors"] == ["The Diggs Team"]
+    # a Person card (photo, bio, links) without a name item is no name
+    card = ('<div itemprop="author" itemscope itemtype="http://schema.org/Person"><p>Our team</p>'
+            '<p>Writes about dogs</p><p><a href="/team">More</a></p></div>')
+    assert meta_of(ARTICLE.format(h="Puppy training") + card)["authors"] == []
+
+def test_jsonld_in_a_meta_named_script_ld_json_is_read():
+    # Remix's "script:ld+json" descriptor written as a <meta>: the page's only Article
+    ld = json.dumps({"@type": "Article", "headline": "Full EV cars guide",
+                     "datePublished": "2025-11-17T09:00:00-05:00",
+                     "author": {"@type": "Person", "name": "Ann Volt"}})
+    head = f"<meta name=\"script:ld+json\" content='{ld}'>"
+    m = meta_of(ARTICLE.format(h="Full EV cars guide"), head=head)
+    assert (m["published"], m["authors"]) == ("2025-11-17T09:00:00-05:00", ["Ann Volt"])
+    assert tags.ld_in_meta([[0, "description", ld], [1, "script:ld+json", ld]]) == [ld]
+
+
 # --- what the page shows -----------------------------------------------------------------
 
 @pytest.mark.parametrize("line,names", [
@@ -240,6 +262,26 @@ def test_a_by_line_is_read_whatever_its_class_names():
             "<span class='inline-list__item'>By <a href='/producers/sofia-gonzalez'>Sofia Gonzalez</a>"
             "</span></p><p>" + "Restaurant text. " * 40 + "</p></article>")
     assert meta_of(body)["authors"] == ["Sofia Gonzalez"]
+
+def test_a_class_word_inside_a_longer_word_does_not_exclude_a_byline():
+    # "job" (a job title) inside "jobber", a theme's name: the author span is a byline
+    body = ('<article><h1>Cleaning trends</h1><div class="wp-block-jobber-hero__author-wrapper">'
+            '<span class="wp-block-jobber-academy-post-hero__author">Lisa Pham</span></div><p>'
+            + "Cleaning text. " * 40 + "</p></article>")
+    assert meta_of(body)["authors"] == ["Lisa Pham"]
+    # the words themselves, and their plurals, still exclude ("author-bio", "authors-list")
+    for cls in ("author-bio", "authors-list", "author_box", "post-author-avatars"):
+        assert shown.NOT_BYLINE_NAMES.search(cls), cls
+    for cls in ("jobber-author", "post-author controller"):
+        assert not shown.NOT_BYLINE_NAMES.search(cls), cls
+
+
+@pytest.mark.parametrize("line", ["Member Login", "Sign in", "Log in"])
+def test_an_account_links_words_are_no_name(line):
+    assert shown.clean_byline(line) == []
+    body = (f'<nav><a href="https://members.test/s/#/profile/my_info">{line}</a></nav>'
+            + ARTICLE.format(h="Weight loss medications"))
+    assert meta_of(body)["authors"] == []
 
 def test_a_byline_whose_name_and_date_sit_in_spans_of_their_own():
     body = ('<div class="author"><span>Kim Lee</span><span>March 3, 2024</span></div>'

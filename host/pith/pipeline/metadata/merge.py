@@ -324,7 +324,8 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
     """The metadata of a validated snapshot, read around the chosen row `node` (`gone`:
     the features' code-or-hidden mask)."""
     declared = snap.meta.get("declared") or {}
-    ld = jsonld.fields(declared.get("ld", ()), snap.meta.get("url") or "")
+    ld = jsonld.fields([*declared.get("ld", ()), *tags.ld_in_meta(declared.get("meta", ()))],
+                       snap.meta.get("url") or "")
     meta = tags.meta_fields(declared.get("meta", ()))
     items = tags.item_fields(declared.get("items", ()), declared.get("scopes", ()),
                              lambda r: shown.text_of(snap, r), snap.end)

@@ -36,8 +36,12 @@ MAX_TRIES = 12
 # expression engine then skips ahead by their first characters, several times faster)
 BYLINE_NAMES = re.compile(r"byline|by-line|author|writer|contributor|posted-?by|autor|auteur|"
                           r"reporter|journalist|creator")
-NOT_BYLINE_NAMES = re.compile(r"avatar|image|photo|img|bio|about|comment|follow|social|share|"
-                              r"more-?from|related|box|card|list|title|job|role|position|desc",
+# Each word ends the class word it is found in, or a plural or longer form of it follows
+# ("bio", "authorbox", "comments", "description"): inside a longer word it is another
+# word ("wp-block-jobber-academy-post-hero__author", "controller").
+NOT_BYLINE_NAMES = re.compile(r"(?:avatar|image|photo|img|bio|about|comment|follow|social|share|"
+                              r"more-?from|related|box|card|list|title|job|role|position|desc)"
+                              r"(?:s|es|ed|er|ers|ing|graph\w*|ription|graphy|ical)?(?![a-z])",
                               re.I)
 DATE_NAMES = re.compile(r"date|time|publish|posted|dateline|byline|meta|datum|fecha")
 # A link to an author's page; and a forum's link to a member's profile, by the forum
@@ -83,8 +87,10 @@ JOINS_NAMES_END = re.compile(_JOINS + "$", re.I)       # a line that ends with o
 NOT_A_NAME = re.compile(r"^(?:by|author|authors|admin|staff|share|comments?|posted|written|"
                         r"updated|published|min read|read more|follow|more|view|profile|"
                         r"username|anonymous|guest|editor|team)$", re.I)
-# A name that is a read time, a template key or a word of a sentence.
-NOT_NAME_PARTS = re.compile(r"\bmins?\b|\bread\b|^\w+(?:\.\w+)+$|\{|\}|@", re.I)
+# A name that is a read time, a template key or a word of a sentence; or an account
+# link's words ("Member Login", "Sign in": a site's /profile/ link is also its login).
+NOT_NAME_PARTS = re.compile(r"\bmins?\b|\bread\b|^\w+(?:\.\w+)+$|\{|\}|@|"
+                            r"\blog-?\s?in\b|\bsign[- ]?in\b", re.I)
 # "By clicking …", "by keeping an eye on …": a sentence's gerund, no name.
 GERUND = re.compile(r"^[a-z]+ing\b")
 AUTHOR_SPLIT = re.compile(r"\s*(?:,|&|\band\b|\bund\b|\bet\b|\by\b|\be\b)\s*", re.I)
