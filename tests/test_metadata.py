@@ -179,6 +179,13 @@ def test_microdata_author_scope_without_a_name_item_is_its_name():
             '<p>Writes about dogs</p><p><a href="/team">More</a></p></div>')
     assert meta_of(ARTICLE.format(h="Puppy training") + card)["authors"] == []
 
+def test_a_microdata_author_read_from_its_text_ends_at_its_elements_boundary():
+    # the name, then a role after a <br>: the name alone; an "Updated by" item is no author
+    body = ('<article><h1>EV buying guide</h1><span itemprop="author">By <a href="/keith">Keith '
+            'Barry</a><br>Senior Autos Reporter</span><span itemprop="author">Updated by '
+            '<a href="/jon">Jon Linkov</a></span><p>' + "Car text. " * 40 + "</p></article>")
+    assert meta_of(body)["authors"] == ["Keith Barry"]
+
 def test_jsonld_in_a_meta_named_script_ld_json_is_read():
     # Remix's "script:ld+json" descriptor written as a <meta>: the page's only Article
     ld = json.dumps({"@type": "Article", "headline": "Full EV cars guide",

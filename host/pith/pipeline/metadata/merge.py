@@ -328,7 +328,8 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
                        snap.meta.get("url") or "")
     meta = tags.meta_fields(declared.get("meta", ()))
     items = tags.item_fields(declared.get("items", ()), declared.get("scopes", ()),
-                             lambda r: shown.text_of(snap, r), snap.end)
+                             lambda r: shown.text_of(snap, r), snap.end,
+                             lambda r: shown.name_in(snap, r))
     links = tags.link_fields(declared.get("links", ()))
     seen = shown.Shown(snap, gone, node)     # read only for the fields nothing declares
     page_url = snap.meta.get("url") or ""

@@ -269,6 +269,17 @@ def first_line(t: str) -> str:
     return out
 
 
+def name_in(snap, row: int) -> str:
+    """The name a row's subtree writes (a microdata author without a value): its text
+    without a leading "By", up to the first element boundary after a name of two words
+    ("By <a>Keith Barry</a><br>Senior Autos Reporter" is "Keith Barry"); "" for another
+    role's ("Updated by Jon Linkov": NOT_AUTHOR_TEXT)."""
+    t = text_of(snap, row, "\n").strip()
+    if NOT_AUTHOR_TEXT.match(t):
+        return ""
+    return first_line(BY_PREFIX.sub("", t, count=1).strip())
+
+
 def clean_byline(t: str) -> list[str]:
     """The names of a byline text ("By Jane Doe and John Roe | 4 March 2024"), whose
     element boundaries are newlines."""

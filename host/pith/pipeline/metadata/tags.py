@@ -134,10 +134,12 @@ def _bad_author(v: str) -> bool:
 
 
 def item_fields(items: list[list], scopes: list[list], text_of: Callable[[int], str],
-                end: np.ndarray) -> dict[str, Any]:
+                end: np.ndarray, name_of: Callable[[int], str] | None = None) -> dict[str, Any]:
     """Candidate fields of microdata items [row, prop, value]: a value-less item reads its
-    row's text (`text_of`); an author item that is itself a scope (a Person) reads its
-    `name` item inside."""
+    row's text (`text_of`; an author's with `name_of` when given: the name up to its
+    element's boundary, "By <a>Jo Lee</a><br>Senior reporter" is "Jo Lee"); an author
+    item that is itself a scope (a Person) reads its `name` item inside."""
+    name_of = name_of or text_of
     scope_rows = {row for row, _t in scopes}
     out: dict[str, Any] = {}
     names_inside = [(row, v) for row, prop, v in items if "name" in prop.split()]
@@ -150,11 +152,11 @@ def item_fields(items: list[list], scopes: list[list], text_of: Callable[[int], 
                 inner = [(r, v) for r, v in names_inside if row < r < end[row]]
                 if inner:
                     r, v = inner[0]
-                    value = v if v is not None else _short_text(r, text_of, end)
+                    value = v if v is not None else _short_text(r, name_of, end)
                 else:              # a Person written as its name alone ("The Diggs Team")
-                    value = _short_text(row, text_of, end, MAX_SCOPE_NAME_ROWS)
+                    value = _short_text(row, name_of, end, MAX_SCOPE_NAME_ROWS)
             elif value is None:
-                value = _short_text(row, text_of, end)
+                value = _short_text(row, name_of if name == "authors" else text_of, end)
             if not value:
                 continue
             value = " ".join(value.split())
