@@ -208,6 +208,8 @@ def test_jsonld_in_a_meta_named_script_ld_json_is_read():
     ("By Supermove Last update: February 8, 2025", ["Supermove"]),
     ("Dec. 19, 2025 · Niko Matsakis on behalf of the team", ["Niko Matsakis"]),   # the date first
     ("4 March 2024 | Jane Doe", ["Jane Doe"]),
+    ("Dec 17, 2025\nJulian K. Arni", ["Julian K. Arni"]),    # the date in an element before
+    ("October 17, 2023\n6:01 PM ET\nHeard on\nAll Things Considered", []),   # a dateline
     ("by keeping an eye on trends", []),                 # a sentence's gerund, no name
     ("By clicking Post, you agree", []),
 ])
@@ -282,6 +284,22 @@ def test_a_class_word_inside_a_longer_word_does_not_exclude_a_byline():
     for cls in ("jobber-author", "post-author controller"):
         assert not shown.NOT_BYLINE_NAMES.search(cls), cls
 
+
+
+def test_the_name_inside_an_author_box_is_a_byline():
+    # the box (avatar, bio) is no byline, the element its class calls the name is
+    box = ('<div class="elementor-author-box"><div class="elementor-author-box__avatar"><img src="a.jpg">'
+           '</div><div class="elementor-author-box__text"><h4 class="elementor-author-box__name">Liz Kenny'
+           '</h4><div class="elementor-author-box__bio"><p>Former McKinsey Consultant</p></div></div></div>')
+    body = "<article><h1>Pros and cons of consulting</h1><p>" + "Consulting text. " * 40 + "</p>" + box + "</article>"
+    assert meta_of(body)["authors"] == ["Liz Kenny"]
+
+
+def test_a_link_to_the_sites_team_page_names_the_author():
+    line = ('<div class="post-about"><a href="/blog-category/wine-101">Wine 101</a><div>December 14, 2025'
+            '</div><a href="/team/matthew-check" class="link-9">Matt Check</a></div>')
+    body = "<article>" + line + "<h1>Wine for beginners</h1><p>" + "Wine text. " * 40 + "</p></article>"
+    assert meta_of(body)["authors"] == ["Matt Check"]
 
 @pytest.mark.parametrize("line", ["Member Login", "Sign in", "Log in"])
 def test_an_account_links_words_are_no_name(line):

@@ -43,12 +43,15 @@ NOT_BYLINE_NAMES = re.compile(r"(?:avatar|image|photo|img|bio|about|comment|foll
                               r"more-?from|related|box|card|list|title|job|role|position|desc)"
                               r"(?:s|es|ed|er|ers|ing|graph\w*|ription|graphy|ical)?(?![a-z])",
                               re.I)
+# A class word that names the name itself ("elementor-author-box__name", "author-card-name"):
+# the name inside an author box or card, which NOT_BYLINE_NAMES leaves out whole.
+NAME_PART = re.compile(r"[-_]name(?![a-z])")
 DATE_NAMES = re.compile(r"date|time|publish|posted|dateline|byline|meta|datum|fecha")
 # A link to an author's page; and a forum's link to a member's profile, by the forum
 # software's own addresses (XenForo's /members/name.1/, vBulletin's member.php?u=1,
 # phpBB's memberlist.php?mode=viewprofile, FluxBB's profile.php?id=1): the poster's name.
 AUTHOR_URL = re.compile(r"/(?:author|authors|autor|autore|auteur|writers?|contributors?|"
-                        r"journalists?|reporters?|people|staff|profiles?|members)/[^/?#\s]+/?"
+                        r"journalists?|reporters?|people|staff|team|profiles?|members)/[^/?#\s]+/?"
                         r"(?:[?#\n]|$)|/member\.php\?[^\n]*\bu=\d|/memberlist\.php\?mode=viewprofile|"
                         r"/profile\.php\?id=\d")
 # Social networks' hosts: their /profile/ links are the site's follow and share buttons.
@@ -72,8 +75,10 @@ BYLINE_END = re.compile(r"\s*(?:[|·•⋅/»]|\s[-–—]\s|\bon\b|\bupdated\b|
                         r"[-–—]?\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|"
                         r"\d{1,2}[./]\d|\d{4}|\bam\b\s+\d|\bvor\b|\bin\b\s)", re.I)
 # A date line's date before the name ("Dec. 19, 2025 · Niko Matsakis"): up to the
-# separator after a year.
-LEADING_DATE = re.compile(r"^[^|·•⋅\n]{0,40}?\d{4}\s*(?:[|·•⋅]|\s[-–—]\s)\s*")
+# separator after a year, or the element boundary (a newline, text_of's) after it when
+# one element follows ("<span>Dec 17, 2025</span><span>Julian K. Arni</span>"; more
+# lines after a date are a dateline's time and programme: "6:01 PM ET / Heard on …").
+LEADING_DATE = re.compile(r"^[^|·•⋅\n]{0,40}?\d{4}[ \t]*(?:(?:[|·•⋅]|\s[-–—]\s)\s*|\n(?=[^\n]+$))")
 # What ends the name in a declared author ("Jane Doe - Editorial Team"); user names,
 # e-mail addresses and digits stay (forums declare "user3080392", "jo.p").
 DECLARED_NAME_END = re.compile(r"\s*(?:[|·•⋅»]|\s[-–—]\s)")
@@ -335,7 +340,8 @@ def byline(snap, gone: np.ndarray, node: int, author_links: list[int]) -> list[s
         found = found[~gone[found] & (snap.end[found] - found <= MAX_BYLINE_ROWS)]
         for r in found[:MAX_TRIES].tolist():
             names = f"{snap.cls[r]} {snap.id[r]}"
-            if g == 2 and NOT_BYLINE_NAMES.search(names) and not snap.link[r]:
+            if g == 2 and NOT_BYLINE_NAMES.search(names) and not snap.link[r] \
+                    and not NAME_PART.search(names.lower()):
                 continue
             before = snap.text[parent[r]] if parent[r] >= 0 else ""
             if NOT_AUTHOR_TEXT.search(before) or NOT_AUTHOR_TEXT.search(snap.text[r]):
