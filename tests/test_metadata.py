@@ -185,6 +185,13 @@ def test_a_microdata_author_read_from_its_text_ends_at_its_elements_boundary():
             'Barry</a><br>Senior Autos Reporter</span><span itemprop="author">Updated by '
             '<a href="/jon">Jon Linkov</a></span><p>' + "Car text. " * 40 + "</p></article>")
     assert meta_of(body)["authors"] == ["Keith Barry"]
+    # a parenthesis after the name is the byline's own ("avec" the co-authors), a role after
+    # a <br> is not
+    lemonde = ('<article><h1>Renseignement</h1><span itemprop="author"><a href="/journaliste/mu/">'
+               'Martin Untersinger</a> (avec Damien Leloup et Morgane Tual)<br><span>Journaliste au '
+               'Monde</span></span><p>' + "Texte. " * 40 + "</p></article>")
+    assert meta_of(lemonde)["authors"] == ["Martin Untersinger (avec Damien Leloup et Morgane Tual)"]
+    assert shown.first_line("Lance Ryan\n(Content Manager)\nMattress tester") == "Lance Ryan (Content Manager)"
 
 def test_jsonld_in_a_meta_named_script_ld_json_is_read():
     # Remix's "script:ld+json" descriptor written as a <meta>: the page's only Article

@@ -265,10 +265,12 @@ def is_name(n: str) -> bool:
 def first_line(t: str) -> str:
     """A byline's text up to the first element boundary (a newline, from text_of) after
     a name of two words or more: "Jane Doe\nSenior reporter" is "Jane Doe", while
-    "Jane\nDoe" (given and family name in spans of their own) stays whole."""
+    "Jane\nDoe" (given and family name in spans of their own) stays whole, and so does a
+    parenthesis after the name ("<a>Jo Lee</a> (with Ann Roe)": the byline's own words)."""
     out = ""
     for line in t.split("\n"):
-        if len(out.split()) >= 2 and not (JOINS_NAMES.match(line) or JOINS_NAMES_END.search(out)):
+        if len(out.split()) >= 2 and not (JOINS_NAMES.match(line) or JOINS_NAMES_END.search(out)
+                                          or line.startswith("(")):
             break
         out = f"{out} {line}".strip()
     return out
