@@ -215,6 +215,7 @@ def test_jsonld_in_a_meta_named_script_ld_json_is_read():
     ("By Supermove Last update: February 8, 2025", ["Supermove"]),
     ("Dec. 19, 2025 · Niko Matsakis on behalf of the team", ["Niko Matsakis"]),   # the date first
     ("4 March 2024 | Jane Doe", ["Jane Doe"]),
+    ("via\nscvalex", ["scvalex"]),                          # a link aggregator's submitter
     ("Dec 17, 2025\nJulian K. Arni", ["Julian K. Arni"]),    # the date in an element before
     ("October 17, 2023\n6:01 PM ET\nHeard on\nAll Things Considered", []),   # a dateline
     ("by keeping an eye on trends", []),                 # a sentence's gerund, no name

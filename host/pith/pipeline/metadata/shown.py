@@ -65,9 +65,10 @@ BY_TEXT = re.compile(r"\n[ \t]*(?:(?:written|posted|published|reported|authored)
 # Who else a page names with "by": its reviewers, editors, photographers.
 NOT_AUTHOR_TEXT = re.compile(r"(?:review|edit|fact[- ]?check|photo|photograph|illustrat|translat|"
                              r"image|video|updated)\w*\s+by\b", re.I)
-# What precedes a name on a byline, in the languages of the labelled pages.
+# What precedes a name on a byline, in the languages of the labelled pages ("via": a link
+# aggregator's submitter, lobste.rs's "via scvalex").
 BY_PREFIX = re.compile(r"^(?:(?:written|posted|published|reviewed|edited|reported|authored)\s+by|"
-                       r"by|from|von|par|por|door|di|da|av|af|autor(?:a)?|authors?|auteur|"
+                       r"by|via|from|von|par|por|door|di|da|av|af|autor(?:a)?|authors?|auteur|"
                        r"text|posted)(?:\s*[:\-–—]\s*|\s+|$)", re.I)
 # Separators that end the name part of a byline ("Jane Doe | 4 March 2024").
 BYLINE_END = re.compile(r"\s*(?:[|·•⋅/»]|\s[-–—]\s|\bon\b|\bupdated\b|\bpublished\b|\bposted\b|"
