@@ -431,6 +431,22 @@ def test_the_declared_modified_date_when_the_page_shows_it_as_its_date():
     assert meta_of(shown_as.format("Nine minutes"), head=ld)["published"] == "2024-08-29"
 
 
+def test_a_declared_time_shown_on_the_next_day_in_the_sites_zone_is_shown():
+    # published 23:00 UTC, shown as the next day (the site's zone); modified that day too:
+    # the page shows its publish date, which stands
+    head = ('<meta property="article:published_time" content="2025-12-02T23:00:55+00:00">'
+            '<meta property="article:modified_time" content="2025-12-03T21:31:05+00:00">')
+    page = ("<article><h1>Brands</h1><p>Published: {}</p><p>" + "Brand text. " * 40 + "</p></article>")
+    assert meta_of(page.format("03 Dec 2025"), head=head)["published"] == "2025-12-02T23:00:55+00:00"
+    # two days off is another date: the shown one is taken, as before
+    later = head.replace("2025-12-03T21:31:05", "2025-12-04T21:31:05")
+    assert meta_of(page.format("04 Dec 2025"), head=later)["published"] == "2025-12-04T21:31:05+00:00"
+    # a declared day without a time is one day in every zone
+    days = head.replace("2025-12-02T23:00:55+00:00", "2025-12-02")
+    assert meta_of(page.format("03 Dec 2025"), head=days)["published"] == "2025-12-03T21:31:05+00:00"
+    assert merge.shown_as("2025-12-02T23:00:55+00:00", {"2025-12-03": False})
+    assert not merge.shown_as("2025-12-02", {"2025-12-03": False})
+
 def test_matching_names_searches_each_distinct_name_once_and_answers_every_row():
     """matching_names finds the rows matching_rows finds (classes repeated over rows, ids
     mostly empty, names in any case), and searches each distinct name once."""

@@ -307,6 +307,21 @@ def without_prefix(h1: str, declared: list[str], site: str | None, host: str | N
     return h1
 
 
+def shown_as(published: str, days: dict[str, bool]) -> bool:
+    """Whether the page shows its declared publish date: its day, or, for a declared time
+    (an instant in some time zone), the day before or after it, which is the same instant
+    in the site's own zone ("2025-12-02T23:00Z" shown as "03 Dec 2025" in Sydney)."""
+    if published[:10] in days:
+        return True
+    if len(published) <= 10:
+        return False
+    try:
+        day = dt.date.fromisoformat(published[:10])
+    except ValueError:
+        return False
+    return any((day + dt.timedelta(days=k)).isoformat() in days for k in (-1, 1))
+
+
 def local_day(published: str | None, url_day: str | None) -> str | None:
     """The publish date, on the URL's day when the URL names the day before or after it: a
     time declared in UTC ("2025-12-19T02:41Z") of a post the site dates 18 December in its
@@ -366,7 +381,7 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
     declared_days = [d for pair in declared_dates for d in pair if d]
     if published and any(d[:10] != published[:10] for d in declared_days):
         days = shown.shown_days(snap, gone, node, {d[:4] for d in (published, *declared_days)})
-        if published[:10] not in days:
+        if not shown_as(published, days):
             published = next((d for d in declared_days if days.get(d[:10]) is False), published)
     published = local_day(published, seen.get("url_date") if published else None)
     # an author named like the site is the publisher: a shown byline may name the person,
