@@ -216,6 +216,11 @@ def test_jsonld_in_a_meta_named_script_ld_json_is_read():
     ("Dec. 19, 2025 · Niko Matsakis on behalf of the team", ["Niko Matsakis"]),   # the date first
     ("4 March 2024 | Jane Doe", ["Jane Doe"]),
     ("via\nscvalex", ["scvalex"]),                          # a link aggregator's submitter
+    ("By default, all flex items have an", []),             # documentation's sentences
+    ("By default, fetch() won't send cookies", []),
+    ("By now", []),
+    ("By Region", []),                                       # a shop's filter
+    ("Door & Window Sensors", []),      # a menu item read as Dutch "door" (by): no first name
     ("Dec 17, 2025\nJulian K. Arni", ["Julian K. Arni"]),    # the date in an element before
     ("October 17, 2023\n6:01 PM ET\nHeard on\nAll Things Considered", []),   # a dateline
     ("by keeping an eye on trends", []),                 # a sentence's gerund, no name
@@ -279,6 +284,11 @@ def test_a_by_line_is_read_whatever_its_class_names():
             "<span class='inline-list__item'>By <a href='/producers/sofia-gonzalez'>Sofia Gonzalez</a>"
             "</span></p><p>" + "Restaurant text. " * 40 + "</p></article>")
     assert meta_of(body)["authors"] == ["Sofia Gonzalez"]
+
+@pytest.mark.parametrize("value", ["undefined", "null", "default", "None"])
+def test_a_scripts_or_themes_placeholder_is_no_declared_author(value):
+    assert shown.clean_declared_author(value) is None
+    assert shown.clean_declared_author("Jo Default") == "Jo Default"
 
 def test_a_class_word_inside_a_longer_word_does_not_exclude_a_byline():
     # "job" (a job title) inside "jobber", a theme's name: the author span is a byline

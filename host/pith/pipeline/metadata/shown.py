@@ -83,16 +83,23 @@ LEADING_DATE = re.compile(r"^[^|·•⋅\n]{0,40}?\d{4}[ \t]*(?:(?:[|·•⋅]|\
 # What ends the name in a declared author ("Jane Doe - Editorial Team"); user names,
 # e-mail addresses and digits stay (forums declare "user3080392", "jo.p").
 DECLARED_NAME_END = re.compile(r"\s*(?:[|·•⋅»]|\s[-–—]\s)")
-# A template's unfilled placeholder where a name should be.
-PLACEHOLDER = re.compile(r"\{\{|\}\}|\$\{|<%|^[\w.]*\.author$", re.I)
+# A template's unfilled placeholder where a name should be (a script's "undefined", a
+# theme's "default" user).
+PLACEHOLDER = re.compile(r"\{\{|\}\}|\$\{|<%|^[\w.]*\.author$|^(?:undefined|null|none|default)$",
+                         re.I)
 # What joins names across a byline's elements ("<a>Jane Doe</a>, <a>John Roe</a>").
 _JOINS = r"(?:[,&;]|\b(?:and|und|et|y|e)\b)"
 JOINS_NAMES = re.compile("^" + _JOINS, re.I)           # a line that starts with one
 JOINS_NAMES_END = re.compile(_JOINS + "$", re.I)       # a line that ends with one
-# Words of a byline that are never a name.
+# Words of a byline that are never a name; and the words a sentence's "By" leads to in
+# documentation and filters ("By default, …", "By now", "Sort by: Region").
 NOT_A_NAME = re.compile(r"^(?:by|author|authors|admin|staff|share|comments?|posted|written|"
                         r"updated|published|min read|read more|follow|more|view|profile|"
-                        r"username|anonymous|guest|editor|team)$", re.I)
+                        r"username|anonymous|guest|editor|team|" + r"|".join(
+                            "default now then far way value reference design hand chance "
+                            "contrast comparison industry region category date name names type "
+                            "topic popularity relevance price location country subject".split())
+                        + r")$", re.I)
 # A name that is a read time, a template key or a word of a sentence; or an account
 # link's words ("Member Login", "Sign in": a site's /profile/ link is also its login).
 NOT_NAME_PARTS = re.compile(r"\bmins?\b|\bread\b|^\w+(?:\.\w+)+$|\{|\}|@|"
@@ -301,7 +308,10 @@ def clean_byline(t: str) -> list[str]:
     t = t.strip(" ,:;-–—|·•")
     if not t or len(t) >= MAX_BYLINE_CHARS or GERUND.match(t):
         return []
-    return [n for n in (p.strip(" ,:;.") for p in AUTHOR_SPLIT.split(t)) if is_name(n)]
+    parts = [p.strip(" ,:;.") for p in AUTHOR_SPLIT.split(t)]
+    if not is_name(parts[0]):          # "By default, all items …": a sentence, no names
+        return []
+    return [n for n in parts if is_name(n)]
 
 
 def clean_declared_author(a: str) -> str | None:
