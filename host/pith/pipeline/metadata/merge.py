@@ -307,19 +307,35 @@ def without_prefix(h1: str, declared: list[str], site: str | None, host: str | N
     return h1
 
 
-def shown_as(published: str, days: dict[str, bool]) -> bool:
-    """Whether the page shows its declared publish date: its day, or, for a declared time
-    (an instant in some time zone), the day before or after it, which is the same instant
-    in the site's own zone ("2025-12-02T23:00Z" shown as "03 Dec 2025" in Sydney)."""
-    if published[:10] in days:
-        return True
-    if len(published) <= 10:
-        return False
+def _instant(value: str) -> dt.datetime | None:
+    """The moment a declared date with a time zone names, or None (a day, a local time)."""
     try:
-        day = dt.date.fromisoformat(published[:10])
+        t = dt.datetime.fromisoformat(value)
     except ValueError:
-        return False
-    return any((day + dt.timedelta(days=k)).isoformat() in days for k in (-1, 1))
+        return None
+    return t if t.tzinfo is not None else None
+
+
+def shown_instead(published: str, declared: list[tuple[str | None, str | None]],
+                  days: dict[str, bool]) -> str:
+    """The declared date the page shows, when it does not show its declared publish day:
+    the first declared date (`declared`: each source's (published, modified)) whose day is
+    shown, not as an update (`days`: shown_days's). A publish time shown on the day before
+    or after is the same instant in the site's own zone ("2025-12-02T23:00Z" shown as "03
+    Dec 2025" in Sydney): then a modified time shown on that day does not replace it; a
+    second source's publish date still does."""
+    if published[:10] in days:
+        return published
+    moment = _instant(published)
+    near = set()
+    if moment is not None:
+        near = {(moment.date() + dt.timedelta(days=k)).isoformat() for k in (-1, 1)}
+    for pub, mod in declared:
+        if pub and days.get(pub[:10]) is False:
+            return pub
+        if mod and days.get(mod[:10]) is False and not (mod[:10] in near and _instant(mod) != moment):
+            return mod
+    return published
 
 
 def local_day(published: str | None, url_day: str | None) -> str | None:
@@ -381,8 +397,7 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
     declared_days = [d for pair in declared_dates for d in pair if d]
     if published and any(d[:10] != published[:10] for d in declared_days):
         days = shown.shown_days(snap, gone, node, {d[:4] for d in (published, *declared_days)})
-        if not shown_as(published, days):
-            published = next((d for d in declared_days if days.get(d[:10]) is False), published)
+        published = shown_instead(published, declared_dates, days)
     published = local_day(published, seen.get("url_date") if published else None)
     # an author named like the site is the publisher: a shown byline may name the person,
     # else the site is the author (a shop's or a one-person blog's posts)
