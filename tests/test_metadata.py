@@ -319,6 +319,15 @@ def test_a_link_to_the_sites_team_page_names_the_author():
     body = "<article>" + line + "<h1>Wine for beginners</h1><p>" + "Wine text. " * 40 + "</p></article>"
     assert meta_of(body)["authors"] == ["Matt Check"]
 
+
+def test_a_forum_posts_user_name_class_names_the_author_but_not_the_readers_account():
+    post = ('<article><div class="PostUser"><h3 class="PostUser-name">antonjw</h3></div>'
+            '<div class="Post-body"><p>' + "I just joined today and posted ideas. " * 12 + "</p></div></article>")
+    assert meta_of("<h1>Types of threads</h1>" + post)["authors"] == ["antonjw"]
+    menu = ('<header><a class="gnb__utility-user js-user-name js-account"><span class="hidden">'
+            'Open My Menu</span></a></header>')
+    assert meta_of(menu + ARTICLE.format(h="Galaxy Tab S9 FE"))["authors"] == []
+
 @pytest.mark.parametrize("line", ["Member Login", "Sign in", "Log in"])
 def test_an_account_links_words_are_no_name(line):
     assert shown.clean_byline(line) == []

@@ -35,7 +35,7 @@ MAX_TRIES = 12
 # (patterns matched against lower-cased strings are written without re.I: the regular
 # expression engine then skips ahead by their first characters, several times faster)
 BYLINE_NAMES = re.compile(r"byline|by-line|author|writer|contributor|posted-?by|autor|auteur|"
-                          r"reporter|journalist|creator")
+                          r"reporter|journalist|creator|user-?name|postuser")
 # Each word ends the class word it is found in, or a plural or longer form of it follows
 # ("bio", "authorbox", "comments", "description"): inside a longer word it is another
 # word ("wp-block-jobber-academy-post-hero__author", "controller").
@@ -43,6 +43,9 @@ NOT_BYLINE_NAMES = re.compile(r"(?:avatar|image|photo|img|bio|about|comment|foll
                               r"more-?from|related|box|card|list|title|job|role|position|desc)"
                               r"(?:s|es|ed|er|ers|ing|graph\w*|ription|graphy|ical)?(?![a-z])",
                               re.I)
+# The reader's own account, a link or not, is never a byline (a shop's header menu
+# "js-user-name js-account" holding "Open My Menu").
+ACCOUNT_NAMES = re.compile(r"account|log-?in|sign-?in|my-?menu")
 # A class word that names the name itself ("elementor-author-box__name", "author-card-name"):
 # the name inside an author box or card, which NOT_BYLINE_NAMES leaves out whole.
 NAME_PART = re.compile(r"[-_]name(?![a-z])")
@@ -353,6 +356,8 @@ def byline(snap, gone: np.ndarray, node: int, author_links: list[int]) -> list[s
         found = found[~gone[found] & (snap.end[found] - found <= MAX_BYLINE_ROWS)]
         for r in found[:MAX_TRIES].tolist():
             names = f"{snap.cls[r]} {snap.id[r]}"
+            if g == 2 and ACCOUNT_NAMES.search(names.lower()):
+                continue
             if g == 2 and NOT_BYLINE_NAMES.search(names) and not snap.link[r] \
                     and not NAME_PART.search(names.lower()):
                 continue
