@@ -640,6 +640,11 @@ def test_a_headings_permalink_mark_and_a_trailing_site_name_are_left_out():
     ("Git - git-commit Documentation", "Git - git-commit Documentation"),   # a shorter first part
     ("I Tried Amp — and It May Replace My Gym", "I Tried Amp — and It May Replace My Gym"),
     ("Tech conferences 2026 / 2027", "Tech conferences 2026 / 2027"),
+    # a pipe sets off a tagline or keywords whatever their length
+    ("Stripe Payments | Global Payment Processing Platform", "Stripe Payments"),
+    ("IAM overview | Identity and Access Management (IAM)", "IAM overview"),
+    ("OpenProject - Open Source Project Management Software",
+     "OpenProject - Open Source Project Management Software"),            # a dash does not
 ])
 def test_a_titles_first_part_when_it_is_the_longest(title, want):
     assert merge.first_part(title) == want

@@ -48,6 +48,11 @@ TITLE_SEPARATORS = (" | ", " - ", " – ", " — ", " · ", " :: ", " » ", " «
 # begins ("Best Movers in NYC 2025 | Top 19 Companies"); not the em dash or the slash,
 # which sentences hold ("… System — and It May Replace My Gym", "2026 / 2027").
 PART_SEPARATORS = (" | ", " - ", " – ", " • ", " · ")
+# Of those, the ones that set off a tagline or a search engine's keywords whatever their
+# length ("Stripe Payments | Global Payment Processing Platform", "IAM overview | Identity
+# and Access Management (IAM)"): the part before the first is the page's name. A dash
+# more often joins a name and what it explains ("Git - git-commit Documentation").
+TAGLINE_SEPARATORS = (" | ",)
 # Words a shown h1 may hold before the declared title that are no part of it: a label
 # of the forum's or blog's software ending in a colon, or a date ("Thread: …", "Blog: …",
 # "Dec 18 2025 …"). Other words are the headline's own ("The Best …" under a title "Best
@@ -240,7 +245,12 @@ def first_part(title: str) -> str:
     """A title's first part when the title has parts (PART_SEPARATORS) and that part is
     the longest: the rest is a tagline, a section or a site's name ("Headline | Opinion").
     A shorter first part is a name the rest explains ("Git - git-commit Documentation"),
-    and the title stays whole."""
+    and the title stays whole, unless a TAGLINE_SEPARATORS one ends it ("Stripe Payments |
+    Global Payment Processing Platform" is "Stripe Payments")."""
+    for sep in TAGLINE_SEPARATORS:
+        first = title.split(sep, 1)[0].strip()
+        if first and first != title.strip():
+            return first
     return _first_if_longest(title, PART_SEPARATORS)
 
 
