@@ -652,6 +652,16 @@ def test_a_titles_first_part_when_it_is_the_longest(title, want):
     assert meta_of(body, title=title, url="https://site.test/p")["title"] == want
 
 
+def test_a_declared_title_whose_own_part_is_empty_yields_to_the_headline():
+    # the template wrote "<title> | Site" with no page title: the h1 names the page
+    body = "<article><h1>Electronic Gadgets</h1><p>" + "Gadget text. " * 40 + "</p></article>"
+    head = '<meta property="og:site_name" content="Nuts and Volts Magazine">'
+    assert meta_of(body, title=" | Nuts & Volts Magazine", head=head,
+                   url="https://www.nutsvolts.com/gadgets")["title"] == "Electronic Gadgets"
+    # a leading separator before a title of its own is cut; a sign is no separator
+    assert merge._filled("| Gadgets of 2025", None, None) == "Gadgets of 2025"
+    assert merge._filled("-5 degrees tonight", None, None) == "-5 degrees tonight"
+
 def test_a_line_break_in_the_headline_is_a_space():
     body = "<article><h1><span>News Product<br>Management Certification</span></h1><p>" + \
         "Course text. " * 40 + "</p></article>"

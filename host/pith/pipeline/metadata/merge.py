@@ -274,6 +274,7 @@ def choose_title(declared: list[str | None], entity: str | None,
     an h1 that is the site's name is never the title. On a page below the site's root
     (`root` False) a declared title that leads with the site's name ("Site - Slogan")
     yields to the shown h1 nearest the chosen element."""
+    declared = [_filled(c, site, host) for c in declared]
     offered = [c for c in (*declared, entity) if c]
     shown = [(t, d) for t, d in headlines if not _names_the_site(t, site, host, offered)]
     if shown and offered:
@@ -293,6 +294,23 @@ def choose_title(declared: list[str | None], entity: str | None,
     if entity:
         return strip_site(entity, site, host)
     return strip_site(min(shown, key=lambda x: x[1])[0], site, host) if shown else None
+
+
+# What a template leaves before the site's name when the page's own title is missing
+# ("<title> | Nuts & Volts Magazine</title>").
+EMPTY_LEAD = re.compile(r"^\s*[|\-–—·•:/»~]+\s+")          # "-5 degrees" keeps its sign
+
+
+def _filled(title: str | None, site: str | None, host: str | None) -> str | None:
+    """A declared title without the separator its template left in front of it; None
+    when what is left only names the site (the page's own part was empty)."""
+    if not title:
+        return title
+    m = EMPTY_LEAD.match(title)
+    if not m:
+        return title
+    rest = title[m.end():]
+    return None if not rest or _names_site(rest, site, host, trailing=True) else rest
 
 
 def without_prefix(h1: str, declared: list[str], site: str | None, host: str | None) -> str:
