@@ -327,6 +327,7 @@ def test_a_forum_posts_user_name_class_names_the_author_but_not_the_readers_acco
     menu = ('<header><a class="gnb__utility-user js-user-name js-account"><span class="hidden">'
             'Open My Menu</span></a></header>')
     assert meta_of(menu + ARTICLE.format(h="Galaxy Tab S9 FE"))["authors"] == []
+    assert not shown.ACCOUNT_NAMES.search("bloginfo author")      # a word, not a substring
 
 @pytest.mark.parametrize("line", ["Member Login", "Sign in", "Log in"])
 def test_an_account_links_words_are_no_name(line):

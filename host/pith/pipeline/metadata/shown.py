@@ -45,7 +45,7 @@ NOT_BYLINE_NAMES = re.compile(r"(?:avatar|image|photo|img|bio|about|comment|foll
                               re.I)
 # The reader's own account, a link or not, is never a byline (a shop's header menu
 # "js-user-name js-account" holding "Open My Menu").
-ACCOUNT_NAMES = re.compile(r"account|log-?in|sign-?in|my-?menu")
+ACCOUNT_NAMES = re.compile(r"(?:^|[\s_-])(?:account|log-?in|sign-?in|my-?menu)")    # not "bloginfo"
 # A class word that names the name itself ("elementor-author-box__name", "author-card-name"):
 # the name inside an author box or card, which NOT_BYLINE_NAMES leaves out whole.
 NAME_PART = re.compile(r"[-_]name(?![a-z])")
