@@ -53,12 +53,11 @@ PART_SEPARATORS = (" | ", " - ", " – ", " • ", " · ")
 # <title> uses it before the site's name (NOTES.md, 'Why a title's parts are cut where
 # they are').
 HEADING_PART_SEPARATORS = (" | ", " - ", " • ", " · ")
-# The separator that ends a declared title's page name whatever the parts' lengths: the
-# pipe sets the page's name apart from a description, a section or a slogan ("IAM
-# overview | Identity and Access Management (IAM)", "Plan and intended audience |
-# Introduction to Quantum Information Science"); a hyphen's shorter first part is often a
-# name the rest explains ("Git - git-commit Documentation").
-PAGE_NAME_SEPARATOR = " | "
+# Of those, the ones that set off a tagline or a search engine's keywords whatever their
+# length ("Stripe Payments | Global Payment Processing Platform", "IAM overview | Identity
+# and Access Management (IAM)"): the part before the first is the page's name. A dash
+# more often joins a name and what it explains ("Git - git-commit Documentation").
+TAGLINE_SEPARATORS = (" | ",)
 # Words a shown h1 may hold before the declared title that are no part of it: a label
 # of the forum's or blog's software ending in a colon, or a date ("Thread: …", "Blog: …",
 # "Dec 18 2025 …"). Other words are the headline's own ("The Best …" under a title "Best
@@ -74,9 +73,6 @@ CURLY_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u20
 # ("Assis\u00adtance"), zero-width spaces and joiners, the byte-order mark. A title is
 # read without them (they split its words when folded).
 INVISIBLE = re.compile("[\u00ad\u200b-\u200d\u2060\ufeff]")
-# A declared title that starts with a separator has an empty first part: the template's
-# "{page} | Site" written with no page name ("| Nuts & Volts Magazine") names no page.
-EMPTY_HEAD = re.compile(r"^\s*(?:[|·•»«~:/–—-]\s)")
 # Folded strings remembered (`fold`): a page's titles, headings and names, a few dozen; the
 # last pages' are enough, and the bounds (strings and their length: a headline is read up
 # to 400 characters) keep a crawl's memory flat whatever titles its pages hold.
@@ -264,14 +260,15 @@ def title_parts(title: str, separators: tuple[str, ...]) -> list[str]:
 
 
 def first_part(title: str) -> str:
-    """A declared title's first part when the title has parts (PART_SEPARATORS) and that
-    part is the longest: the rest is a tagline, a section or a site's name ("Headline |
-    Opinion"). A shorter first part is a name the rest explains ("Git - git-commit
-    Documentation"), and the title stays whole, unless a PAGE_NAME_SEPARATOR follows it:
-    "Stripe Payments | Global Payment Processing Platform" is "Stripe Payments"."""
-    head, sep, _rest = title.partition(PAGE_NAME_SEPARATOR)
-    if sep and head.strip():
-        title = head.strip()
+    """A title's first part when the title has parts (PART_SEPARATORS) and that part is
+    the longest: the rest is a tagline, a section or a site's name ("Headline | Opinion").
+    A shorter first part is a name the rest explains ("Git - git-commit Documentation"),
+    and the title stays whole, unless a TAGLINE_SEPARATORS one ends it ("Stripe Payments |
+    Global Payment Processing Platform" is "Stripe Payments")."""
+    for sep in TAGLINE_SEPARATORS:
+        first = title.split(sep, 1)[0].strip()
+        if first and first != title.strip():
+            return first
     return _first_if_longest(title, PART_SEPARATORS)
 
 
@@ -297,6 +294,7 @@ def choose_title(declared: list[str | None], entity: str | None,
     page below the site's root (`root` False) a declared title that leads with the
     site's name ("Site - Slogan") yields to the shown h1 nearest the chosen element, and
     one that is the site's name alone to the other declared titles."""
+    declared = [_filled(c, site, host) for c in declared]
     if not root and site and any(c and fold(c) != fold(site) for c in declared):
         # a template's og:title or microdata headline that is the site's name alone
         # ("Bombas" beside the <title> "All Men's Socks") names no page below the root
@@ -346,6 +344,23 @@ def as_typed(h1: str, declared: list[str], site: str | None, host: str | None) -
     return forms[0] if forms and all(f == plain for f in forms) else h1
 
 
+# What a template leaves before the site's name when the page's own title is missing
+# ("<title> | Nuts & Volts Magazine</title>").
+EMPTY_LEAD = re.compile(r"^\s*[|\-–—·•:/»~]+\s+")          # "-5 degrees" keeps its sign
+
+
+def _filled(title: str | None, site: str | None, host: str | None) -> str | None:
+    """A declared title without the separator its template left in front of it; None
+    when what is left only names the site (the page's own part was empty)."""
+    if not title:
+        return title
+    m = EMPTY_LEAD.match(title)
+    if not m:
+        return title
+    rest = title[m.end():]
+    return None if not rest or _names_site(rest, site, host, trailing=True) else rest
+
+
 def without_prefix(h1: str, declared: list[str], site: str | None, host: str | None) -> str:
     """`h1` without up to MAX_HEADLINE_PREFIX_WORDS leading words that end with a colon or
     are a date, when the rest is a declared title (without its site, or its first part):
@@ -369,12 +384,41 @@ def without_prefix(h1: str, declared: list[str], site: str | None, host: str | N
 
 
 def _title_text(title: str | None) -> str | None:
-    """A declared title as a candidate: without INVISIBLE characters, None when empty or
-    when its first part is (EMPTY_HEAD)."""
+    """A declared title as a candidate: without INVISIBLE characters, None when empty."""
     if not title:
         return None
-    title = INVISIBLE.sub("", title)
-    return None if EMPTY_HEAD.match(title) else title
+    return INVISIBLE.sub("", title) or None
+
+
+def _instant(value: str) -> dt.datetime | None:
+    """The moment a declared date with a time zone names, or None (a day, a local time)."""
+    try:
+        t = dt.datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return t if t.tzinfo is not None else None
+
+
+def shown_instead(published: str, declared: list[tuple[str | None, str | None]],
+                  days: dict[str, bool]) -> str:
+    """The declared date the page shows, when it does not show its declared publish day:
+    the first declared date (`declared`: each source's (published, modified)) whose day is
+    shown, not as an update (`days`: shown_days's). A publish time shown on the day before
+    or after is the same instant in the site's own zone ("2025-12-02T23:00Z" shown as "03
+    Dec 2025" in Sydney): then a modified time shown on that day does not replace it; a
+    second source's publish date still does."""
+    if published[:10] in days:
+        return published
+    moment = _instant(published)
+    near = set()
+    if moment is not None:
+        near = {(moment.date() + dt.timedelta(days=k)).isoformat() for k in (-1, 1)}
+    for pub, mod in declared:
+        if pub and days.get(pub[:10]) is False:
+            return pub
+        if mod and days.get(mod[:10]) is False and not (mod[:10] in near and _instant(mod) != moment):
+            return mod
+    return published
 
 
 def local_day(published: str | None, url_day: str | None) -> str | None:
@@ -394,10 +438,12 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
     """The metadata of a validated snapshot, read around the chosen row `node` (`gone`:
     the features' code-or-hidden mask)."""
     declared = snap.meta.get("declared") or {}
-    ld = jsonld.fields(declared.get("ld", ()), snap.meta.get("url") or "")
+    ld = jsonld.fields([*declared.get("ld", ()), *tags.ld_in_meta(declared.get("meta", ()))],
+                       snap.meta.get("url") or "")
     meta = tags.meta_fields(declared.get("meta", ()))
     items = tags.item_fields(declared.get("items", ()), declared.get("scopes", ()),
-                             lambda r: shown.text_of(snap, r), snap.end)
+                             lambda r: shown.text_of(snap, r), snap.end,
+                             lambda r: shown.name_in(snap, r))
     links = tags.link_fields(declared.get("links", ()))
     seen = shown.Shown(snap, gone, node)     # read only for the fields nothing declares
     page_url = snap.meta.get("url") or ""
@@ -435,8 +481,7 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
     declared_days = [d for pair in declared_dates for d in pair if d]
     if published and any(d[:10] != published[:10] for d in declared_days):
         days = shown.shown_days(snap, gone, node, {d[:4] for d in (published, *declared_days)})
-        if published[:10] not in days:
-            published = next((d for d in declared_days if days.get(d[:10]) is False), published)
+        published = shown_instead(published, declared_dates, days)
     published = local_day(published, seen.get("url_date") if published else None)
     # an author named like the site is the publisher: a shown byline may name the person,
     # else the site is the author (a shop's or a one-person blog's posts)
