@@ -277,6 +277,8 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
     thread = comments_mod.apart(snap, feats, opts)
     page = None
     if opts.blocks and pin is None and opts.algorithm == "auto" and opts.auto_block_choice:
+        if opts.auto_thread_first:
+            result = comments_mod.without(snap, feats, result, thread)
         result, page = choose_by_blocks(snap, feats, opts, result, thread)
     result = comments_mod.without(snap, feats, result, thread, pinned=pin is not None)
     if thread is None:
