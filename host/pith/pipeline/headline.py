@@ -17,7 +17,9 @@ element holding the headline, else that best holder (`anchored`): on a short pos
 a longer sidebar list or comment thread, the best element of the whole page was the
 longer neighbour or the column holding both (issue 33's wrong part). Once the element is
 chosen, the headline is certain content for the block stage (`as_content`). Decisions and
-figures: NOTES.md, 'Why the element holds the headline'.
+figures: NOTES.md, 'Why the element holds the headline'. An answer showing the headline
+alone (`alone`) is the headline's post instead (`post`; select.whole_post, NOTES.md, 'Why
+a post is more than its headline').
 """
 from __future__ import annotations
 

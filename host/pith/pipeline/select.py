@@ -17,7 +17,10 @@ blocks, metadata, stage timings). Decisions a change must keep:
     (blocks/expected.py), and every later block decision on the page (the stage, grow, shrink,
     include / exclude) reads those same probabilities;
   - the block stage judges the choice grown `blocks_grow` times, and the node becomes the
-    kept blocks' lowest common ancestor (a pinned node is judged as it is).
+    kept blocks' lowest common ancestor (a pinned node is judged as it is);
+  - the vote's element inside the comment thread left out of the body moves out of it
+    before the block model judges the page (`auto_thread_first`), and an answer that
+    would be the headline alone is the headline's post (`auto_post_whole`, whole_post).
 
 `grow` and `shrink` move a choice afterwards, and every press changes the text the reader
 sees (a press that only moves the outline looks broken): grow = the nearest ancestor with
