@@ -155,6 +155,26 @@ def test_a_page_declaring_a_forum_thread_has_its_thread_as_content(declared, con
     assert (COMMENT.strip() in select(capture).output("text")) is content
 
 
+@pytest.mark.parametrize("article_cls, content", [
+    ("spTopicPostSection spOdd", True),          # Simple:Press
+    ("dw-p-bd", True),                           # Talkyard
+    ("message message--post js-post", True),     # XenForo
+    ("post hentry", False),                      # a blog's post
+    ("sptopicpostsection-like post", False),     # a word holding the name is not it
+])
+def test_a_forum_engines_post_markup_makes_its_thread_the_content(article_cls, content):
+    """A board served from an address that names no forum and declaring no type
+    (Simple:Press on speakoutwireless.ca/speak/…, Talkyard's /-5/…) is known by its
+    engine's class for a post; its replies then stay the body, not comments set apart."""
+    capture = blog(article_cls=article_cls,
+                   url="https://www.example.ca/speak/phone-features/need-some-help/")
+    snap = from_json(capture, 1000)
+    feats = compute(snap)
+    assert comments.engine_thread(snap) is content
+    assert comments.is_content(snap, feats, comments.find(snap, feats)) is content
+    assert (COMMENT.strip() in select(capture).output("text")) is content
+
+
 def test_a_pinned_element_inside_a_forum_thread_stays():
     sel = forum_page({"auto_headline": False})
     thread = comments.find(sel.snap, sel.feats)

@@ -110,6 +110,17 @@ FORUM_HOST_WORD = "forum"
 # on the Chinese, Japanese and Korean web (bbs.nanshengbbs.top, patent.bbscloud.com);
 # not any label holding it (Hobbs, Gibbs).
 BBS_LABEL = "bbs"
+# Class names a forum engine gives a thread's post (or the post's body), one at least on
+# every page of a thread, none on a blog's or a news site's: Simple:Press
+# `spTopicPostSection`, Talkyard `dw-p-bd`, XenForo `message--post`, Discourse
+# `topic-body`, bbPress `bbp-reply-content`, wpForo `wpforo-post`, Flarum
+# `PostStream-item`, vBulletin `postbitlegacy`, phpBB `postprofile`. Boards served from
+# an address that names no forum (speakoutwireless.ca/speak/…, talkyard.io/-5/…) are
+# known by them (NOTES.md, 'Why a forum engine's markup makes the page a forum').
+FORUM_POST_CLASSES = frozenset({
+    "spTopicPostSection", "dw-p-bd", "message--post", "topic-body", "bbp-reply-content",
+    "wpforo-post", "PostStream-item", "postbitlegacy", "postprofile",
+})
 # The reply's `comments` carries at most this many characters of text and block rows
 # (`truncated` says so): with the `blocks` lists (select.MAX_BLOCK_ROWS) the reply stays
 # under the 1 MiB a browser takes from a host (4 bytes a character at worst).
@@ -271,7 +282,7 @@ def is_content(snap: Snapshot, feats: Features, thread: Thread) -> bool:
     interleaved with the content (more text outside the threads than inside
     them between the first thread's start and the last one's end: the comments under
     each answer of a Q&A page, each post of a forum's; text outside links counted)."""
-    if forum_url(str(snap.meta.get("url") or "")) or declares_thread(snap):
+    if forum_page(snap):
         return True
     roots = thread.roots
     if len(roots) < 2:
@@ -283,6 +294,20 @@ def is_content(snap: Snapshot, feats: Features, thread: Thread) -> bool:
     prose = np.where(feats.gone | feats.in_link, 0, feats.own_chars)
     between = int(prose[span & ~thread.inside].sum())
     return between >= int(prose[thread.inside].sum())
+
+
+def forum_page(snap: Snapshot) -> bool:
+    """Whether the page is a forum's thread or a Q&A page by its address (`forum_url`),
+    its declared type (`declares_thread`) or its forum engine's markup (`engine_thread`)."""
+    return (forum_url(str(snap.meta.get("url") or "")) or declares_thread(snap)
+            or engine_thread(snap))
+
+
+def engine_thread(snap: Snapshot) -> bool:
+    """Whether a row's class names a forum engine's post (FORUM_POST_CLASSES); each
+    distinct class attribute is tested once (Snapshot.string_codes)."""
+    _, strings = snap.string_codes("cls")
+    return any(not FORUM_POST_CLASSES.isdisjoint(value.split()) for value in strings)
 
 
 def declares_thread(snap: Snapshot) -> bool:
