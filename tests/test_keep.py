@@ -234,6 +234,23 @@ def test_copies_keeps_one_paragraph_said_twice_and_short_repeated_lines():
     assert keep.copies(tiers, chars_of(tiers), min_run=40).tolist() == [False] * 2 + [True] * 4
 
 
+# A product's description, as a shop ships it once per layout (a static snapshot, without
+# the stylesheet that hides one, reads both): three lines, about 300 characters.
+DESCRIPTION = [
+    "Make each cup of tea or coffee feel special with a handmade ceramic mug, wheel thrown "
+    "in our studio.",
+    "Handmade stoneware in a white speckle finish. Size: approx. 9.5 x 13 x 7 cm. Volume: "
+    "approx. 350 ml, a generous cup.",
+    "Suitable for dishwashers and microwave ovens. Take care when stacking and washing "
+    "ceramics, and avoid thermal shock."]
+
+
+def test_copies_reads_a_product_description_shipped_twice_once():
+    texts = ["White speckle mug", "$60.00"] + DESCRIPTION + ["Add to cart"] + DESCRIPTION
+    assert 250 < chars_of(DESCRIPTION).sum() < 500
+    assert keep.copies(texts, chars_of(texts)).tolist() == [False] * 6 + [True] * 3
+
+
 def test_apply_reads_a_page_shipped_twice_once(tmp_path):
     rows = [("html", -1), ("body", 0), ("article", 1), ("div", 2, {"cls": "desktop"})]
     rows += [("p", 3, {"text": t}) for t in PARAS]

@@ -69,10 +69,12 @@ BOUNDARY = 0.5
 # Copies (`copies`, option blocks_drop_copies): a block takes part when it holds at least
 # COPY_MIN_BLOCK_CHARS characters (shorter lines — "Reply", "$10", "Yes" — repeat by
 # nature), and a copied run is dropped when it holds at least COPY_MIN_RUN_CHARS: a
-# passage of several paragraphs, where a repeated pull quote or a pricing table's
+# passage of a few sentences — a product's description shipped once per layout is three
+# or four lines, 300 to 400 characters (NOTES.md, 'Why the block stage drops copied
+# passages') — where a repeated pull quote is one paragraph and a pricing table's
 # repeated feature lines are shorter.
 COPY_MIN_BLOCK_CHARS = 20
-COPY_MIN_RUN_CHARS = 500
+COPY_MIN_RUN_CHARS = 250
 
 # The structured blocks kept whatever the model says (`structured`): code and figures.
 CODE_BLOCK_TAGS = frozenset({"pre", "listing", "xmp", "plaintext"})
