@@ -523,9 +523,10 @@ def _walk(document: LexborHTMLParser):
     text: list[str] = []
     tail: list[str] = []
     found: dict[str, dict[int, str]] = {name: {} for name in _READ_ATTRIBUTES}
-    row_of: dict[int, int] = {}            # lexbor node address -> row
+    # lexbor node address -> row, for the rows whose children are rows (an element of
+    # NO_CHILD_TAGS is left out: what lies inside it finds no parent and is not read)
+    row_of: dict[int, int] = {}
     last_kid: list[int] = []               # per row: its last element child so far, or -1
-    leaf: list[bool] = []                  # per row: children and text are not read
     root = document.root
     if root is None:                       # never for lexbor, which always builds html
         return ["html"], [-1], [""], [""], found
@@ -534,46 +535,53 @@ def _walk(document: LexborHTMLParser):
     # which a page of 200,000 comments in one paragraph turned into 20 s.
     more_text: dict[int, list[str]] = {}
     more_tail: dict[int, list[str]] = {}
+    # (the loop runs once per node of the page: names bound locally, no len() per row,
+    # no second per-row flag list; NOTES.md, 'Why a page's class and id names are
+    # numbered once', the cost6 bullet)
+    row_get, read, no_child = row_of.get, _READ_ATTRIBUTES, NO_CHILD_TAGS
+    row = -1                               # the last row made
     for node in root.traverse(include_text=True):
         kind = node.tag
         if kind == _TEXT_NODE:
-            p = row_of.get(node.parent.mem_id)
-            if p is not None and not leaf[p]:
-                k = last_kid[p]
-                piece = node.text_content
-                if k < 0:               # (inline: a call per text node costs a tenth here)
-                    if text[p]:
-                        more_text.setdefault(p, [text[p]]).append(piece)
-                    else:
-                        text[p] = piece
-                elif tail[k]:
-                    more_tail.setdefault(k, [tail[k]]).append(piece)
+            p = row_get(node.parent.mem_id)
+            if p is None:                   # inside an element whose children are not rows
+                continue
+            k = last_kid[p]
+            if k < 0:                       # (inline: a call per text node costs a tenth here)
+                if text[p]:
+                    more_text.setdefault(p, [text[p]]).append(node.text_content)
                 else:
-                    tail[k] = piece
+                    text[p] = node.text_content
+            elif tail[k]:
+                more_tail.setdefault(k, [tail[k]]).append(node.text_content)
+            else:
+                tail[k] = node.text_content
             continue
         if kind is None or kind[0] == "-":  # comments (and processing instructions, which
             continue                        # an HTML parser reads as comments)
-        if tag:
-            p = row_of.get(node.parent.mem_id)
-            if p is None or leaf[p]:        # inside an element whose children are not rows
-                continue
-            last_kid[p] = len(tag)
-        else:
+        if row < 0:                         # the root (traverse starts at it)
             p = -1
-        row = len(tag)
-        row_of[node.mem_id] = row
+        else:
+            p = row_get(node.parent.mem_id)
+            if p is None:
+                continue
+            last_kid[p] = row + 1
+        row += 1
+        if kind not in no_child:
+            row_of[node.mem_id] = row
         tag.append(kind)
         parent.append(p)
         text.append("")
         tail.append("")
         last_kid.append(-1)
-        leaf.append(kind in NO_CHILD_TAGS)
-        for name, value in node.attributes.items():
-            if name in _READ_ATTRIBUTES:
-                found[name][row] = value or ""
+        attributes = node.attributes
+        if attributes:
+            for name, value in attributes.items():
+                if name in read:
+                    found[name][row] = value or ""
     for column, more in ((text, more_text), (tail, more_tail)):
-        for row, parts in more.items():
-            column[row] = "".join(parts)
+        for r, parts in more.items():
+            column[r] = "".join(parts)
     return tag, parent, text, tail, found
 
 
