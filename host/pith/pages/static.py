@@ -391,7 +391,8 @@ def _parse(html: str, utf8: bytes | None = None) -> LexborHTMLParser:
     its scripts run, and no deeper than a browser builds it (nesting.py: Chromium's 512
     levels; lexbor's time grows with the depth times the elements). Bytes go in: a lone
     surrogate in `html` becomes U+FFFD. `utf8`: `html`'s UTF-8 when the caller has it
-    (decode_page), parsed as it is when the depth cap leaves the page unchanged."""
+    (decode_page), parsed as it is when the depth cap leaves the page unchanged
+    (NOTES.md, 'Why a crawl's page is parsed from its own bytes')."""
     capped = nesting.capped(html)
     if utf8 is None or capped is not html:
         utf8 = capped.encode("utf-8", "replace")
@@ -555,8 +556,8 @@ def _walk(document: LexborHTMLParser):
     more_text: dict[int, list[str]] = {}
     more_tail: dict[int, list[str]] = {}
     # (the loop runs once per node of the page: names bound locally, no len() per row,
-    # no second per-row flag list; NOTES.md, 'Why a page's class and id names are
-    # numbered once', the cost6 bullet)
+    # no second per-row flag list; NOTES.md, 'Why a crawl's page is parsed from its own
+    # bytes')
     row_get, read, no_child = row_of.get, _READ_ATTRIBUTES, NO_CHILD_TAGS
     row = -1                               # the last row made
     for node in root.traverse(include_text=True):
