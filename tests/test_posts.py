@@ -162,3 +162,104 @@ def test_every_posts_author_card_is_left_out_and_short_replies_kept():
     assert (page.p[~cards] == 0.3).all()               # replies and the one-off tag
     texts, cards, page = card_page(posts.SURE)
     assert (page.p[cards] == posts.SURE).all()
+
+
+SIGN_OFF = "Firing wood kilns since 1998, ask me about ash glazes"
+
+
+def left_out_of_the_board(before: str, times: int, inserted: str, line: str, option: str) -> str:
+    """The board-thread fixture with `inserted` put before each of the `times` places
+    `before` is: the option `option` off, `line` is in the answer (the block model keeps
+    it); on, it is not, and the question and every reply are. Returns the changed HTML."""
+    html = (BOARD / "source.html").read_text(encoding="utf-8")
+    assert html.count(before) == times
+    changed = html.replace(before, inserted + before)
+    assert line in board({option: False}, html=changed).output("text")
+    text = board(html=changed).output("text")
+    assert line not in text
+    assert QUESTION in text and all(reply in text for reply in REPLIES)
+    return changed
+
+
+def test_every_posts_sign_off_is_left_out_on_a_forums_page_only():
+    """The failure this fixes (a member's sign-off under every post: Kunena's `div.ksig`,
+    phpBB's and vBulletin's `div.signature`, Stack Exchange's `post-signature` user box,
+    on magic_html's and WCXB's training forum pages): the block model kept it with the
+    post it follows (0.4-0.6), where no truth keeps it. The board-thread fixture with a
+    Discuz sign-off (`div.sign`) under each post: left out, the posts kept; on an address
+    naming no forum the page is left as it is."""
+    signed = left_out_of_the_board('<div class="po hin">', 4,
+                                   f'<div class="sign">{SIGN_OFF}</div>', SIGN_OFF,
+                                   "forum_sign_offs")
+    blog = "https://pottery.example.org/2024/03/which-glaze.html"
+    start = signed.index('<script type="application/ld+json">')
+    bare = signed[:start] + signed[signed.index("</script>", start) + len("</script>"):]
+    assert (board(html=bare, url=blog).output("text")
+            == board({"forum_sign_offs": False}, html=bare, url=blog).output("text"))
+
+
+def test_sign_off_names():
+    """The engines' names for a sign-off, and words that only hold the letters."""
+    rows = [("html", -1), ("body", 0)] + [("div", 1, {"cls": name}) for name in (
+        "signature", "post-signature grid", "ksig", "ipsSignature", "sign", "kmsgsignature",
+        "design", "signup-form", "signin", "sigma", "insignia", "assign-3")]
+    snap = from_json(make_snapshot(rows, url="https://forum.example.org/t/1"), 1000)
+    assert posts.sign_offs(snap)[2:].tolist() == [True] * 6 + [False] * 6
+
+
+NOTICE = "This topic has 3 replies, 3 voices, and was last updated 2 days ago by kilnwright."
+
+
+def test_a_boards_notice_in_the_thread_is_left_out():
+    """The failure this fixes (bbPress's `bbp-template-notice` "This topic has 0 replies,
+    1 voice …", Stack Exchange's `bottom-notice` "Not the answer you're looking for?",
+    Kunena's announcement, Discourse's survey banner, on magic_html's training forum
+    pages): a notice inside the thread was kept as a post's text. The board-thread fixture
+    with a notice above the first post: left out, the posts kept; a post whose own class
+    holds the word (a WordPress category `…-alerts`) is no notice (NAMED_SHARE)."""
+    left_out_of_the_board('<div id="post_5501">', 1,
+                          f'<div class="bbp-template-notice">{NOTICE}</div>', NOTICE,
+                          "forum_notices")
+    html = (BOARD / "source.html").read_text(encoding="utf-8")
+    alerts = html.replace('class="t_f"', 'class="t_f category-alerts"')
+    assert alerts != html and QUESTION in board(html=alerts).output("text")
+
+
+HIDDEN = "Comment hidden because of low score. Click to expand."
+
+
+def repeat_page(copies: int, tag: str = "p"):
+    """A thread (`div.topic`) of four posts, each a sentence of its own; the first
+    `copies` posts also hold the board's line HIDDEN (in a `tag`), and every post the
+    reply "Thanks!" (too short to be the board's). The model keeps every block (0.9)."""
+    rows = [("html", -1), ("body", 0), ("div", 1, {"cls": "topic"})]
+    for i in range(4):
+        post = len(rows)
+        rows += [("div", 2, {"cls": "post"}),
+                 ("p", post, {"text": f"Post number {i} says its own thing about glazes."}),
+                 ("p", post, {"text": "Thanks!"})]
+        if i < copies:
+            rows.append((tag, post, {"text": HIDDEN}))
+    snap = from_json(make_snapshot(rows, url="https://forum.example.org/t/1"), 1000)
+    blocks = segment.compute(snap, compute(snap))
+    texts = segment.texts(snap, blocks)
+    page = posts.repeated_lines(snap, 2, Judged(p=np.full(len(texts), 0.9), texts=texts),
+                                blocks)
+    return texts, page
+
+
+def test_a_line_every_post_repeats_is_kept_once():
+    """The failure this fixes (careercup's "Comment hidden because of low score. Click to
+    expand." nine times, phpBB's "Re: <topic>" heading over every reply, on magic_html's
+    and WCXB's training forum pages): the board's line stood in the answer once per post.
+    Kept once; a post's own text, a short reply many write, a line two posts share and
+    code or quotes a thread repeats stay."""
+    texts, page = repeat_page(3)
+    hidden = np.array([t == HIDDEN for t in texts])
+    assert hidden.sum() == 3
+    assert page.p[hidden].tolist() == [0.9, 0.0, 0.0]
+    assert (page.p[~hidden] == 0.9).all()                 # posts, and "Thanks!" x4
+    texts, page = repeat_page(2)
+    assert (page.p == 0.9).all()                          # under REPEAT_MIN
+    texts, page = repeat_page(3, tag="blockquote")
+    assert (page.p == 0.9).all()                          # a quoted post

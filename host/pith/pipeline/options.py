@@ -395,6 +395,21 @@ class Options:
         "lines ('Posts: 1,077', 'Offline': short, no sentence, every line under their "
         "signature one) (posts.meta_lines; NOTES.md, "
         "'Why a post's meta lines are left out')")
+    forum_sign_offs: bool = _opt(
+        True, "on a forum's or a Q&A site's page (posts.forum), a row whose class or id "
+        "names a signature (a member's sign-off under each post, Stack Exchange's "
+        "'asked … / user card' box) is left out (posts.sign_offs; NOTES.md, "
+        "'Why a post's sign-off is left out')")
+    forum_notices: bool = _opt(
+        True, "on a forum's or a Q&A site's page (posts.forum), a row whose class or id "
+        "names a notice, an announcement, a banner or an alert ('This topic has 3 "
+        "replies', 'Not the answer you're looking for?', 'Install the app', an author's "
+        "rank) is left out (posts.notices; NOTES.md, 'Why a post's sign-off is left out')")
+    forum_repeats: bool = _opt(
+        True, "on a forum's or a Q&A site's page (posts.forum), a line the element shows in "
+        "three blocks or more, outside code and quotes ('Comment hidden because of low "
+        "score.', 'Re: <topic>'), is kept once (posts.repeated_lines; NOTES.md, "
+        "'Why a board's repeated lines are left out')")
 
     # --- every method ----------------------------------------------------------------
     skip_hidden: bool = _opt(

@@ -29,10 +29,24 @@ in every post ("Topic starter 08/05/2024 9:58 pm", "asked Jul 28, 2016") is judg
 content when short, dated, doubted by the model and repeated under one signature, and so
 are an author card's lines ("Posts: 1,077", "Offline") when every line under their
 signature is one (NOTES.md, 'Why a post's meta lines are left out').
+
+`without_named` (select.py, options `forum_sign_offs` and `forum_notices`): what a board
+writes under a post from its author's profile — the sign-off a member sets once ("Former Chocolate
+Editor", a motto, a gear list) and Stack Exchange's "asked … / user card" box — sits in
+a row whose class or id names it a `signature` (phpBB, vBulletin, XenForo, Kunena, SMF,
+Invision, Stack Exchange's `post-signature`), and a board's notices ("This topic has 3
+replies", "Not the answer you're looking for?", an announcement) in a row named a
+`notice`, a `banner`, an `alert`; on a forum's page they are judged no content (NOTES.md,
+'Why a post's sign-off is left out').
+
+`repeated_lines` (select.py, option `forum_repeats`): a line the element shows in three
+blocks or more outside code and quotes ("Comment hidden because of low score.", phpBB's
+"Re: <topic>") is kept once (NOTES.md, 'Why a board's repeated lines are left out').
 """
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import numpy as np
 
@@ -70,6 +84,43 @@ META_REPEAT = 2
 # text holds a sentence, which a card's line never is (NOTES.md, 'Why a post's meta lines
 # are left out').
 CARD_CHARS = 40
+# A word of an id or a class naming its row a post's sign-off (the author's signature
+# under the post, Stack Exchange's `post-signature` user box): the forum engines' own
+# names, a word ending in `sig` or `signature` (Kunena's `ksig`, Invision's
+# `ipsSignature`; not `design`) or the word `sign` (Discuz's `div.sign`; a forum's "Sign
+# Up" button is no post's text either). No text under such a row on the forum pages of
+# magic_html's and WCXB's training sites is in their truths but one line of 120 (NOTES.md,
+# 'Why a post's sign-off is left out'). Not on other pages: Sphinx names a function's
+# signature `sig`, a shop its "Digital Signature" feature.
+SIGN_OFF_NAME = re.compile(r"(?:sig|signatures?)(?![a-z])|(?<![a-z])sign(?![a-z])")
+# ... which every such name holds (lower case): the names holding none are not tested.
+SIGN_OFF_LITERALS = ("sig",)
+# Words of an id or a class naming its row a board's notice, anywhere in the name: Stack
+# Exchange's `bottom-notice` ("Not the answer you're looking for? Browse other questions
+# tagged …"), bbPress's `bbp-template-notice` ("This topic has 3 replies, 3 voices …",
+# "You must be logged in to reply"), Kunena's and Invision's announcements, XenForo's
+# "Install the app" banner and its authors' `userBanner` ranks ("Member", "Moderator"),
+# NodeBB's `alert`s, Bootstrap's `alert` boxes. Rows so named hold text that two lines of
+# about 250 on the training forum pages of magic_html and WCXB are in their truths (a
+# FreeBSD developer's rank, a post whose WordPress class lists its category `…-alerts`:
+# held off by NAMED_SHARE) (NOTES.md, 'Why a post's sign-off is left out').
+NOTICE_NAME = re.compile(r"notice|announce|banner|alert")
+NOTICE_LITERALS = ("notice", "announce", "banner", "alert")
+# A line a board writes in every post ("Comment hidden because of low score. Click to
+# expand.", "Please Log in or Create an account to join the conversation.", phpBB's "Re:
+# <topic>" heading, "Join Date: Aug 2008") is the same text in at least this many blocks of
+# the element; a post's text is its own, and a reply quoting it holds the copy in a quote
+# (left to QUOTE_TAGS) (NOTES.md, 'Why a board's repeated lines are left out').
+REPEAT_MIN = 3
+# ... of at least this many words: "Thanks!" and "+1" are replies many members write.
+REPEAT_WORDS = 3
+# Rows whose repeated text is a post's own: code a question and its answers share, and
+# the quotes of an earlier post.
+QUOTE_TAGS = frozenset({"pre", "code", "blockquote"})
+# Rows so named that hold together at least this share of the element's visible text are
+# not sign-offs nor notices but the posts themselves, whose class happens to hold the word
+# (a WordPress post's class lists its categories: `cma_category-alerts-and-notifications`).
+NAMED_SHARE = 0.5
 
 
 def forum(snap: Snapshot) -> bool:
@@ -180,3 +231,66 @@ def alike(snap: Snapshot, feats: Features, choice: Choice, page: Judged, blocks,
     if add is not None:
         p = np.where(held & ~inside & ~alike_rows & (p < add), 0.0, p)
     return pin(choice, grown), dataclasses.replace(page, p=p)
+
+
+def sign_offs(snap: Snapshot) -> np.ndarray:
+    """Rows whose id or class names a post's sign-off (SIGN_OFF_NAME, any case:
+    `signature`, `post-signature`, `ksig`, `ipsSignature`, `sign`)."""
+    return named_rows(snap, SIGN_OFF_NAME, SIGN_OFF_LITERALS)
+
+
+def notices(snap: Snapshot) -> np.ndarray:
+    """Rows whose id or class names a board's notice (NOTICE_NAME, any case:
+    `bottom-notice`, `bbp-template-notice`, `announcement`, `userBanner`, `alert`)."""
+    return named_rows(snap, NOTICE_NAME, NOTICE_LITERALS)
+
+
+def named_rows(snap: Snapshot, name: re.Pattern, literals: tuple[str, ...]) -> np.ndarray:
+    """Rows whose id or class, lower-cased, holds a match of `name`; each distinct
+    attribute tested once, only those holding one of `literals` (comments.name_rows)."""
+    return comments.name_rows(snap, lambda value: name.search(value.lower()) is not None,
+                              prefilter=literals)
+
+
+def without_named(snap: Snapshot, feats: Features, node: int, page: Judged, blocks,
+                  named: np.ndarray) -> Judged:
+    """`page` with every block inside a `named` row (`sign_offs`, `notices`) judged no
+    content, unless the outermost such rows inside the element (`node`) hold together at
+    least NAMED_SHARE of its visible text (the name is the posts' own); `page` as it is
+    when no such row holds a block."""
+    if not named.any():
+        return page
+    top = named & ~snap.below(named)
+    held = top & (np.arange(snap.n) >= node) & (np.arange(snap.n) < snap.end[node])
+    if float(feats.chars[held].sum()) >= NAMED_SHARE * float(feats.chars[node]):
+        return page
+    inside = snap.subtrees(np.flatnonzero(top))[blocks.rows]
+    if not inside.any():
+        return page
+    return dataclasses.replace(page, p=np.where(inside, 0.0, page.p))
+
+
+def repeated_lines(snap: Snapshot, node: int, page: Judged, blocks) -> Judged:
+    """`page` with every copy but the first of a line the element (`node`) shows in at
+    least REPEAT_MIN blocks (the same text, whitespace aside, of at least REPEAT_WORDS
+    words, outside code and quotes: QUOTE_TAGS) judged no content; the first copy keeps
+    the model's judgement (a thread's own "Re: <topic>" once, as some truths keep it).
+    `page` as it is when there is none."""
+    rows = blocks.rows
+    inside = (rows >= node) & (rows < snap.end[node]) & (blocks.chars > 0)
+    quoted = tag_in(snap, QUOTE_TAGS)
+    if quoted.any():
+        inside &= ~snap.subtrees(np.flatnonzero(quoted))[rows]
+    at = np.flatnonzero(inside)
+    if len(at) < REPEAT_MIN:
+        return page
+    lines = [" ".join(page.texts[i].split()) for i in at.tolist()]
+    code = first_seen(lines, len(lines))
+    copies = np.bincount(code, minlength=len(lines))[code]
+    words = np.fromiter((line.count(" ") + 1 for line in lines), np.int64, len(lines))
+    later = (code != np.arange(len(lines))) & (copies >= REPEAT_MIN) & (words >= REPEAT_WORDS)
+    if not later.any():
+        return page
+    p = page.p.copy()
+    p[at[later]] = 0.0
+    return dataclasses.replace(page, p=p)

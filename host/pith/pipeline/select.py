@@ -288,6 +288,14 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
                                    model.threshold, model.add)
         if opts.forum_meta:
             page = posts.meta_lines(snap, result, page, blocks_mod.compute(snap, feats))
+        if opts.forum_sign_offs:
+            page = posts.without_named(snap, feats, result.node, page,
+                                       blocks_mod.compute(snap, feats), posts.sign_offs(snap))
+        if opts.forum_notices:
+            page = posts.without_named(snap, feats, result.node, page,
+                                       blocks_mod.compute(snap, feats), posts.notices(snap))
+        if opts.forum_repeats:
+            page = posts.repeated_lines(snap, result.node, page, blocks_mod.compute(snap, feats))
     element = result
     if opts.blocks:
         mine = pin is None             # a reader's pinned element is judged as it is
