@@ -333,3 +333,29 @@ def test_containing_finds_the_names_holding_a_word_and_every_thread_name():
     assert want == [0, 1, 2, 3, 4, 7, 9, 10, 11, 12, 14, 15]
     assert containing([], THREAD_LITERALS).tolist() == []
     assert all(i in want for i, n in enumerate(names) if THREAD_WORDS.search(n.lower()))
+
+
+def test_the_block_model_judges_the_page_from_outside_the_thread(monkeypatch):
+    """The failure this fixes (issue 33's wrong part, dragnet_train's training side): the
+    vote's element was the comment thread, longer than the post, and the block model,
+    which reads the method's element as evidence, judged the page from there; the thread
+    was then judged no content, the post's paragraphs scored as boilerplate, and a short
+    post was read as its headline alone. The page is now judged from the element the
+    thread-free choice moves to."""
+    from pith.pipeline.blocks import keep
+    judged_from = []
+    real = keep.judge_page
+
+    def spy(snap, feats, opts, method, *args, **kwargs):
+        judged_from.append(method.node)
+        return real(snap, feats, opts, method, *args, **kwargs)
+
+    monkeypatch.setattr(keep, "judge_page", spy)
+    for options, inside in (({}, False), ({"auto_thread_first": False}, True)):
+        judged_from.clear()
+        sel = select(blog(comments_count=20), Options.from_overrides(options))
+        assert sel.thread is not None and len(judged_from) == 1
+        # the vote lands in the thread (20 comments against a two-paragraph post)
+        assert bool(sel.thread.inside[judged_from[0]]) is inside
+        text = sel.output("text")
+        assert POST.strip() in text and COMMENT.strip() not in text

@@ -168,6 +168,42 @@ def test_microdata_author_scope_reads_its_name():
     assert (m["title"], m["authors"], m["published"]) == ("Micro", ["Kim Lee"], "2022-04-05")
 
 
+def test_microdata_author_scope_without_a_name_item_is_its_name():
+    # a Person written as its name alone (Shopify themes): the scope's own short text
+    body = ('<article itemscope itemtype="https://schema.org/Article"><h1>Puppy training</h1>'
+            '<p>' + "Training text. " * 40 + '</p><footer><span itemprop="author" itemscope '
+            'itemtype="http://schema.org/Person"> The Diggs Team </span></footer></article>')
+    assert meta_of(body)["authors"] == ["The Diggs Team"]
+    # a Person card (photo, bio, links) without a name item is no name
+    card = ('<div itemprop="author" itemscope itemtype="http://schema.org/Person"><p>Our team</p>'
+            '<p>Writes about dogs</p><p><a href="/team">More</a></p></div>')
+    assert meta_of(ARTICLE.format(h="Puppy training") + card)["authors"] == []
+
+def test_a_microdata_author_read_from_its_text_ends_at_its_elements_boundary():
+    # the name, then a role after a <br>: the name alone; an "Updated by" item is no author
+    body = ('<article><h1>EV buying guide</h1><span itemprop="author">By <a href="/keith">Keith '
+            'Barry</a><br>Senior Autos Reporter</span><span itemprop="author">Updated by '
+            '<a href="/jon">Jon Linkov</a></span><p>' + "Car text. " * 40 + "</p></article>")
+    assert meta_of(body)["authors"] == ["Keith Barry"]
+    # a parenthesis after the name is the byline's own ("avec" the co-authors), a role after
+    # a <br> is not
+    lemonde = ('<article><h1>Renseignement</h1><span itemprop="author"><a href="/journaliste/mu/">'
+               'Martin Untersinger</a> (avec Damien Leloup et Morgane Tual)<br><span>Journaliste au '
+               'Monde</span></span><p>' + "Texte. " * 40 + "</p></article>")
+    assert meta_of(lemonde)["authors"] == ["Martin Untersinger (avec Damien Leloup et Morgane Tual)"]
+    assert shown.first_line("Lance Ryan\n(Content Manager)\nMattress tester") == "Lance Ryan (Content Manager)"
+
+def test_jsonld_in_a_meta_named_script_ld_json_is_read():
+    # Remix's "script:ld+json" descriptor written as a <meta>: the page's only Article
+    ld = json.dumps({"@type": "Article", "headline": "Full EV cars guide",
+                     "datePublished": "2025-11-17T09:00:00-05:00",
+                     "author": {"@type": "Person", "name": "Ann Volt"}})
+    head = f"<meta name=\"script:ld+json\" content='{ld}'>"
+    m = meta_of(ARTICLE.format(h="Full EV cars guide"), head=head)
+    assert (m["published"], m["authors"]) == ("2025-11-17T09:00:00-05:00", ["Ann Volt"])
+    assert tags.ld_in_meta([[0, "description", ld], [1, "script:ld+json", ld]]) == [ld]
+
+
 # --- what the page shows -----------------------------------------------------------------
 
 @pytest.mark.parametrize("line,names", [
@@ -179,6 +215,14 @@ def test_microdata_author_scope_reads_its_name():
     ("By Supermove Last update: February 8, 2025", ["Supermove"]),
     ("Dec. 19, 2025 · Niko Matsakis on behalf of the team", ["Niko Matsakis"]),   # the date first
     ("4 March 2024 | Jane Doe", ["Jane Doe"]),
+    ("via\nscvalex", ["scvalex"]),                          # a link aggregator's submitter
+    ("By default, all flex items have an", []),             # documentation's sentences
+    ("By default, fetch() won't send cookies", []),
+    ("By now", []),
+    ("By Region", []),                                       # a shop's filter
+    ("Door & Window Sensors", []),      # a menu item read as Dutch "door" (by): no first name
+    ("Dec 17, 2025\nJulian K. Arni", ["Julian K. Arni"]),    # the date in an element before
+    ("October 17, 2023\n6:01 PM ET\nHeard on\nAll Things Considered", []),   # a dateline
     ("by keeping an eye on trends", []),                 # a sentence's gerund, no name
     ("By clicking Post, you agree", []),
 ])
@@ -240,6 +284,57 @@ def test_a_by_line_is_read_whatever_its_class_names():
             "<span class='inline-list__item'>By <a href='/producers/sofia-gonzalez'>Sofia Gonzalez</a>"
             "</span></p><p>" + "Restaurant text. " * 40 + "</p></article>")
     assert meta_of(body)["authors"] == ["Sofia Gonzalez"]
+
+@pytest.mark.parametrize("value", ["undefined", "null", "default", "None"])
+def test_a_scripts_or_themes_placeholder_is_no_declared_author(value):
+    assert shown.clean_declared_author(value) is None
+    assert shown.clean_declared_author("Jo Default") == "Jo Default"
+
+def test_a_class_word_inside_a_longer_word_does_not_exclude_a_byline():
+    # "job" (a job title) inside "jobber", a theme's name: the author span is a byline
+    body = ('<article><h1>Cleaning trends</h1><div class="wp-block-jobber-hero__author-wrapper">'
+            '<span class="wp-block-jobber-academy-post-hero__author">Lisa Pham</span></div><p>'
+            + "Cleaning text. " * 40 + "</p></article>")
+    assert meta_of(body)["authors"] == ["Lisa Pham"]
+    # the words themselves, and their plurals, still exclude ("author-bio", "authors-list")
+    for cls in ("author-bio", "authors-list", "author_box", "post-author-avatars"):
+        assert shown.NOT_BYLINE_NAMES.search(cls), cls
+    for cls in ("jobber-author", "post-author controller"):
+        assert not shown.NOT_BYLINE_NAMES.search(cls), cls
+
+
+
+def test_the_name_inside_an_author_box_is_a_byline():
+    # the box (avatar, bio) is no byline, the element its class calls the name is
+    box = ('<div class="elementor-author-box"><div class="elementor-author-box__avatar"><img src="a.jpg">'
+           '</div><div class="elementor-author-box__text"><h4 class="elementor-author-box__name">Liz Kenny'
+           '</h4><div class="elementor-author-box__bio"><p>Former McKinsey Consultant</p></div></div></div>')
+    body = "<article><h1>Pros and cons of consulting</h1><p>" + "Consulting text. " * 40 + "</p>" + box + "</article>"
+    assert meta_of(body)["authors"] == ["Liz Kenny"]
+
+
+def test_a_link_to_the_sites_team_page_names_the_author():
+    line = ('<div class="post-about"><a href="/blog-category/wine-101">Wine 101</a><div>December 14, 2025'
+            '</div><a href="/team/matthew-check" class="link-9">Matt Check</a></div>')
+    body = "<article>" + line + "<h1>Wine for beginners</h1><p>" + "Wine text. " * 40 + "</p></article>"
+    assert meta_of(body)["authors"] == ["Matt Check"]
+
+
+def test_a_forum_posts_user_name_class_names_the_author_but_not_the_readers_account():
+    post = ('<article><div class="PostUser"><h3 class="PostUser-name">antonjw</h3></div>'
+            '<div class="Post-body"><p>' + "I just joined today and posted ideas. " * 12 + "</p></div></article>")
+    assert meta_of("<h1>Types of threads</h1>" + post)["authors"] == ["antonjw"]
+    menu = ('<header><a class="gnb__utility-user js-user-name js-account"><span class="hidden">'
+            'Open My Menu</span></a></header>')
+    assert meta_of(menu + ARTICLE.format(h="Galaxy Tab S9 FE"))["authors"] == []
+    assert not shown.ACCOUNT_NAMES.search("bloginfo author")      # a word, not a substring
+
+@pytest.mark.parametrize("line", ["Member Login", "Sign in", "Log in"])
+def test_an_account_links_words_are_no_name(line):
+    assert shown.clean_byline(line) == []
+    body = (f'<nav><a href="https://members.test/s/#/profile/my_info">{line}</a></nav>'
+            + ARTICLE.format(h="Weight loss medications"))
+    assert meta_of(body)["authors"] == []
 
 def test_a_byline_whose_name_and_date_sit_in_spans_of_their_own():
     body = ('<div class="author"><span>Kim Lee</span><span>March 3, 2024</span></div>'
@@ -355,6 +450,28 @@ def test_the_declared_modified_date_when_the_page_shows_it_as_its_date():
     assert meta_of(shown_as.format("Nov 25, 2025 5:00 am PST"), head=ld)["published"] == "2025-11-25"
     assert meta_of(shown_as.format("Nine minutes"), head=ld)["published"] == "2024-08-29"
 
+
+def test_a_declared_time_shown_on_the_next_day_in_the_sites_zone_is_shown():
+    # published 23:00 UTC, shown as the next day (the site's zone); modified that day too:
+    # the page shows its publish date, which stands
+    head = ('<meta property="article:published_time" content="2025-12-02T23:00:55+00:00">'
+            '<meta property="article:modified_time" content="2025-12-03T21:31:05+00:00">')
+    page = ("<article><h1>Brands</h1><p>Published: {}</p><p>" + "Brand text. " * 40 + "</p></article>")
+    assert meta_of(page.format("03 Dec 2025"), head=head)["published"] == "2025-12-02T23:00:55+00:00"
+    # two days off is another date: the shown one is taken, as before
+    later = head.replace("2025-12-03T21:31:05", "2025-12-04T21:31:05")
+    assert meta_of(page.format("04 Dec 2025"), head=later)["published"] == "2025-12-04T21:31:05+00:00"
+    # a declared day without a time is one day in every zone
+    days = head.replace("2025-12-02T23:00:55+00:00", "2025-12-02")
+    assert meta_of(page.format("03 Dec 2025"), head=days)["published"] == "2025-12-03T21:31:05+00:00"
+    # a second source declaring the same instant in the site's zone is the shown one
+    same = ('<script type="application/ld+json">{"@type": "Article", "datePublished": '
+            '"2017-02-24T01:18:13Z"}</script><meta property="article:published_time" '
+            'content="2017-02-23T17:18:13-08:00">')
+    assert meta_of(page.format("February 23, 2017"), head=same)["published"] == "2017-02-23T17:18:13-08:00"
+    # and so is a second source's publish date that the page shows, another instant or not
+    other = same.replace("2017-02-23T17:18:13-08:00", "2017-02-23T14:15:00+00:00")
+    assert meta_of(page.format("February 23, 2017"), head=other)["published"] == "2017-02-23T14:15:00+00:00"
 
 def test_matching_names_searches_each_distinct_name_once_and_answers_every_row():
     """matching_names finds the rows matching_rows finds (classes repeated over rows, ids
@@ -524,12 +641,27 @@ def test_a_headings_permalink_mark_and_a_trailing_site_name_are_left_out():
     ("Git - git-commit Documentation", "Git - git-commit Documentation"),   # a shorter first part
     ("I Tried Amp — and It May Replace My Gym", "I Tried Amp — and It May Replace My Gym"),
     ("Tech conferences 2026 / 2027", "Tech conferences 2026 / 2027"),
+    # a pipe sets off a tagline or keywords whatever their length
+    ("Stripe Payments | Global Payment Processing Platform", "Stripe Payments"),
+    ("IAM overview | Identity and Access Management (IAM)", "IAM overview"),
+    ("OpenProject - Open Source Project Management Software",
+     "OpenProject - Open Source Project Management Software"),            # a dash does not
 ])
 def test_a_titles_first_part_when_it_is_the_longest(title, want):
     assert merge.first_part(title) == want
     body = "<article><p>" + "Words of the article go on. " * 10 + "</p></article>"
     assert meta_of(body, title=title, url="https://site.test/p")["title"] == want
 
+
+def test_a_declared_title_whose_own_part_is_empty_yields_to_the_headline():
+    # the template wrote "<title> | Site" with no page title: the h1 names the page
+    body = "<article><h1>Electronic Gadgets</h1><p>" + "Gadget text. " * 40 + "</p></article>"
+    head = '<meta property="og:site_name" content="Nuts and Volts Magazine">'
+    assert meta_of(body, title=" | Nuts & Volts Magazine", head=head,
+                   url="https://www.nutsvolts.com/gadgets")["title"] == "Electronic Gadgets"
+    # a leading separator before a title of its own is cut; a sign is no separator
+    assert merge._filled("| Gadgets of 2025", None, None) == "Gadgets of 2025"
+    assert merge._filled("-5 degrees tonight", None, None) == "-5 degrees tonight"
 
 def test_a_line_break_in_the_headline_is_a_space():
     body = "<article><h1><span>News Product<br>Management Certification</span></h1><p>" + \

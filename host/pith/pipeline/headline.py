@@ -17,7 +17,9 @@ element holding the headline, else that best holder (`anchored`): on a short pos
 a longer sidebar list or comment thread, the best element of the whole page was the
 longer neighbour or the column holding both (issue 33's wrong part). Once the element is
 chosen, the headline is certain content for the block stage (`as_content`). Decisions and
-figures: NOTES.md, 'Why the element holds the headline'.
+figures: NOTES.md, 'Why the element holds the headline'. An answer showing the headline
+alone (`alone`) is the headline's post instead (`post`; select.whole_post, NOTES.md, 'Why
+a post is more than its headline').
 """
 from __future__ import annotations
 
@@ -48,6 +50,10 @@ MAX_CHARS = 400
 # page's gallery and price sit before or beside its name's heading (WCXB's product pages
 # label the gallery's captions and the offers content).
 NOT_POSTS = frozenset({"product"})
+# A post shown as its headline alone (`post`) holds at most this share of the page's
+# visible text: more, the headline's nearest container with other text is the page's
+# column or body, and keeping it whole would read its sidebars and teasers too.
+POST_MAX_SHARE = 0.5
 # Headings read at most (each costs its subtree's text): a page of thousands of headings
 # is a listing, whose first ones are read.
 MAX_HEADINGS = 400
@@ -192,3 +198,30 @@ def anchored(snap: Snapshot, blocks, p: np.ndarray, top: int) -> int | None:
     if within is None or best is None or within <= best < snap.end[within]:
         return best
     return within
+
+
+def alone(snap: Snapshot, blocks, kept: np.ndarray | None, row: int) -> bool:
+    """Whether the block rows `kept` (an answer's) show no text but the headline `row`'s
+    block."""
+    if kept is None or not len(kept):
+        return False
+    at = blocks.index(snap.n)
+    own = at[row]
+    pos = at[kept]
+    text = pos[(pos >= 0) & (blocks.chars[np.maximum(pos, 0)] > 0)]
+    return own >= 0 and len(text) > 0 and bool((text == own).all())
+
+
+def post(snap: Snapshot, feats: Features, row: int, outside: np.ndarray | None = None) -> int:
+    """The headline `row`'s post: its nearest ancestor showing visible text besides the
+    headline's (rows of `outside`, a comment thread, not counted); -1 when there is none
+    or it holds more than POST_MAX_SHARE of the page's visible text."""
+    visible = np.where(feats.gone, 0, feats.own_chars)
+    if outside is not None:
+        visible = np.where(outside, 0, visible)
+    text = snap.subtree_sum(visible)
+    up = np.flatnonzero(holders(snap, row) & (text > text[row]))
+    if not len(up):
+        return -1
+    node = int(up[-1])                 # preorder: the deepest holder is the last
+    return node if text[node] <= POST_MAX_SHARE * text[0] else -1

@@ -362,6 +362,19 @@ class Options:
         "element holds it; not on product pages. A short post beside a longer sidebar list "
         "or comment thread is then read with its title, not its neighbour (NOTES.md, 'Why "
         "the element holds the headline')")
+    auto_thread_first: bool = _opt(
+        True, "auto with auto_block_choice: the vote's element, when it lies inside the "
+        "comment thread left out of the body (comments.apart), moves out of it before the "
+        "block model judges the page: the model reads the method's element as evidence, and "
+        "judged from the thread it scored a short post's paragraphs as boilerplate, the post "
+        "read as its headline alone (NOTES.md, 'Why the page is judged from outside the "
+        "comment thread')")
+    auto_post_whole: bool = _opt(
+        True, "auto with auto_headline: when the block stage would answer the headline alone, "
+        "the answer is the headline's post (its nearest container with other text, at most "
+        "half the page's; headline.post) with every block of it kept but a comment thread's: "
+        "the block model, unsure of a short post's few lines, kept only its title (NOTES.md, "
+        "'Why a post is more than its headline')")
     auto_teasers: bool = _opt(
         True, "auto with auto_block_choice, on a page the page type model calls an article "
         "(not a forum's): lists of teaser cards after the post (three or more alike cards, "

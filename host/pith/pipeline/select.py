@@ -17,7 +17,10 @@ blocks, metadata, stage timings). Decisions a change must keep:
     (blocks/expected.py), and every later block decision on the page (the stage, grow, shrink,
     include / exclude) reads those same probabilities;
   - the block stage judges the choice grown `blocks_grow` times, and the node becomes the
-    kept blocks' lowest common ancestor (a pinned node is judged as it is).
+    kept blocks' lowest common ancestor (a pinned node is judged as it is);
+  - the vote's element inside the comment thread left out of the body moves out of it
+    before the block model judges the page (`auto_thread_first`), and an answer that
+    would be the headline alone is the headline's post (`auto_post_whole`, whole_post).
 
 `grow` and `shrink` move a choice afterwards, and every press changes the text the reader
 sees (a press that only moves the outline looks broken): grow = the nearest ancestor with
@@ -275,9 +278,11 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
         result = lqf.clean(snap, feats, opts, result)
     t3 = time.perf_counter()
     thread = comments_mod.apart(snap, feats, opts)
-    page = None
+    page, top = None, -1
     if opts.blocks and pin is None and opts.algorithm == "auto" and opts.auto_block_choice:
-        result, page = choose_by_blocks(snap, feats, opts, result, thread)
+        if opts.auto_thread_first:
+            result = comments_mod.without(snap, feats, result, thread)
+        result, page, top = choose_by_blocks(snap, feats, opts, result, thread)
     result = comments_mod.without(snap, feats, result, thread, pinned=pin is not None)
     if thread is None:
         result = comments_mod.whole(snap, feats, result, comments_mod.content(snap, feats, opts),
@@ -303,6 +308,8 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
         result = keep.apply(snap, feats, opts, scope, result,
                             answer=None if mine else result.node, page=page,
                             leave_out=comments_mod.left_out(thread, scope))
+        if top >= 0 and opts.auto_post_whole:
+            result = whole_post(snap, feats, opts, element, result, page, top, thread)
     t4 = time.perf_counter()
     metadata = metadata_mod.compute(snap, feats.gone, result.node)
     t5 = time.perf_counter()
@@ -330,14 +337,14 @@ def metadata_at(sel: Selection, node: int) -> dict[str, Any]:
 
 def choose_by_blocks(snap: snapshot_mod.Snapshot, feats: features_mod.Features, opts: Options,
                      method: Choice, thread: comments_mod.Thread | None = None
-                     ) -> tuple[Choice, keep.Judged | None]:
+                     ) -> tuple[Choice, keep.Judged | None, int]:
     """(auto's choice moved to the element of highest expected F1 under the block model's
-    probabilities of every block of the page, every block so judged); the choice as it
-    is and None past blocks_max blocks (option auto_block_choice, blocks/expected.py). A
+    probabilities of every block of the page, every block so judged, the headline's row
+    or -1); the choice as it is, None and -1 past blocks_max blocks (option auto_block_choice, blocks/expected.py). A
     comment thread left out of the body (`thread`) is judged no content."""
     page = keep.judge_page(snap, feats, opts, method)
     if page is None:
-        return method, None
+        return method, None, -1
     page = comments_mod.judged_without(snap, feats, page, thread)
     # the post starts at its headline: the element holds it when the page shows one
     # (NOTES.md, 'Why the element holds the headline')
@@ -358,7 +365,7 @@ def choose_by_blocks(snap: snapshot_mod.Snapshot, feats: features_mod.Features, 
         best = headline.anchored(snap, blocks, page.p, top)
         page = dataclasses.replace(page, p=headline.as_content(snap, blocks, top, page.p))
     if best is None or best == method.node:
-        return method, page
+        return method, page, top
     # the method's element moved: what it dropped (link lists, furniture inside its
     # winner) stays dropped where the new element holds it, never the new element itself
     # nor a row holding it (a post in an `aside` the method left out as furniture: NOTES.md,
@@ -367,7 +374,32 @@ def choose_by_blocks(snap: snapshot_mod.Snapshot, feats: features_mod.Features, 
     drop = method.drop
     if drop is not None:
         drop = drop & ~headline.holders(snap, best)
-    return dataclasses.replace(keep.pin(method, best), drop=drop), page
+    return dataclasses.replace(keep.pin(method, best), drop=drop), page, top
+
+
+def whole_post(snap: snapshot_mod.Snapshot, feats: features_mod.Features, opts: Options,
+               element: Choice, answer: Choice, page: keep.Judged | None, top: int,
+               thread: comments_mod.Thread | None) -> Choice:
+    """`answer` (the block stage's), or, when it shows the headline `top` alone, the
+    headline's post (headline.post) with every block of it kept but the comment thread's:
+    the block model, unsure of a short post's few lines, kept its title only, and a post
+    is more than its title (option auto_post_whole; NOTES.md, 'Why a post is more than its
+    headline')."""
+    blocks = blocks_mod.compute(snap, feats)
+    if not headline.alone(snap, blocks, answer.kept, top):
+        return answer
+    inside = None if thread is None else thread.inside
+    post = headline.post(snap, feats, top, inside)
+    if post < 0:
+        return answer
+    # what precedes the headline is not the post (headline.from_top), nor the thread
+    rows = blocks.rows
+    before = rows[(rows > post) & (snap.end[rows] <= top)]
+    roots = np.empty(0, np.int64) if thread is None else \
+        thread.roots[(thread.roots > post) & (thread.roots < snap.end[post])]
+    return keep.apply(snap, feats, opts, post, element, include=np.array([post]),
+                      exclude=np.concatenate((before, roots)), page=page,
+                      leave_out=comments_mod.left_out(thread, post))
 
 
 def mostly_hidden(snap: snapshot_mod.Snapshot, feats: features_mod.Features,

@@ -48,6 +48,11 @@ TITLE_SEPARATORS = (" | ", " - ", " – ", " — ", " · ", " :: ", " » ", " «
 # begins ("Best Movers in NYC 2025 | Top 19 Companies"); not the em dash or the slash,
 # which sentences hold ("… System — and It May Replace My Gym", "2026 / 2027").
 PART_SEPARATORS = (" | ", " - ", " – ", " • ", " · ")
+# Of those, the ones that set off a tagline or a search engine's keywords whatever their
+# length ("Stripe Payments | Global Payment Processing Platform", "IAM overview | Identity
+# and Access Management (IAM)"): the part before the first is the page's name. A dash
+# more often joins a name and what it explains ("Git - git-commit Documentation").
+TAGLINE_SEPARATORS = (" | ",)
 # Words a shown h1 may hold before the declared title that are no part of it: a label
 # of the forum's or blog's software ending in a colon, or a date ("Thread: …", "Blog: …",
 # "Dec 18 2025 …"). Other words are the headline's own ("The Best …" under a title "Best
@@ -240,7 +245,12 @@ def first_part(title: str) -> str:
     """A title's first part when the title has parts (PART_SEPARATORS) and that part is
     the longest: the rest is a tagline, a section or a site's name ("Headline | Opinion").
     A shorter first part is a name the rest explains ("Git - git-commit Documentation"),
-    and the title stays whole."""
+    and the title stays whole, unless a TAGLINE_SEPARATORS one ends it ("Stripe Payments |
+    Global Payment Processing Platform" is "Stripe Payments")."""
+    for sep in TAGLINE_SEPARATORS:
+        first = title.split(sep, 1)[0].strip()
+        if first and first != title.strip():
+            return first
     return _first_if_longest(title, PART_SEPARATORS)
 
 
@@ -264,6 +274,7 @@ def choose_title(declared: list[str | None], entity: str | None,
     an h1 that is the site's name is never the title. On a page below the site's root
     (`root` False) a declared title that leads with the site's name ("Site - Slogan")
     yields to the shown h1 nearest the chosen element."""
+    declared = [_filled(c, site, host) for c in declared]
     offered = [c for c in (*declared, entity) if c]
     shown = [(t, d) for t, d in headlines if not _names_the_site(t, site, host, offered)]
     if shown and offered:
@@ -283,6 +294,23 @@ def choose_title(declared: list[str | None], entity: str | None,
     if entity:
         return strip_site(entity, site, host)
     return strip_site(min(shown, key=lambda x: x[1])[0], site, host) if shown else None
+
+
+# What a template leaves before the site's name when the page's own title is missing
+# ("<title> | Nuts & Volts Magazine</title>").
+EMPTY_LEAD = re.compile(r"^\s*[|\-–—·•:/»~]+\s+")          # "-5 degrees" keeps its sign
+
+
+def _filled(title: str | None, site: str | None, host: str | None) -> str | None:
+    """A declared title without the separator its template left in front of it; None
+    when what is left only names the site (the page's own part was empty)."""
+    if not title:
+        return title
+    m = EMPTY_LEAD.match(title)
+    if not m:
+        return title
+    rest = title[m.end():]
+    return None if not rest or _names_site(rest, site, host, trailing=True) else rest
 
 
 def without_prefix(h1: str, declared: list[str], site: str | None, host: str | None) -> str:
@@ -307,6 +335,37 @@ def without_prefix(h1: str, declared: list[str], site: str | None, host: str | N
     return h1
 
 
+def _instant(value: str) -> dt.datetime | None:
+    """The moment a declared date with a time zone names, or None (a day, a local time)."""
+    try:
+        t = dt.datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return t if t.tzinfo is not None else None
+
+
+def shown_instead(published: str, declared: list[tuple[str | None, str | None]],
+                  days: dict[str, bool]) -> str:
+    """The declared date the page shows, when it does not show its declared publish day:
+    the first declared date (`declared`: each source's (published, modified)) whose day is
+    shown, not as an update (`days`: shown_days's). A publish time shown on the day before
+    or after is the same instant in the site's own zone ("2025-12-02T23:00Z" shown as "03
+    Dec 2025" in Sydney): then a modified time shown on that day does not replace it; a
+    second source's publish date still does."""
+    if published[:10] in days:
+        return published
+    moment = _instant(published)
+    near = set()
+    if moment is not None:
+        near = {(moment.date() + dt.timedelta(days=k)).isoformat() for k in (-1, 1)}
+    for pub, mod in declared:
+        if pub and days.get(pub[:10]) is False:
+            return pub
+        if mod and days.get(mod[:10]) is False and not (mod[:10] in near and _instant(mod) != moment):
+            return mod
+    return published
+
+
 def local_day(published: str | None, url_day: str | None) -> str | None:
     """The publish date, on the URL's day when the URL names the day before or after it: a
     time declared in UTC ("2025-12-19T02:41Z") of a post the site dates 18 December in its
@@ -324,10 +383,12 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
     """The metadata of a validated snapshot, read around the chosen row `node` (`gone`:
     the features' code-or-hidden mask)."""
     declared = snap.meta.get("declared") or {}
-    ld = jsonld.fields(declared.get("ld", ()), snap.meta.get("url") or "")
+    ld = jsonld.fields([*declared.get("ld", ()), *tags.ld_in_meta(declared.get("meta", ()))],
+                       snap.meta.get("url") or "")
     meta = tags.meta_fields(declared.get("meta", ()))
     items = tags.item_fields(declared.get("items", ()), declared.get("scopes", ()),
-                             lambda r: shown.text_of(snap, r), snap.end)
+                             lambda r: shown.text_of(snap, r), snap.end,
+                             lambda r: shown.name_in(snap, r))
     links = tags.link_fields(declared.get("links", ()))
     seen = shown.Shown(snap, gone, node)     # read only for the fields nothing declares
     page_url = snap.meta.get("url") or ""
@@ -364,8 +425,7 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
     declared_days = [d for pair in declared_dates for d in pair if d]
     if published and any(d[:10] != published[:10] for d in declared_days):
         days = shown.shown_days(snap, gone, node, {d[:4] for d in (published, *declared_days)})
-        if published[:10] not in days:
-            published = next((d for d in declared_days if days.get(d[:10]) is False), published)
+        published = shown_instead(published, declared_dates, days)
     published = local_day(published, seen.get("url_date") if published else None)
     # an author named like the site is the publisher: a shown byline may name the person,
     # else the site is the author (a shop's or a one-person blog's posts)

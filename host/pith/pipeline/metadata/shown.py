@@ -35,16 +35,26 @@ MAX_TRIES = 12
 # (patterns matched against lower-cased strings are written without re.I: the regular
 # expression engine then skips ahead by their first characters, several times faster)
 BYLINE_NAMES = re.compile(r"byline|by-line|author|writer|contributor|posted-?by|autor|auteur|"
-                          r"reporter|journalist|creator")
-NOT_BYLINE_NAMES = re.compile(r"avatar|image|photo|img|bio|about|comment|follow|social|share|"
-                              r"more-?from|related|box|card|list|title|job|role|position|desc",
+                          r"reporter|journalist|creator|user-?name|postuser")
+# Each word ends the class word it is found in, or a plural or longer form of it follows
+# ("bio", "authorbox", "comments", "description"): inside a longer word it is another
+# word ("wp-block-jobber-academy-post-hero__author", "controller").
+NOT_BYLINE_NAMES = re.compile(r"(?:avatar|image|photo|img|bio|about|comment|follow|social|share|"
+                              r"more-?from|related|box|card|list|title|job|role|position|desc)"
+                              r"(?:s|es|ed|er|ers|ing|graph\w*|ription|graphy|ical)?(?![a-z])",
                               re.I)
+# The reader's own account, a link or not, is never a byline (a shop's header menu
+# "js-user-name js-account" holding "Open My Menu").
+ACCOUNT_NAMES = re.compile(r"(?:^|[\s_-])(?:account|log-?in|sign-?in|my-?menu)")    # not "bloginfo"
+# A class word that names the name itself ("elementor-author-box__name", "author-card-name"):
+# the name inside an author box or card, which NOT_BYLINE_NAMES leaves out whole.
+NAME_PART = re.compile(r"[-_]name(?![a-z])")
 DATE_NAMES = re.compile(r"date|time|publish|posted|dateline|byline|meta|datum|fecha")
 # A link to an author's page; and a forum's link to a member's profile, by the forum
 # software's own addresses (XenForo's /members/name.1/, vBulletin's member.php?u=1,
 # phpBB's memberlist.php?mode=viewprofile, FluxBB's profile.php?id=1): the poster's name.
 AUTHOR_URL = re.compile(r"/(?:author|authors|autor|autore|auteur|writers?|contributors?|"
-                        r"journalists?|reporters?|people|staff|profiles?|members)/[^/?#\s]+/?"
+                        r"journalists?|reporters?|people|staff|team|profiles?|members)/[^/?#\s]+/?"
                         r"(?:[?#\n]|$)|/member\.php\?[^\n]*\bu=\d|/memberlist\.php\?mode=viewprofile|"
                         r"/profile\.php\?id=\d")
 # Social networks' hosts: their /profile/ links are the site's follow and share buttons.
@@ -58,9 +68,10 @@ BY_TEXT = re.compile(r"\n[ \t]*(?:(?:written|posted|published|reported|authored)
 # Who else a page names with "by": its reviewers, editors, photographers.
 NOT_AUTHOR_TEXT = re.compile(r"(?:review|edit|fact[- ]?check|photo|photograph|illustrat|translat|"
                              r"image|video|updated)\w*\s+by\b", re.I)
-# What precedes a name on a byline, in the languages of the labelled pages.
+# What precedes a name on a byline, in the languages of the labelled pages ("via": a link
+# aggregator's submitter, lobste.rs's "via scvalex").
 BY_PREFIX = re.compile(r"^(?:(?:written|posted|published|reviewed|edited|reported|authored)\s+by|"
-                       r"by|from|von|par|por|door|di|da|av|af|autor(?:a)?|authors?|auteur|"
+                       r"by|via|from|von|par|por|door|di|da|av|af|autor(?:a)?|authors?|auteur|"
                        r"text|posted)(?:\s*[:\-–—]\s*|\s+|$)", re.I)
 # Separators that end the name part of a byline ("Jane Doe | 4 March 2024").
 BYLINE_END = re.compile(r"\s*(?:[|·•⋅/»]|\s[-–—]\s|\bon\b|\bupdated\b|\bpublished\b|\bposted\b|"
@@ -68,23 +79,34 @@ BYLINE_END = re.compile(r"\s*(?:[|·•⋅/»]|\s[-–—]\s|\bon\b|\bupdated\b|
                         r"[-–—]?\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|"
                         r"\d{1,2}[./]\d|\d{4}|\bam\b\s+\d|\bvor\b|\bin\b\s)", re.I)
 # A date line's date before the name ("Dec. 19, 2025 · Niko Matsakis"): up to the
-# separator after a year.
-LEADING_DATE = re.compile(r"^[^|·•⋅\n]{0,40}?\d{4}\s*(?:[|·•⋅]|\s[-–—]\s)\s*")
+# separator after a year, or the element boundary (a newline, text_of's) after it when
+# one element follows ("<span>Dec 17, 2025</span><span>Julian K. Arni</span>"; more
+# lines after a date are a dateline's time and programme: "6:01 PM ET / Heard on …").
+LEADING_DATE = re.compile(r"^[^|·•⋅\n]{0,40}?\d{4}[ \t]*(?:(?:[|·•⋅]|\s[-–—]\s)\s*|\n(?=[^\n]+$))")
 # What ends the name in a declared author ("Jane Doe - Editorial Team"); user names,
 # e-mail addresses and digits stay (forums declare "user3080392", "jo.p").
 DECLARED_NAME_END = re.compile(r"\s*(?:[|·•⋅»]|\s[-–—]\s)")
-# A template's unfilled placeholder where a name should be.
-PLACEHOLDER = re.compile(r"\{\{|\}\}|\$\{|<%|^[\w.]*\.author$", re.I)
+# A template's unfilled placeholder where a name should be (a script's "undefined", a
+# theme's "default" user).
+PLACEHOLDER = re.compile(r"\{\{|\}\}|\$\{|<%|^[\w.]*\.author$|^(?:undefined|null|none|default)$",
+                         re.I)
 # What joins names across a byline's elements ("<a>Jane Doe</a>, <a>John Roe</a>").
 _JOINS = r"(?:[,&;]|\b(?:and|und|et|y|e)\b)"
 JOINS_NAMES = re.compile("^" + _JOINS, re.I)           # a line that starts with one
 JOINS_NAMES_END = re.compile(_JOINS + "$", re.I)       # a line that ends with one
-# Words of a byline that are never a name.
+# Words of a byline that are never a name; and the words a sentence's "By" leads to in
+# documentation and filters ("By default, …", "By now", "Sort by: Region").
 NOT_A_NAME = re.compile(r"^(?:by|author|authors|admin|staff|share|comments?|posted|written|"
                         r"updated|published|min read|read more|follow|more|view|profile|"
-                        r"username|anonymous|guest|editor|team)$", re.I)
-# A name that is a read time, a template key or a word of a sentence.
-NOT_NAME_PARTS = re.compile(r"\bmins?\b|\bread\b|^\w+(?:\.\w+)+$|\{|\}|@", re.I)
+                        r"username|anonymous|guest|editor|team|" + r"|".join(
+                            "default now then far way value reference design hand chance "
+                            "contrast comparison industry region category date name names type "
+                            "topic popularity relevance price location country subject".split())
+                        + r")$", re.I)
+# A name that is a read time, a template key or a word of a sentence; or an account
+# link's words ("Member Login", "Sign in": a site's /profile/ link is also its login).
+NOT_NAME_PARTS = re.compile(r"\bmins?\b|\bread\b|^\w+(?:\.\w+)+$|\{|\}|@|"
+                            r"\blog-?\s?in\b|\bsign[- ]?in\b", re.I)
 # "By clicking …", "by keeping an eye on …": a sentence's gerund, no name.
 GERUND = re.compile(r"^[a-z]+ing\b")
 AUTHOR_SPLIT = re.compile(r"\s*(?:,|&|\band\b|\bund\b|\bet\b|\by\b|\be\b)\s*", re.I)
@@ -254,13 +276,26 @@ def is_name(n: str) -> bool:
 def first_line(t: str) -> str:
     """A byline's text up to the first element boundary (a newline, from text_of) after
     a name of two words or more: "Jane Doe\nSenior reporter" is "Jane Doe", while
-    "Jane\nDoe" (given and family name in spans of their own) stays whole."""
+    "Jane\nDoe" (given and family name in spans of their own) stays whole, and so does a
+    parenthesis after the name ("<a>Jo Lee</a> (with Ann Roe)": the byline's own words)."""
     out = ""
     for line in t.split("\n"):
-        if len(out.split()) >= 2 and not (JOINS_NAMES.match(line) or JOINS_NAMES_END.search(out)):
+        if len(out.split()) >= 2 and not (JOINS_NAMES.match(line) or JOINS_NAMES_END.search(out)
+                                          or line.startswith("(")):
             break
         out = f"{out} {line}".strip()
     return out
+
+
+def name_in(snap, row: int) -> str:
+    """The name a row's subtree writes (a microdata author without a value): its text
+    without a leading "By", up to the first element boundary after a name of two words
+    ("By <a>Keith Barry</a><br>Senior Autos Reporter" is "Keith Barry"); "" for another
+    role's ("Updated by Jon Linkov": NOT_AUTHOR_TEXT)."""
+    t = text_of(snap, row, "\n").strip()
+    if NOT_AUTHOR_TEXT.match(t):
+        return ""
+    return first_line(BY_PREFIX.sub("", t, count=1).strip())
 
 
 def clean_byline(t: str) -> list[str]:
@@ -276,7 +311,10 @@ def clean_byline(t: str) -> list[str]:
     t = t.strip(" ,:;-–—|·•")
     if not t or len(t) >= MAX_BYLINE_CHARS or GERUND.match(t):
         return []
-    return [n for n in (p.strip(" ,:;.") for p in AUTHOR_SPLIT.split(t)) if is_name(n)]
+    parts = [p.strip(" ,:;.") for p in AUTHOR_SPLIT.split(t)]
+    if not is_name(parts[0]):          # "By default, all items …": a sentence, no names
+        return []
+    return [n for n in parts if is_name(n)]
 
 
 def clean_declared_author(a: str) -> str | None:
@@ -318,7 +356,10 @@ def byline(snap, gone: np.ndarray, node: int, author_links: list[int]) -> list[s
         found = found[~gone[found] & (snap.end[found] - found <= MAX_BYLINE_ROWS)]
         for r in found[:MAX_TRIES].tolist():
             names = f"{snap.cls[r]} {snap.id[r]}"
-            if g == 2 and NOT_BYLINE_NAMES.search(names) and not snap.link[r]:
+            if g == 2 and ACCOUNT_NAMES.search(names.lower()):
+                continue
+            if g == 2 and NOT_BYLINE_NAMES.search(names) and not snap.link[r] \
+                    and not NAME_PART.search(names.lower()):
                 continue
             before = snap.text[parent[r]] if parent[r] >= 0 else ""
             if NOT_AUTHOR_TEXT.search(before) or NOT_AUTHOR_TEXT.search(snap.text[r]):

@@ -65,8 +65,16 @@ ITEM_PROPS: dict[str, str] = {
     "keywords": "tags", "articleSection": "categories", "inLanguage": "language",
     "license": "license",
 }
+# <meta> keys whose content is a JSON-LD text: Remix's meta descriptor "script:ld+json",
+# which some of its renderers write as a <meta> instead of a <script> (the page's only
+# Article then sits in an attribute).
+LD_META_KEYS = frozenset(("script:ld+json",))
 # An item whose text (no content attribute) is longer than this is a section, not a value.
 MAX_ITEM_TEXT_ROWS = 60
+# An author scope without a `name` item is read as its name when it is this small (the
+# name in the scope's own text, or a span or two): a larger one is a card of photo, bio
+# and links, whose text is no name.
+MAX_SCOPE_NAME_ROWS = 2
 # link relation -> field
 REL_FIELDS = {"canonical": "url", "license": "license", "image_src": "image"}
 _HANDLE = re.compile(r"^@\w+$")
@@ -106,6 +114,11 @@ def meta_fields(meta: list[list]) -> dict[str, Any]:
     return out
 
 
+def ld_in_meta(meta: list[list]) -> list[str]:
+    """The JSON-LD texts the <meta> entries [row, key, content] carry (LD_META_KEYS)."""
+    return [content for _row, key, content in meta if key in LD_META_KEYS]
+
+
 def _uninvert(v: str) -> str:
     """"Roy, Aniruddha" → "Aniruddha Roy" (library catalogues' order)."""
     last, sep, first = v.partition(",")
@@ -121,10 +134,12 @@ def _bad_author(v: str) -> bool:
 
 
 def item_fields(items: list[list], scopes: list[list], text_of: Callable[[int], str],
-                end: np.ndarray) -> dict[str, Any]:
+                end: np.ndarray, name_of: Callable[[int], str] | None = None) -> dict[str, Any]:
     """Candidate fields of microdata items [row, prop, value]: a value-less item reads its
-    row's text (`text_of`); an author item that is itself a scope (a Person) reads its
-    `name` item inside."""
+    row's text (`text_of`; an author's with `name_of` when given: the name up to its
+    element's boundary, "By <a>Jo Lee</a><br>Senior reporter" is "Jo Lee"); an author
+    item that is itself a scope (a Person) reads its `name` item inside."""
+    name_of = name_of or text_of
     scope_rows = {row for row, _t in scopes}
     out: dict[str, Any] = {}
     names_inside = [(row, v) for row, prop, v in items if "name" in prop.split()]
@@ -137,11 +152,11 @@ def item_fields(items: list[list], scopes: list[list], text_of: Callable[[int], 
                 inner = [(r, v) for r, v in names_inside if row < r < end[row]]
                 if inner:
                     r, v = inner[0]
-                    value = v if v is not None else _short_text(r, text_of, end)
-                else:
-                    value = None
+                    value = v if v is not None else _short_text(r, name_of, end)
+                else:              # a Person written as its name alone ("The Diggs Team")
+                    value = _short_text(row, name_of, end, MAX_SCOPE_NAME_ROWS)
             elif value is None:
-                value = _short_text(row, text_of, end)
+                value = _short_text(row, name_of if name == "authors" else text_of, end)
             if not value:
                 continue
             value = " ".join(value.split())
@@ -156,8 +171,9 @@ def item_fields(items: list[list], scopes: list[list], text_of: Callable[[int], 
     return out
 
 
-def _short_text(row: int, text_of: Callable[[int], str], end: np.ndarray) -> str | None:
-    if end[row] - row > MAX_ITEM_TEXT_ROWS:
+def _short_text(row: int, text_of: Callable[[int], str], end: np.ndarray,
+                limit: int = MAX_ITEM_TEXT_ROWS) -> str | None:
+    if end[row] - row > limit:
         return None
     return text_of(row)
 
