@@ -721,6 +721,73 @@ def test_a_site_and_slogan_title_below_the_root_yields_to_the_shown_headline():
     assert m["title"] == "Clarity, finally"
 
 
+def test_an_en_dash_in_a_shown_heading_is_the_headlines_own():
+    # a heading the reader sees uses the en dash as a sentence's dash: kept whole
+    h = "Transitioning to a plant-based diet \u2013 tips and tricks"
+    m = meta_of(ARTICLE.format(h=h), title=h + " | Parkview Health")
+    assert m["title"] == h
+    # in a declared title alone it still ends the first part
+    body = "<article><p>" + "Words of the article go on. " * 10 + "</p></article>"
+    m = meta_of(body, title="Transitioning to a plant-based diet \u2013 tips", url="https://site.test/p")
+    assert m["title"] == "Transitioning to a plant-based diet"
+    # and a heading's other separators still do ("Headline | Tagline" set in the h1)
+    h = "Best Residential Movers in NYC 2025 | Top 19 Companies"
+    assert meta_of(ARTICLE.format(h=h), title=h)["title"] == "Best Residential Movers in NYC 2025"
+
+
+def test_a_soft_hyphen_in_the_headline_is_not_drawn_nor_read():
+    # "Assis&shy;tance": the h1's words are the declared title's, and the title holds no
+    # character the browser does not draw
+    h = "Home Repair Assis&shy;tance Program"
+    m = meta_of(ARTICLE.format(h=h), title="City of Marion Building Department: Home Repair Assistance Program",
+                url="https://city.test/home-repair")
+    assert m["title"] == "Home Repair Assistance Program"
+    m = meta_of("<article><p>" + "Words of the article go on. " * 10 + "</p></article>",
+                title="Zero\u200bwidth of&shy;fers", url="https://site.test/p")
+    assert m["title"] == "Zerowidth offers"
+
+
+def test_a_shown_headings_pipe_parts_stay_whole_when_the_first_is_shorter():
+    h = "Trekking Backpack 40L | Lightweight &amp; Adventure-Ready"
+    m = meta_of(ARTICLE.format(h=h), title="Trekking Backpack 40L | Lightweight & Adventure-Ready")
+    assert m["title"] == "Trekking Backpack 40L | Lightweight & Adventure-Ready"
+
+
+def test_a_leading_part_holding_the_sites_name_further_on_is_the_headlines():
+    # a site named "Astronomy": "New to Astronomy – …" is a headline's first words, not
+    # the site's name before it; "Astronomy Forum - …" is the site's
+    head = '<meta property="og:site_name" content="Astronomy">'
+    body = "<article><p>" + "Words of a post go on. " * 10 + "</p></article>"
+    t = "New to Astronomy \u2013 Best First Telescope Recommendations?"
+    assert meta_of(body, title=t, head=head, url="https://forum.test/t/1")["title"] == t
+    m = meta_of(body, title="Astronomy Forum - Best First Telescope?", head=head, url="https://forum.test/t/1")
+    assert m["title"] == "Best First Telescope?"
+
+
+def test_a_declared_title_that_is_the_sites_name_alone_yields_below_the_root():
+    head = '<meta property="og:title" content="Bombas"><meta property="og:site_name" content="Bombas">'
+    body = "<main><p>" + "Socks for every day of the week. " * 10 + "</p></main>"
+    m = meta_of(body, title="All Men's Socks", head=head, url="https://shop.bombas.com/collections/mens-socks")
+    assert m["title"] == "All Men's Socks"
+    # on the site's root the site's name is the home page's title
+    m = meta_of(body, title="All Men's Socks", head=head, url="https://shop.bombas.com/")
+    assert m["title"] == "Bombas"
+
+
+def test_a_headline_curled_only_at_display_is_the_title_as_typed():
+    h = "Why Hasn\u2019t Tutoring Been More \u201cEffective\u201d?"
+    typed = 'Why Hasn\'t Tutoring Been More "Effective"?'
+    m = meta_of(ARTICLE.format(h=h), title=typed + " | Education Week")
+    assert m["title"] == typed
+    # a declared title that curls them too: the sources disagree, the shown heading stays
+    head = f'<meta property="og:title" content="{h.replace(chr(34), "&quot;")}">'
+    m = meta_of(ARTICLE.format(h=h), title=typed + " | Education Week", head=head)
+    assert m["title"] == h
+    # other words differ: the shown heading, as it is
+    m = meta_of(ARTICLE.format(h=h), title="Why Hasn't Tutoring Been More Effective Yet?")
+    assert m["title"] == h
+
+
 def test_language_html_lang_first_then_declared():
     assert meta_of(ARTICLE.format(h="x"), lang="de-AT")["language"] == "de-AT"
     assert meta_of(ARTICLE.format(h="x"), lang="", head='<meta property="og:locale" content="pt_BR">'

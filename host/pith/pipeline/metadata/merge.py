@@ -48,6 +48,11 @@ TITLE_SEPARATORS = (" | ", " - ", " – ", " — ", " · ", " :: ", " » ", " «
 # begins ("Best Movers in NYC 2025 | Top 19 Companies"); not the em dash or the slash,
 # which sentences hold ("… System — and It May Replace My Gym", "2026 / 2027").
 PART_SEPARATORS = (" | ", " - ", " – ", " • ", " · ")
+# The same in a shown heading, without the en dash: a heading the reader sees uses it as a
+# sentence's dash ("Transitioning to a plant-based diet – tips and tricks"), where a
+# <title> uses it before the site's name (NOTES.md, 'Why a title's parts are cut where
+# they are').
+HEADING_PART_SEPARATORS = (" | ", " - ", " • ", " · ")
 # Of those, the ones that set off a tagline or a search engine's keywords whatever their
 # length ("Stripe Payments | Global Payment Processing Platform", "IAM overview | Identity
 # and Access Management (IAM)"): the part before the first is the page's name. A dash
@@ -59,6 +64,15 @@ TAGLINE_SEPARATORS = (" | ",)
 # …": as many labels take the one as the other).
 MAX_HEADLINE_PREFIX_WORDS = 3
 _FOLD = re.compile(r"[\W_]+", re.U)
+# Typographic quotes and their ASCII forms: a shown heading that differs from the declared
+# titles only by these was curled by the site's typography at display (WordPress's
+# wptexturize, a theme's filter), and every declared title writing it straight gives the
+# text as typed (NOTES.md, 'Why a title's parts are cut where they are').
+CURLY_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
+# Characters a browser does not draw that a page's text may hold: the soft hyphen
+# ("Assis\u00adtance"), zero-width spaces and joiners, the byte-order mark. A title is
+# read without them (they split its words when folded).
+INVISIBLE = re.compile("[\u00ad\u200b-\u200d\u2060\ufeff]")
 # Folded strings remembered (`fold`): a page's titles, headings and names, a few dozen; the
 # last pages' are enough, and the bounds (strings and their length: a headline is read up
 # to 400 characters) keep a crawl's memory flat whatever titles its pages hold.
@@ -122,16 +136,20 @@ def host_site(url: str) -> str | None:
     return host[4:] if host.startswith("www.") else (host or None)
 
 
-def _names_site(part: str, site: str | None, host: str | None, trailing: bool = False) -> bool:
+def _names_site(part: str, site: str | None, host: str | None, trailing: bool = False,
+                leading: bool = False) -> bool:
     """Whether a title part names the site: its folded form is the site's, or one holds
     the other, or it is the host name's main label; a `trailing` part also when it holds
-    that label with a word or two ("Doom9's Forum" on forum.doom9.org)."""
+    that label with a word or two ("Doom9's Forum" on forum.doom9.org). A `leading` part
+    ("Site - Headline") that holds the site's name starts with it ("Astronomy Forum"):
+    "New to Astronomy – Best First Telescope?" on a site named Astronomy is a headline."""
     p = fold(part)
     if not p:
         return False
     if site:
         s = fold(site)
-        if s and (p == s or (len(p) >= 3 and (p in s or s in p))):
+        holds = s in p and (not leading or (p + " ").startswith(s + " "))
+        if s and (p == s or (len(p) >= 3 and (p in s or holds))):
             return True
     if host:
         label = fold(host.rsplit(".", 2)[-2] if host.count(".") >= 1 else host)
@@ -160,7 +178,7 @@ def _strip_site(title: str, site: str | None, host: str | None) -> tuple[str, bo
             rest = title[:at].strip()
             return _first_if_longest(rest, (sep,)), False
         at = title.find(sep)
-        if at > 0 and _names_site(title[:at], site, host):
+        if at > 0 and _names_site(title[:at], site, host, leading=True):
             return title[at + len(sep):].strip(), True
     return title, False
 
@@ -270,17 +288,28 @@ def choose_title(declared: list[str | None], entity: str | None,
     document's, JSON-LD's entity's), when it agrees by TITLE_AGREEMENT or more, nearest the
     chosen element among equals; else the first declared title; JSON-LD's entity
     headline only when no other is declared (a listing's first item is an entity too);
-    else the shown h1 nearest the chosen element. Each without a part naming the site;
-    an h1 that is the site's name is never the title. On a page below the site's root
-    (`root` False) a declared title that leads with the site's name ("Site - Slogan")
-    yields to the shown h1 nearest the chosen element."""
+    else the shown h1 nearest the chosen element. Each without a part naming the site,
+    and cut to its first part when that is the longest (`first_part`; a heading at
+    HEADING_PART_SEPARATORS); an h1 that is the site's name is never the title. On a
+    page below the site's root (`root` False) a declared title that leads with the
+    site's name ("Site - Slogan") yields to the shown h1 nearest the chosen element, and
+    one that is the site's name alone to the other declared titles."""
     declared = [_filled(c, site, host) for c in declared]
+    if not root and site and any(c and fold(c) != fold(site) for c in declared):
+        # a template's og:title or microdata headline that is the site's name alone
+        # ("Bombas" beside the <title> "All Men's Socks") names no page below the root
+        declared = [None if c and fold(c) == fold(site) else c for c in declared]
     offered = [c for c in (*declared, entity) if c]
     shown = [(t, d) for t, d in headlines if not _names_the_site(t, site, host, offered)]
+
+    def heading(t: str) -> str:
+        return _first_if_longest(t, HEADING_PART_SEPARATORS)
+
     if shown and offered:
         score, _, best = max((max(agreement(t, c) for c in offered), -d, t) for t, d in shown)
         if score >= TITLE_AGREEMENT:
-            return without_prefix(strip_site(best, site, host), offered, site, host)
+            return as_typed(heading(without_prefix(strip_site(best, site, host), offered, site,
+                                                   host)), offered, site, host)
     for c in declared:
         if c:
             title, site_first = _strip_site(c, site, host)
@@ -289,11 +318,30 @@ def choose_title(declared: list[str | None], entity: str | None,
             # the internet" on a thread): the h1 near the content names the page. On the
             # root it is the home page's own title.
             if site_first and shown and not root:
-                return strip_site(min(shown, key=lambda x: x[1])[0], site, host)
-            return title
+                return heading(strip_site(min(shown, key=lambda x: x[1])[0], site, host))
+            return first_part(title)
     if entity:
-        return strip_site(entity, site, host)
-    return strip_site(min(shown, key=lambda x: x[1])[0], site, host) if shown else None
+        return first_part(strip_site(entity, site, host))
+    return heading(strip_site(min(shown, key=lambda x: x[1])[0], site, host)) if shown else None
+
+
+def as_typed(h1: str, declared: list[str], site: str | None, host: str | None) -> str:
+    """`h1` as the declared titles write it when it differs from them only by CURLY_QUOTES
+    and every declared title that holds it (whole, without its site, or its first part)
+    writes it with straight quotes: "Why Hasn’t Tutoring …" shown, "Why Hasn't Tutoring
+    …" declared, is "Why Hasn't Tutoring …"."""
+    if h1 == h1.translate(CURLY_QUOTES):
+        return h1
+    plain = " ".join(h1.split()).translate(CURLY_QUOTES)
+    forms = []
+    for c in declared:
+        stripped = strip_site(c, site, host)
+        for form in (c, stripped, first_part(stripped)):
+            form = " ".join(form.split())
+            if form.translate(CURLY_QUOTES) == plain:
+                forms.append(form)
+                break
+    return forms[0] if forms and all(f == plain for f in forms) else h1
 
 
 # What a template leaves before the site's name when the page's own title is missing
@@ -333,6 +381,13 @@ def without_prefix(h1: str, declared: list[str], site: str | None, host: str | N
         if fold(rest) in targets:
             return rest
     return h1
+
+
+def _title_text(title: str | None) -> str | None:
+    """A declared title as a candidate: without INVISIBLE characters, None when empty."""
+    if not title:
+        return None
+    return INVISIBLE.sub("", title) or None
 
 
 def _instant(value: str) -> dt.datetime | None:
@@ -406,10 +461,11 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
     if not site:
         site = site_from_title(doc_title, seen.get("title"),
                                lambda: shown.site_places_text(snap, gone))
-    title = choose_title([meta.get("title"), items.get("title"), doc_title], ld.get("title"),
-                         seen.get("headlines"), site, host,
+    title = choose_title([_title_text(meta.get("title")), _title_text(items.get("title")),
+                          _title_text(doc_title)], _title_text(ld.get("title")),
+                         [(v, d) for t, d in seen.get("headlines") if (v := INVISIBLE.sub("", t))],
+                         site, host,
                          root=urllib.parse.urlsplit(page_url).path.strip("/") == "")
-    title = first_part(title) if title else title
     us = (snap.meta.get("lang") or "").lower().startswith("en-us")
     # each source's declared (published, modified), parsed once
     declared_dates = [(dates.parse(src.get("published"), us), dates.parse(src.get("modified"), us))
