@@ -5,12 +5,14 @@ import numpy as np
 import pytest
 
 from builders import make_snapshot
+from pith.pages import static
 from pith.pipeline import render
 from pith.pipeline.blocks import features as bf
 from pith.pipeline.blocks import keep
 from pith.pipeline.algorithms.base import Choice
 from pith.pipeline.features import compute
 from pith.pipeline.options import Options
+from pith.pipeline.select import select
 from pith.pipeline.snapshot import from_json
 
 
@@ -230,8 +232,51 @@ def test_copies_keeps_one_paragraph_said_twice_and_short_repeated_lines():
     same = [PARAS[0]] * 4                                          # one text, not a sequence
     assert not keep.copies(same, chars_of(same)).any()
     tiers = ["Phone consultation with an expert", "Two rounds of revisions"] * 3
-    assert not keep.copies(tiers, chars_of(tiers)).any()           # under 500 characters
+    assert not keep.copies(tiers, chars_of(tiers)).any()           # under COPY_MIN_RUN_CHARS
     assert keep.copies(tiers, chars_of(tiers), min_run=40).tolist() == [False] * 2 + [True] * 4
+
+
+# A product's description, as a shop ships it once per layout (a static snapshot, without
+# the stylesheet that hides one, reads both): three lines, about 260 characters.
+DESCRIPTION = (
+    "<p>Make each cup of tea or coffee feel special with a handmade ceramic mug, wheel thrown "
+    "in our studio.</p><p>Handmade stoneware in a white speckle finish. Size: approx. 9.5 x 13 "
+    "x 7 cm. Volume: approx. 350 ml, a generous cup.</p><p>Suitable for dishwashers and "
+    "microwave ovens. Take care when stacking and washing ceramics, and avoid thermal shock.</p>")
+PRODUCT_PAGE = (
+    "<html><head><title>White speckle mug - Ghost Shop</title>"
+    "<meta property='og:type' content='product'></head><body>"
+    "<nav><a href='/'>Shop</a> <a href='/cart'>Cart</a></nav>"
+    "<main><h1>White speckle mug</h1><span class='price'>$60.00</span>"
+    "<select><option>White</option></select><button>Add to cart</button>"
+    f"<div class='product-description desktop'>{DESCRIPTION}</div>"
+    f"<details class='product-accordion mobile'><summary>Description</summary>{DESCRIPTION}"
+    "</details></main></body></html>")
+STORY_PAGE = (
+    "<html><head><title>Mugs we love - The Gazette</title>"
+    "<meta property='og:type' content='article'></head><body><article><h1>Mugs we love</h1>"
+    f"<p class='byline'>By Ann Lee, May 3, 2024</p><div class='story'>{DESCRIPTION}</div>"
+    f"<p>Another paragraph.</p><div class='story'>{DESCRIPTION}</div></article></body></html>")
+
+
+def test_a_product_description_shipped_twice_is_read_once():
+    """The failure this fixes: a shop's description, shipped for the desktop and again
+    in the phone's accordion, is shorter than COPY_MIN_RUN_CHARS, so the static answer
+    read it twice (wcxb_dev_full train 0610: P 0.49). On a page the page type model calls
+    a product's, PRODUCT_COPY_MIN_RUN_CHARS holds; elsewhere a passage that short said
+    twice stays (a service page's tiers, a reference's parameters)."""
+    line = "Handmade stoneware in a white speckle finish."
+    product = select(static.snapshot_from_html(PRODUCT_PAGE, "https://ghost.example.com/"
+                                               "products/white-speckle-mug"), Options())
+    assert product.page_type[0] == "product"
+    assert product.output("text").count(line) == 1
+    off = select(static.snapshot_from_html(PRODUCT_PAGE, "https://ghost.example.com/"
+                                           "products/white-speckle-mug"),
+                 Options(blocks_drop_copies=False))
+    assert off.output("text").count(line) == 2
+    story = select(static.snapshot_from_html(STORY_PAGE, "https://gazette.example.org/2024/"
+                                             "05/03/mugs-we-love"), Options())
+    assert story.page_type[0] == "article" and story.output("text").count(line) == 2
 
 
 def test_apply_reads_a_page_shipped_twice_once(tmp_path):

@@ -1,6 +1,7 @@
 """Page type: the page-level features, the exported model's evaluation, the reply and rows, and the trainer."""
 import json
 import math
+import sys
 
 import numpy as np
 import pytest
@@ -284,10 +285,24 @@ def test_tokens_are_the_ascii_letter_runs_of_the_lower_cased_text():
     `[a-z]+` over the lower-cased text, on random strings of ASCII, accented letters,
     the Kelvin sign and dotted I (whose lower case is ASCII), digits, marks and spaces."""
     rng = np.random.default_rng(3)
-    alphabet = list("abcXYZ_-09 .\n\t") + ["é", "İ", "\u212a", "ß", "日", "😀", "\u00a0"]
-    for _ in range(300):
+    alphabet = list("abcXYZ_-09 .\n\t") + ["é", "İ", "\u212a", "ß", "日", "😀", "\u00a0",
+                                             "É", "Ⱥ", "\u2126", "Σ", "ǅ", "\ud800"]
+    for _ in range(600):
         text = "".join(rng.choice(alphabet, size=int(rng.integers(0, 40))))
         assert pagetype.tokens(text) == pagetype.TOKEN.findall(text.lower()), text
+
+
+def test_only_two_characters_beyond_ascii_lower_case_to_an_ascii_letter():
+    """pagetype.letters lower-cases A-Z by its byte table and calls str.lower only on a
+    text holding one of ASCII_FROM_LOWER: every other character beyond ASCII (all of
+    Unicode, surrogates aside) has a lower case without an ASCII letter, so it maps to
+    spaces either way."""
+    found = tuple(chr(c) for c in range(128, sys.maxunicode + 1)
+                  if not 0xD800 <= c <= 0xDFFF
+                  and any(ch.isascii() and ch.isalpha() for ch in chr(c).lower()))
+    assert found == pagetype.ASCII_FROM_LOWER
+    for text in ("SUPERİOR \u212aELVIN", "Reply REPLY rÉply", "ﬁle"):
+        assert pagetype.letters(text).split() == pagetype.TOKEN.findall(text.lower())
 
 
 def test_name_counts_count_the_distinct_tokens_each_group_begins():

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from pith.pages import nesting
+from pith.pages import nesting, static
 
 from conftest import PAGES
 from pith.pipeline import snapshot as snapshot_mod
@@ -443,3 +443,44 @@ def test_void_elements_have_no_children_as_in_a_browser():
     assert nodes["tail"][tags.index("embed")] == "between"
     assert nodes["tail"][tags.index("wbr")] == "four"
     assert parents[tags.index("track")] == tags.index("video")
+
+
+@pytest.mark.parametrize("data, header, exact", [
+    ("<p>café</p>".encode(), None, True),                                   # valid UTF-8
+    (b"<p>plain ascii</p>", None, True),                                     # ASCII, undeclared
+    (b'<meta charset="utf-8"><p>ascii</p>', None, True),                    # declared UTF-8
+    (b'<meta charset="windows-1252"><p>ascii</p>', None, False),            # another label
+    ('<meta charset="iso-8859-1"><p>caf\u00e9</p>'.encode("cp1252"), None, False),
+    (b'<meta charset="utf-8"><p>caf\xe9 \xff</p>', None, False),           # replaced bytes
+    (b"\xef\xbb\xbf<p>bom</p>", None, False),                                # the BOM is cut
+    (b"<p>ascii</p>", "shift_jis", False),                                   # the header's
+    ("<p>\u65e5\u672c</p>".encode(), "utf-8", True),
+])
+def test_decode_page_gives_the_bytes_only_when_they_are_the_texts_utf8(data, header, exact):
+    """decode_page's third value is the page's bytes exactly when they are its text's UTF-8
+    (the parse then takes them as they are), None otherwise; its text and charset are
+    decode_html's."""
+    text, charset, utf8 = static.decode_page(data, None, "replace", header)
+    assert (text, charset) == decode_html(data, None, "replace", header)
+    assert (utf8 is not None) == exact
+    if utf8 is not None:
+        assert utf8 is data and text.encode("utf-8") == data
+
+
+@pytest.mark.parametrize("html", [
+    "<body><p>caf\u00e9 <!-- x --> cr\u00e8me</p><svg><text>no</text></svg>"
+    "<a href='/b?x=1'>link</a> tail</body>",
+    "<body>" + "<div>" * 600 + "deep \u00e9" + "</div>" * 600 + "<p>after</p>",   # capped
+])
+def test_a_snapshot_from_the_pages_bytes_equals_one_from_its_text(html):
+    """snapshot_of_html with the page's UTF-8 bytes (what a crawl's decode_page hands on)
+    builds the same snapshot as from the text alone, also when the depth cap rewrites the
+    page (the bytes are then not the parsed text, and are not used)."""
+    data = html.encode("utf-8")
+    text, _, utf8 = static.decode_page(data)
+    assert utf8 is data
+    one = static.snapshot_of_html(text, "http://pith.invalid/a", 10**6)
+    two = static.snapshot_of_html(text, "http://pith.invalid/a", 10**6, utf8)
+    assert one.n == two.n > 600 or "deep" not in html
+    for name, col in one.cols.items():
+        assert col.tolist() == two.cols[name].tolist(), name

@@ -109,16 +109,17 @@ def _extract(record: Record, job: Job) -> dict[str, Any]:
         else:
             data, charset, url = fetch(record.source, job.timeout_s)
     try:
-        text, _ = static.decode_html(data, job.encoding, job.encoding_errors, header=charset)
+        text, _, utf8 = static.decode_page(data, job.encoding, job.encoding_errors,
+                                           header=charset)
     except InputDecode:
         if job.encoding or not charset:
             raise
         # a charset label in the HTTP header that no browser knows is ignored, as
         # browsers do: the page's own declaration and sniffing decide
-        text, _ = static.decode_html(data, None, job.encoding_errors)
+        text, _, utf8 = static.decode_page(data, None, job.encoding_errors)
     static.check_html(text, record.source)
     t1 = time.perf_counter()
-    snap = static.snapshot_of_html(text, url, job.options.max_nodes)
+    snap = static.snapshot_of_html(text, url, job.options.max_nodes, utf8)
     t2 = time.perf_counter()
     sel = select(snap, job.options)
     t3 = time.perf_counter()

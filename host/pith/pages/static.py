@@ -4,7 +4,8 @@ Its public jobs, in the order the CLI uses them:
 
 - `decode_html(data, encoding, errors, header)` turns bytes into text the way a browser
   picks the charset, but valid UTF-8 is UTF-8 whatever is declared (also used by
-  `pith.pages.browser` for local files);
+  `pith.pages.browser` for local files); `decode_page` also gives the bytes when they
+  are exactly the text's UTF-8, which the parse then takes as they are;
 - `check_html(text, name)` refuses inputs that are empty or clearly not HTML;
 - `snapshot_from_html(html, url)` parses the page and walks its tree into the same
   columnar snapshot `capture.js` produces, with `layout: false`;
@@ -186,8 +187,18 @@ def read_page(path) -> bytes:
 
 def decode_html(data: bytes, encoding: str | None = None,
                 errors: str = "strict", header: str | None = None) -> tuple[str, str]:
-    """(text, charset) of an HTML file's bytes, choosing the charset like a browser but
-    for one rule of its own: bytes that are valid UTF-8 are read as UTF-8.
+    """(text, charset) of an HTML file's bytes: `decode_page`'s first two."""
+    text, charset, _ = decode_page(data, encoding, errors, header)
+    return text, charset
+
+
+def decode_page(data: bytes, encoding: str | None = None, errors: str = "strict",
+                header: str | None = None) -> tuple[str, str, bytes | None]:
+    """(text, charset, utf8) of an HTML file's bytes, choosing the charset like a browser
+    but for one rule of its own: bytes that are valid UTF-8 are read as UTF-8. `utf8` is
+    `data` itself when it is exactly the UTF-8 of `text` (valid UTF-8 read as such, no
+    byte-order mark), else None: the parse can take it as it is (`snapshot_of_html`)
+    instead of encoding the text again.
 
     Order: a byte-order mark; else `encoding` (the user's --encoding); else UTF-8 when the
     bytes hold a non-ASCII character and decode strictly as UTF-8, whatever is declared
@@ -209,17 +220,17 @@ def decode_html(data: bytes, encoding: str | None = None,
     for bom, web in BOMS:
         if data.startswith(bom):
             return _decode(data[len(bom):], web, _PY_CODEC[web], errors,
-                           "byte-order mark", len(bom)), web
+                           "byte-order mark", len(bom)), web, None
     if encoding:
         web, codec = _lookup(encoding, "requested with --encoding")
         text = _decode(data, web, codec, errors, "requested with --encoding", 0)
-        return text.removeprefix("\ufeff"), web
+        return text.removeprefix("\ufeff"), web, None
     try:
         utf8: str | None = data.decode("utf-8")
     except UnicodeDecodeError:
         utf8 = None
     if utf8 is not None and len(utf8) != len(data):   # valid, and a non-ASCII character:
-        return utf8, "utf-8"     # ASCII bytes keep the declaration (ISO-2022-JP is ASCII)
+        return utf8, "utf-8", data   # ASCII bytes keep the declaration (ISO-2022-JP is ASCII)
     declarations = [(header, "declared in the HTTP header")] if header else []
     in_page = declared_charset(data)
     if in_page is not None:
@@ -234,10 +245,12 @@ def decode_html(data: bytes, encoding: str | None = None,
             continue     # browsers ignore a label they do not know; so does lenient mode
         if web in ("utf-16le", "utf-16be"):
             web, codec = "utf-8", "utf-8"
-        return _decode(data, web, codec, errors, where, 0), web
+        if web == "utf-8" and utf8 is not None:       # the same decoding as above
+            return utf8, web, data
+        return _decode(data, web, codec, errors, where, 0), web, None
     if utf8 is not None:
-        return utf8, "utf-8"
-    return data.decode("cp1252", _C1_HANDLER), "windows-1252"
+        return utf8, "utf-8", data
+    return data.decode("cp1252", _C1_HANDLER), "windows-1252", None
 
 
 # --- is it HTML at all? --------------------------------------------------------------
@@ -372,13 +385,18 @@ _OPACITY_ZERO = re.compile(
 
 # --- the browser's tree ----------------------------------------------------------------
 
-def _parse(html: str) -> LexborHTMLParser:
+def _parse(html: str, utf8: bytes | None = None) -> LexborHTMLParser:
     """The document of `html` as an HTML5 parser builds it (lexbor, through selectolax):
     the tree construction of the HTML Standard, so the same tree a browser builds before
     its scripts run, and no deeper than a browser builds it (nesting.py: Chromium's 512
     levels; lexbor's time grows with the depth times the elements). Bytes go in: a lone
-    surrogate in `html` becomes U+FFFD."""
-    return LexborHTMLParser(nesting.capped(html).encode("utf-8", "replace"))
+    surrogate in `html` becomes U+FFFD. `utf8`: `html`'s UTF-8 when the caller has it
+    (decode_page), parsed as it is when the depth cap leaves the page unchanged
+    (NOTES.md, 'Why a crawl's page is parsed from its own bytes')."""
+    capped = nesting.capped(html)
+    if utf8 is None or capped is not html:
+        utf8 = capped.encode("utf-8", "replace")
+    return LexborHTMLParser(utf8)
 
 
 # --- urls ------------------------------------------------------------------------------
@@ -481,13 +499,15 @@ def snapshot_from_html(html: str, url: str = "") -> dict:
     }
 
 
-def snapshot_of_html(html: str, url: str, max_nodes: int) -> snapshot_mod.Snapshot:
+def snapshot_of_html(html: str, url: str, max_nodes: int,
+                     utf8: bytes | None = None) -> snapshot_mod.Snapshot:
     """The same snapshot as `snapshot_from_html`, as a pipeline.snapshot.Snapshot ready for
     `select`: the columns this module builds go to the Snapshot as they are, with no
     detour through JSON-shaped lists checked element by element (snapshot.from_columns).
     SnapshotTooLarge past `max_nodes` elements (pass the Options' max_nodes), as `select`
-    raises for the dict."""
-    n, cols, meta = _read_tree(html, url)
+    raises for the dict. `utf8`: exactly `html`'s UTF-8 when the caller has it (the
+    third of decode_page), which the parse then takes without encoding `html` again."""
+    n, cols, meta = _read_tree(html, url, utf8)
     for name in ("url", "host"):      # the caller's url may hold a lone surrogate
         cols[name] = snapshot_mod.well_formed(cols[name])
     return snapshot_mod.from_columns(n, cols, meta, max_nodes)
@@ -523,9 +543,10 @@ def _walk(document: LexborHTMLParser):
     text: list[str] = []
     tail: list[str] = []
     found: dict[str, dict[int, str]] = {name: {} for name in _READ_ATTRIBUTES}
-    row_of: dict[int, int] = {}            # lexbor node address -> row
+    # lexbor node address -> row, for the rows whose children are rows (an element of
+    # NO_CHILD_TAGS is left out: what lies inside it finds no parent and is not read)
+    row_of: dict[int, int] = {}
     last_kid: list[int] = []               # per row: its last element child so far, or -1
-    leaf: list[bool] = []                  # per row: children and text are not read
     root = document.root
     if root is None:                       # never for lexbor, which always builds html
         return ["html"], [-1], [""], [""], found
@@ -534,46 +555,53 @@ def _walk(document: LexborHTMLParser):
     # which a page of 200,000 comments in one paragraph turned into 20 s.
     more_text: dict[int, list[str]] = {}
     more_tail: dict[int, list[str]] = {}
+    # (the loop runs once per node of the page: names bound locally, no len() per row,
+    # no second per-row flag list; NOTES.md, 'Why a crawl's page is parsed from its own
+    # bytes')
+    row_get, read, no_child = row_of.get, _READ_ATTRIBUTES, NO_CHILD_TAGS
+    row = -1                               # the last row made
     for node in root.traverse(include_text=True):
         kind = node.tag
         if kind == _TEXT_NODE:
-            p = row_of.get(node.parent.mem_id)
-            if p is not None and not leaf[p]:
-                k = last_kid[p]
-                piece = node.text_content
-                if k < 0:               # (inline: a call per text node costs a tenth here)
-                    if text[p]:
-                        more_text.setdefault(p, [text[p]]).append(piece)
-                    else:
-                        text[p] = piece
-                elif tail[k]:
-                    more_tail.setdefault(k, [tail[k]]).append(piece)
+            p = row_get(node.parent.mem_id)
+            if p is None:                   # inside an element whose children are not rows
+                continue
+            k = last_kid[p]
+            if k < 0:                       # (inline: a call per text node costs a tenth here)
+                if text[p]:
+                    more_text.setdefault(p, [text[p]]).append(node.text_content)
                 else:
-                    tail[k] = piece
+                    text[p] = node.text_content
+            elif tail[k]:
+                more_tail.setdefault(k, [tail[k]]).append(node.text_content)
+            else:
+                tail[k] = node.text_content
             continue
         if kind is None or kind[0] == "-":  # comments (and processing instructions, which
             continue                        # an HTML parser reads as comments)
-        if tag:
-            p = row_of.get(node.parent.mem_id)
-            if p is None or leaf[p]:        # inside an element whose children are not rows
-                continue
-            last_kid[p] = len(tag)
-        else:
+        if row < 0:                         # the root (traverse starts at it)
             p = -1
-        row = len(tag)
-        row_of[node.mem_id] = row
+        else:
+            p = row_get(node.parent.mem_id)
+            if p is None:
+                continue
+            last_kid[p] = row + 1
+        row += 1
+        if kind not in no_child:
+            row_of[node.mem_id] = row
         tag.append(kind)
         parent.append(p)
         text.append("")
         tail.append("")
         last_kid.append(-1)
-        leaf.append(kind in NO_CHILD_TAGS)
-        for name, value in node.attributes.items():
-            if name in _READ_ATTRIBUTES:
-                found[name][row] = value or ""
+        attributes = node.attributes
+        if attributes:
+            for name, value in attributes.items():
+                if name in read:
+                    found[name][row] = value or ""
     for column, more in ((text, more_text), (tail, more_tail)):
-        for row, parts in more.items():
-            column[row] = "".join(parts)
+        for r, parts in more.items():
+            column[r] = "".join(parts)
     return tag, parent, text, tail, found
 
 
@@ -592,13 +620,13 @@ def _inherited(parent: np.ndarray, own: np.ndarray, values: np.ndarray, default)
         up = nxt
 
 
-def _read_tree(html: str, url: str) -> tuple[int, dict, dict]:
+def _read_tree(html: str, url: str, utf8: bytes | None = None) -> tuple[int, dict, dict]:
     """(n, columns, page fields) of `html`: string columns as lists of str, number columns
     as int64 / float64 arrays (their `tolist()` is the JSON form). The strings lexbor
     gives are well-formed Unicode (_parse encodes the page with "replace"); those of the
     url and host columns may not be, as they join the caller's `url`."""
     t0 = time.perf_counter()
-    tag, parent, text, tail, found = _walk(_parse(html))
+    tag, parent, text, tail, found = _walk(_parse(html, utf8))
     n = len(tag)
     tail[0] = ""
     names = list(dict.fromkeys(tag))               # the page's distinct tags

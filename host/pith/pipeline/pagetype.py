@@ -117,18 +117,25 @@ NAME_WORDS = {
 }
 # The words above after a token's space, as a trie of their letters (wordtrie.py: a
 # place costs a comparison per distinct next letter, not one per word), capturing the
-# word; NAME_GROUP names its group (the first that lists it, as an alternation of the
-# groups in order would).
-NAME_STARTS = re.compile(" (" + wordtrie.trie([(w, "") for words in NAME_WORDS.values()
-                                                for w in words]) + ")")
+# word and the rest of the token (the pair is the token: a set of them is the distinct
+# tokens); NAME_GROUP names the word's group (the first that lists it, as an alternation
+# of the groups in order would).
+NAME_TOKENS = re.compile(" (" + wordtrie.trie([(w, "") for words in NAME_WORDS.values()
+                                                for w in words]) + ")([a-z]*)")
 NAME_GROUP = {w: k for k, words in reversed(list(enumerate(NAME_WORDS.values())))
               for w in words}
 # Tokens of names and texts, once lower-cased: ASCII letter runs (every word above is
 # one; a Unicode letter class costs several times as much on a page of utility classes).
-# Found by mapping every byte of the UTF-8 text but a-z to a space and splitting (tokens):
-# the tokens of `[a-z]+`, four times faster than that regex's findall.
+# Found by mapping every byte of the UTF-8 text to a space but a-z, and A-Z to a-z on the
+# way, and splitting (tokens): the tokens of `[a-z]+`, four times faster than that
+# regex's findall, with no `str.lower` pass over a text whose lower case adds no ASCII
+# letter (`letters`)...
 TOKEN = re.compile(r"[a-z]+")
-_NOT_LETTER = bytes(c if 97 <= c <= 122 else 32 for c in range(256))
+_LETTERS = bytes(c if 97 <= c <= 122 else c + 32 if 65 <= c <= 90 else 32 for c in range(256))
+# ... which is every text without these two: the only characters beyond ASCII whose lower
+# case holds an ASCII letter (dotted I: "i" and a combining dot; the Kelvin sign: "k";
+# tests/test_pagetype.py checks the whole of Unicode).
+ASCII_FROM_LOWER = ("\u0130", "\u212a")
 # Tag names whose row of the GROUPS table is known (tag_table), up to this many (custom
 # elements make the set of tags open).
 TAG_CACHE_SIZE = 10_000
@@ -230,10 +237,18 @@ REPEAT_MIN = 3
 KEY_LIMIT = 2**63
 
 
+def letters(text: str) -> str:
+    """`text` lower-cased with every character but a-z a space (one or more): its
+    TOKEN runs are those of `text.lower()`. The byte table lower-cases A-Z itself, so
+    `str.lower` runs only on a text holding one of ASCII_FROM_LOWER."""
+    if ASCII_FROM_LOWER[0] in text or ASCII_FROM_LOWER[1] in text:
+        text = text.lower()
+    return text.encode("utf-8", "surrogatepass").translate(_LETTERS).decode("ascii")
+
+
 def tokens(text: str) -> list[str]:
     """The lower-case ASCII letter runs of `text` (TOKEN.findall(text.lower()))."""
-    return (text.lower().encode("utf-8", "surrogatepass").translate(_NOT_LETTER)
-            .decode("ascii").split())
+    return letters(text).split()
 
 
 def token_counts(text: str, groups: dict[str, frozenset], words: frozenset) -> list[float]:
@@ -248,14 +263,15 @@ def name_counts(names: Iterable[str]) -> list[float]:
     """Per NAME_WORDS group, log1p of how many distinct tokens of the class and id
     `names` begin with one of its words (distinct: a page of utility classes repeats the
     same long class strings on thousands of rows; pass each name once, it is cheaper).
-    The distinct tokens are joined each after a space, so a match's leading space is a
-    token's start (a literal first character, which the engine skips ahead to, where a
-    word boundary was tried at every character): one regex pass, a token counted in the
-    first group it begins with (NAME_GROUP of the word it begins with)."""
-    joined = " " + " ".join(set(tokens(" ".join(names))))
+    One regex pass over the names' `letters` after a space, where every token follows a
+    space (a literal first character, which the engine skips ahead to, where a word
+    boundary was tried at every character): a match is a token that begins with a word,
+    (word, rest of the token); the set of them is the distinct tokens, each counted in
+    the first group it begins with (NAME_GROUP of its word). No list of every token, no
+    second join of the distinct ones."""
     per = [0] * len(NAME_WORDS)
-    for word, count in Counter(NAME_STARTS.findall(joined)).items():
-        per[NAME_GROUP[word]] += count
+    for word, _rest in set(NAME_TOKENS.findall(" " + letters(" ".join(names)))):
+        per[NAME_GROUP[word]] += 1
     return [math.log1p(c) for c in per]
 
 

@@ -22,7 +22,8 @@ Decisions a change must keep:
 - blocks inside page furniture (auto.furniture) outside the method's element are dropped
   (`auto_furniture`): widening must not bring back what the method left out;
 - a passage the kept blocks hold twice (`copies`: a page shipping its content twice, one
-  copy for a layout a stylesheet hides) is read once (`blocks_drop_copies`);
+  copy for a layout a stylesheet hides) is read once (`blocks_drop_copies`); on a product
+  page a shorter passage too (`page_copies`: a description shipped once per layout);
 - when the model keeps no text block, the element is answered whole (never empty);
 - a snapshot without layout uses the model's static half, as CLG does; the rendered half
   may be the static one too (the trainer ships it when it reads rendered pages as well:
@@ -45,6 +46,7 @@ import numpy as np
 from . import features as bf
 from . import segment as blocks_mod
 from .. import math as math_mod
+from .. import pagetype
 from ..algorithms.auto import furniture, lowest_common_ancestor
 from ..algorithms.base import Choice
 from ..codes import first_seen
@@ -71,8 +73,17 @@ BOUNDARY = 0.5
 # nature), and a copied run is dropped when it holds at least COPY_MIN_RUN_CHARS: a
 # passage of several paragraphs, where a repeated pull quote or a pricing table's
 # repeated feature lines are shorter.
-COPY_MIN_BLOCK_CHARS = 20
 COPY_MIN_RUN_CHARS = 500
+COPY_MIN_BLOCK_CHARS = 20
+# ... and on a page the page type model calls a product's, at least
+# PRODUCT_COPY_MIN_RUN_CHARS (`page_copies`): a shop ships its description once per layout
+# (a tab for the desktop, an accordion for the phone), and a description is three or four
+# lines, 300 to 400 characters; a service page's tiers and a reference's parameter lines
+# repeat passages that short which their readers keep (NOTES.md, 'Why the block stage
+# drops copied passages').
+PRODUCT_COPY_MIN_RUN_CHARS = 250
+# The page type (pagetype.CLASSES) whose shorter copies go: a product page's.
+PRODUCT = "product"
 
 # The structured blocks kept whatever the model says (`structured`): code and figures.
 CODE_BLOCK_TAGS = frozenset({"pre", "listing", "xmp", "plaintext"})
@@ -262,6 +273,19 @@ def copies(texts: list[str], chars: np.ndarray, min_block: int = COPY_MIN_BLOCK_
     return out
 
 
+def page_copies(snap: Snapshot, feats: Features, node: int, texts: list[str],
+                chars: np.ndarray) -> np.ndarray:
+    """`copies` with the page's bar: PRODUCT_COPY_MIN_RUN_CHARS on a page the page type
+    model calls a product's (`node` the method's element), COPY_MIN_RUN_CHARS on any other
+    or without the model. The page type is asked for only when a run between the two
+    bars is found (the shorter bar's copies hold the longer's)."""
+    short = copies(texts, chars, min_run=PRODUCT_COPY_MIN_RUN_CHARS)
+    if not short.any():
+        return short
+    kind = pagetype.classify(snap, feats, node)
+    return short if kind is not None and kind[0] == PRODUCT else copies(texts, chars)
+
+
 def structured(snap: Snapshot, blocks: blocks_mod.Blocks, which: np.ndarray) -> np.ndarray:
     """Which blocks at `which` are code (`pre` and its old spellings), data tables,
     figures with an image, or displayed formulas."""
@@ -413,8 +437,9 @@ def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: 
             keep &= in_method | ~snap.subtrees(np.flatnonzero(land))[rows]
     if opts.blocks_drop_copies:
         kept_text = np.flatnonzero(keep & has_text)
-        keep[kept_text[copies([strings[i] for i in kept_text.tolist()],
-                              blocks.chars[which[kept_text]])]] = False
+        keep[kept_text[page_copies(snap, feats, method.node,
+                                   [strings[i] for i in kept_text.tolist()],
+                                   blocks.chars[which[kept_text]])]] = False
     if leave_out is not None and (keep & has_text & ~leave_out[rows]).any():
         keep &= ~leave_out[rows]           # never to nothing: then the thread is what is left
     for chosen, value in ((include, True), (exclude, False)):
