@@ -107,3 +107,14 @@ def test_the_block_stage_keeps_the_names_it_doubts():
         kept = set(choice.kept.tolist())
         found = [r in kept for r in rows[named].tolist()]
         assert all(found) if on else not any(found)
+
+
+def test_between_leaves_a_count_out():
+    """A name is words: a link holding no letter ("6207", a link to the item's reviews)
+    between two kept lines stays as decided."""
+    keep = np.array([True, False, True, False, True])
+    has_text = np.ones(5, np.bool_)
+    linked = np.array([False, True, False, True, False])
+    out = cards.between(keep, has_text, linked, np.array([6, 4, 6, 6, 6]),
+                        ["Studio", "6207", "£89.00", "KR233", "£99.00"])
+    assert out.tolist() == [False, False, False, True, False]
