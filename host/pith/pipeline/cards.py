@@ -5,10 +5,10 @@ with a rank, a price, a score or a line of summary. The block model, fitted over
 types, doubts a short linked line (a menu's entry looks the same): on the training sites
 it kept every item's rank and score of a software ranking but judged each product's name
 0.05 to 0.25 likely content, and left it out (a shop's brand line above each product's
-name too, but it repeats on every card like a button's label, and stays out). The reader got "1. 9.1 2. 9.0" without the names. A link whose neighbours in
-reading order, the text blocks just before and after it, are both kept is part of what is
-kept, not a menu beside it: a menu's entries sit among other entries, not between two
-kept lines.
+name too, but it repeats on every card like a button's label, and stays out). The reader
+got "1. 9.1 2. 9.0" without the names. A link whose neighbours in reading order, the text
+blocks just before and after it, are both kept is part of what is kept, not a menu beside
+it: a menu's entries sit among other entries, not between two kept lines.
 
 Decisions a change must keep (NOTES.md, 'Why a listed item keeps its name'):
 - only on a page the page type model calls a listing or a collection (pagetype.classify,
