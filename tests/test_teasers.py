@@ -4,7 +4,7 @@ import numpy as np
 from builders import make_snapshot
 from conftest import PAGES
 from pith.pages import static
-from pith.pipeline import teasers
+from pith.pipeline import links, teasers
 from pith.pipeline.blocks import segment
 from pith.pipeline.features import compute
 from pith.pipeline.options import Options
@@ -105,7 +105,7 @@ def test_a_heading_linked_to_a_place_on_the_page_is_no_title():
                  ("a", len(rows) + 1, {"text": f"Section {k}", "link": 1, "url": url})]
     snap = from_json(make_snapshot(rows, url="https://example.org/post"), 10_000)
     feats = compute(snap)
-    assert not teasers.away_links(snap).any()
+    assert not links.away_links(snap).any()
     assert len(teasers.groups(snap, feats)) == 0
 
 

@@ -383,6 +383,13 @@ class Options:
         "the post's, so 'More from', 'Related stories' and 'Most read' lists are not read "
         "as the article's end (NOTES.md, 'Why teaser lists after the post are left out')")
 
+    blocks_item_names: bool = _opt(
+        True, "on a page the page type model calls a listing or a collection, a short link "
+        "(cards.NAME_MAX_CHARS) whose previous and next text blocks are both kept is kept "
+        "too: a listed item's name between its rank and its score, which the block model "
+        "doubts as it doubts a menu's entry (cards.py; NOTES.md, 'Why a listed item keeps "
+        "its name')")
+
     comments_apart: bool = _opt(
         True, "a comment thread under the post (comments.py: a container named for comments "
         "whose items hold most of its text) is left out of the body and answered apart as "

@@ -45,6 +45,7 @@ import numpy as np
 
 from . import features as bf
 from . import segment as blocks_mod
+from .. import cards
 from .. import math as math_mod
 from .. import pagetype
 from ..algorithms.auto import furniture, lowest_common_ancestor
@@ -429,6 +430,9 @@ def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: 
     in_method = bf.method_mask(snap, blocks, rows, method.node)
     if opts.blocks_keep_structured:
         keep |= structured(snap, blocks, which) & in_method
+    if opts.blocks_item_names:       # a listed item's name between its kept lines
+        keep = cards.names(snap, feats, method.node, rows, keep, has_text,
+                           blocks.chars[which], strings)
     if opts.blocks_form_max > 0:
         keep &= ~small_form(snap, feats, element, opts.blocks_form_max)[rows]
     if opts.auto_furniture:          # widening never brings back furniture the method left
