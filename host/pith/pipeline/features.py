@@ -154,9 +154,15 @@ def shown_noscript(snap: Snapshot) -> np.ndarray:
     return snap.memo(("shown_noscript",), compute_shown)
 
 
-def _shingles(text: str) -> set[tuple[str, ...]]:
-    """The NOSCRIPT_SHINGLE_WORDS-word runs of `text`'s words, lower-cased."""
-    words = _WORD.findall(text.lower())
+def _shingles(snap: Snapshot, texts: np.ndarray, tails: np.ndarray) -> set[tuple[str, ...]]:
+    """The NOSCRIPT_SHINGLE_WORDS-word runs, lower-cased, of the text of rows `texts` and
+    the tails of rows `tails`, read in document order: a row's text before its
+    children's, a row's tail after its last descendant's (the deeper first)."""
+    first = np.concatenate((texts, snap.end[tails]))
+    then = np.concatenate((np.full(len(texts), snap.n), -tails))    # tails before a text
+    order = np.lexsort((then, first))
+    strings = np.concatenate((snap.cols["text"][texts], snap.cols["tail"][tails]))[order]
+    words = _WORD.findall(" ".join(strings.tolist()).lower())
     k = NOSCRIPT_SHINGLE_WORDS
     return set(zip(*(words[i:] for i in range(k))))
 
@@ -169,7 +175,7 @@ def noscript_copies(snap: Snapshot, rows: np.ndarray) -> np.ndarray:
     has, when saved after the scripts ran, both; a browser shows the drawn one. A noscript
     that is the only copy (a lazy image's fallback, a script-only page's server text)
     stays. Costs nothing on the pages whose noscripts hold no text."""
-    text, tail, parent = snap.cols["text"], snap.cols["tail"], snap.parent
+    parent = snap.parent
     counted_text = column_lengths(snap, "text") > 0
     counted_tail = column_lengths(snap, "tail") > 0
     ends = snap.end[rows]
@@ -187,10 +193,10 @@ def noscript_copies(snap: Snapshot, rows: np.ndarray) -> np.ndarray:
     up = np.maximum(parent, 0)
     outside_rows = np.flatnonzero(~away & counted_text)
     outside_tails = np.flatnonzero(~away[up] & (parent >= 0) & counted_tail)
-    outside = _shingles(" ".join(text[outside_rows].tolist() + tail[outside_tails].tolist()))
+    outside = _shingles(snap, outside_rows, outside_tails)
     for i in np.flatnonzero(own).tolist():     # a page has a few noscripts at most
         r, end = int(rows[i]), int(ends[i])
-        mine = _shingles(" ".join(text[r:end].tolist() + tail[r + 1:end].tolist()))
+        mine = _shingles(snap, np.arange(r, end), np.arange(r + 1, end))
         if mine and len(mine & outside) >= NOSCRIPT_COPY_SHARE * len(mine):
             out[i] = True
     return out
