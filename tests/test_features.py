@@ -182,3 +182,37 @@ def test_lower_in_place_keeps_every_position():
     s = "İSTANBUL Straße"
     assert features.lower_in_place(s) == "İstanbul straße"      # İ kept: its lower case is two
     assert features.lower_in_place("ABC") == "abc"
+
+
+# A Flarum thread as a saved page holds it: the posts the scripts drew, and the same
+# posts again in `noscript#flarum-content` for crawlers (each with its author's name line).
+POSTS = ["Good morning, my mother's subscription moved from the old provider to the new "
+         "one and she used to pause it every summer.", "Can she still pause it?",
+         "You can call the contracts team on the free number and they will turn it on."]
+FLARUM_POSTS = "".join(f"<article class='Post'><p>{p}</p></article>" for p in POSTS)
+FLARUM_COPY = "".join(f"<article><h3>Member</h3><p>{p}</p></article>" for p in POSTS)
+
+
+def test_a_noscript_copy_of_the_drawn_page_is_not_read_and_an_only_copy_is():
+    """The failure this fixes: a static snapshot shows a noscript with elements, so a
+    forum whose scripts drew the thread and which ships it again in a noscript read the
+    thread twice (magic_html train forum-7ecdac9a0d50: page F1 0.578); the thread is
+    short, under the block stage's COPY_MIN_RUN_CHARS, so its copies rule kept both. A
+    noscript whose text is the page's only copy, and an image fallback, stay shown."""
+    from pith.pages import static
+    from pith.pipeline.options import Options
+    from pith.pipeline.select import select
+    url = "https://forum.example.org/d/36387-pause"
+    copied = (f"<html><body><div id='app'><main><h1>Pausing a subscription</h1>"
+              f"{FLARUM_POSTS}</main></div><noscript id='flarum-content'><div>{FLARUM_COPY}"
+              "</div></noscript><noscript><img src='/a.png' alt=''></noscript></body></html>")
+    snap = from_json(static.snapshot_from_html(copied, url), 10_000)
+    rows = np.flatnonzero(snap.tag == "noscript")
+    assert not features.shown_noscript(snap)[rows[0]]          # the crawlers' copy
+    assert features.shown_noscript(snap)[rows[1]]              # the lazy image's fallback
+    assert select(snap, Options()).output("text").count(POSTS[0]) == 1
+    only = (f"<html><body><div id='app'></div><noscript id='flarum-content'><div>"
+            f"<h1>Pausing a subscription</h1>{FLARUM_COPY}</div></noscript></body></html>")
+    snap = from_json(static.snapshot_from_html(only, url), 10_000)
+    assert features.shown_noscript(snap)[np.flatnonzero(snap.tag == "noscript")[0]]
+    assert select(snap, Options()).output("text").count(POSTS[2]) == 1

@@ -44,6 +44,16 @@ STREAMED_SEGMENT_ID = re.compile(r"S:[0-9a-f]+")
 # training snapshots 75 % of such accordion text and 87 % of such tab panels' is truth,
 # against 23 % of other display:none text (NOTES.md, 'Why folded content is read').
 FOLDED_NAMES = re.compile(r"accordion|collaps|expand|toggle")
+# A shown noscript is a copy (`noscript_copies`) when at least NOSCRIPT_COPY_SHARE of
+# its NOSCRIPT_SHINGLE_WORDS-word runs are read outside it: the crawlers' copy of a thread
+# the page's scripts also drew (the saved page holds both) differs from the drawn one by
+# a name line or an emoji per post, where a fallback that is the page's only text shares
+# only its menu and footer words with the rest (NOTES.md, 'Why a noscript that copies the
+# page is not read').
+NOSCRIPT_COPY_SHARE = 0.8
+# Three words: a run that long is rarely repeated by chance between two texts.
+NOSCRIPT_SHINGLE_WORDS = 3
+_WORD = re.compile(r"\w+")
 # Rows that show something at any font size (features.zero_font).
 IMAGE_TAGS = frozenset({"img", "picture", "svg", "video", "canvas"})
 
@@ -126,16 +136,69 @@ def tag_in(snap: Snapshot, tags: frozenset[str]) -> np.ndarray:
 
 
 def shown_noscript(snap: Snapshot) -> np.ndarray:
-    """noscript rows with element children. The HTML parser builds elements inside a
-    noscript only when scripting is off (with scripts on its content is one raw text
-    node), and a browser without scripting shows them: --static and --no-js snapshots, and
-    sites (Discourse forums) that put the whole page there for crawlers."""
-    rows = np.flatnonzero(snap.tag == "noscript")
-    out = np.zeros(snap.n, np.bool_)
-    if len(rows):
-        has_kids = np.zeros(snap.n, np.bool_)
-        has_kids[snap.parent[1:]] = True
-        out[rows[has_kids[rows]]] = True
+    """noscript rows with element children, less the copies (`noscript_copies`). The HTML
+    parser builds elements inside a noscript only when scripting is off (with scripts on
+    its content is one raw text node), and a browser without scripting shows them:
+    --static and --no-js snapshots, and sites (Discourse forums) that put the whole page
+    there for crawlers. Found once per snapshot."""
+    def compute_shown() -> np.ndarray:
+        rows = np.flatnonzero(snap.tag == "noscript")
+        out = np.zeros(snap.n, np.bool_)
+        if len(rows):
+            has_kids = np.zeros(snap.n, np.bool_)
+            has_kids[snap.parent[1:]] = True
+            rows = rows[has_kids[rows]]
+            out[rows] = True
+            out[rows[noscript_copies(snap, rows)]] = False
+        return out
+    return snap.memo(("shown_noscript",), compute_shown)
+
+
+def _shingles(snap: Snapshot, texts: np.ndarray, tails: np.ndarray) -> set[tuple[str, ...]]:
+    """The NOSCRIPT_SHINGLE_WORDS-word runs, lower-cased, of the text of rows `texts` and
+    the tails of rows `tails`, read in document order: a row's text before its
+    children's, a row's tail after its last descendant's (the deeper first)."""
+    first = np.concatenate((texts, snap.end[tails]))
+    then = np.concatenate((np.full(len(texts), snap.n), -tails))    # tails before a text
+    order = np.lexsort((then, first))
+    strings = np.concatenate((snap.cols["text"][texts], snap.cols["tail"][tails]))[order]
+    words = _WORD.findall(" ".join(strings.tolist()).lower())
+    k = NOSCRIPT_SHINGLE_WORDS
+    return set(zip(*(words[i:] for i in range(k))))
+
+
+def noscript_copies(snap: Snapshot, rows: np.ndarray) -> np.ndarray:
+    """Which of the noscript `rows` (shown ones, with element children) are copies: at
+    least NOSCRIPT_COPY_SHARE of their word runs are also read outside every such noscript
+    and outside code and hidden elements. A page that draws its content with scripts and
+    ships it again inside a noscript for crawlers (Flarum's `noscript#flarum-content`)
+    has, when saved after the scripts ran, both; a browser shows the drawn one. A noscript
+    that is the only copy (a lazy image's fallback, a script-only page's server text)
+    stays. Costs nothing on the pages whose noscripts hold no text."""
+    parent = snap.parent
+    counted_text = column_lengths(snap, "text") > 0
+    counted_tail = column_lengths(snap, "tail") > 0
+    ends = snap.end[rows]
+    at_text = np.concatenate(([0], np.cumsum(counted_text)))
+    at_tail = np.concatenate(([0], np.cumsum(counted_tail)))
+    own = (at_text[ends] - at_text[rows] + at_tail[ends] - at_tail[rows + 1]) > 0
+    out = np.zeros(len(rows), np.bool_)
+    if not own.any():
+        return out
+    inside = snap.subtrees(rows)
+    code = tag_in(snap, CODE_TAGS)
+    code[rows] = False
+    hidden = (snap.cols["hidden"] & HIDING_BITS) > 0
+    away = snap.subtrees(np.flatnonzero(code | hidden)) | inside
+    up = np.maximum(parent, 0)
+    outside_rows = np.flatnonzero(~away & counted_text)
+    outside_tails = np.flatnonzero(~away[up] & (parent >= 0) & counted_tail)
+    outside = _shingles(snap, outside_rows, outside_tails)
+    for i in np.flatnonzero(own).tolist():     # a page has a few noscripts at most
+        r, end = int(rows[i]), int(ends[i])
+        mine = _shingles(snap, np.arange(r, end), np.arange(r + 1, end))
+        if mine and len(mine & outside) >= NOSCRIPT_COPY_SHARE * len(mine):
+            out[i] = True
     return out
 
 
