@@ -48,9 +48,11 @@ def between(keep: np.ndarray, has_text: np.ndarray, linked: np.ndarray,
     kt = keep[text]
     mid = np.zeros(len(text), np.bool_)
     mid[1:-1] = kt[:-2] & kt[2:]
+    out[text] = mid & linked[text] & (chars[text] <= NAME_MAX_CHARS)
+    if not out.any():               # most pages: no text is read
+        return out
     code = first_seen([t.lower() for t in texts], len(texts))
-    once = np.bincount(code, minlength=len(texts))[code] == 1
-    out[text] = mid & linked[text] & (chars[text] <= NAME_MAX_CHARS) & once[text]
+    out &= np.bincount(code, minlength=len(texts))[code] == 1
     at = np.flatnonzero(out)        # a name is words: a count ("6207") is a link to reviews
     out[at] = [any(c.isalpha() for c in texts[i]) for i in at.tolist()]
     return out

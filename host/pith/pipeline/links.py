@@ -27,8 +27,14 @@ def away_links(snap: Snapshot) -> np.ndarray:
 
 
 def linked(snap: Snapshot, feats: Features) -> np.ndarray:
-    """Bool per row: at least LINKED_SHARE of its visible text (at least one character)
-    lies inside links leading off the page."""
+    """Bool per row (read-only): at least LINKED_SHARE of its visible text (at least one
+    character) lies inside links leading off the page. Found once per page: the teasers
+    and the listed items' names (cards) both read it, and `away_links` reads every link's
+    address in Python."""
+    return feats.memo(("linked",), lambda: (_linked(snap, feats),))[0]
+
+
+def _linked(snap: Snapshot, feats: Features) -> np.ndarray:
     away = away_links(snap)
     if not away.any():
         return away
