@@ -216,3 +216,17 @@ def test_a_noscript_copy_of_the_drawn_page_is_not_read_and_an_only_copy_is():
     snap = from_json(static.snapshot_from_html(only, url), 10_000)
     assert features.shown_noscript(snap)[np.flatnonzero(snap.tag == "noscript")[0]]
     assert select(snap, Options()).output("text").count(POSTS[2]) == 1
+
+
+def test_filled_is_the_rows_with_a_string_found_once_per_snapshot():
+    """features.filled: the rows whose column string is not empty, as comparing the
+    object column with "" answers (an equivalence test: it holds on the code before it
+    too), remembered on the snapshot."""
+    snap = from_json(make_snapshot([
+        ("html", -1), ("body", 0), ("p", 1, {"text": "words", "tail": " "}),
+        ("img", 2, {"url": "https://x.example/a.png"}), ("img", 2), ("span", 1, {"text": " "})]), 100)
+    for column in ("text", "tail", "url"):
+        got = features.filled(snap, column)
+        assert got.tolist() == (snap.cols[column] != "").tolist()
+        assert features.filled(snap, column) is got and not got.flags.writeable
+    assert features.filled(snap, "url").tolist() == [False, False, False, True, False, False]

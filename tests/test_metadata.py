@@ -875,3 +875,16 @@ def test_matching_strings_maps_hits_to_their_strings_after_a_longer_lower_case()
     # "İ" lower-cases to two code points; the hit in the third string stays the third's
     strings = ["İ" * 20, "posted by Ada", "x" * 40]
     assert shown.matching_strings(strings, shown.BY_TEXT).tolist() == [1]
+
+
+def test_shown_h1_is_the_h1_rows_not_gone_in_document_order():
+    """shown.shown_h1 (by tag code, the rows found once per snapshot) answers what
+    comparing the tag column with "h1" answers (an equivalence test: it holds on the code
+    before it too), for any mask of gone rows."""
+    rows = [("html", -1), ("body", 0), ("h1", 1, {"text": "Site"}), ("article", 1),
+            ("h1", 3, {"text": "Headline"}), ("h2", 3, {"text": "Part"}), ("h1", 1, {"text": "x"})]
+    snap = snapshot_mod.from_json(make_snapshot(rows), 100)
+    for gone in (np.zeros(snap.n, bool), np.arange(snap.n) == 4, np.arange(snap.n) >= 3):
+        want = np.flatnonzero((snap.tag == "h1") & ~gone)
+        assert shown.shown_h1(snap, gone).tolist() == want.tolist()
+    assert shown.headlines(snap, np.zeros(snap.n, bool), 3) == [("Site", 1), ("Headline", 1), ("x", 3)]

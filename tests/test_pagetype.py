@@ -240,6 +240,36 @@ def test_the_key_after_a_single_json_ld_type_is_not_read_as_a_type():
         == {"product", "thing"}
 
 
+def test_the_declared_names_are_read_once_per_snapshot(monkeypatch):
+    """The comment thread's forum test and the page type both ask for the page's declared
+    types: the scripts are read once (pagetype.page_declared_names)."""
+    from pith.pipeline import comments
+    capture = make_snapshot([("html", -1), ("body", 0), ("p", 1, {"text": LONG})],
+                            url="https://news.example/2024/05/story", title="A story")
+    capture["declared"] = {"ld": ['{"@type": "NewsArticle"}'], "meta": [[1, "og:type", "article"]]}
+    snap = from_json(capture, 100)
+    feats = features_mod.compute(snap)
+    calls = []
+    real = pagetype.declared_names
+
+    def counted(declared):
+        calls.append(1)
+        return real(declared)
+    monkeypatch.setattr(pagetype, "declared_names", counted)
+    assert not comments.declares_thread(snap)
+    row = dict(zip(pagetype.NAMES, pagetype.features(snap, feats).tolist()))
+    assert row["declared_article"] == 1.0 and row["declared_forum"] == 0.0
+    assert len(calls) == 1
+    assert pagetype.page_declared_names(snap) == {"newsarticle", "article"}
+
+
+def test_declared_types_take_the_names_found_or_read_them():
+    declared = {"ld": ['{"@type": "QAPage"}']}
+    names = pagetype.declared_names(declared)
+    assert pagetype.declared_types(declared, frozenset(names)) == pagetype.declared_types(declared)
+    assert dict(zip(pagetype.DECLARED_TYPES, pagetype.declared_types(declared)))["forum"] == 1.0
+
+
 def tiny_dataset(root):
     """A dataset folder of 30 generated pages on 30 sites: articles, forum threads and
     product pages, each with its `page_type` label."""

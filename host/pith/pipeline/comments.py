@@ -314,8 +314,8 @@ def engine_thread(snap: Snapshot) -> bool:
 
 def declares_thread(snap: Snapshot) -> bool:
     """Whether the page declares itself a forum thread or a Q&A page (THREAD_TYPES among
-    its JSON-LD and microdata types, pagetype.declared_names)."""
-    return not THREAD_TYPES.isdisjoint(pagetype.declared_names(snap.meta.get("declared") or {}))
+    its JSON-LD and microdata types, pagetype.page_declared_names)."""
+    return not THREAD_TYPES.isdisjoint(pagetype.page_declared_names(snap))
 
 
 def forum_url(url: str) -> bool:

@@ -119,6 +119,13 @@ def column_lengths(snap: Snapshot, column: str) -> np.ndarray:
                      lambda: nonspace_lengths(snap.cols[column], string_lengths(snap, column)))
 
 
+def filled(snap: Snapshot, column: str) -> np.ndarray:
+    """Rows whose `column` string is not empty (from string_lengths), found once per
+    snapshot: comparing an object column with "" calls Python's comparison once a row,
+    and the block stage asks for texts, tails and addresses on every page."""
+    return snap.memo(("filled", column), lambda: string_lengths(snap, column) > 0)
+
+
 def string_lengths(snap: Snapshot, column: str) -> np.ndarray:
     """len() of each row's `column` string, counted once per snapshot: the non-space
     counts (column_lengths) start from them, and the metadata picks the short texts of

@@ -360,7 +360,7 @@ def page_part(snap: Snapshot, feats: Features) -> PagePart:
     p_share = out[SHARE_P]
     out += [math.log1p(tel), math.log1p(p_share * total / max(p_rows, 1)),
             headings / (total / 1000.0 + 1.0), short_chars / total]
-    out += declared_types(snap.meta.get("declared") or {})
+    out += declared_types(snap.meta.get("declared") or {}, page_declared_names(snap))
     return PagePart(row=np.array(out, np.float64), total=total, li=li,
                     p_live=table[codes, k + P_ROWS] & live)
 
@@ -415,10 +415,18 @@ def tel_links(urls: list[str]) -> int:
     return sum(map(str.startswith, urls, repeat("tel:")))
 
 
-def declared_types(declared: dict) -> list[float]:
-    """Per DECLARED_TYPES group, whether the page declares one of its types (`declared_names`)."""
-    names = declared_names(declared)
-    return [float(bool(names & group)) for group in DECLARED_TYPES.values()]
+def declared_types(declared: dict, names: frozenset[str] | None = None) -> list[float]:
+    """Per DECLARED_TYPES group, whether the page declares one of its types (`names`:
+    declared_names(declared) when already found)."""
+    names = declared_names(declared) if names is None else names
+    return [float(not names.isdisjoint(group)) for group in DECLARED_TYPES.values()]
+
+
+def page_declared_names(snap: Snapshot) -> frozenset[str]:
+    """`declared_names` of the snapshot's `declared`, found once per snapshot (the comment
+    thread's forum test asks first, the page type after)."""
+    return snap.kept(("declared_names",),
+                     lambda: frozenset(declared_names(snap.meta.get("declared") or {})))
 
 
 def declared_names(declared: dict) -> set[str]:
@@ -427,8 +435,10 @@ def declared_names(declared: dict) -> set[str]:
     `declared` declares nothing)."""
     names = set()
     for script in declared.get("ld") or ():
-        for m in LD_TYPE.finditer(script):
-            names.update(t.rsplit("/", 1)[-1].lower() for t in m.groups() if t)
+        for groups in LD_TYPE.findall(script):        # (type, first listed, second listed)
+            for t in groups:
+                if t:
+                    names.add(t.rsplit("/", 1)[-1].lower())
     for entry in declared.get("scopes") or ():
         names.add(str(entry[1]).rstrip("/").rsplit("/", 1)[-1].lower())
     for entry in declared.get("meta") or ():
@@ -439,7 +449,7 @@ def declared_names(declared: dict) -> set[str]:
 
 def present(strings: list[str], codes: np.ndarray) -> list[str]:
     """The `strings` whose code (their index) is among `codes`, in code order."""
-    return [strings[i] for i in used(codes, len(strings)).tolist()]
+    return list(map(strings.__getitem__, used(codes, len(strings)).tolist()))
 
 
 def repeats(snap: Snapshot, feats: Features, live: np.ndarray, total: int,

@@ -21,6 +21,9 @@ from .snapshot import Snapshot
 from .tags import BLOCK_LEVEL, BLOCK_TAGS, CELL_TAGS, LINE_TAGS, PRE_TAGS, TABLE_PARTS, WIDGET_TAGS
 
 FORMATS = ("text", "markdown", "html", "json")
+# Single tags the renderers pick rows by (features.tag_in: by the snapshot's tag codes,
+# not a Python comparison a row).
+TABLE, MATH, SCRIPT = frozenset(("table",)), frozenset(("math",)), frozenset(("script",))
 _SPACES = re.compile(r"\s+")
 
 
@@ -304,7 +307,7 @@ def to_markdown(snap: Snapshot, feats: Features, roots: Sequence[int],
         if drop is not None:
             formulas &= ~(drop | snap.below(drop))      # a formula the stage left out stays out
         # a source script is code (features.gone) and hidden, but a formula all the same
-        formulas &= (snap.tag == "script") | ~feats.gone
+        formulas &= tag_in(snap, SCRIPT) | ~feats.gone
         drop = formulas if drop is None else (drop | formulas)
     grids: list[bool] = []    # per open table: drawn as a Markdown table (else blocks)
     fences: list[int] = []    # where the open code block's opening fence goes in `out`
@@ -456,7 +459,7 @@ def grid_tables(snap: Snapshot) -> np.ndarray:
     """Tables drawn as Markdown tables: no table inside and only table parts below them
     (cells hold inline content). Any other table lays out a page (a sidebar cell, an
     article cell): its rows and cells are blocks, or the text inside its cells is lost."""
-    tables = snap.tag == "table"
+    tables = tag_in(snap, TABLE)
     other = tag_in(snap, BLOCK_LEVEL - TABLE_PARTS) | tables
     return tables & (snap.subtree_sum(other.astype(np.int64)) == 1)
 
@@ -489,7 +492,7 @@ def to_html(snap: Snapshot, feats: Features, roots: Sequence[int],
     is_root = set(map(int, roots)).__contains__
     # inside a formula, what is not on the MathML allow-list goes with its subtree, as in
     # the reader (an annotation-xml holds HTML, maction is interactive)
-    in_math = snap.below(snap.tag == "math")
+    in_math = snap.below(tag_in(snap, MATH))
     if in_math.any():
         foreign = in_math & ~np.isin(snap.tag, list(MATHML_KEEP))
         drop = foreign if drop is None else (drop | foreign)

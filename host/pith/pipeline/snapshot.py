@@ -140,6 +140,18 @@ class Snapshot:
             cache[key] = value
         return cache[key]
 
+    def kept(self, key: tuple, compute_fn) -> Any:
+        """`compute_fn()` the first time `key` is asked for on this snapshot, then the same
+        value: for immutable answers (a frozenset, a tuple) that depend on the capture
+        alone and that several stages read (`memo` is the same for arrays)."""
+        cache = self.__dict__.get("_kept")
+        if cache is None:
+            cache = {}
+            object.__setattr__(self, "_kept", cache)
+        if key not in cache:
+            cache[key] = compute_fn()
+        return cache[key]
+
     # --- tree helpers ------------------------------------------------------------
     def subtree_sum(self, values: np.ndarray) -> np.ndarray:
         """Per row, the sum of `values` over its subtree (itself included)."""

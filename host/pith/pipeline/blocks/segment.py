@@ -37,7 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import math as math_mod
-from ..features import Features, tag_in
+from ..features import Features, filled, tag_in
 from ..snapshot import Snapshot
 from ..tags import BLOCK_LEVEL, HEADINGS, TABLE_PARTS, WIDGET_TAGS
 
@@ -105,7 +105,7 @@ def _compute(snap: Snapshot, feats: Features) -> Blocks:
     chars = np.bincount(owner, weights=own, minlength=n)
     linked = np.bincount(owner, weights=np.where(feats.in_link, own, 0), minlength=n)
     links = np.bincount(owner, weights=snap.link & shown, minlength=n)
-    image = shown & (snap.tag == "img") & (snap.url != "")
+    image = shown & tag_in(snap, IMG) & filled(snap, "url")
     images = np.bincount(owner, weights=image, minlength=n)
     pieces = np.bincount(owner, weights=np.where(shown, feats.own_texts, 0), minlength=n)
     rows = np.flatnonzero(level & ((chars > 0) | (images > 0)))
@@ -127,8 +127,8 @@ def pieces(snap: Snapshot, blocks: Blocks,
     blk_text = np.where(at[blocks.owner] >= 0, want[np.maximum(at[blocks.owner], 0)], -1)
     blk_tail = np.concatenate(([-1], blk_text[snap.parent[1:]]))  # a tail is its parent's
     shown_parent = np.concatenate(([False], blocks.shown[snap.parent[1:]]))
-    t_rows = np.flatnonzero(blocks.shown & (blk_text >= 0) & (snap.text != ""))
-    l_rows = np.flatnonzero(shown_parent & (blk_tail >= 0) & (snap.tail != ""))
+    t_rows = np.flatnonzero(blocks.shown & (blk_text >= 0) & filled(snap, "text"))
+    l_rows = np.flatnonzero(shown_parent & (blk_tail >= 0) & filled(snap, "tail"))
     # reading order: text[i] at i, tail[i] once i's subtree is done (deeper tails first)
     pos = np.concatenate((t_rows, snap.end[l_rows]))
     stage = np.concatenate((np.zeros(len(t_rows)), -np.ones(len(l_rows))))
@@ -153,12 +153,14 @@ def texts(snap: Snapshot, blocks: Blocks, which: np.ndarray | None = None) -> li
 # An inline SVG smaller than this on either side (CSS px) is an icon, not a figure (the
 # reader's collector, extension/inject/collect.js MIN_FIGURE_PX, draws the same line).
 MIN_FIGURE_PX = 48
+# Single tags the stage picks rows by (features.tag_in: by the snapshot's tag codes).
+IMG, SVG, SCRIPT = frozenset(("img",)), frozenset(("svg",)), frozenset(("script",))
 
 
 def figure_svgs(snap: Snapshot) -> np.ndarray:
     """`svg` rows drawn at least MIN_FIGURE_PX a side: figures the reader shows, kept
     with their block although they own no text (no size without layout: none)."""
-    return (snap.tag == "svg") & (snap.w >= MIN_FIGURE_PX) & (snap.h >= MIN_FIGURE_PX)
+    return tag_in(snap, SVG) & (snap.w >= MIN_FIGURE_PX) & (snap.h >= MIN_FIGURE_PX)
 
 
 def render_masks(snap: Snapshot, blocks: Blocks, keep: np.ndarray,
@@ -171,15 +173,15 @@ def render_masks(snap: Snapshot, blocks: Blocks, keep: np.ndarray,
     kept_row = np.zeros(snap.n, np.bool_)
     kept_row[blocks.rows[keep]] = True
     kept_owner = kept_row[blocks.owner]
-    image = (snap.tag == "img") & (snap.url != "")
+    image = tag_in(snap, IMG) & filled(snap, "url")
     # shown although the blocks leave them out (a drawing is a widget to them, a TeX
     # source script is code): a figure, and a formula nothing typeset (math.py)
-    drawn = (figure_svgs(snap) & (snap.hidden == 0)) | ((snap.tag == "script") & math_mod.formula_rows(snap))
+    drawn = (figure_svgs(snap) & (snap.hidden == 0)) | (tag_in(snap, SCRIPT) & math_mod.formula_rows(snap))
     # kept content sits where it is read: a row's text and image at the row, its tail
     # at its parent (a dropped row's tail is still emitted)
-    own = (kept_owner & ((blocks.shown & ((snap.text != "") | image)) | drawn)).astype(np.int64)
+    own = (kept_owner & ((blocks.shown & (filled(snap, "text") | image)) | drawn)).astype(np.int64)
     tails = np.flatnonzero(np.concatenate(([False], (kept_owner & blocks.shown)[snap.parent[1:]]))
-                           & (snap.tail != ""))
+                           & filled(snap, "tail"))
     np.add.at(own, snap.parent[tails], 1)
     has = snap.subtree_sum(own) > 0
     inside = snap.subtrees([root])

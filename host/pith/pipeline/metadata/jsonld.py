@@ -57,6 +57,10 @@ WRAPPER_END = re.compile(r"(?:/[/*]\s*)?(?:-->|\]\]>)\s*(?:\*/)?\s*$")
 WRAPPER_END_TAILS = (">", "*/")
 
 
+# The one decoder of every script (json.loads with a keyword builds a decoder a call).
+_DECODER = json.JSONDecoder(strict=False)
+
+
 def parse(texts: Iterable[str]) -> list[Any]:
     """The JSON values of the scripts that parse (strict=False: raw newlines and tabs
     inside strings, which pages write and browsers' JSON.parse refuses)."""
@@ -66,7 +70,7 @@ def parse(texts: Iterable[str]) -> list[Any]:
         if text.rstrip().endswith(WRAPPER_END_TAILS):
             text = WRAPPER_END.sub("", text, count=1)
         try:
-            out.append(json.loads(text, strict=False))
+            out.append(_DECODER.decode(text))
         except ValueError:
             continue
     return out

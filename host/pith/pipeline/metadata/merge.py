@@ -244,8 +244,10 @@ def _names_the_site(h1: str, site: str | None, host: str | None, titles: list[st
     h = fold(h1)
     for t in titles:
         for sep in TITLE_SEPARATORS:
+            if sep not in t:
+                continue
             parts = t.split(sep)
-            if len(parts) > 1 and fold(parts[-1]) == h != fold(parts[0]):
+            if fold(parts[-1]) == h != fold(parts[0]):
                 return True
     return False
 

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..codes import used
-from ..features import lower_in_place, string_lengths
+from ..features import lower_in_place, string_lengths, tag_in
 from . import dates
 
 # Rows before the chosen element that count as "its top": a header of a headline, a
@@ -213,11 +213,21 @@ MAX_HEADLINES = 6
 HEADING_MARKS = re.compile(r"[\s¶#🔗§]+$")
 
 
+H1 = frozenset(("h1",))
+
+
+def shown_h1(snap, gone: np.ndarray) -> np.ndarray:
+    """The page's h1 rows that are not `gone`, in document order (the h1 rows found once
+    per snapshot, by tag code: the title's choice and the headline both ask)."""
+    h1 = snap.memo(("h1_rows",), lambda: np.flatnonzero(tag_in(snap, H1)))
+    return h1[~gone[h1]]
+
+
 def headlines(snap, gone: np.ndarray, node: int) -> list[tuple[str, int]]:
     """The page's first MAX_HEADLINES shown h1s as (text without a permalink mark or a
     leading label, the distance of its row from the chosen element's top), empty ones
     left out."""
-    rows = np.flatnonzero((snap.tag == "h1") & ~gone)[:MAX_HEADLINES]
+    rows = shown_h1(snap, gone)[:MAX_HEADLINES]
     out = []
     for row in rows.tolist():
         t = without_label(snap, row, HEADING_MARKS.sub("", text_of(snap, row)))
@@ -249,7 +259,7 @@ def without_label(snap, row: int, t: str) -> str:
 
 def headline(snap, gone: np.ndarray, node: int) -> str | None:
     """The first shown h1 from the window on, else the page's first shown h1."""
-    h1 = np.flatnonzero((snap.tag == "h1") & ~gone)
+    h1 = shown_h1(snap, gone)
     if not len(h1):
         return None
     after = h1[h1 >= node - WINDOW_ROWS]
@@ -390,6 +400,9 @@ def label_next(snap, gone: np.ndarray, r: int, label: str) -> str:
     return f"{label}\n{text_of(snap, nxt, chr(10))}"
 
 
+TIME = frozenset(("time",))
+
+
 def dateline(snap, gone: np.ndarray, node: int, times: list[list],
              us_order: bool = False) -> str | None:
     """The date shown nearest the chosen element's top: a <time datetime> there, else a
@@ -404,7 +417,7 @@ def dateline(snap, gone: np.ndarray, node: int, times: list[list],
     look = around(snap, node)
     cands = np.unique(np.concatenate([matching_names(snap, "cls", DATE_NAMES, look),
                                       matching_names(snap, "id", DATE_NAMES, look),
-                                      look[snap.tag[look] == "time"]]))
+                                      look[tag_in(snap, TIME)[look]]]))
     cands = near(snap, node, cands)
     cands = cands[~gone[cands] & (snap.end[cands] - cands <= MAX_BYLINE_ROWS)]
     update = None
@@ -523,7 +536,7 @@ def shown_days(snap, gone: np.ndarray, node: int, years: set[str]) -> dict[str, 
 
 
 # Where a page names itself besides its title: its banner and its footer ("© Site").
-SITE_PLACE_TAGS = ("header", "footer")
+SITE_PLACE_TAGS = frozenset(("header", "footer"))
 SITE_PLACE_ROLES = ("banner", "contentinfo")
 # Rows of a header or footer read for the site's name (a mega-footer is a sitemap).
 MAX_PLACE_ROWS = 2000
@@ -531,7 +544,7 @@ MAX_PLACE_ROWS = 2000
 
 def site_places_text(snap, gone: np.ndarray) -> str:
     """The folded text of the page's shown headers and footers (tags and ARIA roles)."""
-    rows = np.flatnonzero((np.isin(snap.tag, SITE_PLACE_TAGS) | np.isin(snap.role, SITE_PLACE_ROLES))
+    rows = np.flatnonzero((tag_in(snap, SITE_PLACE_TAGS) | np.isin(snap.role, SITE_PLACE_ROLES))
                           & ~gone & (snap.end - np.arange(snap.n) <= MAX_PLACE_ROWS))
     return " ".join(text_of(snap, int(r)) for r in rows[:10]).casefold()
 
