@@ -101,3 +101,25 @@ def test_render_masks_keep_an_image_block_and_a_kept_container_run():
     assert not quiet.any()
     md = render.to_markdown(snap, feats, [2], drop, quiet)
     assert "Share this" in md and "i.png" in md and "First paragraph" not in md
+
+
+def test_texts_join_each_blocks_pieces_in_reading_order():
+    """blocks.texts: per block, its pieces (blocks.pieces, in reading order) joined with
+    the spaces collapsed, for all blocks and for a subset in any order, as a loop over the
+    pieces appending each to its block gives (an equivalence test: it holds on the code
+    before it too)."""
+    snap = page()
+    b = blocks.compute(snap, compute(snap))
+
+    def by_loop(which):
+        blk, strings = blocks.pieces(snap, b, which)
+        k = len(b.rows) if which is None else len(which)
+        out = [[] for _ in range(k)]
+        for i, s in zip(blk.tolist(), strings):
+            out[i].append(s)
+        return [" ".join(" ".join(parts).split()) for parts in out]
+
+    for which in (None, np.arange(len(b.rows))[::-1], np.array([2, 0]), np.zeros(0, np.int64)):
+        assert blocks.texts(snap, b, which) == by_loop(which)
+    got = dict(zip(b.rows.tolist(), blocks.texts(snap, b)))
+    assert got[3] == "First paragraph with a link inside. div inside p"

@@ -122,7 +122,8 @@ def column_lengths(snap: Snapshot, column: str) -> np.ndarray:
 def filled(snap: Snapshot, column: str) -> np.ndarray:
     """Rows whose `column` string is not empty (from string_lengths), found once per
     snapshot: comparing an object column with "" calls Python's comparison once a row,
-    and the block stage asks for texts, tails and addresses on every page."""
+    and the block stage asks for texts, tails and addresses on every page (NOTES.md, 'Why
+    the stages read tags by their codes')."""
     return snap.memo(("filled", column), lambda: string_lengths(snap, column) > 0)
 
 

@@ -141,13 +141,17 @@ def pieces(snap: Snapshot, blocks: Blocks,
 
 def texts(snap: Snapshot, blocks: Blocks, which: np.ndarray | None = None) -> list[str]:
     """The text each block at `which` owns (all by default): its text nodes joined in
-    reading order, spaces collapsed."""
+    reading order, spaces collapsed. The pieces are put in block order by one stable
+    sort (reading order kept within a block) and each block joins its run of them: no
+    Python step a piece (NOTES.md, 'Why the stages read tags by their codes')."""
     blk, strings = pieces(snap, blocks, which)
     k = len(blocks.rows) if which is None else len(which)
-    out: list[list[str]] = [[] for _ in range(k)]
-    for b, s in zip(blk.tolist(), strings):
-        out[b].append(s)
-    return [" ".join(" ".join(parts).split()) for parts in out]
+    ordered = np.array(strings, dtype=object)[np.argsort(blk, kind="stable")].tolist()
+    out, start = [], 0
+    for stop in np.cumsum(np.bincount(blk, minlength=k)).tolist():
+        out.append(" ".join(" ".join(ordered[start:stop]).split()))
+        start = stop
+    return out
 
 
 # An inline SVG smaller than this on either side (CSS px) is an icon, not a figure (the
