@@ -238,10 +238,15 @@ def agreement(shown: str, declared: str) -> float:
 
 def _names_the_site(h1: str, site: str | None, host: str | None, titles: list[str]) -> bool:
     """Whether a shown h1 is the site's name (a logo set in an h1): it names the site, or
-    it is the last part of a declared title whose first part is something else."""
+    it is the last part of a declared title whose first part is something else. An h1
+    that a declared title is whole, other than the site's name, is the page's own
+    ("The 2024 SELF Healthy Beauty Awards: …" on SELF; a forum thread's JSON-LD headline
+    beside its og:title "Prefix - Headline"): a site declares its logo as no page's title."""
+    h = fold(h1)
+    if (not site or h != fold(site)) and any(fold(t) == h for t in titles):
+        return False
     if _names_site(h1, site, host):
         return True
-    h = fold(h1)
     for t in titles:
         for sep in TITLE_SEPARATORS:
             parts = t.split(sep)
