@@ -658,6 +658,20 @@ def test_a_buttons_words_in_a_heading_are_no_part_of_it():
     assert m["title"] == "Crate tokio"
 
 
+def test_a_section_number_no_declared_title_holds_is_left_out_of_the_headline():
+    h = "3.1 Git Branching - Branches in a Nutshell"
+    m = meta_of(ARTICLE.format(h=h), title="Git - Branches in a Nutshell", url="https://git.test/book/3.1")
+    assert m["title"] == "Git Branching - Branches in a Nutshell"
+    # declared with its number: the number is the title's own
+    m = meta_of(ARTICLE.format(h="5.1 Data Structures"), title="5.1 Data Structures — Python docs",
+                url="https://docs.test/tutorial/ds.html")
+    assert m["title"] == "5.1 Data Structures"
+    # one number is a count or a year, the headline's own
+    m = meta_of(ARTICLE.format(h="15 Best Online Tutoring Platforms"),
+                title="Best Online Tutoring Platforms", url="https://blog.test/best")
+    assert m["title"] == "15 Best Online Tutoring Platforms"
+
+
 def test_a_headings_permalink_mark_and_a_trailing_site_name_are_left_out():
     m = meta_of(ARTICLE.format(h="Working with forms¶"), title="Working with forms | Django documentation")
     assert m["title"] == "Working with forms"

@@ -305,7 +305,8 @@ def choose_title(declared: list[str | None], entity: str | None,
         # ("Bombas" beside the <title> "All Men's Socks") names no page below the root
         declared = [None if c and fold(c) == fold(site) else c for c in declared]
     offered = [c for c in (*declared, entity) if c]
-    shown = [(t, d) for t, d in headlines if not _names_the_site(t, site, host, offered)]
+    shown = [(without_section_number(t, offered), d) for t, d in headlines
+             if not _names_the_site(t, site, host, offered)]
 
     def heading(t: str) -> str:
         return _first_if_longest(t, HEADING_PART_SEPARATORS)
@@ -386,6 +387,21 @@ def without_prefix(h1: str, declared: list[str], site: str | None, host: str | N
         if fold(rest) in targets:
             return rest
     return h1
+
+
+# A book's or a manual's section number before a heading's words ("3.1 Git Branching -
+# Branches in a Nutshell"): two numbers or more joined by dots, then a space.
+SECTION_NUMBER = re.compile(r"^(\d+(?:\.\d+)+)\.?\s+(?=\S)")
+
+
+def without_section_number(h1: str, declared: list[str]) -> str:
+    """`h1` without a leading SECTION_NUMBER that no declared title holds: the page's
+    title names the section, the number is the table of contents' ("5.1 Data Structures"
+    declared so keeps it; "2024.4.4 -> 2024.5.0 issue" on a forum is declared whole)."""
+    m = SECTION_NUMBER.match(h1)
+    if not m or any(m[1] in c for c in declared):
+        return h1
+    return h1[m.end():]
 
 
 def _title_text(title: str | None) -> str | None:
