@@ -241,7 +241,9 @@ def _names_the_site(h1: str, site: str | None, host: str | None, titles: list[st
     it is the last part of a declared title whose first part is something else. An h1
     that a declared title is whole, other than the site's name, is the page's own
     ("The 2024 SELF Healthy Beauty Awards: …" on SELF; a forum thread's JSON-LD headline
-    beside its og:title "Prefix - Headline"): a site declares its logo as no page's title."""
+    beside its og:title "Prefix - Headline"): a site declares its logo as no page's title
+    (NOTES.md, 'Why an h1 a declared title is whole is no logo, and a heading's buttons and
+    section numbers are left out')."""
     h = fold(h1)
     if (not site or h != fold(site)) and any(fold(t) == h for t in titles):
         return False
@@ -390,7 +392,9 @@ def without_prefix(h1: str, declared: list[str], site: str | None, host: str | N
 
 
 # A book's or a manual's section number before a heading's words ("3.1 Git Branching -
-# Branches in a Nutshell"): two numbers or more joined by dots, then a space.
+# Branches in a Nutshell"): two numbers or more joined by dots, then a space (NOTES.md, 'Why
+# an h1 a declared title is whole is no logo, and a heading's buttons and section numbers
+# are left out').
 SECTION_NUMBER = re.compile(r"^(\d+(?:\.\d+)+)\.?\s+(?=\S)")
 
 
