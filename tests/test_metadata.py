@@ -838,6 +838,20 @@ def test_a_headline_curled_only_at_display_is_the_title_as_typed():
     assert m["title"] == h
 
 
+def test_a_headlines_trademark_sign_no_declared_title_writes_is_left_as_typed():
+    h = "Nintendo Switch\u2122 - OLED Model White set - REFURBISHED"
+    typed = "Nintendo Switch - OLED Model White set - REFURBISHED"
+    head = f'<meta property="og:title" content="{typed} - Nintendo Official Site">'
+    m = meta_of(ARTICLE.format(h=h), head=head, title=typed + " - Nintendo Official Site",
+                url="https://www.nintendo.test/store/products/switch-oled/")
+    assert m["title"] == typed
+    # a declared title that writes the sign too: the heading as shown
+    head = f'<meta property="og:title" content="{h}">'
+    m = meta_of(ARTICLE.format(h=h), head=head, title=typed + " - Nintendo Official Site",
+                url="https://www.nintendo.test/store/products/switch-oled/")
+    assert m["title"] == h
+
+
 def test_language_html_lang_first_then_declared():
     assert meta_of(ARTICLE.format(h="x"), lang="de-AT")["language"] == "de-AT"
     assert meta_of(ARTICLE.format(h="x"), lang="", head='<meta property="og:locale" content="pt_BR">'

@@ -64,11 +64,14 @@ TAGLINE_SEPARATORS = (" | ",)
 # …": as many labels take the one as the other).
 MAX_HEADLINE_PREFIX_WORDS = 3
 _FOLD = re.compile(r"[\W_]+", re.U)
-# Typographic quotes and their ASCII forms: a shown heading that differs from the declared
-# titles only by these was curled by the site's typography at display (WordPress's
-# wptexturize, a theme's filter), and every declared title writing it straight gives the
-# text as typed (NOTES.md, 'Why a title's parts are cut where they are').
-CURLY_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
+# Typographic quotes and their ASCII forms, and the trademark signs dropped: a shown heading
+# that differs from the declared titles only by these was curled or marked by the site's
+# typography at display (WordPress's wptexturize, a theme's filter, a shop's "Switch™"), and
+# every declared title writing it plain gives the text as typed (NOTES.md, 'Why a title's
+# parts are cut where they are'; NOTES.md, 'Why an h1 a declared title is whole is no logo,
+# and a heading's buttons and section numbers are left out').
+DISPLAY_MARKS = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"',
+                               "\u2122": None, "\u00ae": None})
 # Characters a browser does not draw that a page's text may hold: the soft hyphen
 # ("Assis\u00adtance"), zero-width spaces and joiners, the byte-order mark. A title is
 # read without them (they split its words when folded).
@@ -334,19 +337,19 @@ def choose_title(declared: list[str | None], entity: str | None,
 
 
 def as_typed(h1: str, declared: list[str], site: str | None, host: str | None) -> str:
-    """`h1` as the declared titles write it when it differs from them only by CURLY_QUOTES
+    """`h1` as the declared titles write it when it differs from them only by DISPLAY_MARKS
     and every declared title that holds it (whole, without its site, or its first part)
-    writes it with straight quotes: "Why Hasn’t Tutoring …" shown, "Why Hasn't Tutoring
-    …" declared, is "Why Hasn't Tutoring …"."""
-    if h1 == h1.translate(CURLY_QUOTES):
+    writes it with straight quotes and no trademark sign: "Why Hasn’t Tutoring …" shown,
+    "Why Hasn't Tutoring …" declared, is "Why Hasn't Tutoring …"."""
+    if h1 == h1.translate(DISPLAY_MARKS):
         return h1
-    plain = " ".join(h1.split()).translate(CURLY_QUOTES)
+    plain = " ".join(h1.split()).translate(DISPLAY_MARKS)
     forms = []
     for c in declared:
         stripped = strip_site(c, site, host)
         for form in (c, stripped, first_part(stripped)):
             form = " ".join(form.split())
-            if form.translate(CURLY_QUOTES) == plain:
+            if form.translate(DISPLAY_MARKS) == plain:
                 forms.append(form)
                 break
     return forms[0] if forms and all(f == plain for f in forms) else h1
