@@ -402,6 +402,14 @@ class Options:
         "an element chosen inside it (the first post, longer than any reply) grows to "
         "hold all of it (NOTES.md, 'Why a forum's element holds its whole thread')")
 
+    forum_posts_within: bool = _opt(
+        True, "with forum_posts, on a page whose thread is its content (comments.content) "
+        "where the element holds every post already (no peer "
+        "outside it), its blocks written like the text it keeps, mostly prose "
+        "(posts.INSIDE_LINKED), are kept like the first post: a thread's short replies "
+        "the block model doubts (NOTES.md, 'Why the replies inside the element are kept "
+        "like its first post')")
+
     forum_engine_posts: bool = _opt(
         True, "on a page with a forum engine's post markup (comments.FORUM_POST_CLASSES) and "
         "no named thread that is its content, the engine's posts are that thread "
