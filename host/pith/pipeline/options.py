@@ -410,6 +410,12 @@ class Options:
         "the block model doubts (NOTES.md, 'Why the replies inside the element are kept "
         "like its first post')")
 
+    forum_posts_best: bool = _opt(
+        True, "with forum_posts, where the block model is sure (posts.SURE) of no block "
+        "of the element, the block it keeps and judges most likely names the posts' text: "
+        "a post the model doubts in a rendered capture still carries its replies (NOTES.md, "
+        "'Why the replies inside the element are kept like its first post')")
+
     forum_engine_posts: bool = _opt(
         True, "on a page with a forum engine's post markup (comments.FORUM_POST_CLASSES) and "
         "no named thread that is its content, the engine's posts are that thread "

@@ -200,7 +200,8 @@ def meta_lines(snap: Snapshot, choice: Choice, page: Judged, blocks) -> Judged:
 
 
 def alike(snap: Snapshot, feats: Features, choice: Choice, page: Judged, blocks,
-          floor: float, add: float | None, within: bool = True) -> tuple[Choice, Judged]:
+          floor: float, add: float | None, within: bool = True,
+          best: bool = True) -> tuple[Choice, Judged]:
     """(`choice` grown to hold the posts written like the text it keeps, `page` with
     those posts judged at least `floor`, the other blocks the growth brings in judged no
     content under `add`, as blocks outside the element are); both as they are when the
@@ -208,8 +209,10 @@ def alike(snap: Snapshot, feats: Features, choice: Choice, page: Judged, blocks,
     outside it, the element stays and, with `within` (option forum_posts_within), its
     own blocks under those signatures, mostly prose (INSIDE_LINKED), are judged at least
     `floor`: the short replies of a thread the element holds whole ("nice!",
-    "元旦快乐！") that the model doubts. On a forum's page no comment thread is left
-    apart (comments.is_content), so none is in the way."""
+    "元旦快乐！") that the model doubts. With `best` (option forum_posts_best), where the
+    model is SURE of no block of the element, its block judged most likely, when kept
+    (at least `floor`), names the posts' text. On a forum's page no comment thread is
+    left apart (comments.is_content), so none is in the way."""
     node = choice.node
     rows = blocks.rows
     sig, holder = signatures(snap, blocks)
@@ -218,6 +221,10 @@ def alike(snap: Snapshot, feats: Features, choice: Choice, page: Judged, blocks,
     # question's paragraphs); a class above it, the page's column
     own = (sig >= 0) & (holder >= node) & (holder < snap.end[node])
     kept = inside & own & (page.p >= SURE) & (blocks.chars > 0)
+    if not kept.any() and best:
+        # sure of none (a rendered Discuz post at 0.41): the block the model keeps and
+        # judges most likely names the posts' text alone
+        kept = _best(inside & own & (blocks.chars > 0) & (page.p >= floor), page.p)
     if not kept.any():
         return choice, page
     wanted = np.zeros(int(sig.max()) + 2, np.bool_)
@@ -244,6 +251,16 @@ def alike(snap: Snapshot, feats: Features, choice: Choice, page: Judged, blocks,
     if add is not None:
         p = np.where(held & ~inside & ~alike_rows & (p < add), 0.0, p)
     return pin(choice, grown), dataclasses.replace(page, p=p)
+
+
+def _best(candidates: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """A mask over blocks holding the one of `candidates` (a mask) with the highest `p`,
+    none when there is no candidate."""
+    out = np.zeros(len(candidates), np.bool_)
+    at = np.flatnonzero(candidates)
+    if len(at):
+        out[at[np.argmax(p[at])]] = True
+    return out
 
 
 def _lifted(page: Judged, rows: np.ndarray, floor: float) -> Judged:

@@ -292,7 +292,8 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
         # content (NOTES.md, 'Why the replies inside the element are kept like its first post')
         result, page = posts.alike(snap, feats, result, page, blocks_mod.compute(snap, feats),
                                    model.threshold, model.add,
-                                   opts.forum_posts_within and content is not None)
+                                   opts.forum_posts_within and content is not None,
+                                   opts.forum_posts_best)
         if opts.forum_meta:
             page = posts.meta_lines(snap, result, page, blocks_mod.compute(snap, feats))
         if opts.forum_sign_offs:
