@@ -451,6 +451,34 @@ def test_the_declared_modified_date_when_the_page_shows_it_as_its_date():
     assert meta_of(shown_as.format("Nine minutes"), head=ld)["published"] == "2024-08-29"
 
 
+def test_a_shown_update_replaces_a_publish_date_only_json_ld_declares_and_never_shows():
+    ld = ('<script type="application/ld+json">{"@type": "Article", "datePublished": '
+          '"2024-04-10T19:30:39+00:00", "dateModified": "2025-09-04T10:00:00+00:00"}</script>')
+    page = "<article><h1>Predictions</h1><p>{}</p><p>" + "Prediction text. " * 40 + "</p></article>"
+    # the page shows only its update: readers (and the labels) date it so
+    assert meta_of(page.format("Updated: September 4, 2025"), head=ld)["published"] \
+        == "2025-09-04T10:00:00+00:00"
+    # a <meta> publish date is the page's own word, whatever it shows
+    og = '<meta property="article:published_time" content="2024-04-10T19:30:39+00:00">'
+    assert meta_of(page.format("Updated: September 4, 2025"), head=ld + og)["published"] \
+        == "2024-04-10T19:30:39+00:00"
+    # shown publish date, or no date shown at all: the declared publish date stands
+    for line in ("April 10, 2024 · Updated: September 4, 2025", "Nine minutes"):
+        assert meta_of(page.format(line), head=ld)["published"] == "2024-04-10T19:30:39+00:00"
+    # a second source's publish date shown beside "Updated" is the page's date
+    second = ('<script type="application/ld+json">{"@type": "Article", "datePublished": '
+              '"2018-04-03T16:50:31Z"}</script>'
+              '<meta property="article:published_time" content="2025-12-19T18:06:00Z">')
+    assert meta_of(page.format("Updated: Dec 19, 2025"), head=second)["published"] \
+        == "2025-12-19T18:06:00+00:00"
+    # unless it is the same instant in another zone, a day off the first one
+    zone = ('<script type="application/ld+json">{"@type": "Article", "datePublished": '
+            '"2026-02-23T00:57:30Z"}</script>'
+            '<meta property="article:published_time" content="2026-02-22T19:57:30-05:00">')
+    assert meta_of(page.format("Updated: February 22, 2026"), head=zone)["published"] \
+        == "2026-02-23T00:57:30+00:00"
+
+
 def test_a_declared_time_shown_on_the_next_day_in_the_sites_zone_is_shown():
     # published 23:00 UTC, shown as the next day (the site's zone); modified that day too:
     # the page shows its publish date, which stands
