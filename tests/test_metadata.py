@@ -125,6 +125,17 @@ def test_plain_published_meta_names_are_read(key):
     assert meta_of(ARTICLE.format(h="x"), head=head)["published"] == "2025-07-17"
 
 
+def test_a_plain_updated_meta_name_is_the_modified_date():
+    head = '<meta name="updated" content="2025-12-18">'
+    assert meta_of(ARTICLE.format(h="x"), head=head)["modified"] == "2025-12-18"
+    # shown as the page's update beside a JSON-LD publish date it never shows: its date
+    ld = ('<script type="application/ld+json">{"@type": "Article", "datePublished": '
+          '"2025-06-17", "dateModified": "2025-06-17"}</script>')
+    page = "<article><h1>Trends</h1><p>Updated Dec 18, 2025 · 12 min read</p><p>" \
+        + "Trend text. " * 40 + "</p></article>"
+    assert meta_of(page, head=ld + head)["published"] == "2025-12-18"
+
+
 def test_a_utc_time_a_day_off_the_urls_day_takes_the_urls_day():
     head = '<meta property="article:published_time" content="2025-12-19T02:41:41+00:00">'
     url = "https://blog.test/2025/12/18/a-post"
