@@ -490,6 +490,19 @@ def test_a_shown_update_replaces_a_publish_date_only_json_ld_declares_and_never_
         == "2026-02-23T00:57:30+00:00"
 
 
+def test_a_shown_update_no_source_declares_replaces_an_unshown_json_ld_publish_date():
+    ld = ('<script type="application/ld+json">{"@type": "Article", "datePublished": '
+          '"2025-05-19T22:12:02+00:00", "dateModified": "2025-11-20T10:00:00+00:00"}</script>')
+    page = "<article><h1>Appliances</h1><p>{}</p><p>" + "Appliance text. " * 40 + "</p></article>"
+    assert meta_of(page.format("Updated August 14, 2025"), head=ld)["published"] == "2025-08-14"
+    # a <meta> publish date stands; so does a publish date the page shows
+    og = '<meta property="article:published_time" content="2025-05-19T22:12:02+00:00">'
+    assert meta_of(page.format("Updated August 14, 2025"), head=ld + og)["published"] \
+        == "2025-05-19T22:12:02+00:00"
+    assert meta_of(page.format("May 19, 2025 · Updated August 14, 2025"), head=ld)["published"] \
+        == "2025-05-19T22:12:02+00:00"
+
+
 def test_a_declared_time_shown_on_the_next_day_in_the_sites_zone_is_shown():
     # published 23:00 UTC, shown as the next day (the site's zone); modified that day too:
     # the page shows its publish date, which stands

@@ -400,7 +400,8 @@ def _instant(value: str) -> dt.datetime | None:
 
 
 def shown_instead(published: str, declared: list[tuple[str | None, str | None]],
-                  days: dict[str, bool], meta_published: bool = False) -> str:
+                  days: dict[str, bool], meta_published: bool = False,
+                  dateline: Callable[[], str | None] | None = None) -> str:
     """The declared date the page shows, when it does not show its declared publish day:
     the first declared date (`declared`: each source's (published, modified)) whose day is
     shown, not as an update (`days`: shown_days's). A publish time shown on the day before
@@ -409,9 +410,10 @@ def shown_instead(published: str, declared: list[tuple[str | None, str | None]],
     second source's publish date still does. When none is shown but as an update
     ("Updated Dec 19, 2025"), a publish date so shown (not a day off the first: the same
     instant) still does, and so does a modified date so shown when only JSON-LD or
-    microdata declares the publish date: one a <meta> declares (`meta_published`: og's
-    article:published_time and its kin) stands (NOTES.md, 'Why an unshown JSON-LD
-    publish date yields to a shown update')."""
+    microdata declares the publish date, and then the page's date line (`dateline()`,
+    asked last) when that is a shown update no source declares ("Updated August 14,
+    2025"): one a <meta> declares (`meta_published`: og's article:published_time and its
+    kin) stands (NOTES.md, 'Why an unshown JSON-LD publish date yields to a shown update')."""
     if published[:10] in days:
         return published
     moment = _instant(published)
@@ -429,6 +431,10 @@ def shown_instead(published: str, declared: list[tuple[str | None, str | None]],
         if not meta_published and mod and days.get(mod[:10]) \
                 and not (mod[:10] in near and _instant(mod) != moment):
             return mod
+    if not meta_published and dateline is not None:
+        shown_day = dateline()
+        if shown_day and days.get(shown_day[:10]) and shown_day[:10] not in near:
+            return shown_day
     return published
 
 
@@ -493,7 +499,8 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
     if published and any(d[:10] != published[:10] for d in declared_days):
         days = shown.shown_days(snap, gone, node, {d[:4] for d in (published, *declared_days)})
         published = shown_instead(published, declared_dates, days,
-                                  meta_published=bool(declared_dates[1][0]))   # sources[1]: <meta>
+                                  meta_published=bool(declared_dates[1][0]),   # sources[1]: <meta>
+                                  dateline=lambda: seen.get("published"))
     published = local_day(published, seen.get("url_date") if published else None)
     # an author named like the site is the publisher: a shown byline may name the person,
     # else the site is the author (a shop's or a one-person blog's posts)
