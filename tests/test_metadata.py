@@ -503,6 +503,19 @@ def test_a_shown_update_no_source_declares_replaces_an_unshown_json_ld_publish_d
         == "2025-05-19T22:12:02+00:00"
 
 
+def test_the_one_date_a_page_shows_replaces_the_one_day_it_declares_and_never_shows():
+    head = ('<meta property="article:published_time" content="2024-07-05T14:20:08+00:00">'
+            '<meta property="article:modified_time" content="2024-07-05T14:20:08+00:00">')
+    page = "<article><h1>Eating tips</h1><p>{}</p><p>" + "Tip text. " * 40 + "</p></article>"
+    assert meta_of(page.format("March 1, 2024"), head=head)["published"] == "2024-03-01"
+    declared = "2024-07-05T14:20:08+00:00"
+    # shown as an update, beside another date, beside the declared day, a day off the
+    # declared one (the same instant or day in the site's zone): the declared date stands
+    for line in ("Updated March 1, 2024", "<span>March 1, 2024</span> <span>March 5, 2024</span>",
+                 "<span>March 1, 2024</span> <span>July 5, 2024</span>", "July 6, 2024"):
+        assert meta_of(page.format(line), head=head)["published"] == declared
+
+
 def test_a_declared_time_shown_on_the_next_day_in_the_sites_zone_is_shown():
     # published 23:00 UTC, shown as the next day (the site's zone); modified that day too:
     # the page shows its publish date, which stands

@@ -438,6 +438,15 @@ def shown_instead(published: str, declared: list[tuple[str | None, str | None]],
     return published
 
 
+def shown_alone(published: str, line: str, days: dict[str, bool]) -> str:
+    """`line` (the page's date line) instead of the one day a page declares, when it is
+    the one day shown near the top of those years (`days`: shown_days's), not as an
+    update, and not the day before or after the declared one (the same instant, or the
+    same day written in another zone)."""
+    apart = abs((dt.date.fromisoformat(line[:10]) - dt.date.fromisoformat(published[:10])).days)
+    return line if apart > 1 and days == {line[:10]: False} else published
+
+
 def local_day(published: str | None, url_day: str | None) -> str | None:
     """The publish date, on the URL's day when the URL names the day before or after it: a
     time declared in UTC ("2025-12-19T02:41Z") of a post the site dates 18 December in its
@@ -501,6 +510,15 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
         published = shown_instead(published, declared_dates, days,
                                   meta_published=bool(declared_dates[1][0]),   # sources[1]: <meta>
                                   dateline=lambda: seen.get("published"))
+    elif published and declared_days:
+        # one declared day the page never shows, and the one date it shows near the top,
+        # not as an update nor a day off the declared time (the same instant): a page
+        # imported or rebuilt that day, dated by what it shows (NOTES.md, 'Why an unshown
+        # JSON-LD publish date yields to a shown update')
+        line = seen.get("published")
+        if line and line[:10] != published[:10]:
+            days = shown.shown_days(snap, gone, node, {published[:4], line[:4]})
+            published = shown_alone(published, line, days)
     published = local_day(published, seen.get("url_date") if published else None)
     # an author named like the site is the publisher: a shown byline may name the person,
     # else the site is the author (a shop's or a one-person blog's posts)
