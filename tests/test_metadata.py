@@ -125,6 +125,17 @@ def test_plain_published_meta_names_are_read(key):
     assert meta_of(ARTICLE.format(h="x"), head=head)["published"] == "2025-07-17"
 
 
+def test_a_plain_updated_meta_name_is_the_modified_date():
+    head = '<meta name="updated" content="2025-12-18">'
+    assert meta_of(ARTICLE.format(h="x"), head=head)["modified"] == "2025-12-18"
+    # shown as the page's update beside a JSON-LD publish date it never shows: its date
+    ld = ('<script type="application/ld+json">{"@type": "Article", "datePublished": '
+          '"2025-06-17", "dateModified": "2025-06-17"}</script>')
+    page = "<article><h1>Trends</h1><p>Updated Dec 18, 2025 · 12 min read</p><p>" \
+        + "Trend text. " * 40 + "</p></article>"
+    assert meta_of(page, head=ld + head)["published"] == "2025-12-18"
+
+
 def test_a_utc_time_a_day_off_the_urls_day_takes_the_urls_day():
     head = '<meta property="article:published_time" content="2025-12-19T02:41:41+00:00">'
     url = "https://blog.test/2025/12/18/a-post"
@@ -451,6 +462,60 @@ def test_the_declared_modified_date_when_the_page_shows_it_as_its_date():
     assert meta_of(shown_as.format("Nine minutes"), head=ld)["published"] == "2024-08-29"
 
 
+def test_a_shown_update_replaces_a_publish_date_only_json_ld_declares_and_never_shows():
+    ld = ('<script type="application/ld+json">{"@type": "Article", "datePublished": '
+          '"2024-04-10T19:30:39+00:00", "dateModified": "2025-09-04T10:00:00+00:00"}</script>')
+    page = "<article><h1>Predictions</h1><p>{}</p><p>" + "Prediction text. " * 40 + "</p></article>"
+    # the page shows only its update: readers (and the labels) date it so
+    assert meta_of(page.format("Updated: September 4, 2025"), head=ld)["published"] \
+        == "2025-09-04T10:00:00+00:00"
+    # a <meta> publish date is the page's own word, whatever it shows
+    og = '<meta property="article:published_time" content="2024-04-10T19:30:39+00:00">'
+    assert meta_of(page.format("Updated: September 4, 2025"), head=ld + og)["published"] \
+        == "2024-04-10T19:30:39+00:00"
+    # shown publish date, or no date shown at all: the declared publish date stands
+    for line in ("April 10, 2024 · Updated: September 4, 2025", "Nine minutes"):
+        assert meta_of(page.format(line), head=ld)["published"] == "2024-04-10T19:30:39+00:00"
+    # a second source's publish date shown beside "Updated" is the page's date
+    second = ('<script type="application/ld+json">{"@type": "Article", "datePublished": '
+              '"2018-04-03T16:50:31Z"}</script>'
+              '<meta property="article:published_time" content="2025-12-19T18:06:00Z">')
+    assert meta_of(page.format("Updated: Dec 19, 2025"), head=second)["published"] \
+        == "2025-12-19T18:06:00+00:00"
+    # unless it is the same instant in another zone, a day off the first one
+    zone = ('<script type="application/ld+json">{"@type": "Article", "datePublished": '
+            '"2026-02-23T00:57:30Z"}</script>'
+            '<meta property="article:published_time" content="2026-02-22T19:57:30-05:00">')
+    assert meta_of(page.format("Updated: February 22, 2026"), head=zone)["published"] \
+        == "2026-02-23T00:57:30+00:00"
+
+
+def test_a_shown_update_no_source_declares_replaces_an_unshown_json_ld_publish_date():
+    ld = ('<script type="application/ld+json">{"@type": "Article", "datePublished": '
+          '"2025-05-19T22:12:02+00:00", "dateModified": "2025-11-20T10:00:00+00:00"}</script>')
+    page = "<article><h1>Appliances</h1><p>{}</p><p>" + "Appliance text. " * 40 + "</p></article>"
+    assert meta_of(page.format("Updated August 14, 2025"), head=ld)["published"] == "2025-08-14"
+    # a <meta> publish date stands; so does a publish date the page shows
+    og = '<meta property="article:published_time" content="2025-05-19T22:12:02+00:00">'
+    assert meta_of(page.format("Updated August 14, 2025"), head=ld + og)["published"] \
+        == "2025-05-19T22:12:02+00:00"
+    assert meta_of(page.format("May 19, 2025 · Updated August 14, 2025"), head=ld)["published"] \
+        == "2025-05-19T22:12:02+00:00"
+
+
+def test_the_one_date_a_page_shows_replaces_the_one_day_it_declares_and_never_shows():
+    head = ('<meta property="article:published_time" content="2024-07-05T14:20:08+00:00">'
+            '<meta property="article:modified_time" content="2024-07-05T14:20:08+00:00">')
+    page = "<article><h1>Eating tips</h1><p>{}</p><p>" + "Tip text. " * 40 + "</p></article>"
+    assert meta_of(page.format("March 1, 2024"), head=head)["published"] == "2024-03-01"
+    declared = "2024-07-05T14:20:08+00:00"
+    # shown as an update, beside another date, beside the declared day, a day off the
+    # declared one (the same instant or day in the site's zone): the declared date stands
+    for line in ("Updated March 1, 2024", "<span>March 1, 2024</span> <span>March 5, 2024</span>",
+                 "<span>March 1, 2024</span> <span>July 5, 2024</span>", "July 6, 2024"):
+        assert meta_of(page.format(line), head=head)["published"] == declared
+
+
 def test_a_declared_time_shown_on_the_next_day_in_the_sites_zone_is_shown():
     # published 23:00 UTC, shown as the next day (the site's zone); modified that day too:
     # the page shows its publish date, which stands
@@ -622,6 +687,56 @@ def test_an_h1_that_is_the_site_logo_is_not_the_title():
     assert m["title"] == "Budget Traveler's Guide"
 
 
+def test_an_h1_a_declared_title_is_whole_is_no_logo_even_when_it_holds_the_sites_name():
+    # the h1 holds the site's name ("SELF") and is JSON-LD's headline whole: the page's
+    # title, not a logo (og:title shortens it)
+    head = ('<meta property="og:site_name" content="SELF">'
+            '<meta property="og:title" content="The Best Oral Care Products">'
+            '<script type="application/ld+json">{"@type": "Article", "headline": '
+            '"The 2025 SELF Beauty Awards: The Best Oral Care Products"}</script>')
+    h = "The 2025 SELF Beauty Awards: The Best Oral Care Products"
+    m = meta_of(ARTICLE.format(h=h), head=head, title=h + " | SELF", url="https://self.test/story/x")
+    assert m["title"] == h
+    # a forum's og:title "Prefix - Headline" beside a JSON-LD headline that is the h1
+    head = ('<meta property="og:title" content="Tips/Techniques - Proxmox or Debian?">'
+            '<script type="application/ld+json">{"@type": "DiscussionForumPosting", '
+            '"headline": "Proxmox or Debian?"}</script>')
+    m = meta_of(ARTICLE.format(h="Proxmox or Debian?"), head=head,
+                title="Tips/Techniques - Proxmox or Debian? | Metal Workers", url="https://forum.test/threads/1")
+    assert m["title"] == "Proxmox or Debian?"
+    # the logo h1 that is the site's name stays a logo
+    head = '<meta property="og:site_name" content="Gabby Travels"><meta property="og:title" content="Gabby Travels">'
+    body = "<header><h1>Gabby Travels</h1></header>" + ARTICLE.replace("h1", "h2").format(h="x")
+    m = meta_of(body, head=head, title="Travel Insurance Guide - Gabby Travels", url="https://gabby.test/p")
+    assert m["title"] == "Travel Insurance Guide"
+
+
+def test_a_buttons_words_in_a_heading_are_no_part_of_it():
+    # rustdoc: <h1>Crate <span>tokio</span>&nbsp;<button>Copy item path</button></h1>
+    h = 'Crate <span>tokio</span>&nbsp;<button id="copy-path">Copy item path</button> <i>x</i>'
+    snap = static.snapshot_of_html(f"<h1>{h}</h1>", "http://pith.test/", 100)
+    gone = np.zeros(snap.n, bool)
+    assert shown.headlines(snap, gone, 0)[0][0] == "Crate tokio x"
+    assert shown.headline(snap, gone, 0) == "Crate tokio x"
+    m = meta_of(ARTICLE.format(h=h.replace(" <i>x</i>", "")), title="tokio - Rust",
+                url="https://docs.rs/tokio/latest/tokio/")
+    assert m["title"] == "Crate tokio"
+
+
+def test_a_section_number_no_declared_title_holds_is_left_out_of_the_headline():
+    h = "3.1 Git Branching - Branches in a Nutshell"
+    m = meta_of(ARTICLE.format(h=h), title="Git - Branches in a Nutshell", url="https://git.test/book/3.1")
+    assert m["title"] == "Git Branching - Branches in a Nutshell"
+    # declared with its number: the number is the title's own
+    m = meta_of(ARTICLE.format(h="5.1 Data Structures"), title="5.1 Data Structures — Python docs",
+                url="https://docs.test/tutorial/ds.html")
+    assert m["title"] == "5.1 Data Structures"
+    # one number is a count or a year, the headline's own
+    m = meta_of(ARTICLE.format(h="15 Best Online Tutoring Platforms"),
+                title="Best Online Tutoring Platforms", url="https://blog.test/best")
+    assert m["title"] == "15 Best Online Tutoring Platforms"
+
+
 def test_a_headings_permalink_mark_and_a_trailing_site_name_are_left_out():
     m = meta_of(ARTICLE.format(h="Working with forms¶"), title="Working with forms | Django documentation")
     assert m["title"] == "Working with forms"
@@ -785,6 +900,20 @@ def test_a_headline_curled_only_at_display_is_the_title_as_typed():
     assert m["title"] == h
     # other words differ: the shown heading, as it is
     m = meta_of(ARTICLE.format(h=h), title="Why Hasn't Tutoring Been More Effective Yet?")
+    assert m["title"] == h
+
+
+def test_a_headlines_trademark_sign_no_declared_title_writes_is_left_as_typed():
+    h = "Nintendo Switch\u2122 - OLED Model White set - REFURBISHED"
+    typed = "Nintendo Switch - OLED Model White set - REFURBISHED"
+    head = f'<meta property="og:title" content="{typed} - Nintendo Official Site">'
+    m = meta_of(ARTICLE.format(h=h), head=head, title=typed + " - Nintendo Official Site",
+                url="https://www.nintendo.test/store/products/switch-oled/")
+    assert m["title"] == typed
+    # a declared title that writes the sign too: the heading as shown
+    head = f'<meta property="og:title" content="{h}">'
+    m = meta_of(ARTICLE.format(h=h), head=head, title=typed + " - Nintendo Official Site",
+                url="https://www.nintendo.test/store/products/switch-oled/")
     assert m["title"] == h
 
 

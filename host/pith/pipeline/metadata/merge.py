@@ -64,11 +64,14 @@ TAGLINE_SEPARATORS = (" | ",)
 # …": as many labels take the one as the other).
 MAX_HEADLINE_PREFIX_WORDS = 3
 _FOLD = re.compile(r"[\W_]+", re.U)
-# Typographic quotes and their ASCII forms: a shown heading that differs from the declared
-# titles only by these was curled by the site's typography at display (WordPress's
-# wptexturize, a theme's filter), and every declared title writing it straight gives the
-# text as typed (NOTES.md, 'Why a title's parts are cut where they are').
-CURLY_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
+# Typographic quotes and their ASCII forms, and the trademark signs dropped: a shown heading
+# that differs from the declared titles only by these was curled or marked by the site's
+# typography at display (WordPress's wptexturize, a theme's filter, a shop's "Switch™"), and
+# every declared title writing it plain gives the text as typed (NOTES.md, 'Why a title's
+# parts are cut where they are'; NOTES.md, 'Why an h1 a declared title is whole is no logo,
+# and a heading's buttons and section numbers are left out').
+DISPLAY_MARKS = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"',
+                               "\u2122": None, "\u00ae": None})
 # Characters a browser does not draw that a page's text may hold: the soft hyphen
 # ("Assis\u00adtance"), zero-width spaces and joiners, the byte-order mark. A title is
 # read without them (they split its words when folded).
@@ -238,10 +241,17 @@ def agreement(shown: str, declared: str) -> float:
 
 def _names_the_site(h1: str, site: str | None, host: str | None, titles: list[str]) -> bool:
     """Whether a shown h1 is the site's name (a logo set in an h1): it names the site, or
-    it is the last part of a declared title whose first part is something else."""
+    it is the last part of a declared title whose first part is something else. An h1
+    that a declared title is whole, other than the site's name, is the page's own
+    ("The 2024 SELF Healthy Beauty Awards: …" on SELF; a forum thread's JSON-LD headline
+    beside its og:title "Prefix - Headline"): a site declares its logo as no page's title
+    (NOTES.md, 'Why an h1 a declared title is whole is no logo, and a heading's buttons and
+    section numbers are left out')."""
+    h = fold(h1)
+    if (not site or h != fold(site)) and any(fold(t) == h for t in titles):
+        return False
     if _names_site(h1, site, host):
         return True
-    h = fold(h1)
     for t in titles:
         for sep in TITLE_SEPARATORS:
             if sep not in t:
@@ -302,7 +312,8 @@ def choose_title(declared: list[str | None], entity: str | None,
         # ("Bombas" beside the <title> "All Men's Socks") names no page below the root
         declared = [None if c and fold(c) == fold(site) else c for c in declared]
     offered = [c for c in (*declared, entity) if c]
-    shown = [(t, d) for t, d in headlines if not _names_the_site(t, site, host, offered)]
+    shown = [(without_section_number(t, offered), d) for t, d in headlines
+             if not _names_the_site(t, site, host, offered)]
 
     def heading(t: str) -> str:
         return _first_if_longest(t, HEADING_PART_SEPARATORS)
@@ -328,19 +339,19 @@ def choose_title(declared: list[str | None], entity: str | None,
 
 
 def as_typed(h1: str, declared: list[str], site: str | None, host: str | None) -> str:
-    """`h1` as the declared titles write it when it differs from them only by CURLY_QUOTES
+    """`h1` as the declared titles write it when it differs from them only by DISPLAY_MARKS
     and every declared title that holds it (whole, without its site, or its first part)
-    writes it with straight quotes: "Why Hasn’t Tutoring …" shown, "Why Hasn't Tutoring
-    …" declared, is "Why Hasn't Tutoring …"."""
-    if h1 == h1.translate(CURLY_QUOTES):
+    writes it with straight quotes and no trademark sign: "Why Hasn’t Tutoring …" shown,
+    "Why Hasn't Tutoring …" declared, is "Why Hasn't Tutoring …"."""
+    if h1 == h1.translate(DISPLAY_MARKS):
         return h1
-    plain = " ".join(h1.split()).translate(CURLY_QUOTES)
+    plain = " ".join(h1.split()).translate(DISPLAY_MARKS)
     forms = []
     for c in declared:
         stripped = strip_site(c, site, host)
         for form in (c, stripped, first_part(stripped)):
             form = " ".join(form.split())
-            if form.translate(CURLY_QUOTES) == plain:
+            if form.translate(DISPLAY_MARKS) == plain:
                 forms.append(form)
                 break
     return forms[0] if forms and all(f == plain for f in forms) else h1
@@ -385,6 +396,23 @@ def without_prefix(h1: str, declared: list[str], site: str | None, host: str | N
     return h1
 
 
+# A book's or a manual's section number before a heading's words ("3.1 Git Branching -
+# Branches in a Nutshell"): two numbers or more joined by dots, then a space (NOTES.md, 'Why
+# an h1 a declared title is whole is no logo, and a heading's buttons and section numbers
+# are left out').
+SECTION_NUMBER = re.compile(r"^(\d+(?:\.\d+)+)\.?\s+(?=\S)")
+
+
+def without_section_number(h1: str, declared: list[str]) -> str:
+    """`h1` without a leading SECTION_NUMBER that no declared title holds: the page's
+    title names the section, the number is the table of contents' ("5.1 Data Structures"
+    declared so keeps it; "2024.4.4 -> 2024.5.0 issue" on a forum is declared whole)."""
+    m = SECTION_NUMBER.match(h1)
+    if not m or any(m[1] in c for c in declared):
+        return h1
+    return h1[m.end():]
+
+
 def _title_text(title: str | None) -> str | None:
     """A declared title as a candidate: without INVISIBLE characters, None when empty."""
     if not title:
@@ -402,13 +430,20 @@ def _instant(value: str) -> dt.datetime | None:
 
 
 def shown_instead(published: str, declared: list[tuple[str | None, str | None]],
-                  days: dict[str, bool]) -> str:
+                  days: dict[str, bool], meta_published: bool = False,
+                  dateline: Callable[[], str | None] | None = None) -> str:
     """The declared date the page shows, when it does not show its declared publish day:
     the first declared date (`declared`: each source's (published, modified)) whose day is
     shown, not as an update (`days`: shown_days's). A publish time shown on the day before
     or after is the same instant in the site's own zone ("2025-12-02T23:00Z" shown as "03
     Dec 2025" in Sydney): then a modified time shown on that day does not replace it; a
-    second source's publish date still does."""
+    second source's publish date still does. When none is shown but as an update
+    ("Updated Dec 19, 2025"), a publish date so shown (not a day off the first: the same
+    instant) still does, and so does a modified date so shown when only JSON-LD or
+    microdata declares the publish date, and then the page's date line (`dateline()`,
+    asked last) when that is a shown update no source declares ("Updated August 14,
+    2025"): one a <meta> declares (`meta_published`: og's article:published_time and its
+    kin) stands (NOTES.md, 'Why an unshown JSON-LD publish date yields to a shown update')."""
     if published[:10] in days:
         return published
     moment = _instant(published)
@@ -420,7 +455,26 @@ def shown_instead(published: str, declared: list[tuple[str | None, str | None]],
             return pub
         if mod and days.get(mod[:10]) is False and not (mod[:10] in near and _instant(mod) != moment):
             return mod
+    for pub, mod in declared:
+        if pub and days.get(pub[:10]) and pub[:10] not in near:
+            return pub
+        if not meta_published and mod and days.get(mod[:10]) \
+                and not (mod[:10] in near and _instant(mod) != moment):
+            return mod
+    if not meta_published and dateline is not None:
+        shown_day = dateline()
+        if shown_day and days.get(shown_day[:10]) and shown_day[:10] not in near:
+            return shown_day
     return published
+
+
+def shown_alone(published: str, line: str, days: dict[str, bool]) -> str:
+    """`line` (the page's date line) instead of the one day a page declares, when it is
+    the one day shown near the top of those years (`days`: shown_days's), not as an
+    update, and not the day before or after the declared one (the same instant, or the
+    same day written in another zone)."""
+    apart = abs((dt.date.fromisoformat(line[:10]) - dt.date.fromisoformat(published[:10])).days)
+    return line if apart > 1 and days == {line[:10]: False} else published
 
 
 def local_day(published: str | None, url_day: str | None) -> str | None:
@@ -483,7 +537,18 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
     declared_days = [d for pair in declared_dates for d in pair if d]
     if published and any(d[:10] != published[:10] for d in declared_days):
         days = shown.shown_days(snap, gone, node, {d[:4] for d in (published, *declared_days)})
-        published = shown_instead(published, declared_dates, days)
+        published = shown_instead(published, declared_dates, days,
+                                  meta_published=bool(declared_dates[1][0]),   # sources[1]: <meta>
+                                  dateline=lambda: seen.get("published"))
+    elif published and declared_days:
+        # one declared day the page never shows, and the one date it shows near the top,
+        # not as an update nor a day off the declared time (the same instant): a page
+        # imported or rebuilt that day, dated by what it shows (NOTES.md, 'Why an unshown
+        # JSON-LD publish date yields to a shown update')
+        line = seen.get("published")
+        if line and line[:10] != published[:10]:
+            days = shown.shown_days(snap, gone, node, {published[:4], line[:4]})
+            published = shown_alone(published, line, days)
     published = local_day(published, seen.get("url_date") if published else None)
     # an author named like the site is the publisher: a shown byline may name the person,
     # else the site is the author (a shop's or a one-person blog's posts)
