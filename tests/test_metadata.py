@@ -1017,3 +1017,17 @@ def test_shown_h1_is_the_h1_rows_not_gone_in_document_order():
         want = np.flatnonzero((snap.tag == "h1") & ~gone)
         assert shown.shown_h1(snap, gone).tolist() == want.tolist()
     assert shown.headlines(snap, np.zeros(snap.n, bool), 3) == [("Site", 1), ("Headline", 1), ("x", 3)]
+
+
+def test_heading_text_leaves_out_a_control_only_inside_its_own_heading():
+    """shown.heading_text reads the control rows by tag code, once per snapshot: a button
+    inside the heading is left out, one after it (another element's) is not the
+    heading's concern, and a heading without one reads its whole text."""
+    rows = [("html", -1), ("body", 0),
+            ("h1", 1, {"text": "Crate "}), ("button", 2, {"text": "Copy item path"}),
+            ("h1", 1, {"text": "Second"}), ("button", 1, {"text": "Share"})]
+    snap = snapshot_mod.from_json(make_snapshot(rows), 100)
+    assert shown.heading_text(snap, 2) == "Crate"
+    assert shown.heading_text(snap, 4) == "Second"
+    assert snap.memo(("heading_controls",), lambda: None).tolist() == \
+        [False, False, False, True, False, True]

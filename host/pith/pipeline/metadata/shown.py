@@ -236,9 +236,10 @@ HEADING_CONTROLS = frozenset(("button",))
 
 
 def heading_text(snap, row: int) -> str:
-    """A heading's text without its HEADING_CONTROLS' words."""
-    inside = snap.tag[row + 1:int(snap.end[row])]
-    if not np.isin(inside, tuple(HEADING_CONTROLS)).any():
+    """A heading's text without its HEADING_CONTROLS' words (the control rows found once
+    per snapshot, by tag code)."""
+    controls = snap.memo(("heading_controls",), lambda: tag_in(snap, HEADING_CONTROLS))
+    if not controls[row + 1:int(snap.end[row])].any():
         return text_of(snap, row)
     return _text_of(snap, row, "", HEADING_CONTROLS)
 
