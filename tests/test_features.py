@@ -4,6 +4,8 @@ import numpy as np
 from builders import make_snapshot
 from pith.pipeline import features
 from pith.pipeline.features import compute, hidden_bits, nonspace_lengths
+from pith.pages import static
+from pith.pipeline.select import select
 from pith.pipeline.snapshot import from_json
 
 
@@ -124,6 +126,50 @@ def test_folded_content_is_content_but_hidden_menus_and_aria_hidden_panels_are_n
     f = compute(snap)
     assert f.hidden.tolist() == [False] * 5 + [True, True, True]
     assert hidden_bits(snap).tolist() == [0, 0, 0, 0, 0, 1, 17, 2]
+
+
+def test_a_main_landmark_whose_text_is_all_display_none_is_read_as_shown():
+    # body > nav(2) "menu"; main(3) > [div(4) display:none > p(5) "product", div(6)
+    # display:none "closed popup" (hidden inside the parked div: stays hidden)], div(7)
+    # display:none + aria-hidden "dialog"; footer(8) "footer"
+    product = "A dark roast of arabica and robusta beans, fair trade and organic. " * 4
+    rows = [("html", -1), ("body", 0), ("nav", 1, {"text": "Coffee Merch Gifting About"}),
+            ("main", 1), ("div", 3, {"cls": "easylockdown-content", "hidden": 1}),
+            ("p", 4, {"text": product}), ("div", 4, {"hidden": 1, "text": "closed popup"}),
+            ("div", 3, {"hidden": 17, "text": "dialog"}),
+            ("footer", 1, {"text": "Company Help Legal"})]
+    snap = from_json(make_snapshot(rows), 1000)
+    assert hidden_bits(snap).tolist() == [0, 0, 0, 0, 0, 0, 1, 17, 0]
+    assert compute(snap).chars[3] == len("".join(product.split()))
+    # a main that shows its own text keeps its display:none rows hidden
+    shown = rows[:3] + [("main", 1, {"text": "The product, as the page shows it: " * 2})] + rows[4:]
+    assert hidden_bits(from_json(make_snapshot(shown), 1000))[4] == 1
+    # so does a main hidden itself (a page's second view), and one with little text
+    hidden = rows[:3] + [("main", 1, {"hidden": 1})] + rows[4:]
+    assert hidden_bits(from_json(make_snapshot(hidden), 1000))[4] == 1
+    short = rows[:5] + [("p", 4, {"text": "Loading"})] + rows[6:]
+    assert hidden_bits(from_json(make_snapshot(short), 1000))[4] == 1
+
+
+def test_a_parked_product_page_answers_its_description_not_its_footer():
+    """Static HTML of a shop whose access-check app hides the product until its script
+    runs (wcxb_dev_full 0583's pattern): the answer is the description, not a menu or
+    the footer's slogan."""
+    menu = "".join(f"<li><a href='/c/{i}'>Category {i}</a></li>" for i in range(40))
+    description = ("<h4>Darker roast for bolder days.</h4><p>Meet the yin to your yang: a "
+                   "bold and delicious dark roast brew, certified fair trade and organic, "
+                   "with arabica beans for smooth flavour and robusta for strength.</p>"
+                   "<p>Join the society to save on every shipment, with free shipping on "
+                   "all subscription orders and early access to new releases.</p>")
+    html = (f"<html><body><header><nav><ul>{menu}</ul></nav></header>"
+            f"<main><div class='lockdown-content' style='display:none;'><section>"
+            f"<h1>Dark Roast Coffee</h1><div class='product__description'>{description}"
+            f"</div></section></div></main><footer><h2>Drink coffee and be happy, folks"
+            f"</h2><ul>{menu}</ul></footer></body></html>")
+    text = select(static.snapshot_from_html(html, "http://example.org/p")).output("text")
+    assert "Meet the yin to your yang" in text
+    assert "Join the society" in text
+    assert "Category 3" not in text
 
 
 def test_hidden_text_counts_when_skip_hidden_is_off():

@@ -44,6 +44,18 @@ STREAMED_SEGMENT_ID = re.compile(r"S:[0-9a-f]+")
 # training snapshots 75 % of such accordion text and 87 % of such tab panels' is truth,
 # against 23 % of other display:none text (NOTES.md, 'Why folded content is read').
 FOLDED_NAMES = re.compile(r"accordion|collaps|expand|toggle")
+# The page's `main` landmark (a main element, role="main") whose text is all under
+# display:none rows, less than PARKED_MAIN_SHOWN of it shown: a script parks the page's
+# content until it runs (a shop's access-check app wraps the product in
+# `<div style="display:none">` and reveals it after the check). A static snapshot, or a
+# capture the script did not reach, showed menus and footer only, and the answer was a
+# footer line (wcxb_dev_full 0583, a product page). Its outermost display:none rows are
+# read as shown; what they hide deeper (a closed dialog) stays hidden (NOTES.md, 'Why a
+# hidden main landmark is read').
+PARKED_MAIN_SHOWN = 0.05
+# ... and it hides at least PARKED_MAIN_MIN_CHARS: a main landmark left empty until a
+# search box fills it parks no content.
+PARKED_MAIN_MIN_CHARS = 200
 # A shown noscript is a copy (`noscript_copies`) when at least NOSCRIPT_COPY_SHARE of
 # its NOSCRIPT_SHINGLE_WORDS-word runs are read outside it: the crawlers' copy of a thread
 # the page's scripts also drew (the saved page holds both) differs from the drawn one by
@@ -259,11 +271,38 @@ def _hidden_bits(snap: Snapshot) -> np.ndarray:
                  ((bits[rows] & 16) > 0).tolist())
              if (tag == "div" and STREAMED_SEGMENT_ID.fullmatch(id_))
              or (not aria and (role == "tabpanel" or FOLDED_NAMES.search(f"{cls} {id_}".lower())))]
+    shown.extend(parked_main(snap, bits).tolist())
     if not shown:
         return bits
     bits = bits.copy()
     bits[shown] &= ~1
     return bits
+
+
+def parked_main(snap: Snapshot, bits: np.ndarray) -> np.ndarray:
+    """The outermost display:none rows (not aria-hidden) inside a shown `main` landmark
+    that hides nearly all its text (PARKED_MAIN_SHOWN, PARKED_MAIN_MIN_CHARS): content a
+    script parks until it runs, read as shown."""
+    mains = np.flatnonzero(tag_in(snap, frozenset({"main"})) | (snap.role == "main"))
+    if not len(mains):
+        return np.zeros(0, np.int64)
+    hiding = (bits & HIDING_BITS) > 0
+    mains = mains[~(hiding[mains] | snap.below(hiding)[mains])]
+    if not len(mains):
+        return np.zeros(0, np.int64)
+    own = column_lengths(snap, "text").copy()
+    np.add.at(own, snap.parent[1:], column_lengths(snap, "tail")[1:])
+    code = code_rows(snap)
+    own = np.where(code | snap.below(code), 0, own)
+    hidden = hiding | snap.below(hiding)
+    total = snap.subtree_sum(own)[mains]
+    seen = snap.subtree_sum(np.where(hidden, 0, own))[mains]
+    parked = mains[(total >= PARKED_MAIN_MIN_CHARS) & (seen < PARKED_MAIN_SHOWN * total)]
+    if not len(parked):
+        return np.zeros(0, np.int64)
+    none = ((bits & 1) > 0) & ((bits & 16) == 0) & snap.subtrees(parked)
+    outer = none & ~snap.below(hiding)
+    return np.flatnonzero(outer)
 
 
 def zero_font(snap: Snapshot, own_chars: np.ndarray) -> np.ndarray:
