@@ -128,6 +128,23 @@ def test_folded_content_is_content_but_hidden_menus_and_aria_hidden_panels_are_n
     assert hidden_bits(snap).tolist() == [0, 0, 0, 0, 0, 1, 17, 2]
 
 
+def test_a_folded_row_closed_with_opacity_zero_as_well_is_content():
+    # a collapse animation's closed state (Chakra UI): display:none + opacity:0 (5) on
+    # div.chakra-collapse(2) > p "specs"; a folded row hidden by visibility (2, inherited
+    # by every row below) and a plain opacity:0 row (4, not folded) stay hidden
+    snap = from_json(make_snapshot([
+        ("html", -1), ("body", 0),
+        ("div", 1, {"cls": "chakra-collapse", "hidden": 5}),
+        ("p", 2, {"text": "Height 39 cm, stainless steel"}),
+        ("div", 1, {"cls": "toggle-body", "hidden": 3, "text": "later"}),
+        ("div", 1, {"cls": "fade-in", "hidden": 4, "text": "not yet"}),
+    ]), 1000)
+    assert hidden_bits(snap).tolist() == [0, 0, 0, 0, 2, 4]
+    f = compute(snap)
+    assert f.hidden.tolist() == [False] * 4 + [True, True]
+    assert f.chars[1] == len("Height39cm,stainlesssteel")
+
+
 def test_a_main_landmark_whose_text_is_all_display_none_is_read_as_shown():
     # body > nav(2) "menu"; main(3) > [div(4) display:none > p(5) "product", div(6)
     # display:none "closed popup" (hidden inside the parked div: stays hidden)], div(7)

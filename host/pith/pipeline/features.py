@@ -44,6 +44,12 @@ STREAMED_SEGMENT_ID = re.compile(r"S:[0-9a-f]+")
 # training snapshots 75 % of such accordion text and 87 % of such tab panels' is truth,
 # against 23 % of other display:none text (NOTES.md, 'Why folded content is read').
 FOLDED_NAMES = re.compile(r"accordion|collaps|expand|toggle")
+# The hiding bits a folded row's closed state sets, all taken off: display:none and, from
+# a collapse animation's start state, opacity:0 (Chakra UI's `chakra-collapse`:
+# `display:none;opacity:0;height:0px`, the product's specs and care sections of wcxb_dev_full
+# 0607). Visibility is inherited, so every row below carries it too: it stays (NOTES.md,
+# 'Why folded content is read').
+FOLDED_CLOSED = 1 | 4
 # The page's `main` landmark (a main element, role="main") whose text is all under
 # display:none rows, less than PARKED_MAIN_SHOWN of it shown: a script parks the page's
 # content until it runs (a shop's access-check app wraps the product in
@@ -254,9 +260,10 @@ class Features:
 
 def hidden_bits(snap: Snapshot) -> np.ndarray:
     """The snapshot's `hidden` column as the pipeline reads it: display:none is taken off
-    React's parked segments (STREAMED_SEGMENT_ID divs) and off folded content (tab panels
-    and FOLDED_NAMES rows that are not aria-hidden), which are the page's content. Found
-    once per snapshot."""
+    React's parked segments (STREAMED_SEGMENT_ID divs) and a parked main landmark's rows
+    (`parked_main`), and display:none and opacity:0 (FOLDED_CLOSED) off folded content
+    (tab panels and FOLDED_NAMES rows that are not aria-hidden), which are the page's
+    content. Found once per snapshot."""
     return snap.memo(("hidden_bits",), lambda: _hidden_bits(snap))
 
 
@@ -265,17 +272,19 @@ def _hidden_bits(snap: Snapshot) -> np.ndarray:
     rows = np.flatnonzero((bits & 1) > 0)          # a few dozen rows on most pages
     if not len(rows):
         return bits
-    shown = [r for r, tag, id_, cls, role, aria in zip(
-                 rows.tolist(), snap.tag[rows].tolist(), snap.id[rows].tolist(),
-                 snap.cls[rows].tolist(), snap.role[rows].tolist(),
-                 ((bits[rows] & 16) > 0).tolist())
-             if (tag == "div" and STREAMED_SEGMENT_ID.fullmatch(id_))
-             or (not aria and (role == "tabpanel" or FOLDED_NAMES.search(f"{cls} {id_}".lower())))]
+    folded = [r for r, id_, cls, role, aria in zip(
+                  rows.tolist(), snap.id[rows].tolist(), snap.cls[rows].tolist(),
+                  snap.role[rows].tolist(), ((bits[rows] & 16) > 0).tolist())
+              if not aria and (role == "tabpanel" or FOLDED_NAMES.search(f"{cls} {id_}".lower()))]
+    shown = [r for r, tag, id_ in zip(rows.tolist(), snap.tag[rows].tolist(),
+                                      snap.id[rows].tolist())
+             if tag == "div" and STREAMED_SEGMENT_ID.fullmatch(id_)]
     shown.extend(parked_main(snap, bits).tolist())
-    if not shown:
+    if not shown and not folded:
         return bits
     bits = bits.copy()
     bits[shown] &= ~1
+    bits[folded] &= ~FOLDED_CLOSED
     return bits
 
 
