@@ -145,6 +145,17 @@ def test_a_folded_row_closed_with_opacity_zero_as_well_is_content():
     assert f.chars[1] == len("Height39cm,stainlesssteel")
 
 
+def test_an_faq_answer_folded_under_its_question_is_content():
+    # div.faq-inner(2) > div.faq-question(3) "Q", div.faq-answer(4) display:none "A"
+    snap = from_json(make_snapshot([
+        ("html", -1), ("body", 0), ("div", 1, {"cls": "faq-inner"}),
+        ("div", 2, {"cls": "faq-question", "text": "Q: Is there a warranty included?"}),
+        ("div", 2, {"cls": "faq-answer", "hidden": 1, "text": "A: Yes, two years."}),
+    ]), 1000)
+    assert hidden_bits(snap).tolist() == [0, 0, 0, 0, 0]
+    assert not compute(snap).hidden.any()
+
+
 def test_a_main_landmark_whose_text_is_all_display_none_is_read_as_shown():
     # body > nav(2) "menu"; main(3) > [div(4) display:none > p(5) "product", div(6)
     # display:none "closed popup" (hidden inside the parked div: stays hidden)], div(7)
