@@ -145,6 +145,19 @@ def test_a_folded_row_closed_with_opacity_zero_as_well_is_content():
     assert f.chars[1] == len("Height39cm,stainlesssteel")
 
 
+def test_a_marko_fragment_parked_for_its_placeholder_is_shown():
+    # span#afbrwwebph16(2) the placeholder; div#afbrwweb16(3) display:none > p "listings";
+    # div#af7(5) display:none without a placeholder af…ph7: any page's name, stays hidden
+    snap = from_json(make_snapshot([
+        ("html", -1), ("body", 0), ("span", 1, {"id": "afbrwwebph16"}),
+        ("div", 1, {"id": "afbrwweb16", "hidden": 1}),
+        ("p", 3, {"text": "1,693,368 results: Art Print, Sticker set"}),
+        ("div", 1, {"id": "af7", "hidden": 1, "text": "menu"}),
+    ]), 1000)
+    assert hidden_bits(snap).tolist() == [0, 0, 0, 0, 0, 1]
+    assert compute(snap).chars[1] == len("1,693,368results:ArtPrint,Stickerset")
+
+
 def test_an_faq_answer_folded_under_its_question_is_content():
     # div.faq-inner(2) > div.faq-question(3) "Q", div.faq-answer(4) display:none "A"
     snap = from_json(make_snapshot([

@@ -37,6 +37,12 @@ HIDDEN_ON_PURPOSE = 1 | 16
 # articles sat there (wcxb_dev_full 0384 static; 4053, 4416, 4486 rendered: the answer was
 # a heading or a menu).
 STREAMED_SEGMENT_ID = re.compile(r"S:[0-9a-f]+")
+# Marko's out-of-order rendering (eBay) parks each late fragment as
+# `<div id="af{runtime}{N}" style="display:none">` and its script moves it into the
+# placeholder `af{runtime}ph{N}` shown where it belongs: the same parking, known by the
+# pair (a lone `id="af12"` is any page's name). A static snapshot of an eBay category page
+# showed its header only (wcxb_dev_full 0658: the answer was "Loading...").
+MARKO_FRAGMENT_ID = re.compile(r"(af[a-z]*)(\d+)")
 # Content folded by the page's own controls: a tab panel (WAI-ARIA role="tabpanel") or a
 # row whose class or id names folding, display:none and not aria-hidden. Its text is the
 # page's own — a closed FAQ answer, a product page's second tab — which a reader opens
@@ -261,7 +267,8 @@ class Features:
 
 def hidden_bits(snap: Snapshot) -> np.ndarray:
     """The snapshot's `hidden` column as the pipeline reads it: display:none is taken off
-    React's parked segments (STREAMED_SEGMENT_ID divs) and a parked main landmark's rows
+    React's parked segments (STREAMED_SEGMENT_ID divs), Marko's (`marko_fragments`) and a
+    parked main landmark's rows
     (`parked_main`), and display:none and opacity:0 (FOLDED_CLOSED) off folded content
     (tab panels and FOLDED_NAMES rows that are not aria-hidden), which are the page's
     content. Found once per snapshot."""
@@ -280,6 +287,7 @@ def _hidden_bits(snap: Snapshot) -> np.ndarray:
     shown = [r for r, tag, id_ in zip(rows.tolist(), snap.tag[rows].tolist(),
                                       snap.id[rows].tolist())
              if tag == "div" and STREAMED_SEGMENT_ID.fullmatch(id_)]
+    shown.extend(marko_fragments(snap, rows).tolist())
     shown.extend(parked_main(snap, bits).tolist())
     if not shown and not folded:
         return bits
@@ -287,6 +295,20 @@ def _hidden_bits(snap: Snapshot) -> np.ndarray:
     bits[shown] &= ~1
     bits[folded] &= ~FOLDED_CLOSED
     return bits
+
+
+def marko_fragments(snap: Snapshot, rows: np.ndarray) -> np.ndarray:
+    """Of the display:none `rows`, Marko's parked fragments: divs whose id is
+    `af{runtime}{N}` (MARKO_FRAGMENT_ID) where the page holds the placeholder
+    `af{runtime}ph{N}`."""
+    found = [(r, m) for r, tag, id_ in zip(rows.tolist(), snap.tag[rows].tolist(),
+                                           snap.id[rows].tolist())
+             if tag == "div" and (m := MARKO_FRAGMENT_ID.fullmatch(id_))]
+    if not found:
+        return np.zeros(0, np.int64)
+    _, ids = snap.string_codes("id")
+    names = set(ids)
+    return np.array([r for r, m in found if f"{m.group(1)}ph{m.group(2)}" in names], np.int64)
 
 
 def parked_main(snap: Snapshot, bits: np.ndarray) -> np.ndarray:
