@@ -267,11 +267,10 @@ class Features:
 
 def hidden_bits(snap: Snapshot) -> np.ndarray:
     """The snapshot's `hidden` column as the pipeline reads it: display:none is taken off
-    React's parked segments (STREAMED_SEGMENT_ID divs), Marko's (`marko_fragments`) and a
-    parked main landmark's rows
-    (`parked_main`), and display:none and opacity:0 (FOLDED_CLOSED) off folded content
-    (tab panels and FOLDED_NAMES rows that are not aria-hidden), which are the page's
-    content. Found once per snapshot."""
+    React's parked segments (STREAMED_SEGMENT_ID divs), Marko's (`marko_fragments`) and
+    a parked main landmark's rows (`parked_main`), and display:none and opacity:0
+    (FOLDED_CLOSED) off folded content (tab panels and FOLDED_NAMES rows that are not
+    aria-hidden), which are the page's content. Found once per snapshot."""
     return snap.memo(("hidden_bits",), lambda: _hidden_bits(snap))
 
 
@@ -319,22 +318,21 @@ def parked_main(snap: Snapshot, bits: np.ndarray) -> np.ndarray:
     if not len(mains):
         return np.zeros(0, np.int64)
     hiding = (bits & HIDING_BITS) > 0
-    mains = mains[~(hiding[mains] | snap.below(hiding)[mains])]
+    under = snap.below(hiding)
+    mains = mains[~(hiding[mains] | under[mains])]
     if not len(mains):
         return np.zeros(0, np.int64)
     own = column_lengths(snap, "text").copy()
     np.add.at(own, snap.parent[1:], column_lengths(snap, "tail")[1:])
     code = code_rows(snap)
     own = np.where(code | snap.below(code), 0, own)
-    hidden = hiding | snap.below(hiding)
     total = snap.subtree_sum(own)[mains]
-    seen = snap.subtree_sum(np.where(hidden, 0, own))[mains]
+    seen = snap.subtree_sum(np.where(hiding | under, 0, own))[mains]
     parked = mains[(total >= PARKED_MAIN_MIN_CHARS) & (seen < PARKED_MAIN_SHOWN * total)]
     if not len(parked):
         return np.zeros(0, np.int64)
-    none = ((bits & 1) > 0) & ((bits & 16) == 0) & snap.subtrees(parked)
-    outer = none & ~snap.below(hiding)
-    return np.flatnonzero(outer)
+    none = ((bits & 1) > 0) & ((bits & 16) == 0)
+    return np.flatnonzero(none & ~under & snap.subtrees(parked))
 
 
 def zero_font(snap: Snapshot, own_chars: np.ndarray) -> np.ndarray:
