@@ -186,6 +186,9 @@ def test_a_page_whose_text_is_all_hidden_is_scored_as_if_visible():
 def test_hidden_text_is_not_chosen_when_visible_text_exists():
     obj = page()
     obj["nodes"]["hidden"][5] = 1          # the article: display none
+    # in a plain container: a `main` landmark whose text is all display:none is parked
+    # content, read as shown (features.parked_main; tests/test_features.py)
+    obj["nodes"]["tag"][4] = "div"
     sel = select(obj)
     assert not sel.hidden_ignored
     assert sel.snap.tag[sel.node] != "article" and sel.node not in (6, 7, 8)
