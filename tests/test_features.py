@@ -132,13 +132,14 @@ def test_a_folded_row_closed_with_opacity_zero_as_well_is_content():
     # a collapse animation's closed state (Chakra UI): display:none + opacity:0 (5) on
     # div.chakra-collapse(2) > p "specs"; a folded row hidden by visibility (2, inherited
     # by every row below) and a plain opacity:0 row (4, not folded) stay hidden
+    # (a browser's capture: there a plain opacity:0 hides)
     snap = from_json(make_snapshot([
         ("html", -1), ("body", 0),
         ("div", 1, {"cls": "chakra-collapse", "hidden": 5}),
         ("p", 2, {"text": "Height 39 cm, stainless steel"}),
         ("div", 1, {"cls": "toggle-body", "hidden": 3, "text": "later"}),
         ("div", 1, {"cls": "fade-in", "hidden": 4, "text": "not yet"}),
-    ]), 1000)
+    ], layout=True), 1000)
     assert hidden_bits(snap).tolist() == [0, 0, 0, 0, 2, 4]
     f = compute(snap)
     assert f.hidden.tolist() == [False] * 4 + [True, True]
@@ -167,6 +168,38 @@ def test_an_faq_answer_folded_under_its_question_is_content():
     ]), 1000)
     assert hidden_bits(snap).tolist() == [0, 0, 0, 0, 0]
     assert not compute(snap).hidden.any()
+
+
+def test_opacity_zero_hides_in_a_browser_capture_but_not_in_a_static_snapshot():
+    # section(2) opacity:0 (a reveal animation's start state) > p; nav(4) opacity:0 and
+    # visibility:hidden (6): only the opacity bit comes off, and only without layout
+    rows = [("html", -1), ("body", 0), ("section", 1, {"hidden": 4}),
+            ("p", 2, {"text": "Up to 2x more noise cancellation."}),
+            ("nav", 1, {"hidden": 6, "text": "menu"})]
+    static_snap = from_json(make_snapshot(rows), 1000)
+    assert hidden_bits(static_snap).tolist() == [0, 0, 0, 0, 2]
+    assert compute(static_snap).chars[1] == len("Upto2xmorenoisecancellation.")
+    rendered = from_json(make_snapshot(rows, layout=True), 1000)
+    assert hidden_bits(rendered).tolist() == [0, 0, 4, 0, 6]
+    assert compute(rendered).chars[1] == 0
+
+
+def test_a_static_page_whose_sections_wait_to_fade_in_answers_them():
+    """Static HTML of a product page saved mid-animation (apple.com's pattern, wcxb_dev_full
+    3063): its sections are inline opacity:0 until scrolled to; the answer holds them."""
+    menu = "".join(f"<li><a href='/c/{i}'>Category {i}</a></li>" for i in range(30))
+    section = ("<section style='transform: matrix(1, 0, 0, 1, 0, 30); opacity: 0;'><h2>{0}"
+               "</h2><p>{0} comes with a new multiport acoustic architecture for deeper bass "
+               "and a wider soundstage, so you hear every note as the artist intended.</p>"
+               "</section>")
+    body = "".join(section.format(name) for name in ("Sound quality", "Fit and feel",
+                                                     "Battery life", "Hearing health"))
+    html = (f"<html><body><nav><ul>{menu}</ul></nav><main><h1>Earbuds Pro</h1>"
+            f"<p>The best in-ear noise cancellation.</p>{body}</main>"
+            f"<footer><ul>{menu}</ul></footer></body></html>")
+    text = select(static.snapshot_from_html(html, "http://example.org/p")).output("text")
+    assert "Fit and feel comes with" in text and "Hearing health comes with" in text
+    assert "Category 3" not in text
 
 
 def test_a_main_landmark_whose_text_is_all_display_none_is_read_as_shown():

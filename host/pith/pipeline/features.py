@@ -29,6 +29,14 @@ HIDING_BITS = 1 | 2 | 4 | 16
 # Of those, the bits that hide on purpose (display:none, aria-hidden: menus, carousels,
 # dialogs), as opposed to text waiting to be revealed (opacity, visibility).
 HIDDEN_ON_PURPOSE = 1 | 16
+# Of those, the bits a snapshot without layout (static, pages/static.py) does not read as
+# hiding: its opacity:0 comes from an inline style only, a script's start state for a
+# reveal animation (apple.com's sections fade in on scroll: `style="opacity: 0;
+# transform: …"`), which a reader scrolling sees; a menu or a tooltip hides by its
+# stylesheet, which a static walk does not read. A browser's capture reads the computed
+# opacity, stylesheets included: there it hides (NOTES.md, 'Why inline opacity:0 is read
+# in a static snapshot').
+STATIC_SHOWN_BITS = 4
 # React's streaming server rendering (React 18+, Next.js) parks each late part of a page
 # as `<div hidden id="S:7">` at the end of the body until an inline script moves it to
 # its placeholder: what a reader sees, only parked. A static snapshot (no scripts) has it
@@ -266,7 +274,8 @@ class Features:
 
 
 def hidden_bits(snap: Snapshot) -> np.ndarray:
-    """The snapshot's `hidden` column as the pipeline reads it: display:none is taken off
+    """The snapshot's `hidden` column as the pipeline reads it: opacity:0 is taken off
+    every row of a snapshot without layout (STATIC_SHOWN_BITS); display:none is taken off
     React's parked segments (STREAMED_SEGMENT_ID divs), Marko's (`marko_fragments`) and
     a parked main landmark's rows (`parked_main`), and display:none and opacity:0
     (FOLDED_CLOSED) off folded content (tab panels and FOLDED_NAMES rows that are not
@@ -276,6 +285,8 @@ def hidden_bits(snap: Snapshot) -> np.ndarray:
 
 def _hidden_bits(snap: Snapshot) -> np.ndarray:
     bits = snap.hidden
+    if not snap.layout and ((bits & STATIC_SHOWN_BITS) > 0).any():
+        bits = bits & ~STATIC_SHOWN_BITS
     rows = np.flatnonzero((bits & 1) > 0)          # a few dozen rows on most pages
     if not len(rows):
         return bits
