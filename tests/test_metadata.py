@@ -622,6 +622,56 @@ def test_an_h1_that_is_the_site_logo_is_not_the_title():
     assert m["title"] == "Budget Traveler's Guide"
 
 
+def test_an_h1_a_declared_title_is_whole_is_no_logo_even_when_it_holds_the_sites_name():
+    # the h1 holds the site's name ("SELF") and is JSON-LD's headline whole: the page's
+    # title, not a logo (og:title shortens it)
+    head = ('<meta property="og:site_name" content="SELF">'
+            '<meta property="og:title" content="The Best Oral Care Products">'
+            '<script type="application/ld+json">{"@type": "Article", "headline": '
+            '"The 2025 SELF Beauty Awards: The Best Oral Care Products"}</script>')
+    h = "The 2025 SELF Beauty Awards: The Best Oral Care Products"
+    m = meta_of(ARTICLE.format(h=h), head=head, title=h + " | SELF", url="https://self.test/story/x")
+    assert m["title"] == h
+    # a forum's og:title "Prefix - Headline" beside a JSON-LD headline that is the h1
+    head = ('<meta property="og:title" content="Tips/Techniques - Proxmox or Debian?">'
+            '<script type="application/ld+json">{"@type": "DiscussionForumPosting", '
+            '"headline": "Proxmox or Debian?"}</script>')
+    m = meta_of(ARTICLE.format(h="Proxmox or Debian?"), head=head,
+                title="Tips/Techniques - Proxmox or Debian? | Metal Workers", url="https://forum.test/threads/1")
+    assert m["title"] == "Proxmox or Debian?"
+    # the logo h1 that is the site's name stays a logo
+    head = '<meta property="og:site_name" content="Gabby Travels"><meta property="og:title" content="Gabby Travels">'
+    body = "<header><h1>Gabby Travels</h1></header>" + ARTICLE.replace("h1", "h2").format(h="x")
+    m = meta_of(body, head=head, title="Travel Insurance Guide - Gabby Travels", url="https://gabby.test/p")
+    assert m["title"] == "Travel Insurance Guide"
+
+
+def test_a_buttons_words_in_a_heading_are_no_part_of_it():
+    # rustdoc: <h1>Crate <span>tokio</span>&nbsp;<button>Copy item path</button></h1>
+    h = 'Crate <span>tokio</span>&nbsp;<button id="copy-path">Copy item path</button> <i>x</i>'
+    snap = static.snapshot_of_html(f"<h1>{h}</h1>", "http://pith.test/", 100)
+    gone = np.zeros(snap.n, bool)
+    assert shown.headlines(snap, gone, 0)[0][0] == "Crate tokio x"
+    assert shown.headline(snap, gone, 0) == "Crate tokio x"
+    m = meta_of(ARTICLE.format(h=h.replace(" <i>x</i>", "")), title="tokio - Rust",
+                url="https://docs.rs/tokio/latest/tokio/")
+    assert m["title"] == "Crate tokio"
+
+
+def test_a_section_number_no_declared_title_holds_is_left_out_of_the_headline():
+    h = "3.1 Git Branching - Branches in a Nutshell"
+    m = meta_of(ARTICLE.format(h=h), title="Git - Branches in a Nutshell", url="https://git.test/book/3.1")
+    assert m["title"] == "Git Branching - Branches in a Nutshell"
+    # declared with its number: the number is the title's own
+    m = meta_of(ARTICLE.format(h="5.1 Data Structures"), title="5.1 Data Structures — Python docs",
+                url="https://docs.test/tutorial/ds.html")
+    assert m["title"] == "5.1 Data Structures"
+    # one number is a count or a year, the headline's own
+    m = meta_of(ARTICLE.format(h="15 Best Online Tutoring Platforms"),
+                title="Best Online Tutoring Platforms", url="https://blog.test/best")
+    assert m["title"] == "15 Best Online Tutoring Platforms"
+
+
 def test_a_headings_permalink_mark_and_a_trailing_site_name_are_left_out():
     m = meta_of(ARTICLE.format(h="Working with forms¶"), title="Working with forms | Django documentation")
     assert m["title"] == "Working with forms"
@@ -785,6 +835,20 @@ def test_a_headline_curled_only_at_display_is_the_title_as_typed():
     assert m["title"] == h
     # other words differ: the shown heading, as it is
     m = meta_of(ARTICLE.format(h=h), title="Why Hasn't Tutoring Been More Effective Yet?")
+    assert m["title"] == h
+
+
+def test_a_headlines_trademark_sign_no_declared_title_writes_is_left_as_typed():
+    h = "Nintendo Switch\u2122 - OLED Model White set - REFURBISHED"
+    typed = "Nintendo Switch - OLED Model White set - REFURBISHED"
+    head = f'<meta property="og:title" content="{typed} - Nintendo Official Site">'
+    m = meta_of(ARTICLE.format(h=h), head=head, title=typed + " - Nintendo Official Site",
+                url="https://www.nintendo.test/store/products/switch-oled/")
+    assert m["title"] == typed
+    # a declared title that writes the sign too: the heading as shown
+    head = f'<meta property="og:title" content="{h}">'
+    m = meta_of(ARTICLE.format(h=h), head=head, title=typed + " - Nintendo Official Site",
+                url="https://www.nintendo.test/store/products/switch-oled/")
     assert m["title"] == h
 
 

@@ -64,11 +64,14 @@ TAGLINE_SEPARATORS = (" | ",)
 # …": as many labels take the one as the other).
 MAX_HEADLINE_PREFIX_WORDS = 3
 _FOLD = re.compile(r"[\W_]+", re.U)
-# Typographic quotes and their ASCII forms: a shown heading that differs from the declared
-# titles only by these was curled by the site's typography at display (WordPress's
-# wptexturize, a theme's filter), and every declared title writing it straight gives the
-# text as typed (NOTES.md, 'Why a title's parts are cut where they are').
-CURLY_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
+# Typographic quotes and their ASCII forms, and the trademark signs dropped: a shown heading
+# that differs from the declared titles only by these was curled or marked by the site's
+# typography at display (WordPress's wptexturize, a theme's filter, a shop's "Switch™"), and
+# every declared title writing it plain gives the text as typed (NOTES.md, 'Why a title's
+# parts are cut where they are'; NOTES.md, 'Why an h1 a declared title is whole is no logo,
+# and a heading's buttons and section numbers are left out').
+DISPLAY_MARKS = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"',
+                               "\u2122": None, "\u00ae": None})
 # Characters a browser does not draw that a page's text may hold: the soft hyphen
 # ("Assis\u00adtance"), zero-width spaces and joiners, the byte-order mark. A title is
 # read without them (they split its words when folded).
@@ -238,10 +241,17 @@ def agreement(shown: str, declared: str) -> float:
 
 def _names_the_site(h1: str, site: str | None, host: str | None, titles: list[str]) -> bool:
     """Whether a shown h1 is the site's name (a logo set in an h1): it names the site, or
-    it is the last part of a declared title whose first part is something else."""
+    it is the last part of a declared title whose first part is something else. An h1
+    that a declared title is whole, other than the site's name, is the page's own
+    ("The 2024 SELF Healthy Beauty Awards: …" on SELF; a forum thread's JSON-LD headline
+    beside its og:title "Prefix - Headline"): a site declares its logo as no page's title
+    (NOTES.md, 'Why an h1 a declared title is whole is no logo, and a heading's buttons and
+    section numbers are left out')."""
+    h = fold(h1)
+    if (not site or h != fold(site)) and any(fold(t) == h for t in titles):
+        return False
     if _names_site(h1, site, host):
         return True
-    h = fold(h1)
     for t in titles:
         for sep in TITLE_SEPARATORS:
             parts = t.split(sep)
@@ -300,7 +310,8 @@ def choose_title(declared: list[str | None], entity: str | None,
         # ("Bombas" beside the <title> "All Men's Socks") names no page below the root
         declared = [None if c and fold(c) == fold(site) else c for c in declared]
     offered = [c for c in (*declared, entity) if c]
-    shown = [(t, d) for t, d in headlines if not _names_the_site(t, site, host, offered)]
+    shown = [(without_section_number(t, offered), d) for t, d in headlines
+             if not _names_the_site(t, site, host, offered)]
 
     def heading(t: str) -> str:
         return _first_if_longest(t, HEADING_PART_SEPARATORS)
@@ -326,19 +337,19 @@ def choose_title(declared: list[str | None], entity: str | None,
 
 
 def as_typed(h1: str, declared: list[str], site: str | None, host: str | None) -> str:
-    """`h1` as the declared titles write it when it differs from them only by CURLY_QUOTES
+    """`h1` as the declared titles write it when it differs from them only by DISPLAY_MARKS
     and every declared title that holds it (whole, without its site, or its first part)
-    writes it with straight quotes: "Why Hasn’t Tutoring …" shown, "Why Hasn't Tutoring
-    …" declared, is "Why Hasn't Tutoring …"."""
-    if h1 == h1.translate(CURLY_QUOTES):
+    writes it with straight quotes and no trademark sign: "Why Hasn’t Tutoring …" shown,
+    "Why Hasn't Tutoring …" declared, is "Why Hasn't Tutoring …"."""
+    if h1 == h1.translate(DISPLAY_MARKS):
         return h1
-    plain = " ".join(h1.split()).translate(CURLY_QUOTES)
+    plain = " ".join(h1.split()).translate(DISPLAY_MARKS)
     forms = []
     for c in declared:
         stripped = strip_site(c, site, host)
         for form in (c, stripped, first_part(stripped)):
             form = " ".join(form.split())
-            if form.translate(CURLY_QUOTES) == plain:
+            if form.translate(DISPLAY_MARKS) == plain:
                 forms.append(form)
                 break
     return forms[0] if forms and all(f == plain for f in forms) else h1
@@ -381,6 +392,23 @@ def without_prefix(h1: str, declared: list[str], site: str | None, host: str | N
         if fold(rest) in targets:
             return rest
     return h1
+
+
+# A book's or a manual's section number before a heading's words ("3.1 Git Branching -
+# Branches in a Nutshell"): two numbers or more joined by dots, then a space (NOTES.md, 'Why
+# an h1 a declared title is whole is no logo, and a heading's buttons and section numbers
+# are left out').
+SECTION_NUMBER = re.compile(r"^(\d+(?:\.\d+)+)\.?\s+(?=\S)")
+
+
+def without_section_number(h1: str, declared: list[str]) -> str:
+    """`h1` without a leading SECTION_NUMBER that no declared title holds: the page's
+    title names the section, the number is the table of contents' ("5.1 Data Structures"
+    declared so keeps it; "2024.4.4 -> 2024.5.0 issue" on a forum is declared whole)."""
+    m = SECTION_NUMBER.match(h1)
+    if not m or any(m[1] in c for c in declared):
+        return h1
+    return h1[m.end():]
 
 
 def _title_text(title: str | None) -> str | None:

@@ -127,15 +127,22 @@ def text_of(snap, row: int, sep: str = "") -> str:
     return got
 
 
-def _text_of(snap, row: int, sep: str) -> str:
+def _text_of(snap, row: int, sep: str, skip: frozenset[str] = frozenset()) -> str:
+    """`text_of` uncached; the subtrees of `skip`'s tags left out (their tails kept)."""
     end = int(snap.end[row])
     text, tail, stop, tag = snap.text, snap.tail, snap.end, snap.tag
     parts = [text[row]]
     open_ends: list[tuple[int, int]] = []
+    skipped_to = 0
     for j in range(row + 1, end):
+        if j < skipped_to:
+            continue
         while open_ends and open_ends[-1][0] <= j:
             parts.append(tail[open_ends.pop()[1]])
-        parts.append(" " if tag[j] == "br" else text[j])     # a line break is a space
+        if tag[j] in skip:
+            skipped_to = int(stop[j])
+        else:
+            parts.append(" " if tag[j] == "br" else text[j])     # a line break is a space
         open_ends.append((int(stop[j]), j))
     while open_ends:
         parts.append(tail[open_ends.pop()[1]])
@@ -213,14 +220,27 @@ MAX_HEADLINES = 6
 HEADING_MARKS = re.compile(r"[\s¶#🔗§]+$")
 
 
+# Controls a heading may hold whose words are no part of it: a "Copy item path" button
+# (rustdoc), a "Copy link" one.
+HEADING_CONTROLS = frozenset(("button",))
+
+
+def heading_text(snap, row: int) -> str:
+    """A heading's text without its HEADING_CONTROLS' words."""
+    inside = snap.tag[row + 1:int(snap.end[row])]
+    if not np.isin(inside, tuple(HEADING_CONTROLS)).any():
+        return text_of(snap, row)
+    return _text_of(snap, row, "", HEADING_CONTROLS)
+
+
 def headlines(snap, gone: np.ndarray, node: int) -> list[tuple[str, int]]:
-    """The page's first MAX_HEADLINES shown h1s as (text without a permalink mark or a
-    leading label, the distance of its row from the chosen element's top), empty ones
-    left out."""
+    """The page's first MAX_HEADLINES shown h1s as (text without a permalink mark, a
+    control's words or a leading label, the distance of its row from the chosen
+    element's top), empty ones left out."""
     rows = np.flatnonzero((snap.tag == "h1") & ~gone)[:MAX_HEADLINES]
     out = []
     for row in rows.tolist():
-        t = without_label(snap, row, HEADING_MARKS.sub("", text_of(snap, row)))
+        t = without_label(snap, row, HEADING_MARKS.sub("", heading_text(snap, row)))
         if t:
             out.append((t, abs(row - node)))
     return out
@@ -254,7 +274,7 @@ def headline(snap, gone: np.ndarray, node: int) -> str | None:
         return None
     after = h1[h1 >= node - WINDOW_ROWS]
     for row in (after.tolist() + h1.tolist())[:4]:
-        t = HEADING_MARKS.sub("", text_of(snap, int(row)))
+        t = HEADING_MARKS.sub("", heading_text(snap, int(row)))
         if t:
             return t
     return None
