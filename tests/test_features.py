@@ -202,6 +202,19 @@ def test_a_static_page_whose_sections_wait_to_fade_in_answers_them():
     assert "Category 3" not in text
 
 
+def test_a_bootstrap_tab_pane_without_its_role_is_content():
+    # div.tab-content(2) > div.tab-pane.active(3) "overview", div.tab-pane(4) display:none
+    # "specs"; div#tabpane-reviews(5) display:none; nav.tabs-menu(6) display:none stays
+    snap = from_json(make_snapshot([
+        ("html", -1), ("body", 0), ("div", 1, {"cls": "tab-content"}),
+        ("div", 2, {"cls": "tab-pane active", "text": "Overview of the card"}),
+        ("div", 2, {"cls": "tab-pane fade", "hidden": 1, "text": "Memory: 12 GB GDDR5"}),
+        ("div", 1, {"id": "tabpane-reviews", "hidden": 1, "text": "Great card"}),
+        ("nav", 1, {"cls": "tabs-menu", "hidden": 1, "text": "menu"}),
+    ]), 1000)
+    assert hidden_bits(snap).tolist() == [0, 0, 0, 0, 0, 0, 1]
+
+
 def test_a_main_landmark_whose_text_is_all_display_none_is_read_as_shown():
     # body > nav(2) "menu"; main(3) > [div(4) display:none > p(5) "product", div(6)
     # display:none "closed popup" (hidden inside the parked div: stays hidden)], div(7)

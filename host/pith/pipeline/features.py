@@ -57,8 +57,10 @@ MARKO_FRAGMENT_ID = re.compile(r"(af[a-z]*)(\d+)")
 # and the benchmarks' truths keep; a menu or dialog is not named so. In the rendered
 # training snapshots 75 % of such accordion text and 87 % of such tab panels' is truth,
 # against 23 % of other display:none text (NOTES.md, 'Why folded content is read'). An
-# FAQ's answers are folded under their questions (`div.faq-answer`, display:none).
-FOLDED_NAMES = re.compile(r"accordion|collaps|expand|toggle|faq")
+# FAQ's answers are folded under their questions (`div.faq-answer`, display:none), and
+# Bootstrap's tabs are `div.tab-pane` in a `div.tab-content`, often without the role (a
+# shop's specifications tab: wcxb_dev_full 0627).
+FOLDED_NAMES = re.compile(r"accordion|collaps|expand|toggle|faq|tab-?pane|tab-?content")
 # The hiding bits a folded row's closed state sets, all taken off: display:none and, from
 # a collapse animation's start state, opacity:0 (Chakra UI's `chakra-collapse`:
 # `display:none;opacity:0;height:0px`, the product's specs and care sections of wcxb_dev_full
