@@ -89,6 +89,77 @@ def test_the_element_grows_to_the_posts_unless_that_takes_in_the_page():
 
 
 
+def whole_thread_page(within: bool = True):
+    """A thread the element (`div.wrap`) holds whole: three posts (`div.post`), each its
+    text in an unclassed `div` and a "reply" link in another (a board's button written
+    under the post's row like its text, agreper's). The model is sure of the first
+    post's text only (0.9) and doubts the rest (0.1)."""
+    rows = [("html", -1), ("body", 0), ("div", 1, {"cls": "wrap"})]           # 0 1 2
+    for text in (POST * 3, "Thin it.", "Go bare."):
+        post = len(rows)
+        rows += [("div", 2, {"cls": "post"}), ("div", post, {"text": text}),
+                 ("div", post), ("a", post + 2, {"text": "reply", "link": 1, "url": "#r"})]
+    snap = from_json(make_snapshot(rows, url="https://forum.example.org/t/1"), 1000)
+    feats = compute(snap)
+    blocks = segment.compute(snap, feats)
+    p = np.where(blocks.rows == 4, 0.9, 0.1)
+    choice = Choice(node=2, score=np.zeros(snap.n), blocks=np.array([2]))
+    out = posts.alike(snap, feats, choice, Judged(p=p, texts=[]), blocks, 0.25, 0.7, within)
+    return snap, blocks, out
+
+
+def test_the_short_replies_inside_an_element_holding_the_thread_are_kept():
+    """The failure this fixes (magic_html's mlog.club topic, F1 0.61 static, 0.25
+    rendered; ruby-china, douban, bbscloud): when the element held every post already,
+    alike found no peer outside it and left the replies the model doubts ("元旦快乐！")
+    under the keep threshold, though written like the first post. They are kept now; a
+    "reply" link under the posts' row is not (INSIDE_LINKED)."""
+    snap, blocks, (choice, page) = whole_thread_page()
+    at = blocks.index(snap.n)
+    texts, links = at[[8, 12]], at[[9, 13]]           # the replies' text, their links
+    assert (texts >= 0).all() and (links >= 0).all()   # each a block of its own
+    assert choice.node == 2
+    assert (page.p[texts] >= 0.25).all()
+    assert (page.p[links] == 0.1).all()
+    snap, blocks, (choice, page) = whole_thread_page(within=False)
+    assert (page.p[texts] == 0.1).all()
+
+
+def doubted_post_page(best: bool):
+    """column_page's post and two replies, each post followed by a `div.btn` "Quote"
+    button; the model doubts everything: the first post's text 0.4 (kept, under SURE), its
+    button 0.3, the replies 0.1."""
+    rows = [("html", -1), ("body", 0), ("div", 1, {"cls": "wrap"}),           # 0 1 2
+            ("div", 2, {"cls": "post"}), ("p", 3, {"cls": "txt", "text": POST * 3}),  # 3 4
+            ("div", 3, {"cls": "btn", "text": "Quote"}),                      # 5
+            ("div", 2, {"cls": "reply"}), ("p", 6, {"cls": "txt", "text": "Thin it."}),
+            ("div", 6, {"cls": "btn", "text": "Quote"}),                      # 8
+            ("div", 2, {"cls": "reply"}), ("p", 9, {"cls": "txt", "text": "Go bare."}),
+            ("div", 9, {"cls": "btn", "text": "Quote"})]                      # 11
+    snap = from_json(make_snapshot(rows, url="https://forum.example.org/t/1"), 1000)
+    feats = compute(snap)
+    blocks = segment.compute(snap, feats)
+    p = np.select([blocks.rows == 4, blocks.rows == 5], [0.4, 0.3], 0.1)
+    choice = Choice(node=3, score=np.zeros(snap.n), blocks=np.array([3]))
+    out = posts.alike(snap, feats, choice, Judged(p=p, texts=[]), blocks, 0.25, 0.7, True, best)
+    return snap, blocks, out
+
+
+def test_a_post_the_model_doubts_still_names_its_replies():
+    """The failure this fixes (magic_html's csolbbs Discuz topic rendered, 0.737 static
+    -> 0.571: the first post's `td.t_f` judged 0.41 rendered, 0.57 static): no block of
+    the element reached SURE, so no signature named the posts and the reply was dropped.
+    The element's most likely kept block names them now; its doubted "Quote" button
+    (0.3, also kept) does not."""
+    snap, blocks, (choice, page) = doubted_post_page(best=True)
+    at = blocks.index(snap.n)
+    assert choice.node == 2
+    assert page.p[at[7]] >= 0.25 and page.p[at[10]] >= 0.25     # the replies' text
+    assert page.p[at[8]] == 0.0 and page.p[at[11]] == 0.0       # their buttons: `add`
+    snap, blocks, (choice, page) = doubted_post_page(best=False)
+    assert choice.node == 3 and page.p[at[7]] == 0.1
+
+
 def meta_page(p_meta: float):
     """Three posts (`div.post`), each a meta line in `div.top` ("Topic starter" and a
     date) above its text (`div.body > p`); the second post also has a dated line of its
@@ -263,3 +334,34 @@ def test_a_line_every_post_repeats_is_kept_once():
     assert (page.p == 0.9).all()                          # under REPEAT_MIN
     texts, page = repeat_page(3, tag="blockquote")
     assert (page.p == 0.9).all()                          # a quoted post
+
+
+def test_the_replies_inside_are_lifted_only_where_a_thread_is_the_content(monkeypatch):
+    """select asks alike to lift the posts inside the element only on a page whose thread
+    is its content (comments.content): an article served under a forum word of an address
+    (wcxb_dev_full's outdoorgearlab `/topics/` reviews, -0.114 when lifted) has no thread,
+    and its review lines written alike are not a thread's replies."""
+    from pith.pipeline import comments
+    seen = []
+    real = posts.alike
+
+    def spy(*args):
+        seen.append(args[7])                            # `within`
+        return real(*args)
+    monkeypatch.setattr(posts, "alike", spy)
+    rows = [("html", -1), ("body", 0), ("div", 1, {"cls": "wrap"})]
+    for text in (POST * 3, POST, POST):
+        rows += [("p", 2, {"cls": "txt", "text": text})]
+    article = make_snapshot(rows, url="https://www.example.com/topics/camping/best-tents")
+    snap = from_json(article, 1000)
+    assert comments.content(snap, compute(snap), Options()) is None
+    select(article)
+    thread = [("html", -1), ("body", 0), ("div", 1, {"cls": "topic"}),
+              ("p", 2, {"cls": "txt", "text": POST * 3}), ("div", 2, {"cls": "comment-list"})]
+    for text in (POST, POST * 2, POST):
+        thread += [("div", 4, {"cls": "comment"}), ("p", len(thread), {"cls": "txt", "text": text})]
+    topic = make_snapshot(thread, url="https://forum.example.org/topic/12")
+    snap = from_json(topic, 1000)
+    assert comments.content(snap, compute(snap), Options()) is not None
+    select(topic)
+    assert seen == [False, True]

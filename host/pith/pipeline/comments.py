@@ -22,8 +22,11 @@ Decisions a change must keep (NOTES.md, 'Why comment threads are found by their 
   `comments-open`) names nothing, and `html` and `body` are never a thread;
 - where the thread is the content — a forum or Q&A page whose posts are named comments —
   it stays in the body (`is_content`): the page's address names a forum or a Q&A site,
-  the page declares itself one (`DiscussionForumPosting`, `QAPage`), or the threads
-  interleave with more text than they hold (the comments under each answer); an element
+  the page declares itself one (`DiscussionForumPosting`, `QAPage`), the page type model
+  calls it a forum (option forum_typed; NOTES.md, 'Why a thread on a page typed forum is
+  its content'), or the threads interleave with more text than they hold (the comments
+  under each answer); a forum engine's posts are such a thread too where no named one is
+  (`engine_posts`, option forum_engine_posts); an element
   chosen inside such a thread holding less than HELD_SHARE of it (the first post) grows
   to the whole thread (`whole`, option forum_thread; NOTES.md, 'Why a forum's element
   holds its whole thread'), and so does one beside it holding none of it (the question
@@ -99,6 +102,16 @@ FORUM_URL_PARTS = frozenset({
 # whose HTML names them is labelled a forum page (22 of magic_html, 74 of wcxb_dev_full),
 # none of dragnet_train's blogs and news (a blog's comments may be `Comment`s: not listed).
 THREAD_TYPES = frozenset({"discussionforumposting", "qapage"})
+# The page type (pagetype.CLASSES) of a forum's thread or a Q&A page ...
+FORUM_TYPE = "forum"
+# ... that makes a thread the content when the model gives it at least this probability
+# (calibrated: a logistic regression). Not a half: the two errors cost unlike amounts. A
+# blog read as a forum loses its post's precision whole (a 70-character post under
+# 15,000 characters of comments, dragnet_train's), a Q&A page read as a blog loses its
+# answers' recall; a wrong "forum" is taken to cost four times a wrong "blog", so the
+# model must give four to one (NOTES.md, 'Why a thread on a page typed forum is its
+# content').
+FORUM_SURE = 0.8
 # The URLs whose address says what site a page is on (a file's path names a folder).
 WEB_SCHEMES = frozenset({"http", "https"})
 # A path segment of at most this many words (split at - and _) names a section of a site
@@ -270,19 +283,20 @@ def apart(snap: Snapshot, feats: Features, opts: Options) -> Thread | None:
     if not opts.comments_apart:
         return None
     thread = find(snap, feats)
-    if thread is None or is_content(snap, feats, thread):
+    if thread is None or is_content(snap, feats, thread, opts.forum_typed):
         return None
     return thread
 
 
-def is_content(snap: Snapshot, feats: Features, thread: Thread) -> bool:
+def is_content(snap: Snapshot, feats: Features, thread: Thread, typed: bool = False) -> bool:
     """Whether the thread is the page's content, not comments under a post: the page's
     address says it is a forum's or a Q&A site's (`forum_url`), the page declares itself
-    a forum thread or a Q&A page (`declares_thread`), or the threads are
+    a forum thread or a Q&A page (`declares_thread`), with `typed` the page type model
+    calls the page a forum (`typed_forum`), or the threads are
     interleaved with the content (more text outside the threads than inside
     them between the first thread's start and the last one's end: the comments under
     each answer of a Q&A page, each post of a forum's; text outside links counted)."""
-    if forum_page(snap):
+    if forum_page(snap) or (typed and typed_forum(snap, feats)):
         return True
     roots = thread.roots
     if len(roots) < 2:
@@ -294,6 +308,15 @@ def is_content(snap: Snapshot, feats: Features, thread: Thread) -> bool:
     prose = np.where(feats.gone | feats.in_link, 0, feats.own_chars)
     between = int(prose[span & ~thread.inside].sum())
     return between >= int(prose[thread.inside].sum())
+
+
+def typed_forum(snap: Snapshot, feats: Features) -> bool:
+    """Whether the page type model calls the whole page a forum, at least FORUM_SURE sure
+    (pagetype.classify at the page's root; False without an installed model). Asked only
+    of a page with a comment thread: a thread the Q&A page's address, type and markup
+    leave unnamed (NOTES.md, 'Why a thread on a page typed forum is its content')."""
+    kind = pagetype.classify(snap, feats, 0)
+    return kind is not None and kind[0] == FORUM_TYPE and kind[1] >= FORUM_SURE
 
 
 def forum_page(snap: Snapshot) -> bool:
@@ -377,13 +400,34 @@ def _around(snap: Snapshot, feats: Features, thread: Thread, node: int) -> int:
 
 def content(snap: Snapshot, feats: Features, opts: Options) -> Thread | None:
     """The thread when it is the page's content (a forum's or a Q&A page's, `is_content`;
-    option forum_thread), None otherwise."""
+    option forum_thread), else the forum engine's posts (`engine_posts`, option
+    forum_engine_posts), None otherwise."""
     if not opts.forum_thread:
         return None
     thread = find(snap, feats)
-    if thread is None or not is_content(snap, feats, thread):
+    if thread is not None and is_content(snap, feats, thread, opts.forum_typed):
+        return thread
+    return engine_posts(snap, feats) if opts.forum_engine_posts else None
+
+
+def engine_posts(snap: Snapshot, feats: Features) -> Thread | None:
+    """The forum engine's posts as one thread: its root the lowest common ancestor of the
+    visible rows whose class names an engine's post (FORUM_POST_CLASSES), None when the
+    page has none. A forum's page whose posts carry no comment name (Discourse's
+    `topic-body`, Flarum's `PostStream-item`) has its thread known by them (NOTES.md,
+    'Why a forum engine's posts are the thread')."""
+    codes, strings = snap.string_codes("cls")
+    hit = np.fromiter((not FORUM_POST_CLASSES.isdisjoint(value.split()) for value in strings),
+                      np.bool_, len(strings))
+    rows = np.flatnonzero(hit[codes] & (feats.chars > 0))
+    if not len(rows):
         return None
-    return thread
+    root = lowest_common_ancestor(snap, rows)
+    if root <= 0:                        # the posts' only common row is the page
+        return None
+    items = np.zeros(snap.n, np.bool_)
+    items[rows] = True                   # the posts (or their bodies) are the items
+    return Thread(roots=np.array([root]), items=items, inside=snap.subtrees(np.array([root])))
 
 
 def whole(snap: Snapshot, feats: Features, choice: Choice, thread: Thread | None,

@@ -402,6 +402,35 @@ class Options:
         "an element chosen inside it (the first post, longer than any reply) grows to "
         "hold all of it (NOTES.md, 'Why a forum's element holds its whole thread')")
 
+    forum_posts_within: bool = _opt(
+        True, "with forum_posts, on a page whose thread is its content (comments.content) "
+        "where the element holds every post already (no peer "
+        "outside it), its blocks written like the text it keeps, mostly prose "
+        "(posts.INSIDE_LINKED), are kept like the first post: a thread's short replies "
+        "the block model doubts (NOTES.md, 'Why the replies inside the element are kept "
+        "like its first post')")
+
+    forum_posts_best: bool = _opt(
+        True, "with forum_posts, where the block model is sure (posts.SURE) of no block "
+        "of the element, the block it keeps and judges most likely names the posts' text: "
+        "a post the model doubts in a rendered capture still carries its replies (NOTES.md, "
+        "'Why the replies inside the element are kept like its first post')")
+
+    forum_engine_posts: bool = _opt(
+        True, "on a page with a forum engine's post markup (comments.FORUM_POST_CLASSES) and "
+        "no named thread that is its content, the engine's posts are that thread "
+        "(comments.engine_posts): an element holding none of them (a board-wide banner "
+        "drawn above the topic) or a small part of them grows to hold them like a named "
+        "thread's (NOTES.md, 'Why a forum engine's posts are the thread')")
+
+    forum_typed: bool = _opt(
+        True, "a comment thread on a page the page type model calls a forum, at least "
+        "comments.FORUM_SURE sure (pagetype.py), "
+        "is the page's content like one on a forum's address: a Q&A page served from an "
+        "address, a type and a markup that name no forum (a /faq/ question, an image "
+        "gallery's thread) keeps its answers in the body; the forum rules of posts.py are "
+        "not applied by it (NOTES.md, 'Why a thread on a page typed forum is its content')")
+
     forum_posts: bool = _opt(
         True, "on a forum's or a Q&A site's page (posts.forum), the replies written in the "
         "markup of the text the block stage keeps in the element (the same tag under the "

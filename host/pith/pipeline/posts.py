@@ -64,6 +64,12 @@ from .snapshot import Snapshot
 # its peers' blocks together: the posts' wrapper holds their authors' boxes, dates and
 # buttons too (Discuz: about twice the posts' text), a page's column far more.
 GROWN_MAX = 4.0
+# Where every post is in the element already (no peer outside it), a block under a
+# posts' signature is lifted only when links hold at most this share of its characters:
+# a post's text is prose, while a board's "reply" link and author line may sit under the
+# same row and tag (agreper's `div.comment`; NOTES.md, 'Why the replies inside the
+# element are kept like its first post').
+INSIDE_LINKED = 0.5
 # The blocks that name the posts' text are those the model judges at least this likely
 # content in the element: its probabilities are calibrated, and at 0.5 a block is as
 # likely content as not; under it, the buttons and author lines a first post shows
@@ -194,13 +200,19 @@ def meta_lines(snap: Snapshot, choice: Choice, page: Judged, blocks) -> Judged:
 
 
 def alike(snap: Snapshot, feats: Features, choice: Choice, page: Judged, blocks,
-          floor: float, add: float | None) -> tuple[Choice, Judged]:
+          floor: float, add: float | None, within: bool = True,
+          best: bool = True) -> tuple[Choice, Judged]:
     """(`choice` grown to hold the posts written like the text it keeps, `page` with
     those posts judged at least `floor`, the other blocks the growth brings in judged no
     content under `add`, as blocks outside the element are); both as they are when the
-    element has no such peers outside it or the grown element would hold far more than
-    the posts (GROWN_MAX). On a forum's page no comment thread is left apart
-    (comments.is_content), so none is in the way."""
+    grown element would hold far more than the posts (GROWN_MAX). With no such peer
+    outside it, the element stays and, with `within` (option forum_posts_within), its
+    own blocks under those signatures, mostly prose (INSIDE_LINKED), are judged at least
+    `floor`: the short replies of a thread the element holds whole ("nice!",
+    "元旦快乐！") that the model doubts. With `best` (option forum_posts_best), where the
+    model is SURE of no block of the element, its block judged most likely, when kept
+    (at least `floor`), names the posts' text. On a forum's page no comment thread is
+    left apart (comments.is_content), so none is in the way."""
     node = choice.node
     rows = blocks.rows
     sig, holder = signatures(snap, blocks)
@@ -209,6 +221,10 @@ def alike(snap: Snapshot, feats: Features, choice: Choice, page: Judged, blocks,
     # question's paragraphs); a class above it, the page's column
     own = (sig >= 0) & (holder >= node) & (holder < snap.end[node])
     kept = inside & own & (page.p >= SURE) & (blocks.chars > 0)
+    if not kept.any() and best:
+        # sure of none (a rendered Discuz post at 0.41): the block the model keeps and
+        # judges most likely names the posts' text alone
+        kept = _best(inside & own & (blocks.chars > 0) & (page.p >= floor), page.p)
     if not kept.any():
         return choice, page
     wanted = np.zeros(int(sig.max()) + 2, np.bool_)
@@ -218,7 +234,11 @@ def alike(snap: Snapshot, feats: Features, choice: Choice, page: Judged, blocks,
     peer = (~inside & (sig >= 0) & wanted[np.maximum(sig, 0)] & (blocks.chars > 0)
             & ~away[rows] & ~feats.gone[rows])
     if not peer.any():
-        return choice, page
+        if not within:
+            return choice, page
+        return choice, _lifted(page, inside & wanted[np.maximum(sig, 0)] & (sig >= 0)
+                               & ~away[rows] & (blocks.linked <= INSIDE_LINKED * blocks.chars),
+                               floor)
     grown = lowest_common_ancestor(snap, np.append(rows[peer], node))
     posts = float(feats.chars[node]) + float(blocks.chars[peer].sum())
     if grown <= 0 or snap.tag[grown] in PAGE_TAGS or feats.chars[grown] > GROWN_MAX * posts:
@@ -231,6 +251,23 @@ def alike(snap: Snapshot, feats: Features, choice: Choice, page: Judged, blocks,
     if add is not None:
         p = np.where(held & ~inside & ~alike_rows & (p < add), 0.0, p)
     return pin(choice, grown), dataclasses.replace(page, p=p)
+
+
+def _best(candidates: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """A mask over blocks holding the one of `candidates` (a mask) with the highest `p`,
+    none when there is no candidate."""
+    out = np.zeros(len(candidates), np.bool_)
+    at = np.flatnonzero(candidates)
+    if len(at):
+        out[at[np.argmax(p[at])]] = True
+    return out
+
+
+def _lifted(page: Judged, rows: np.ndarray, floor: float) -> Judged:
+    """`page` with the blocks `rows` (a mask over blocks) judged at least `floor`."""
+    if not rows.any():
+        return page
+    return dataclasses.replace(page, p=np.where(rows, np.maximum(page.p, floor), page.p))
 
 
 def sign_offs(snap: Snapshot) -> np.ndarray:

@@ -284,13 +284,16 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
             result = comments_mod.without(snap, feats, result, thread)
         result, page, top = choose_by_blocks(snap, feats, opts, result, thread)
     result = comments_mod.without(snap, feats, result, thread, pinned=pin is not None)
-    if thread is None:
-        result = comments_mod.whole(snap, feats, result, comments_mod.content(snap, feats, opts),
-                                    pinned=pin is not None)
+    content = comments_mod.content(snap, feats, opts) if thread is None else None
+    result = comments_mod.whole(snap, feats, result, content, pinned=pin is not None)
     if page is not None and opts.forum_posts and posts.forum(snap):
         model = keep.model_of(snap)
+        # the posts inside the element are lifted where a thread is known to be the
+        # content (NOTES.md, 'Why the replies inside the element are kept like its first post')
         result, page = posts.alike(snap, feats, result, page, blocks_mod.compute(snap, feats),
-                                   model.threshold, model.add)
+                                   model.threshold, model.add,
+                                   opts.forum_posts_within and content is not None,
+                                   opts.forum_posts_best)
         if opts.forum_meta:
             page = posts.meta_lines(snap, result, page, blocks_mod.compute(snap, feats))
         if opts.forum_sign_offs:
