@@ -304,10 +304,16 @@ class Options:
         "out of what is read, exported and shown in the reader; the element stays what "
         "grow and shrink move. Off: the element's whole text, as before")
     blocks_keep_structured: bool = _opt(
-        True, "code (pre), data tables, figures with an image and displayed formulas inside the method's own "
+        True, "code (pre), data tables, figures with an image (and no caption text: "
+        "blocks_keep_captioned_figures) and displayed formulas inside the method's own "
         "element are kept whatever the block model says: readers expect listings, tables "
         "and pictures in the reader view, and the text truths disagree on code and captions "
         "and cannot see images, so the model learns to doubt them")
+    blocks_keep_captioned_figures: bool = _opt(
+        False, "with blocks_keep_structured, a figure with an image AND caption text is "
+        "kept whatever the model says too; off: the model judges it like any block, as "
+        "the text truths leave captions out (NOTES.md, 'Why a captioned figure is judged "
+        "by the block model')")
     blocks_max: int = _opt(
         50_000, "with the block stage, an element whose scope holds more blocks than this is "
         "answered whole, as with the stage off: far above any real page's scope, it "
