@@ -381,6 +381,11 @@ class Options:
         "half the page's; headline.post) with every block of it kept but a comment thread's: "
         "the block model, unsure of a short post's few lines, kept only its title (NOTES.md, "
         "'Why a post is more than its headline')")
+    auto_author_boxes: bool = _opt(
+        True, "auto with auto_block_choice: a row whose class or id names an author box "
+        "('author-bio', 'about-the-author', 'authorbox'; bios.py) is judged no content, "
+        "unless such rows hold half the element's text (NOTES.md, 'Why an author box is "
+        "left out')")
     auto_teasers: bool = _opt(
         True, "auto with auto_block_choice, on a page the page type model calls an article "
         "(not a forum's): lists of teaser cards after the post (three or more alike cards, "
