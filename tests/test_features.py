@@ -4,6 +4,8 @@ import numpy as np
 from builders import make_snapshot
 from pith.pipeline import features
 from pith.pipeline.features import compute, hidden_bits, nonspace_lengths
+from pith.pages import static
+from pith.pipeline.select import select
 from pith.pipeline.snapshot import from_json
 
 
@@ -124,6 +126,137 @@ def test_folded_content_is_content_but_hidden_menus_and_aria_hidden_panels_are_n
     f = compute(snap)
     assert f.hidden.tolist() == [False] * 5 + [True, True, True]
     assert hidden_bits(snap).tolist() == [0, 0, 0, 0, 0, 1, 17, 2]
+
+
+def test_a_folded_row_closed_with_opacity_zero_as_well_is_content():
+    # a collapse animation's closed state (Chakra UI): display:none + opacity:0 (5) on
+    # div.chakra-collapse(2) > p "specs"; a folded row hidden by visibility (2, inherited
+    # by every row below) and a plain opacity:0 row (4, not folded) stay hidden
+    # (a browser's capture: there a plain opacity:0 hides)
+    snap = from_json(make_snapshot([
+        ("html", -1), ("body", 0),
+        ("div", 1, {"cls": "chakra-collapse", "hidden": 5}),
+        ("p", 2, {"text": "Height 39 cm, stainless steel"}),
+        ("div", 1, {"cls": "toggle-body", "hidden": 3, "text": "later"}),
+        ("div", 1, {"cls": "fade-in", "hidden": 4, "text": "not yet"}),
+    ], layout=True), 1000)
+    assert hidden_bits(snap).tolist() == [0, 0, 0, 0, 2, 4]
+    f = compute(snap)
+    assert f.hidden.tolist() == [False] * 4 + [True, True]
+    assert f.chars[1] == len("Height39cm,stainlesssteel")
+
+
+def test_a_marko_fragment_parked_for_its_placeholder_is_shown():
+    # span#afbrwwebph16(2) the placeholder; div#afbrwweb16(3) display:none > p "listings";
+    # div#af7(5) display:none without a placeholder af…ph7: any page's name, stays hidden
+    snap = from_json(make_snapshot([
+        ("html", -1), ("body", 0), ("span", 1, {"id": "afbrwwebph16"}),
+        ("div", 1, {"id": "afbrwweb16", "hidden": 1}),
+        ("p", 3, {"text": "1,693,368 results: Art Print, Sticker set"}),
+        ("div", 1, {"id": "af7", "hidden": 1, "text": "menu"}),
+    ]), 1000)
+    assert hidden_bits(snap).tolist() == [0, 0, 0, 0, 0, 1]
+    assert compute(snap).chars[1] == len("1,693,368results:ArtPrint,Stickerset")
+
+
+def test_an_faq_answer_folded_under_its_question_is_content():
+    # div.faq-inner(2) > div.faq-question(3) "Q", div.faq-answer(4) display:none "A"
+    snap = from_json(make_snapshot([
+        ("html", -1), ("body", 0), ("div", 1, {"cls": "faq-inner"}),
+        ("div", 2, {"cls": "faq-question", "text": "Q: Is there a warranty included?"}),
+        ("div", 2, {"cls": "faq-answer", "hidden": 1, "text": "A: Yes, two years."}),
+    ]), 1000)
+    assert hidden_bits(snap).tolist() == [0, 0, 0, 0, 0]
+    assert not compute(snap).hidden.any()
+
+
+def test_opacity_zero_hides_in_a_browser_capture_but_not_in_a_static_snapshot():
+    # section(2) opacity:0 (a reveal animation's start state) > p; nav(4) opacity:0 and
+    # visibility:hidden (6): only the opacity bit comes off, and only without layout
+    rows = [("html", -1), ("body", 0), ("section", 1, {"hidden": 4}),
+            ("p", 2, {"text": "Up to 2x more noise cancellation."}),
+            ("nav", 1, {"hidden": 6, "text": "menu"})]
+    static_snap = from_json(make_snapshot(rows), 1000)
+    assert hidden_bits(static_snap).tolist() == [0, 0, 0, 0, 2]
+    assert compute(static_snap).chars[1] == len("Upto2xmorenoisecancellation.")
+    rendered = from_json(make_snapshot(rows, layout=True), 1000)
+    assert hidden_bits(rendered).tolist() == [0, 0, 4, 0, 6]
+    assert compute(rendered).chars[1] == 0
+
+
+def test_a_static_page_whose_sections_wait_to_fade_in_answers_them():
+    """Static HTML of a product page saved mid-animation (apple.com's pattern, wcxb_dev_full
+    3063): its sections are inline opacity:0 until scrolled to; the answer holds them."""
+    menu = "".join(f"<li><a href='/c/{i}'>Category {i}</a></li>" for i in range(30))
+    section = ("<section style='transform: matrix(1, 0, 0, 1, 0, 30); opacity: 0;'><h2>{0}"
+               "</h2><p>{0} comes with a new multiport acoustic architecture for deeper bass "
+               "and a wider soundstage, so you hear every note as the artist intended.</p>"
+               "</section>")
+    body = "".join(section.format(name) for name in ("Sound quality", "Fit and feel",
+                                                     "Battery life", "Hearing health"))
+    html = (f"<html><body><nav><ul>{menu}</ul></nav><main><h1>Earbuds Pro</h1>"
+            f"<p>The best in-ear noise cancellation.</p>{body}</main>"
+            f"<footer><ul>{menu}</ul></footer></body></html>")
+    text = select(static.snapshot_from_html(html, "http://example.org/p")).output("text")
+    assert "Fit and feel comes with" in text and "Hearing health comes with" in text
+    assert "Category 3" not in text
+
+
+def test_a_bootstrap_tab_pane_without_its_role_is_content():
+    # div.tab-content(2) > div.tab-pane.active(3) "overview", div.tab-pane(4) display:none
+    # "specs"; div#tabpane-reviews(5) display:none; nav.tabs-menu(6) display:none stays
+    snap = from_json(make_snapshot([
+        ("html", -1), ("body", 0), ("div", 1, {"cls": "tab-content"}),
+        ("div", 2, {"cls": "tab-pane active", "text": "Overview of the card"}),
+        ("div", 2, {"cls": "tab-pane fade", "hidden": 1, "text": "Memory: 12 GB GDDR5"}),
+        ("div", 1, {"id": "tabpane-reviews", "hidden": 1, "text": "Great card"}),
+        ("nav", 1, {"cls": "tabs-menu", "hidden": 1, "text": "menu"}),
+    ]), 1000)
+    assert hidden_bits(snap).tolist() == [0, 0, 0, 0, 0, 0, 1]
+
+
+def test_a_main_landmark_whose_text_is_all_display_none_is_read_as_shown():
+    # body > nav(2) "menu"; main(3) > [div(4) display:none > p(5) "product", div(6)
+    # display:none "closed popup" (hidden inside the parked div: stays hidden)], div(7)
+    # display:none + aria-hidden "dialog"; footer(8) "footer"
+    product = "A dark roast of arabica and robusta beans, fair trade and organic. " * 4
+    rows = [("html", -1), ("body", 0), ("nav", 1, {"text": "Coffee Merch Gifting About"}),
+            ("main", 1), ("div", 3, {"cls": "easylockdown-content", "hidden": 1}),
+            ("p", 4, {"text": product}), ("div", 4, {"hidden": 1, "text": "closed popup"}),
+            ("div", 3, {"hidden": 17, "text": "dialog"}),
+            ("footer", 1, {"text": "Company Help Legal"})]
+    snap = from_json(make_snapshot(rows), 1000)
+    assert hidden_bits(snap).tolist() == [0, 0, 0, 0, 0, 0, 1, 17, 0]
+    assert compute(snap).chars[3] == len("".join(product.split()))
+    # a main that shows its own text keeps its display:none rows hidden
+    shown = rows[:3] + [("main", 1, {"text": "The product, as the page shows it: " * 2})] + rows[4:]
+    assert hidden_bits(from_json(make_snapshot(shown), 1000))[4] == 1
+    # so does a main hidden itself (a page's second view), and one with little text
+    hidden = rows[:3] + [("main", 1, {"hidden": 1})] + rows[4:]
+    assert hidden_bits(from_json(make_snapshot(hidden), 1000))[4] == 1
+    short = rows[:5] + [("p", 4, {"text": "Loading"})] + rows[6:]
+    assert hidden_bits(from_json(make_snapshot(short), 1000))[4] == 1
+
+
+def test_a_parked_product_page_answers_its_description_not_its_footer():
+    """Static HTML of a shop whose access-check app hides the product until its script
+    runs (wcxb_dev_full 0583's pattern): the answer is the description, not a menu or
+    the footer's slogan."""
+    menu = "".join(f"<li><a href='/c/{i}'>Category {i}</a></li>" for i in range(40))
+    description = ("<h4>Darker roast for bolder days.</h4><p>Meet the yin to your yang: a "
+                   "bold and delicious dark roast brew, certified fair trade and organic, "
+                   "with arabica beans for smooth flavour and robusta for strength.</p>"
+                   "<p>Join the society to save on every shipment, with free shipping on "
+                   "all subscription orders and early access to new releases.</p>")
+    html = (f"<html><body><header><nav><ul>{menu}</ul></nav></header>"
+            f"<main><div class='lockdown-content' style='display:none;'><section>"
+            f"<h1>Dark Roast Coffee</h1><div class='product__description'>{description}"
+            f"</div></section></div></main><footer><h2>Drink coffee and be happy, folks"
+            f"</h2><ul>{menu}</ul></footer></body></html>")
+    text = select(static.snapshot_from_html(html, "http://example.org/p")).output("text")
+    assert "Meet the yin to your yang" in text
+    assert "Join the society" in text
+    assert "Category 3" not in text
 
 
 def test_hidden_text_counts_when_skip_hidden_is_off():

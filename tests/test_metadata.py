@@ -125,6 +125,17 @@ def test_plain_published_meta_names_are_read(key):
     assert meta_of(ARTICLE.format(h="x"), head=head)["published"] == "2025-07-17"
 
 
+def test_a_plain_updated_meta_name_is_the_modified_date():
+    head = '<meta name="updated" content="2025-12-18">'
+    assert meta_of(ARTICLE.format(h="x"), head=head)["modified"] == "2025-12-18"
+    # shown as the page's update beside a JSON-LD publish date it never shows: its date
+    ld = ('<script type="application/ld+json">{"@type": "Article", "datePublished": '
+          '"2025-06-17", "dateModified": "2025-06-17"}</script>')
+    page = "<article><h1>Trends</h1><p>Updated Dec 18, 2025 · 12 min read</p><p>" \
+        + "Trend text. " * 40 + "</p></article>"
+    assert meta_of(page, head=ld + head)["published"] == "2025-12-18"
+
+
 def test_a_utc_time_a_day_off_the_urls_day_takes_the_urls_day():
     head = '<meta property="article:published_time" content="2025-12-19T02:41:41+00:00">'
     url = "https://blog.test/2025/12/18/a-post"
@@ -449,6 +460,60 @@ def test_the_declared_modified_date_when_the_page_shows_it_as_its_date():
           '</script><meta name="date" content="2025-11-25">')
     assert meta_of(shown_as.format("Nov 25, 2025 5:00 am PST"), head=ld)["published"] == "2025-11-25"
     assert meta_of(shown_as.format("Nine minutes"), head=ld)["published"] == "2024-08-29"
+
+
+def test_a_shown_update_replaces_a_publish_date_only_json_ld_declares_and_never_shows():
+    ld = ('<script type="application/ld+json">{"@type": "Article", "datePublished": '
+          '"2024-04-10T19:30:39+00:00", "dateModified": "2025-09-04T10:00:00+00:00"}</script>')
+    page = "<article><h1>Predictions</h1><p>{}</p><p>" + "Prediction text. " * 40 + "</p></article>"
+    # the page shows only its update: readers (and the labels) date it so
+    assert meta_of(page.format("Updated: September 4, 2025"), head=ld)["published"] \
+        == "2025-09-04T10:00:00+00:00"
+    # a <meta> publish date is the page's own word, whatever it shows
+    og = '<meta property="article:published_time" content="2024-04-10T19:30:39+00:00">'
+    assert meta_of(page.format("Updated: September 4, 2025"), head=ld + og)["published"] \
+        == "2024-04-10T19:30:39+00:00"
+    # shown publish date, or no date shown at all: the declared publish date stands
+    for line in ("April 10, 2024 · Updated: September 4, 2025", "Nine minutes"):
+        assert meta_of(page.format(line), head=ld)["published"] == "2024-04-10T19:30:39+00:00"
+    # a second source's publish date shown beside "Updated" is the page's date
+    second = ('<script type="application/ld+json">{"@type": "Article", "datePublished": '
+              '"2018-04-03T16:50:31Z"}</script>'
+              '<meta property="article:published_time" content="2025-12-19T18:06:00Z">')
+    assert meta_of(page.format("Updated: Dec 19, 2025"), head=second)["published"] \
+        == "2025-12-19T18:06:00+00:00"
+    # unless it is the same instant in another zone, a day off the first one
+    zone = ('<script type="application/ld+json">{"@type": "Article", "datePublished": '
+            '"2026-02-23T00:57:30Z"}</script>'
+            '<meta property="article:published_time" content="2026-02-22T19:57:30-05:00">')
+    assert meta_of(page.format("Updated: February 22, 2026"), head=zone)["published"] \
+        == "2026-02-23T00:57:30+00:00"
+
+
+def test_a_shown_update_no_source_declares_replaces_an_unshown_json_ld_publish_date():
+    ld = ('<script type="application/ld+json">{"@type": "Article", "datePublished": '
+          '"2025-05-19T22:12:02+00:00", "dateModified": "2025-11-20T10:00:00+00:00"}</script>')
+    page = "<article><h1>Appliances</h1><p>{}</p><p>" + "Appliance text. " * 40 + "</p></article>"
+    assert meta_of(page.format("Updated August 14, 2025"), head=ld)["published"] == "2025-08-14"
+    # a <meta> publish date stands; so does a publish date the page shows
+    og = '<meta property="article:published_time" content="2025-05-19T22:12:02+00:00">'
+    assert meta_of(page.format("Updated August 14, 2025"), head=ld + og)["published"] \
+        == "2025-05-19T22:12:02+00:00"
+    assert meta_of(page.format("May 19, 2025 · Updated August 14, 2025"), head=ld)["published"] \
+        == "2025-05-19T22:12:02+00:00"
+
+
+def test_the_one_date_a_page_shows_replaces_the_one_day_it_declares_and_never_shows():
+    head = ('<meta property="article:published_time" content="2024-07-05T14:20:08+00:00">'
+            '<meta property="article:modified_time" content="2024-07-05T14:20:08+00:00">')
+    page = "<article><h1>Eating tips</h1><p>{}</p><p>" + "Tip text. " * 40 + "</p></article>"
+    assert meta_of(page.format("March 1, 2024"), head=head)["published"] == "2024-03-01"
+    declared = "2024-07-05T14:20:08+00:00"
+    # shown as an update, beside another date, beside the declared day, a day off the
+    # declared one (the same instant or day in the site's zone): the declared date stands
+    for line in ("Updated March 1, 2024", "<span>March 1, 2024</span> <span>March 5, 2024</span>",
+                 "<span>March 1, 2024</span> <span>July 5, 2024</span>", "July 6, 2024"):
+        assert meta_of(page.format(line), head=head)["published"] == declared
 
 
 def test_a_declared_time_shown_on_the_next_day_in_the_sites_zone_is_shown():

@@ -176,6 +176,7 @@ def test_recorded_fixtures_give_their_expected_text(folder):
 def test_a_page_whose_text_is_all_hidden_is_scored_as_if_visible():
     """An anti-flicker `body { opacity: 0 }` left by a script that never ran."""
     obj = page()
+    obj["layout"] = True                   # a browser's capture (static reads inline opacity)
     obj["nodes"]["hidden"][1] = 4          # body: opacity 0
     sel = select(obj)
     assert sel.hidden_ignored and sel.to_wire()["hidden_ignored"] is True
@@ -186,6 +187,9 @@ def test_a_page_whose_text_is_all_hidden_is_scored_as_if_visible():
 def test_hidden_text_is_not_chosen_when_visible_text_exists():
     obj = page()
     obj["nodes"]["hidden"][5] = 1          # the article: display none
+    # in a plain container: a `main` landmark whose text is all display:none is parked
+    # content, read as shown (features.parked_main; tests/test_features.py)
+    obj["nodes"]["tag"][4] = "div"
     sel = select(obj)
     assert not sel.hidden_ignored
     assert sel.snap.tag[sel.node] != "article" and sel.node not in (6, 7, 8)
@@ -195,6 +199,7 @@ def test_a_page_with_little_visible_text_is_scored_as_if_visible():
     """Sections a scroll animation has not revealed yet (`opacity: 0`) leave only a sliver
     of the page visible: below options.hidden_min_visible it is scored with them."""
     obj = page()
+    obj["layout"] = True                   # a browser's capture (static reads inline opacity)
     obj["nodes"]["hidden"][5] = 4          # the article: opacity 0
     snap = from_json(obj, 100)
     feats = features.compute(snap)

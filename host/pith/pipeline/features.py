@@ -29,6 +29,14 @@ HIDING_BITS = 1 | 2 | 4 | 16
 # Of those, the bits that hide on purpose (display:none, aria-hidden: menus, carousels,
 # dialogs), as opposed to text waiting to be revealed (opacity, visibility).
 HIDDEN_ON_PURPOSE = 1 | 16
+# Of those, the bits a snapshot without layout (static, pages/static.py) does not read as
+# hiding: its opacity:0 comes from an inline style only, a script's start state for a
+# reveal animation (apple.com's sections fade in on scroll: `style="opacity: 0;
+# transform: …"`), which a reader scrolling sees; a menu or a tooltip hides by its
+# stylesheet, which a static walk does not read. A browser's capture reads the computed
+# opacity, stylesheets included: there it hides (NOTES.md, 'Why inline opacity:0 is read
+# in a static snapshot').
+STATIC_SHOWN_BITS = 4
 # React's streaming server rendering (React 18+, Next.js) parks each late part of a page
 # as `<div hidden id="S:7">` at the end of the body until an inline script moves it to
 # its placeholder: what a reader sees, only parked. A static snapshot (no scripts) has it
@@ -37,13 +45,40 @@ HIDDEN_ON_PURPOSE = 1 | 16
 # articles sat there (wcxb_dev_full 0384 static; 4053, 4416, 4486 rendered: the answer was
 # a heading or a menu).
 STREAMED_SEGMENT_ID = re.compile(r"S:[0-9a-f]+")
+# Marko's out-of-order rendering (eBay) parks each late fragment as
+# `<div id="af{runtime}{N}" style="display:none">` and its script moves it into the
+# placeholder `af{runtime}ph{N}` shown where it belongs: the same parking, known by the
+# pair (a lone `id="af12"` is any page's name). A static snapshot of an eBay category page
+# showed its header only (wcxb_dev_full 0658: the answer was "Loading...").
+MARKO_FRAGMENT_ID = re.compile(r"(af[a-z]*)(\d+)")
 # Content folded by the page's own controls: a tab panel (WAI-ARIA role="tabpanel") or a
 # row whose class or id names folding, display:none and not aria-hidden. Its text is the
 # page's own — a closed FAQ answer, a product page's second tab — which a reader opens
 # and the benchmarks' truths keep; a menu or dialog is not named so. In the rendered
 # training snapshots 75 % of such accordion text and 87 % of such tab panels' is truth,
-# against 23 % of other display:none text (NOTES.md, 'Why folded content is read').
-FOLDED_NAMES = re.compile(r"accordion|collaps|expand|toggle")
+# against 23 % of other display:none text (NOTES.md, 'Why folded content is read'). An
+# FAQ's answers are folded under their questions (`div.faq-answer`, display:none), and
+# Bootstrap's tabs are `div.tab-pane` in a `div.tab-content`, often without the role (a
+# shop's specifications tab: wcxb_dev_full 0627).
+FOLDED_NAMES = re.compile(r"accordion|collaps|expand|toggle|faq|tab-?pane|tab-?content")
+# The hiding bits a folded row's closed state sets, all taken off: display:none and, from
+# a collapse animation's start state, opacity:0 (Chakra UI's `chakra-collapse`:
+# `display:none;opacity:0;height:0px`, the product's specs and care sections of wcxb_dev_full
+# 0607). Visibility is inherited, so every row below carries it too: it stays (NOTES.md,
+# 'Why folded content is read').
+FOLDED_CLOSED = 1 | 4
+# The page's `main` landmark (a main element, role="main") whose text is all under
+# display:none rows, less than PARKED_MAIN_SHOWN of it shown: a script parks the page's
+# content until it runs (a shop's access-check app wraps the product in
+# `<div style="display:none">` and reveals it after the check). A static snapshot, or a
+# capture the script did not reach, showed menus and footer only, and the answer was a
+# footer line (wcxb_dev_full 0583, a product page). Its outermost display:none rows are
+# read as shown; what they hide deeper (a closed dialog) stays hidden (NOTES.md, 'Why a
+# hidden main landmark is read').
+PARKED_MAIN_SHOWN = 0.05
+# ... and it hides at least PARKED_MAIN_MIN_CHARS: a main landmark left empty until a
+# search box fills it parks no content.
+PARKED_MAIN_MIN_CHARS = 200
 # A shown noscript is a copy (`noscript_copies`) when at least NOSCRIPT_COPY_SHARE of
 # its NOSCRIPT_SHINGLE_WORDS-word runs are read outside it: the crawlers' copy of a thread
 # the page's scripts also drew (the saved page holds both) differs from the drawn one by
@@ -241,29 +276,76 @@ class Features:
 
 
 def hidden_bits(snap: Snapshot) -> np.ndarray:
-    """The snapshot's `hidden` column as the pipeline reads it: display:none is taken off
-    React's parked segments (STREAMED_SEGMENT_ID divs) and off folded content (tab panels
-    and FOLDED_NAMES rows that are not aria-hidden), which are the page's content. Found
-    once per snapshot."""
+    """The snapshot's `hidden` column as the pipeline reads it: opacity:0 is taken off
+    every row of a snapshot without layout (STATIC_SHOWN_BITS); display:none is taken off
+    React's parked segments (STREAMED_SEGMENT_ID divs), Marko's (`marko_fragments`) and
+    a parked main landmark's rows (`parked_main`), and display:none and opacity:0
+    (FOLDED_CLOSED) off folded content (tab panels and FOLDED_NAMES rows that are not
+    aria-hidden), which are the page's content. Found once per snapshot."""
     return snap.memo(("hidden_bits",), lambda: _hidden_bits(snap))
 
 
 def _hidden_bits(snap: Snapshot) -> np.ndarray:
     bits = snap.hidden
+    if not snap.layout and ((bits & STATIC_SHOWN_BITS) > 0).any():
+        bits = bits & ~STATIC_SHOWN_BITS
     rows = np.flatnonzero((bits & 1) > 0)          # a few dozen rows on most pages
     if not len(rows):
         return bits
-    shown = [r for r, tag, id_, cls, role, aria in zip(
-                 rows.tolist(), snap.tag[rows].tolist(), snap.id[rows].tolist(),
-                 snap.cls[rows].tolist(), snap.role[rows].tolist(),
-                 ((bits[rows] & 16) > 0).tolist())
-             if (tag == "div" and STREAMED_SEGMENT_ID.fullmatch(id_))
-             or (not aria and (role == "tabpanel" or FOLDED_NAMES.search(f"{cls} {id_}".lower())))]
-    if not shown:
+    folded = [r for r, id_, cls, role, aria in zip(
+                  rows.tolist(), snap.id[rows].tolist(), snap.cls[rows].tolist(),
+                  snap.role[rows].tolist(), ((bits[rows] & 16) > 0).tolist())
+              if not aria and (role == "tabpanel" or FOLDED_NAMES.search(f"{cls} {id_}".lower()))]
+    shown = [r for r, tag, id_ in zip(rows.tolist(), snap.tag[rows].tolist(),
+                                      snap.id[rows].tolist())
+             if tag == "div" and STREAMED_SEGMENT_ID.fullmatch(id_)]
+    shown.extend(marko_fragments(snap, rows).tolist())
+    shown.extend(parked_main(snap, bits).tolist())
+    if not shown and not folded:
         return bits
     bits = bits.copy()
     bits[shown] &= ~1
+    bits[folded] &= ~FOLDED_CLOSED
     return bits
+
+
+def marko_fragments(snap: Snapshot, rows: np.ndarray) -> np.ndarray:
+    """Of the display:none `rows`, Marko's parked fragments: divs whose id is
+    `af{runtime}{N}` (MARKO_FRAGMENT_ID) where the page holds the placeholder
+    `af{runtime}ph{N}`."""
+    found = [(r, m) for r, tag, id_ in zip(rows.tolist(), snap.tag[rows].tolist(),
+                                           snap.id[rows].tolist())
+             if tag == "div" and (m := MARKO_FRAGMENT_ID.fullmatch(id_))]
+    if not found:
+        return np.zeros(0, np.int64)
+    _, ids = snap.string_codes("id")
+    names = set(ids)
+    return np.array([r for r, m in found if f"{m.group(1)}ph{m.group(2)}" in names], np.int64)
+
+
+def parked_main(snap: Snapshot, bits: np.ndarray) -> np.ndarray:
+    """The outermost display:none rows (not aria-hidden) inside a shown `main` landmark
+    that hides nearly all its text (PARKED_MAIN_SHOWN, PARKED_MAIN_MIN_CHARS): content a
+    script parks until it runs, read as shown."""
+    mains = np.flatnonzero(tag_in(snap, frozenset({"main"})) | (snap.role == "main"))
+    if not len(mains):
+        return np.zeros(0, np.int64)
+    hiding = (bits & HIDING_BITS) > 0
+    under = snap.below(hiding)
+    mains = mains[~(hiding[mains] | under[mains])]
+    if not len(mains):
+        return np.zeros(0, np.int64)
+    own = column_lengths(snap, "text").copy()
+    np.add.at(own, snap.parent[1:], column_lengths(snap, "tail")[1:])
+    code = code_rows(snap)
+    own = np.where(code | snap.below(code), 0, own)
+    total = snap.subtree_sum(own)[mains]
+    seen = snap.subtree_sum(np.where(hiding | under, 0, own))[mains]
+    parked = mains[(total >= PARKED_MAIN_MIN_CHARS) & (seen < PARKED_MAIN_SHOWN * total)]
+    if not len(parked):
+        return np.zeros(0, np.int64)
+    none = ((bits & 1) > 0) & ((bits & 16) == 0)
+    return np.flatnonzero(none & ~under & snap.subtrees(parked))
 
 
 def zero_font(snap: Snapshot, own_chars: np.ndarray) -> np.ndarray:

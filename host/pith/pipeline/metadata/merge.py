@@ -428,13 +428,20 @@ def _instant(value: str) -> dt.datetime | None:
 
 
 def shown_instead(published: str, declared: list[tuple[str | None, str | None]],
-                  days: dict[str, bool]) -> str:
+                  days: dict[str, bool], meta_published: bool = False,
+                  dateline: Callable[[], str | None] | None = None) -> str:
     """The declared date the page shows, when it does not show its declared publish day:
     the first declared date (`declared`: each source's (published, modified)) whose day is
     shown, not as an update (`days`: shown_days's). A publish time shown on the day before
     or after is the same instant in the site's own zone ("2025-12-02T23:00Z" shown as "03
     Dec 2025" in Sydney): then a modified time shown on that day does not replace it; a
-    second source's publish date still does."""
+    second source's publish date still does. When none is shown but as an update
+    ("Updated Dec 19, 2025"), a publish date so shown (not a day off the first: the same
+    instant) still does, and so does a modified date so shown when only JSON-LD or
+    microdata declares the publish date, and then the page's date line (`dateline()`,
+    asked last) when that is a shown update no source declares ("Updated August 14,
+    2025"): one a <meta> declares (`meta_published`: og's article:published_time and its
+    kin) stands (NOTES.md, 'Why an unshown JSON-LD publish date yields to a shown update')."""
     if published[:10] in days:
         return published
     moment = _instant(published)
@@ -446,7 +453,26 @@ def shown_instead(published: str, declared: list[tuple[str | None, str | None]],
             return pub
         if mod and days.get(mod[:10]) is False and not (mod[:10] in near and _instant(mod) != moment):
             return mod
+    for pub, mod in declared:
+        if pub and days.get(pub[:10]) and pub[:10] not in near:
+            return pub
+        if not meta_published and mod and days.get(mod[:10]) \
+                and not (mod[:10] in near and _instant(mod) != moment):
+            return mod
+    if not meta_published and dateline is not None:
+        shown_day = dateline()
+        if shown_day and days.get(shown_day[:10]) and shown_day[:10] not in near:
+            return shown_day
     return published
+
+
+def shown_alone(published: str, line: str, days: dict[str, bool]) -> str:
+    """`line` (the page's date line) instead of the one day a page declares, when it is
+    the one day shown near the top of those years (`days`: shown_days's), not as an
+    update, and not the day before or after the declared one (the same instant, or the
+    same day written in another zone)."""
+    apart = abs((dt.date.fromisoformat(line[:10]) - dt.date.fromisoformat(published[:10])).days)
+    return line if apart > 1 and days == {line[:10]: False} else published
 
 
 def local_day(published: str | None, url_day: str | None) -> str | None:
@@ -509,7 +535,18 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
     declared_days = [d for pair in declared_dates for d in pair if d]
     if published and any(d[:10] != published[:10] for d in declared_days):
         days = shown.shown_days(snap, gone, node, {d[:4] for d in (published, *declared_days)})
-        published = shown_instead(published, declared_dates, days)
+        published = shown_instead(published, declared_dates, days,
+                                  meta_published=bool(declared_dates[1][0]),   # sources[1]: <meta>
+                                  dateline=lambda: seen.get("published"))
+    elif published and declared_days:
+        # one declared day the page never shows, and the one date it shows near the top,
+        # not as an update nor a day off the declared time (the same instant): a page
+        # imported or rebuilt that day, dated by what it shows (NOTES.md, 'Why an unshown
+        # JSON-LD publish date yields to a shown update')
+        line = seen.get("published")
+        if line and line[:10] != published[:10]:
+            days = shown.shown_days(snap, gone, node, {published[:4], line[:4]})
+            published = shown_alone(published, line, days)
     published = local_day(published, seen.get("url_date") if published else None)
     # an author named like the site is the publisher: a shown byline may name the person,
     # else the site is the author (a shop's or a one-person blog's posts)
