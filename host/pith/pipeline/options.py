@@ -310,10 +310,10 @@ class Options:
         "and pictures in the reader view, and the text truths disagree on code and captions "
         "and cannot see images, so the model learns to doubt them")
     blocks_keep_captioned_figures: bool = _opt(
-        False, "with blocks_keep_structured, a figure with an image AND caption text is "
-        "kept whatever the model says too; off: the model judges it like any block, as "
-        "the text truths leave captions out (NOTES.md, 'Why a captioned figure is judged "
-        "by the block model')")
+        True, "with blocks_keep_structured, a figure with an image AND caption text is "
+        "kept whatever the model says too: a reader keeps the picture, and the text truths' "
+        "gain from leaving captions out is within the noise; off: the model judges it like "
+        "any block (NOTES.md, 'Why a captioned figure stays in the answer')")
     blocks_max: int = _opt(
         50_000, "with the block stage, an element whose scope holds more blocks than this is "
         "answered whole, as with the stage off: far above any real page's scope, it "

@@ -290,9 +290,9 @@ def page_copies(snap: Snapshot, feats: Features, node: int, texts: list[str],
 def structured(snap: Snapshot, blocks: blocks_mod.Blocks, which: np.ndarray,
                captioned: bool = False) -> np.ndarray:
     """Which blocks at `which` are code (`pre` and its old spellings), data tables,
-    figures with an image and no text (any figure with an image, with `captioned`), or
-    displayed formulas. A figure's caption is text the model judges like any block
-    (NOTES.md, 'Why a captioned figure is judged by the block model')."""
+    figures with an image (without `captioned`: only those with no text, a caption being
+    text the model judges like any block), or displayed formulas (NOTES.md, 'Why a
+    captioned figure stays in the answer')."""
     rows = blocks.rows[which]
     code = tag_in(snap, CODE_BLOCK_TAGS)[rows]
     figure = (tag_in(snap, FIGURE_TAGS)[rows] & (blocks.images[which] > 0)
