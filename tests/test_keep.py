@@ -9,6 +9,7 @@ from pith.pages import static
 from pith.pipeline import render
 from pith.pipeline.blocks import features as bf
 from pith.pipeline.blocks import keep
+from pith.pipeline.blocks import segment as blocks_mod
 from pith.pipeline.algorithms.base import Choice
 from pith.pipeline.features import compute
 from pith.pipeline.options import Options
@@ -382,3 +383,57 @@ def test_a_box_free_model_reads_a_rendered_page_without_its_layout_columns(monke
                           which, None, None, layout=True, method=2)
             assert np.allclose(p, model.probability(wide, model.columns(bf.LAYOUT_NAMES)))
     assert widths == [False, True]
+
+
+
+def figure_model(tmp_path):
+    """A logistic model that doubts every figure block and keeps every other block."""
+    names = list(bf.NAMES)
+    w = [0.0] * len(names)
+    w[names.index("tag_figure")] = -8.0
+    obj = {"kind": "logistic", "features": names, "threshold": 0.5, "intercept": 2.0,
+           "weights": w, "mean": [0.0] * len(names), "scale": [1.0] * len(names)}
+    path = tmp_path / "blocks.json"
+    path.write_text(json.dumps({"rendered": obj, "static": obj}))
+    keep.load_models.cache_clear()
+    return keep.load_models(str(path))
+
+
+CAPTIONED_PAGE = """<!doctype html><html><head><title>Harbour reopens</title></head><body>
+<article><h1>The harbour reopens after a year of works</h1>
+<p>The old harbour opened again on Monday, a year after the quay walls were rebuilt.</p>
+<figure><img src="/quay.jpg" width="600" height="400" alt="">
+<figcaption>The rebuilt quay at dawn. Photo: Jane Doe for the Gazette</figcaption></figure>
+<p>Fishing boats came back first, then the ferry to the islands resumed its timetable.</p>
+<figure><img src="/ferry.jpg" width="600" height="400" alt=""></figure>
+<p>The council says the works came in under budget and a month ahead of the plan.</p>
+</article></body></html>"""
+
+
+def test_a_captioned_figure_is_kept_by_default_and_judged_by_the_model_on_request(tmp_path):
+    """A figure with an image and a caption is kept whatever the model says (the reader
+    keeps the picture; the block is the image and its caption together); with
+    blocks_keep_captioned_figures off, the model judges it, so a doubted caption ("Photo:
+    …") is not read as the article's text, as the text truths want; a figure that is an
+    image alone, no text to doubt, is kept either way."""
+    models = figure_model(tmp_path)
+
+    def answer(**opts):
+        snap = static.snapshot_from_html(CAPTIONED_PAGE, "https://gazette.example.org/"
+                                         "2024/05/03/harbour-reopens")
+        with keep.models_in_use(models):
+            sel = select(snap, Options(**opts))
+        return sel, sel.output("text")
+
+    sel, text = answer(blocks_keep_captioned_figures=False)
+    assert "Photo: Jane Doe" not in text
+    assert "Fishing boats came back first" in text and "under budget" in text
+    snap = from_json(static.snapshot_from_html(CAPTIONED_PAGE, "https://gazette.example.org/"), 10_000)
+    blocks = blocks_mod.compute(snap, compute(snap))
+    which = np.arange(len(blocks.rows))
+    figures = which[np.array(snap.cols["tag"], dtype=object)[blocks.rows] == "figure"]
+    assert len(figures) == 2 and blocks.chars[figures].tolist()[1] == 0
+    assert keep.structured(snap, blocks, figures).tolist() == [False, True]
+    assert keep.structured(snap, blocks, figures, captioned=True).tolist() == [True, True]
+    _, default = answer()                   # the picture and its caption stay
+    assert "Photo: Jane Doe" in default and "under budget" in default

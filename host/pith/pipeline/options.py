@@ -304,10 +304,16 @@ class Options:
         "out of what is read, exported and shown in the reader; the element stays what "
         "grow and shrink move. Off: the element's whole text, as before")
     blocks_keep_structured: bool = _opt(
-        True, "code (pre), data tables, figures with an image and displayed formulas inside the method's own "
+        True, "code (pre), data tables, figures with an image (and no caption text: "
+        "blocks_keep_captioned_figures) and displayed formulas inside the method's own "
         "element are kept whatever the block model says: readers expect listings, tables "
         "and pictures in the reader view, and the text truths disagree on code and captions "
         "and cannot see images, so the model learns to doubt them")
+    blocks_keep_captioned_figures: bool = _opt(
+        True, "with blocks_keep_structured, a figure with an image AND caption text is "
+        "kept whatever the model says too: a reader keeps the picture, and the text truths' "
+        "gain from leaving captions out is within the noise; off: the model judges it like "
+        "any block (NOTES.md, 'Why a captioned figure stays in the answer')")
     blocks_max: int = _opt(
         50_000, "with the block stage, an element whose scope holds more blocks than this is "
         "answered whole, as with the stage off: far above any real page's scope, it "
@@ -375,6 +381,11 @@ class Options:
         "half the page's; headline.post) with every block of it kept but a comment thread's: "
         "the block model, unsure of a short post's few lines, kept only its title (NOTES.md, "
         "'Why a post is more than its headline')")
+    auto_author_boxes: bool = _opt(
+        True, "auto with auto_block_choice: a row whose class or id names an author box "
+        "('author-bio', 'about-the-author', 'authorbox'; bios.py) is judged no content, "
+        "unless such rows hold half the element's text (NOTES.md, 'Why an author box is "
+        "left out')")
     auto_teasers: bool = _opt(
         True, "auto with auto_block_choice, on a page the page type model calls an article "
         "(not a forum's): lists of teaser cards after the post (three or more alike cards, "

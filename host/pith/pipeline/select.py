@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from . import bios
 from . import comments as comments_mod
 from . import footprint
 from . import headline
@@ -304,6 +305,10 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
                                        blocks_mod.compute(snap, feats), posts.notices(snap))
         if opts.forum_repeats:
             page = posts.repeated_lines(snap, result.node, page, blocks_mod.compute(snap, feats))
+    if page is not None and opts.auto_author_boxes:
+        # an "About the author" box is not the post (NOTES.md, 'Why an author box is left out')
+        page = posts.without_named(snap, feats, result.node, page,
+                                   blocks_mod.compute(snap, feats), bios.boxes(snap))
     element = result
     if opts.blocks:
         mine = pin is None             # a reader's pinned element is judged as it is

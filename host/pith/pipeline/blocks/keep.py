@@ -287,12 +287,16 @@ def page_copies(snap: Snapshot, feats: Features, node: int, texts: list[str],
     return short if kind is not None and kind[0] == PRODUCT else copies(texts, chars)
 
 
-def structured(snap: Snapshot, blocks: blocks_mod.Blocks, which: np.ndarray) -> np.ndarray:
+def structured(snap: Snapshot, blocks: blocks_mod.Blocks, which: np.ndarray,
+               captioned: bool = False) -> np.ndarray:
     """Which blocks at `which` are code (`pre` and its old spellings), data tables,
-    figures with an image, or displayed formulas."""
+    figures with an image (without `captioned`: only those with no text, a caption being
+    text the model judges like any block), or displayed formulas (NOTES.md, 'Why a
+    captioned figure stays in the answer')."""
     rows = blocks.rows[which]
     code = tag_in(snap, CODE_BLOCK_TAGS)[rows]
-    figure = tag_in(snap, FIGURE_TAGS)[rows] & (blocks.images[which] > 0)
+    figure = (tag_in(snap, FIGURE_TAGS)[rows] & (blocks.images[which] > 0)
+              & (captioned | (blocks.chars[which] == 0)))
     return code | figure | blocks.data[rows] | math_mod.displayed_rows(snap)[rows]
 
 
@@ -429,7 +433,7 @@ def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: 
         keep = decide(p, BOUNDARY, has_text)
     in_method = bf.method_mask(snap, blocks, rows, method.node)
     if opts.blocks_keep_structured:
-        keep |= structured(snap, blocks, which) & in_method
+        keep |= structured(snap, blocks, which, opts.blocks_keep_captioned_figures) & in_method
     if opts.blocks_item_names:       # a listed item's name between its kept lines
         keep = cards.names(snap, feats, method.node, rows, keep, has_text,
                            blocks.chars[which], strings)
