@@ -428,6 +428,28 @@ def test_a_forum_engines_posts_are_the_thread_an_element_outside_them_grows_to()
     assert comments.content(snap, feats, Options()) is None
 
 
+def test_the_engines_post_classes_are_tested_once_per_snapshot(monkeypatch):
+    """The forum test (`engine_thread`, through `forum_page`) and the engine's posts
+    (`engine_posts`) both ask which class attributes name an engine's post: the page's
+    names are tested once, and the two answers agree."""
+    calls = []
+
+    class Counting(frozenset):
+        def isdisjoint(self, other):
+            calls.append(1)
+            return super().isdisjoint(other)
+
+    monkeypatch.setattr(comments, "FORUM_POST_CLASSES", Counting(comments.FORUM_POST_CLASSES))
+    snap, feats = board()
+    assert comments.engine_thread(snap)
+    asked = len(calls)
+    thread = comments.engine_posts(snap, feats)
+    assert thread is not None and thread.roots.tolist() == [7]
+    assert len(calls) == asked                    # the posts read the same answer
+    snap, feats = board(post_cls="entry clearfix")           # a blog's markup
+    assert not comments.engine_thread(snap) and comments.engine_posts(snap, feats) is None
+
+
 def qa_page(url: str):
     """A Q&A page: the question (`div.topic-content`, a heading and a paragraph), then its
     answers' thread beside it (`div.comment-list` of three `div.comment`), each answer

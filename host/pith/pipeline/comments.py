@@ -329,10 +329,22 @@ def forum_page(snap: Snapshot) -> bool:
 
 
 def engine_thread(snap: Snapshot) -> bool:
-    """Whether a row's class names a forum engine's post (FORUM_POST_CLASSES); each
-    distinct class attribute is tested once (Snapshot.string_codes)."""
-    _, strings = snap.string_codes("cls")
-    return any(not FORUM_POST_CLASSES.isdisjoint(value.split()) for value in strings)
+    """Whether a row's class names a forum engine's post (FORUM_POST_CLASSES)."""
+    return bool(engine_classes(snap).any())
+
+
+def engine_classes(snap: Snapshot) -> np.ndarray:
+    """Per distinct class attribute of the page (Snapshot.string_codes), whether it names
+    a forum engine's post (FORUM_POST_CLASSES). Found once per snapshot (the forum test
+    and the engine's posts both ask), the page's class words tested together first: most
+    pages name no engine, and one split of them all is half the time of one a name."""
+    def find() -> np.ndarray:
+        _, strings = snap.string_codes("cls")
+        if FORUM_POST_CLASSES.isdisjoint(" ".join(strings).split()):
+            return np.zeros(len(strings), np.bool_)
+        return np.fromiter((not FORUM_POST_CLASSES.isdisjoint(value.split())
+                            for value in strings), np.bool_, len(strings))
+    return snap.memo(("engine_classes",), find)
 
 
 def declares_thread(snap: Snapshot) -> bool:
@@ -416,9 +428,10 @@ def engine_posts(snap: Snapshot, feats: Features) -> Thread | None:
     page has none. A forum's page whose posts carry no comment name (Discourse's
     `topic-body`, Flarum's `PostStream-item`) has its thread known by them (NOTES.md,
     'Why a forum engine's posts are the thread')."""
-    codes, strings = snap.string_codes("cls")
-    hit = np.fromiter((not FORUM_POST_CLASSES.isdisjoint(value.split()) for value in strings),
-                      np.bool_, len(strings))
+    hit = engine_classes(snap)
+    if not hit.any():
+        return None
+    codes, _ = snap.string_codes("cls")
     rows = np.flatnonzero(hit[codes] & (feats.chars > 0))
     if not len(rows):
         return None
