@@ -431,6 +431,33 @@ def test_shown_days_survive_a_nul_in_a_captured_text():
     days = shown.shown_days(snap, np.zeros(snap.n, bool), 4, {"2025"})
     assert set(days) <= {"2025-11-14"}
 
+def test_dated_lines_are_the_short_texts_and_tails_holding_a_year_in_row_order():
+    # one search over both columns' short strings as written finds the lines the
+    # lower-cased search of each column found (a year is digits: lower case moves nothing,
+    # not even after an "İ", whose lower case is two characters)
+    rows = [("html", -1), ("body", 0),
+            ("p", 1, {"text": "İSTANBUL, 12 May 2024", "tail": "Posted 2023"}),
+            ("b", 1, {"text": "Joined:", "tail": " Dec 11, 2021"}),
+            ("p", 1, {"text": "x " * 70 + "2025"}),             # a paragraph, no date line
+            ("p", 1, {"text": "Room 1850, floor 3"}),           # no year of the pattern
+            ("span", 1, {"text": "", "tail": "\u0130\u0130 5 June 2019"}),
+            ("p", 1, {"text": "March 3, 2020"})]
+    snap = snapshot_mod.from_json(make_snapshot(rows), 1000)
+    every = np.arange(snap.n)
+    lines = shown.dated_lines(snap, every)
+    assert lines == [(2, "text", "İSTANBUL, 12 May 2024"), (7, "text", "March 3, 2020"),
+                     (2, "tail", "Posted 2023"), (3, "tail", " Dec 11, 2021"),
+                     (6, "tail", "\u0130\u0130 5 June 2019")]
+    per_column = [(r, column, snap.cols[column][r]) for column in ("text", "tail")
+                  for r in shown.matching_rows(snap, column, dates.YEAR, shown.short_rows(
+                      snap, column, every, shown.MAX_DATELINE_CHARS)).tolist()]
+    assert lines == per_column
+    assert shown.dated_lines(snap, every[:2]) == []
+    # the member's joining day is read and left out by its label
+    assert dict(shown.short_dates(snap, lines)) == {2: "2024-05-12", 7: "2020-03-03",
+                                                     6: "2019-06-05"}
+
+
 def test_a_declared_modified_date_is_the_published_one_when_nothing_else_dates_the_page():
     head = '<meta property="article:modified_time" content="2023-06-12T10:39:42+00:00">'
     m = meta_of(ARTICLE.format(h="Work"), head=head)

@@ -176,10 +176,13 @@ def matching_names(snap, column: str, rx: re.Pattern, rows: np.ndarray) -> np.nd
     return rows[hit[code]]
 
 
-def matching_strings(strings: list[str], rx: re.Pattern) -> np.ndarray:
-    """Indices of the `strings` whose lower-cased text matches `rx`: one search over the
-    strings joined, each after a newline (a match is mapped to the string it starts in)."""
-    big = lower_in_place("\n" + "\n".join(strings))     # positions kept (İ)
+def matching_strings(strings: list[str], rx: re.Pattern, lower: bool = True) -> np.ndarray:
+    """Indices of the `strings` whose lower-cased text (as written, `lower` False) matches
+    `rx`: one search over the strings joined, each after a newline (a match is mapped to
+    the string it starts in)."""
+    big = "\n" + "\n".join(strings)
+    if lower:
+        big = lower_in_place(big)                         # positions kept (İ)
     lengths = np.fromiter(map(len, strings), np.int64, len(strings)) + 1
     starts = np.cumsum(lengths) - lengths
     hits = [m.start() for m in rx.finditer(big)]
@@ -465,23 +468,39 @@ def dateline(snap, gone: np.ndarray, node: int, times: list[list],
     return None
 
 
+# The columns a short date line is read from: a row's own text, and the text after it (a
+# date written after a label element: "<b>Posted:</b> May 3, 2024").
+DATED_COLUMNS = ("text", "tail")
 # A forum poster's profile beside each post: the day the member joined is no post's date
 # ("Joined: Dec 11, 2021", vBulletin's "Join Date", "Member since", phpBB's custom
 # "Founded:"), in the date's own text or its label's (the element a tail follows).
 JOINED = re.compile(r"joined|join date|registered|member since|founded")
 
 
-def short_dates(snap, rows: np.ndarray, us_order: bool = False):
-    """(row, day) of every text or tail of `rows` that is a short date line of its own
-    (MAX_DATELINE_CHARS at most) holding a date, not a member's joining day (JOINED)."""
-    for column in ("text", "tail"):
-        short = short_rows(snap, column, rows, MAX_DATELINE_CHARS)
-        for r in matching_rows(snap, column, dates.YEAR, short).tolist():
-            own = snap.cols[column][r]
-            d = dates.find(own, us_order)
-            label = f"{own} {snap.text[r]}" if column == "tail" else own
-            if d and not JOINED.search(label.lower()):
-                yield r, d
+def dated_lines(snap, rows: np.ndarray) -> list[tuple[int, str, str]]:
+    """(row, column, string) of every text, then every tail, of `rows` (ascending) that
+    is a short line of its own (1..MAX_DATELINE_CHARS characters) holding a year
+    (dates.YEAR): the only strings a shown date is read from. One search over the short
+    ones of both columns joined, as written (a pattern of digits: lower case changes
+    nothing it finds)."""
+    short = [short_rows(snap, column, rows, MAX_DATELINE_CHARS) for column in DATED_COLUMNS]
+    strings = [s for column, at in zip(DATED_COLUMNS, short) for s in snap.cols[column][at].tolist()]
+    if not strings:
+        return []
+    where = np.concatenate(short)
+    column_of = np.repeat(np.arange(len(DATED_COLUMNS)), [len(at) for at in short])
+    hits = matching_strings(strings, dates.YEAR, lower=False).tolist()
+    return [(int(where[i]), DATED_COLUMNS[column_of[i]], strings[i]) for i in hits]
+
+
+def short_dates(snap, lines: list[tuple[int, str, str]], us_order: bool = False):
+    """(row, day) of every one of `lines` (dated_lines's) holding a date, not a member's
+    joining day (JOINED, in a tail's text or its element's text before it: the label)."""
+    for r, column, own in lines:
+        d = dates.find(own, us_order)
+        label = f"{own} {snap.text[r]}" if column == "tail" else own
+        if d and not JOINED.search(label.lower()):
+            yield r, d
 
 
 def date_after(snap, gone: np.ndarray, node: int, us_order: bool = False) -> str | None:
@@ -489,7 +508,7 @@ def date_after(snap, gone: np.ndarray, node: int, us_order: bool = False) -> str
     rows): "Posted on April 13, 2023" under a post whose element the choice closed early."""
     end = int(snap.end[node])
     rows = np.arange(end, min(snap.n, end + AFTER_ROWS))
-    found = min(short_dates(snap, rows[~gone[rows]], us_order), default=None)
+    found = min(short_dates(snap, dated_lines(snap, rows[~gone[rows]]), us_order), default=None)
     return found[1] if found else None
 
 
@@ -497,7 +516,8 @@ def written_date(snap, gone: np.ndarray, node: int, us_order: bool = False) -> s
     """A date written as a short text of its own (a row's text or tail) near the chosen
     element's top: "February 4, 2025 - 11 minutes" in a plain <p>."""
     top = np.arange(max(0, node - WINDOW_ROWS), min(int(snap.end[node]), node + WINDOW_ROWS))
-    found = min(((abs(r - node), d) for r, d in short_dates(snap, top[~gone[top]], us_order)),
+    lines = dated_lines(snap, top[~gone[top]])
+    found = min(((abs(r - node), d) for r, d in short_dates(snap, lines, us_order)),
                 default=None)
     return found[1] if found else None
 
