@@ -482,7 +482,7 @@ def dated_lines(snap, rows: np.ndarray) -> list[tuple[int, str, str]]:
     is a short line of its own (1..MAX_DATELINE_CHARS characters) holding a year
     (dates.YEAR): the only strings a shown date is read from. One search over the short
     ones of both columns joined, as written (a pattern of digits: lower case changes
-    nothing it finds)."""
+    nothing it finds; NOTES.md, 'Why the stages read tags by their codes')."""
     short = [short_rows(snap, column, rows, MAX_DATELINE_CHARS) for column in DATED_COLUMNS]
     strings = [s for column, at in zip(DATED_COLUMNS, short) for s in snap.cols[column][at].tolist()]
     if not strings:
