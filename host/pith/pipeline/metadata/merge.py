@@ -538,7 +538,7 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
     if published and any(d[:10] != published[:10] for d in declared_days):
         days = shown.shown_days(snap, gone, node, {d[:4] for d in (published, *declared_days)})
         published = shown_instead(published, declared_dates, days,
-                                  meta_published=bool(declared_dates[1][0]),   # sources[1]: <meta>
+                                  meta_published=bool(dates.parse(meta.get("published"), us)),
                                   dateline=lambda: seen.get("published"))
     elif published and declared_days:
         # one declared day the page never shows, and the one date it shows near the top,
