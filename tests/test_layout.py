@@ -432,3 +432,16 @@ def test_the_pointer_reader_reads_wrapped_pointers():
     source = ('x = _opt(1, "a reason (NOTES.md, \'Why the "\n        "thing is 1\')")\n'
               "# seed (NOTES.md, 'Why the\n# trees are shallow').\n")
     assert notes_pointers(source) == ["Why the thing is 1", "Why the trees are shallow"]
+
+
+# --------------------------------------------------------------------------- the readme
+README = PACKAGE_DIR.parent.parent / "README.md"
+# The README is for users: what Pith is, how to set it up and use it, where the rest
+# lives; measured histories go to host/NOTES.md and figures to host/BENCHMARKS.md.
+README_MAX_LINES = 250
+
+
+def test_the_readme_stays_a_users_page():
+    lines = README.read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= README_MAX_LINES, f"README.md has {len(lines)} lines"
+    assert "make run" in "\n".join(lines[:20]) and "make test" in "\n".join(lines[:20])
