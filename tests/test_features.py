@@ -363,3 +363,25 @@ def test_filled_is_the_rows_with_a_string_found_once_per_snapshot():
         assert got.tolist() == (snap.cols[column] != "").tolist()
         assert features.filled(snap, column) is got and not got.flags.writeable
     assert features.filled(snap, "url").tolist() == [False, False, False, True, False, False]
+
+
+def test_a_page_memo_of_a_bare_array_hands_it_out_read_only():
+    """Features.memo locks an array it keeps whether it comes bare, in a tuple or in an
+    object's fields: a stage that kept one bare (links.linked) had wrapped it in a tuple
+    to get the lock; now no caller can change what another reads either way."""
+    feats = compute(from_json(make_snapshot([("html", -1), ("body", 0)]), 100))
+    bare = feats.memo(("bare",), lambda: np.zeros(3, np.bool_))
+    assert feats.memo(("bare",), lambda: np.ones(3, np.bool_)) is bare
+    assert not bare.flags.writeable
+    assert not feats.memo(("pair",), lambda: (np.zeros(2), 1))[0].flags.writeable
+
+
+def test_own_lengths_are_a_rows_text_and_its_childrens_tails_found_once():
+    """features.own_lengths: the non-space characters of a row's own text nodes (its
+    text, its children's tails), the features' own_chars, kept on the snapshot."""
+    snap = from_json(make_snapshot([
+        ("html", -1), ("body", 0), ("p", 1, {"text": "ab c", "tail": " d "}),
+        ("b", 2, {"text": "e", "tail": "fg"})]), 100)
+    own = features.own_lengths(snap)
+    assert own.tolist() == [0, 1, 5, 1] and features.own_lengths(snap) is own
+    assert compute(snap).own_chars is own

@@ -315,7 +315,7 @@ def test_memo_computes_once_and_hands_out_a_read_only_array():
         first[0] = True
 
 
-def test_kept_computes_once_per_snapshot_and_hands_out_the_same_value():
+def test_memo_keeps_any_immutable_answer_once_per_snapshot():
     snap = from_json(make_snapshot([("html", -1), ("body", 0)]), 100)
     other = from_json(make_snapshot([("html", -1), ("body", 0)]), 100)
     calls = []
@@ -324,10 +324,10 @@ def test_kept_computes_once_per_snapshot_and_hands_out_the_same_value():
         calls.append(1)
         return frozenset({"article"})
 
-    first = snap.kept(("names",), compute)
-    assert snap.kept(("names",), compute) is first and len(calls) == 1
+    first = snap.memo(("names",), compute)
+    assert snap.memo(("names",), compute) is first and len(calls) == 1
     assert first == {"article"}
-    assert other.kept(("names",), compute) == first and len(calls) == 2   # its own
+    assert other.memo(("names",), compute) == first and len(calls) == 2   # its own
 
 
 def test_one_row_over_max_nodes_is_refused_and_max_nodes_reads():

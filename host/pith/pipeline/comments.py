@@ -323,9 +323,8 @@ def forum_page(snap: Snapshot) -> bool:
     """Whether the page is a forum's thread or a Q&A page by its address (`forum_url`),
     its declared type (`declares_thread`) or its forum engine's markup (`engine_thread`);
     answered once per snapshot (select, the teasers and the comment thread all ask)."""
-    return bool(snap.memo(("forum_page",), lambda: np.array(
-        forum_url(str(snap.meta.get("url") or "")) or declares_thread(snap)
-        or engine_thread(snap))))
+    return snap.memo(("forum_page",), lambda: forum_url(str(snap.meta.get("url") or ""))
+                     or declares_thread(snap) or engine_thread(snap))
 
 
 def engine_thread(snap: Snapshot) -> bool:

@@ -76,6 +76,7 @@ FOLDED_CLOSED = 1 | 4
 # read as shown; what they hide deeper (a closed dialog) stays hidden (NOTES.md, 'Why a
 # hidden main landmark is read').
 PARKED_MAIN_SHOWN = 0.05
+MAIN = frozenset(("main",))
 # ... and it hides at least PARKED_MAIN_MIN_CHARS: a main landmark left empty until a
 # search box fills it parks no content.
 PARKED_MAIN_MIN_CHARS = 200
@@ -152,6 +153,17 @@ def column_lengths(snap: Snapshot, column: str) -> np.ndarray:
     (pages/inputs.py), the features and a retry without hidden text all read it."""
     return snap.memo(("nonspace_lengths", column),
                      lambda: nonspace_lengths(snap.cols[column], string_lengths(snap, column)))
+
+
+def own_lengths(snap: Snapshot) -> np.ndarray:
+    """Per row, the non-space characters of its own text nodes: its text and its
+    children's tails (column_lengths). Found once per snapshot: the features start from it,
+    and `parked_main` reads it before them (hidden_bits)."""
+    def compute_own() -> np.ndarray:
+        own = column_lengths(snap, "text").copy()
+        np.add.at(own, snap.parent[1:], column_lengths(snap, "tail")[1:])
+        return own
+    return snap.memo(("own_lengths",), compute_own)
 
 
 def filled(snap: Snapshot, column: str) -> np.ndarray:
@@ -275,7 +287,8 @@ class Features:
         result; its arrays are made read-only so no caller can change what others read."""
         if key not in self.cache:
             value = compute_fn()
-            for arr in (value if isinstance(value, tuple) else
+            for arr in ((value,) if isinstance(value, np.ndarray) else
+                        value if isinstance(value, tuple) else
                         getattr(value, "__dict__", {}).values()):
                 if isinstance(arr, np.ndarray):
                     arr.setflags(write=False)
@@ -335,7 +348,9 @@ def parked_main(snap: Snapshot, bits: np.ndarray) -> np.ndarray:
     """The outermost display:none rows (not aria-hidden) inside a shown `main` landmark
     that hides nearly all its text (PARKED_MAIN_SHOWN, PARKED_MAIN_MIN_CHARS): content a
     script parks until it runs, read as shown."""
-    mains = np.flatnonzero(tag_in(snap, frozenset({"main"})) | (snap.role == "main"))
+    role_codes, roles = snap.string_codes("role")
+    main_role = role_codes == roles.index("main") if "main" in roles else False
+    mains = np.flatnonzero(tag_in(snap, MAIN) | main_role)
     if not len(mains):
         return np.zeros(0, np.int64)
     hiding = (bits & HIDING_BITS) > 0
@@ -343,10 +358,8 @@ def parked_main(snap: Snapshot, bits: np.ndarray) -> np.ndarray:
     mains = mains[~(hiding[mains] | under[mains])]
     if not len(mains):
         return np.zeros(0, np.int64)
-    own = column_lengths(snap, "text").copy()
-    np.add.at(own, snap.parent[1:], column_lengths(snap, "tail")[1:])
     code = code_rows(snap)
-    own = np.where(code | snap.below(code), 0, own)
+    own = np.where(code | snap.below(code), 0, own_lengths(snap))
     total = snap.subtree_sum(own)[mains]
     seen = snap.subtree_sum(np.where(hiding | under, 0, own))[mains]
     parked = mains[(total >= PARKED_MAIN_MIN_CHARS) & (seen < PARKED_MAIN_SHOWN * total)]
@@ -372,8 +385,7 @@ def compute(snap: Snapshot, skip_hidden: bool = True) -> Features:
     parent = snap.parent
     text_len = column_lengths(snap, "text")
     tail_len = column_lengths(snap, "tail")
-    own_chars = text_len.copy()
-    np.add.at(own_chars, parent[1:], tail_len[1:])
+    own_chars = own_lengths(snap)
     own_texts = (text_len > 0).astype(np.int64)
     np.add.at(own_texts, parent[1:], (tail_len[1:] > 0).astype(np.int64))
 

@@ -216,10 +216,8 @@ def post(snap: Snapshot, feats: Features, row: int, outside: np.ndarray | None =
     """The headline `row`'s post: its nearest ancestor showing visible text besides the
     headline's (rows of `outside`, a comment thread, not counted); -1 when there is none
     or it holds more than POST_MAX_SHARE of the page's visible text."""
-    visible = np.where(feats.gone, 0, feats.own_chars)
-    if outside is not None:
-        visible = np.where(outside, 0, visible)
-    text = snap.subtree_sum(visible)
+    text = feats.chars if outside is None else \
+        snap.subtree_sum(np.where(feats.gone | outside, 0, feats.own_chars))
     up = np.flatnonzero(holders(snap, row) & (text > text[row]))
     if not len(up):
         return -1

@@ -31,7 +31,7 @@ def linked(snap: Snapshot, feats: Features) -> np.ndarray:
     character) lies inside links leading off the page. Found once per page: the teasers
     and the listed items' names (cards) both read it, and `away_links` reads every link's
     address in Python."""
-    return feats.memo(("linked",), lambda: (_linked(snap, feats),))[0]
+    return feats.memo(("linked",), lambda: _linked(snap, feats))
 
 
 def _linked(snap: Snapshot, feats: Features) -> np.ndarray:

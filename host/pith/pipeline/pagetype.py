@@ -425,7 +425,7 @@ def declared_types(declared: dict, names: frozenset[str] | None = None) -> list[
 def page_declared_names(snap: Snapshot) -> frozenset[str]:
     """`declared_names` of the snapshot's `declared`, found once per snapshot (the comment
     thread's forum test asks first, the page type after)."""
-    return snap.kept(("declared_names",),
+    return snap.memo(("declared_names",),
                      lambda: frozenset(declared_names(snap.meta.get("declared") or {})))
 
 

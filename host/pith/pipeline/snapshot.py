@@ -126,30 +126,20 @@ class Snapshot:
             object.__setattr__(self, "_subtree_texts", cache)
         return cache
 
-    def memo(self, key: tuple, compute_fn) -> np.ndarray:
+    def memo(self, key: tuple, compute_fn) -> Any:
         """`compute_fn()` the first time `key` is asked for on this snapshot, then the same
-        array, read-only: for masks that depend on the capture alone (furniture, code
-        rows, ad rows), which several stages read."""
+        value, an array made read-only: for what depends on the capture alone and several
+        stages read (masks: furniture, code rows, ad rows; answers: the declared types, a
+        bool). Other values must be immutable (a frozenset, a tuple, a bool)."""
         cache = self.__dict__.get("_memo")
         if cache is None:
             cache = {}
             object.__setattr__(self, "_memo", cache)
         if key not in cache:
             value = compute_fn()
-            value.flags.writeable = False
+            if isinstance(value, np.ndarray):
+                value.flags.writeable = False
             cache[key] = value
-        return cache[key]
-
-    def kept(self, key: tuple, compute_fn) -> Any:
-        """`compute_fn()` the first time `key` is asked for on this snapshot, then the same
-        value: for immutable answers (a frozenset, a tuple) that depend on the capture
-        alone and that several stages read (`memo` is the same for arrays)."""
-        cache = self.__dict__.get("_kept")
-        if cache is None:
-            cache = {}
-            object.__setattr__(self, "_kept", cache)
-        if key not in cache:
-            cache[key] = compute_fn()
         return cache[key]
 
     # --- tree helpers ------------------------------------------------------------
