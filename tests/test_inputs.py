@@ -89,6 +89,44 @@ def test_a_rendered_page_without_text_falls_back_to_the_static_snapshot(tmp_path
     assert any("first post of the thread" in t for t in snap["nodes"]["text"])
 
 
+# The same forum as an app shell that draws a splash line before its scripts fail: the
+# rendered page shows that line only, the posts wait in the noscript for crawlers.
+SPLASH_SHELL = APP_SHELL.replace('<div id="app"></div>',
+                                 '<div id="app"><a href="/">Back to the forum</a></div>')
+
+POSTS_MARKUP = ("<style>.post{color:red}</style><div class='post'><p>The first post of the "
+                "thread, kept for crawlers, with enough words to be the page.</p></div>")
+
+
+def test_a_page_its_scripts_did_not_draw_is_told_apart_from_a_drawn_one():
+    """`rendered_fallback`: a rendered capture that shows less than half the text its
+    noscripts hold (their markup's text, styles left out) is taken again without scripts;
+    one that shows more, or whose noscript holds a tracking pixel only, stands."""
+    def page(shown: str, noscript: str) -> dict:
+        return make_snapshot([("html", -1), ("body", 0), ("a", 1, {"text": shown}),
+                              ("noscript", 1, {"text": noscript, "hidden": 1})], layout=True)
+    assert inputs.rendered_fallback(page("Back to the forum", POSTS_MARKUP)) == \
+        "rendered_noscript"
+    drawn = "The first post of the thread, drawn by the page's own scripts for its reader."
+    assert inputs.rendered_fallback(page(drawn, POSTS_MARKUP)) is None
+    pixel = '<img src="https://tracker.example/p.gif" width="1" height="1" alt="">'
+    assert inputs.rendered_fallback(page("Back to the forum", pixel)) is None
+    styled = "<style>" + "a { color: red } " * 50 + "</style>"
+    assert inputs.rendered_fallback(page("Back to the forum", styled)) is None
+    assert inputs.rendered_fallback(page("", POSTS_MARKUP)) == "rendered_no_text"
+
+
+def test_a_rendered_page_showing_a_splash_line_falls_back_to_its_noscript_posts(tmp_path):
+    chromium_or_skip()
+    page = tmp_path / "splash.html"
+    page.write_text(SPLASH_SHELL, encoding="utf-8")
+    with inputs.Capturer() as capturer:
+        snap = capturer.capture(str(page)).snapshot
+    assert snap["fallback"] == "static" and snap["layout"] is False
+    assert "rendered_noscript" in [w["code"] for w in snap["warnings"]]
+    assert "first post of the thread" in select(snap).output("text")
+
+
 def test_a_rendered_page_with_text_is_kept(tmp_path):
     chromium_or_skip()
     page = tmp_path / "plain.html"

@@ -30,7 +30,7 @@ from ..pipeline import render
 from ..pages import static
 from ..errors import PithError
 from ..pipeline.options import ALGORITHMS, Options
-from ..pages.inputs import Capturer, has_text
+from ..pages.inputs import Capturer, rendered_fallback
 from ..pipeline.select import select
 from .datasets import (SnapshotCache, all_datasets, cache_root, load_scorer, load_split,
                        side_of, site_of)
@@ -315,8 +315,9 @@ def _snapshot_json(capturer: Capturer, cache: SnapshotCache | None, dataset: str
         cached = cache.get(dataset, pid)
         if cached is not None:
             snap = json.loads(cached)
-            if not capturer.static_mode and not has_text(snap):   # cached before the fallback
-                snap = capturer.static_fallback(str(html_path))
+            code = None if capturer.static_mode else rendered_fallback(snap)
+            if code is not None:                                  # cached before the fallback
+                snap = capturer.static_fallback(str(html_path), code)
                 snap["capture_ms_total"] = None
                 cached = json.dumps(snap, ensure_ascii=False)
                 cache.put(dataset, pid, cached)
