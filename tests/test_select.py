@@ -174,14 +174,41 @@ def test_recorded_fixtures_give_their_expected_text(folder):
 
 
 def test_a_page_whose_text_is_all_hidden_is_scored_as_if_visible():
-    """An anti-flicker `body { opacity: 0 }` left by a script that never ran."""
+    """An anti-flicker `body { opacity: 0 }` left by a script that never ran: read as
+    revealed (hidden_reveal), or, without that, as if nothing were hidden."""
     obj = page()
     obj["layout"] = True                   # a browser's capture (static reads inline opacity)
     obj["nodes"]["hidden"][1] = 4          # body: opacity 0
     sel = select(obj)
+    assert not sel.hidden_ignored and sel.snap.tag[sel.node] == "article"
+    sel = select(obj, Options(hidden_reveal=False))
     assert sel.hidden_ignored and sel.to_wire()["hidden_ignored"] is True
     assert sel.snap.tag[sel.node] == "article"
     assert select(page()).hidden_ignored is False
+
+
+def drawer_page() -> dict:
+    """page() inside an anti-flicker `body { opacity: 0 }`, with a closed menu drawer
+    (display:none) longer than the article: a site's whole catalogue of links and blurbs."""
+    obj = page()
+    rows = [(t, p, {k: obj["nodes"][k][i] for k in ("text", "id", "link", "hidden")})
+            for i, (t, p) in enumerate(zip(obj["nodes"]["tag"], obj["nodes"]["parent"]))]
+    drawer = [("div", 1, {"id": "drawer", "hidden": 1})]
+    drawer += [("p", 10, {"text": f"Section {k}: " + LONG}) for k in range(6)]
+    out = make_snapshot(rows[:10] + drawer, title="A page", url="http://example.org/")
+    out["layout"] = True
+    out["nodes"]["hidden"][1] = 4          # body: opacity 0
+    return out
+
+
+def test_a_page_waiting_for_its_reveal_keeps_its_closed_menus_hidden():
+    """Read as revealed, the drawer stays closed and the article is the answer; with
+    nothing hidden (the fallback before hidden_reveal), the drawer's text won."""
+    sel = select(drawer_page())
+    assert sel.snap.tag[sel.node] == "article" and "Section" not in sel.output("text")
+    assert not sel.hidden_ignored
+    old = select(drawer_page(), Options(hidden_reveal=False))
+    assert old.hidden_ignored and "Section" in old.output("text")
 
 
 def test_hidden_text_is_not_chosen_when_visible_text_exists():
@@ -204,8 +231,10 @@ def test_a_page_with_little_visible_text_is_scored_as_if_visible():
     snap = from_json(obj, 100)
     feats = features.compute(snap)
     share = feats.chars[0] / features.compute(snap, skip_hidden=False).chars[0]
-    below = select(obj, Options(hidden_min_visible=min(1.0, share + 0.01)))
+    below = select(obj, Options(hidden_min_visible=min(1.0, share + 0.01), hidden_reveal=False))
     assert below.hidden_ignored and below.snap.tag[below.node] == "article"
+    revealed = select(obj, Options(hidden_min_visible=min(1.0, share + 0.01)))
+    assert not revealed.hidden_ignored and revealed.snap.tag[revealed.node] == "article"
     above = select(obj, Options(hidden_min_visible=share / 2))
     assert not above.hidden_ignored and above.snap.tag[above.node] != "article"
 

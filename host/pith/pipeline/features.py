@@ -37,6 +37,12 @@ HIDDEN_ON_PURPOSE = 1 | 16
 # opacity, stylesheets included: there it hides (NOTES.md, 'Why inline opacity:0 is read
 # in a static snapshot').
 STATIC_SHOWN_BITS = 4
+# The bits a page's reveal takes off: opacity:0 and visibility:hidden, the start state of
+# an anti-flicker snippet (the whole body at opacity 0 until an A/B-testing script has run)
+# or of a scroll animation. A page mostly hidden so is read revealed (`compute(revealed=
+# True)`, option hidden_reveal), its display:none menus and dialogs still hidden (NOTES.md,
+# 'Why a page waiting for its reveal keeps its closed menus hidden').
+REVEAL_BITS = 2 | 4
 # React's streaming server rendering (React 18+, Next.js) parks each late part of a page
 # as `<div hidden id="S:7">` at the end of the body until an inline script moves it to
 # its placeholder: what a reader sees, only parked. A static snapshot (no scripts) has it
@@ -380,8 +386,9 @@ def zero_font(snap: Snapshot, own_chars: np.ndarray) -> np.ndarray:
     return ~readable & (own_chars > 0) & (seen_below == 0)
 
 
-def compute(snap: Snapshot, skip_hidden: bool = True) -> Features:
-    """All features of `snap`; `skip_hidden` treats hidden rows like code (not content)."""
+def compute(snap: Snapshot, skip_hidden: bool = True, revealed: bool = False) -> Features:
+    """All features of `snap`; `skip_hidden` treats hidden rows like code (not content);
+    `revealed` reads the page as its reveal shows it (REVEAL_BITS do not hide)."""
     parent = snap.parent
     text_len = column_lengths(snap, "text")
     tail_len = column_lengths(snap, "tail")
@@ -389,7 +396,8 @@ def compute(snap: Snapshot, skip_hidden: bool = True) -> Features:
     own_texts = (text_len > 0).astype(np.int64)
     np.add.at(own_texts, parent[1:], (tail_len[1:] > 0).astype(np.int64))
 
-    own_hidden = ((hidden_bits(snap) & HIDING_BITS) > 0) | zero_font(snap, own_chars)
+    hiding = HIDING_BITS & ~REVEAL_BITS if revealed else HIDING_BITS
+    own_hidden = ((hidden_bits(snap) & hiding) > 0) | zero_font(snap, own_chars)
     hidden = own_hidden | snap.below(own_hidden)
     dead = code_rows(snap) | (own_hidden if skip_hidden else False)
     gone = dead | snap.below(dead)

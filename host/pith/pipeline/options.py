@@ -481,6 +481,11 @@ class Options:
         "scored as if nothing were hidden (select.py stage 3; 0 = only when no text at "
         "all is visible); only text waiting to be revealed (opacity, visibility) counts "
         "as hidden here (NOTES.md, 'Why hidden_min_visible is 0.1')", lo=0.0, hi=1.0)
+    hidden_reveal: bool = _opt(
+        True, "when too little text is visible (hidden_min_visible), the page is scored first "
+        "as its reveal shows it: opacity:0 and visibility:hidden taken off, display:none and "
+        "aria-hidden kept; nothing hidden only when that leaves no text (NOTES.md, 'Why a "
+        "page waiting for its reveal keeps its closed menus hidden')")
 
     # --- reply ----------------------------------------------------------------------
     candidates: int = _opt(

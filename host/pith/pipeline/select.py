@@ -6,10 +6,11 @@ run the block stage (blocks/keep.py, option `blocks`), read the page's metadata 
 the choice (pith.pipeline.metadata), and describe the choice (node, path, score, runner-ups, kept
 blocks, metadata, stage timings). Decisions a change must keep:
   - when hiding leaves no text, or less than `hidden_min_visible` of the page's text
-    (display:none and aria-hidden not counted), the page is scored with nothing hidden
-    (`hidden_ignored`): it is then in a state no reader sees as final (anti-flicker
-    opacity, sections a scroll animation has not revealed), and its text is the best
-    evidence;
+    (display:none and aria-hidden not counted), the page is in a state no reader sees as
+    final (anti-flicker opacity, sections a scroll animation has not revealed): it is
+    scored as its reveal shows it, display:none and aria-hidden still hiding
+    (`hidden_reveal`), and with nothing hidden (`hidden_ignored`) only when that leaves
+    nothing to choose from;
   - `lqf_clean` drops the link lists inside the choice; a `pin` (a reader's per-site
     rule) replaces the choice's node, keeping the method's scores and blocks;
   - with auto and the block stage (`auto_block_choice`), the element becomes the one of
@@ -269,10 +270,12 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
     except NoContent:
         if not opts.skip_hidden or not feats.hidden.any():
             raise
-        opts = dataclasses.replace(opts, skip_hidden=False)
-        feats = features_mod.compute(snap, skip_hidden=False)
-        result = run(snap, feats, opts)
-        hidden_ignored = True
+        feats, result = revealed(snap, opts, run) if opts.hidden_reveal else (feats, None)
+        if result is None:
+            opts = dataclasses.replace(opts, skip_hidden=False)
+            feats = features_mod.compute(snap, skip_hidden=False)
+            result = run(snap, feats, opts)
+            hidden_ignored = True
     if pin is not None:
         result = keep.pin(result, snap.check_node(pin))
     if opts.lqf_clean:
@@ -408,6 +411,19 @@ def whole_post(snap: snapshot_mod.Snapshot, feats: features_mod.Features, opts: 
     return keep.apply(snap, feats, opts, post, element, include=np.array([post]),
                       exclude=np.concatenate((before, roots)), page=page,
                       leave_out=comments_mod.left_out(thread, post))
+
+
+def revealed(snap: snapshot_mod.Snapshot, opts: Options, run
+             ) -> tuple[features_mod.Features, Choice | None]:
+    """(the features of the page as its reveal shows it, the method's choice on them, or
+    None when nothing is left to choose from): opacity:0 and visibility:hidden read as
+    shown, display:none and aria-hidden still hiding (option hidden_reveal; NOTES.md, 'Why
+    a page waiting for its reveal keeps its closed menus hidden')."""
+    feats = features_mod.compute(snap, skip_hidden=True, revealed=True)
+    try:
+        return feats, run(snap, feats, opts)
+    except NoContent:
+        return feats, None
 
 
 def mostly_hidden(snap: snapshot_mod.Snapshot, feats: features_mod.Features,
