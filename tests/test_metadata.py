@@ -1058,3 +1058,43 @@ def test_heading_text_leaves_out_a_control_only_inside_its_own_heading():
     assert shown.heading_text(snap, 4) == "Second"
     assert snap.memo(("heading_controls",), lambda: None).tolist() == \
         [False, False, False, True, False, True]
+
+
+# --- bylines left out: menus, forms, sentences, date labels (NOTES.md, 'Why a byline is
+# no menu item, and other bylines left out') ------------------------------------------------
+
+@pytest.mark.parametrize("menu", [
+    '<nav><ul><li><a href="/shop/brands">By Brand</a></li><li><a href="/shop/styles">By Style</a></li></ul></nav>',
+    '<div role="navigation"><p class="header-sub-menu-title">By Domain</p></div>',
+    '<nav><a class="dropdown-item" href="/people/faculty">People</a></nav>',    # a people page's link
+])
+def test_a_menus_by_item_or_people_link_is_no_byline(menu):
+    assert meta_of(menu + ARTICLE.format(h="Rentals"))["authors"] == []
+    # the article's own byline below the menu is still read
+    body = menu + '<article><h1>Rentals</h1><p>By <a href="/author/kim-lee">Kim Lee</a></p><p>' \
+        + "Rental text. " * 40 + "</p></article>"
+    assert meta_of(body)["authors"] == ["Kim Lee"]
+
+
+def test_a_forms_control_is_no_byline():
+    button = '<button class="btn" id="author-review">write a review</button>'
+    assert meta_of(button + ARTICLE.format(h="Graphics card"))["authors"] == []
+
+
+@pytest.mark.parametrize("line,names", [
+    ("By the end of this tutorial, you'll have", []),   # a lower-case article first
+    ("This review is posted in\nMobile App Reviews", []),   # a verb inside
+    ("By the Lavazza Team", ["the Lavazza Team"]),          # "the" before a name stays
+    ("Last Updated:\nJanuary 7, 2025", []),                 # a date line's label
+    ("Published\nMarch 3, 2024", []),
+    ("By Ana de la Cruz", ["Ana de la Cruz"]),              # lower-case particles stay
+])
+def test_a_sentences_or_date_labels_words_are_no_name(line, names):
+    assert shown.clean_byline(line) == names
+
+
+def test_a_class_naming_authoring_or_authorization_is_no_byline():
+    body = ('<h4 id="authoring-applications">Authoring applications</h4>'
+            '<h4 class="authorization-header">Authorization header</h4>' + ARTICLE.format(h="Tokio"))
+    assert meta_of(body)["authors"] == []
+    assert shown.BYLINE_NAMES.search("post-author") and shown.BYLINE_NAMES.search("authors")

@@ -31,10 +31,12 @@ MAX_DATELINE_CHARS = 120
 AFTER_ROWS = 300
 # Candidates read before giving up (each costs a subtree's text).
 MAX_TRIES = 12
-# Class and id words that name a byline or a date line.
+# Class and id words that name a byline or a date line ("authoring", "authorization",
+# "authority" are headings of documentation, not its author: docs.rs's "Authoring
+# applications").
 # (patterns matched against lower-cased strings are written without re.I: the regular
 # expression engine then skips ahead by their first characters, several times faster)
-BYLINE_NAMES = re.compile(r"byline|by-line|author|writer|contributor|posted-?by|autor|auteur|"
+BYLINE_NAMES = re.compile(r"byline|by-line|author(?!ing|i[tsz])|writer|contributor|posted-?by|autor|auteur|"
                           r"reporter|journalist|creator|user-?name|postuser")
 # Each word ends the class word it is found in, or a plural or longer form of it follows
 # ("bio", "authorbox", "comments", "description"): inside a longer word it is another
@@ -78,6 +80,10 @@ BYLINE_END = re.compile(r"\s*(?:[|·•⋅/»]|\s[-–—]\s|\bon\b|\bupdated\b|
                         r"\blast\s+(?:update[ds]?|modified|edited|reviewed)\b|"
                         r"[-–—]?\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|"
                         r"\d{1,2}[./]\d|\d{4}|\bam\b\s+\d|\bvor\b|\bin\b\s)", re.I)
+# A date line's label where a byline's name would start (after a "By" or "Posted by",
+# which BY_PREFIX takes): "Last Updated: January 7, 2025" in a class naming the author's
+# details names no one.
+DATE_LABEL = re.compile(r"(?:last\s+)?(?:updated|published|modified)\b", re.I)
 # A date line's date before the name ("Dec. 19, 2025 · Niko Matsakis"): up to the
 # separator after a year, or the element boundary (a newline, text_of's) after it when
 # one element follows ("<span>Dec 17, 2025</span><span>Julian K. Arni</span>"; more
@@ -109,6 +115,14 @@ NOT_NAME_PARTS = re.compile(r"\bmins?\b|\bread\b|^\w+(?:\.\w+)+$|\{|\}|@|"
                             r"\blog-?\s?in\b|\bsign[- ]?in\b", re.I)
 # "By clicking …", "by keeping an eye on …": a sentence's gerund, no name.
 GERUND = re.compile(r"^[a-z]+ing\b")
+# Words of a sentence, not of a name: a lower-case article, determiner or pronoun before a
+# lower-case word ("By the end of this tutorial"; "the Lavazza Team" is a name), or a lower-case
+# verb or pronoun anywhere ("This review is posted in …"). Names hold lower-case
+# particles ("de", "van", "bin") and organisations "of the" inside, never these (NOTES.md,
+# 'Why a byline is no menu item, and other bylines left out').
+SENTENCE_WORDS = re.compile(r"^(?:the|a|an|this|that|these|those|our|your|my|its|their|his|"
+                            r"her|all|each|every|some|any|no)\s+[a-z]|\b(?:is|are|was|were|"
+                            r"will|can|you|we)\b")
 AUTHOR_SPLIT = re.compile(r"\s*(?:,|&|\band\b|\bund\b|\bet\b|\by\b|\be\b)\s*", re.I)
 _HAS_DIGIT = re.compile(r"\d")
 
@@ -298,6 +312,7 @@ def is_name(n: str) -> bool:
     """A byline part that can be a person's or an organisation's name: not a stop word,
     not a date, at most six words, a letter, no digit run that makes it a date or id."""
     if not n or NOT_A_NAME.match(n) or NOT_NAME_PARTS.search(n) or GERUND.match(n) \
+            or SENTENCE_WORDS.search(n) \
             or len(n.split()) > 6 \
             or not any(c.isalpha() for c in n):
         return False
@@ -339,6 +354,8 @@ def clean_byline(t: str) -> list[str]:
     if lead and dates.find(lead[0]):
         t = t.strip()[lead.end():]
     t = first_line(BY_PREFIX.sub("", t.strip(), count=1).strip())
+    if DATE_LABEL.match(t):
+        return []                      # "Last Updated: January 7, 2025": a date line
     m = BYLINE_END.search(t)
     if m and m.start() > 0:
         t = t[:m.start()]
@@ -387,8 +404,11 @@ def byline(snap, gone: np.ndarray, node: int, author_links: list[int]) -> list[s
     parent = snap.parent
     for g, find_group in enumerate(groups):
         found = near(snap, node, find_group())
-        found = found[~gone[found] & (snap.end[found] - found <= MAX_BYLINE_ROWS)]
-        for r in found[:MAX_TRIES].tolist():
+        found = found[~gone[found] & (snap.end[found] - found <= MAX_BYLINE_ROWS)][:MAX_TRIES]
+        found = found[~in_menu(snap, found)]
+        for r in found.tolist():
+            if snap.tag[r] in FORM_TAGS:
+                continue                   # a form's control: "write a review", "Sort by"
             names = f"{snap.cls[r]} {snap.id[r]}"
             if g == 2 and ACCOUNT_NAMES.search(names.lower()):
                 continue
@@ -406,6 +426,29 @@ def byline(snap, gone: np.ndarray, node: int, author_links: list[int]) -> list[s
                 if got:
                     return list(dict.fromkeys(got))
     return []
+
+
+# A site's menus: a "By" line or a link to a people page inside one is a menu's item ("Shop
+# by Brand", "By Sector", "By the Numbers", a "People" entry), never the page's byline
+# (NOTES.md, 'Why a byline is no menu item, and other bylines left out').
+MENU_TAGS = frozenset(("nav",))
+MENU_ROLES = ("navigation", "menu", "menubar")
+
+
+def in_menu(snap, rows: np.ndarray) -> np.ndarray:
+    """Boolean per row of `rows`: inside a MENU_TAGS element or one whose ARIA role is a
+    MENU_ROLES (the menus' row intervals found once per snapshot)."""
+    def menus():
+        codes, roles = snap.string_codes("role")
+        by_role = np.fromiter((r.strip().lower() in MENU_ROLES for r in roles), np.bool_, len(roles))
+        m = np.flatnonzero(tag_in(snap, MENU_TAGS) | by_role[codes])
+        ends = snap.end[m]
+        m.flags.writeable = ends.flags.writeable = False
+        return m, ends
+    starts, ends = snap.memo(("menu_rows",), menus)
+    if not len(starts) or not len(rows):
+        return np.zeros(len(rows), np.bool_)
+    return ((starts[None, :] <= rows[:, None]) & (rows[:, None] < ends[None, :])).any(axis=1)
 
 
 # A form's choices ("Sort by: Author | Post time") are no byline.
