@@ -1098,3 +1098,23 @@ def test_a_class_naming_authoring_or_authorization_is_no_byline():
             '<h4 class="authorization-header">Authorization header</h4>' + ARTICLE.format(h="Tokio"))
     assert meta_of(body)["authors"] == []
     assert shown.BYLINE_NAMES.search("post-author") and shown.BYLINE_NAMES.search("authors")
+
+
+@pytest.mark.parametrize("credit,name", [
+    ('<p><em>This post was written by <a href="/find-a-provider/vm">Vanessa Mendez, MD</a>, '
+     'gastroenterologist, Parkview Health.</em></p>', ["Vanessa Mendez"]),
+    ('<div class="author-bio">This post was written by Danielle Padula, Head of Marketing and '
+     'Community Development</div>', ["Danielle Padula"]),
+    ('<p>This article was written by a human, not a model.</p>', []),      # no name after it
+])
+def test_a_sentence_crediting_the_author_names_them(credit, name):
+    body = "<article><h1>Plant-based diets</h1><p>" + "Diet text goes on. " * 40 + "</p>" + credit + "</article>"
+    assert meta_of(body)["authors"] == name
+
+
+@pytest.mark.parametrize("label", ["Author(s)", "Authors", "Autoren"])
+def test_a_plural_author_label_in_an_element_of_its_own_names_the_next_one(label):
+    line = (f'<div class="hero"><h6>{label}</h6><ul><li><a href="/library/?q=1">John A. Alic</a></li>'
+            '<li><a href="/library/?q=2">David C. Mowery</a></li></ul></div>')
+    body = "<article><h1>Innovation policies</h1>" + line + "<p>" + "Policy text. " * 40 + "</p></article>"
+    assert meta_of(body)["authors"] == ["John A. Alic"]

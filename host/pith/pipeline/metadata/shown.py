@@ -64,16 +64,24 @@ SOCIAL_HOSTS = np.array(["bsky.app", "twitter.com", "x.com", "www.facebook.com",
                          "www.linkedin.com", "linkedin.com", "www.instagram.com", "instagram.com",
                          "www.threads.net", "threads.net", "www.tiktok.com", "www.youtube.com",
                          "www.pinterest.com", "pinterest.com", "mastodon.social", "www.reddit.com"])
-# A row's own text that starts a byline.
+# A row's own text that starts a byline (a label of several: "Authors", "Author(s)").
 BY_TEXT = re.compile(r"\n[ \t]*(?:(?:written|posted|published|reported|authored)"
-                     r"[ \t]+by|by|von|par|por|door|author|autor|auteur)[ \t]*[:\-–—]?[ \t\n]")
+                     r"[ \t]+by|by|von|par|por|door|authors?|author\(s\)|autor|autoren|auteurs?)"
+                     r"[ \t]*[:\-–—]?[ \t\n]")
+# A sentence that credits the page's author in the text ("This post was written by <a>Vanessa
+# Mendez, MD</a>, gastroenterologist", an author box's "This post was written by Danielle
+# Padula, Head of Marketing"): the name runs from its "by" to the first comma (NOTES.md,
+# 'Why a byline is no menu item, and other bylines left out').
+CREDIT_SENTENCE = re.compile(r"\b(?:this|the)\s+(?:post|article|story|blog post|blog|piece|guide)"
+                             r"\s+(?:was|is|has been)\s+(?:written|authored)\s+by\b")
 # Who else a page names with "by": its reviewers, editors, photographers.
 NOT_AUTHOR_TEXT = re.compile(r"(?:review|edit|fact[- ]?check|photo|photograph|illustrat|translat|"
                              r"image|video|updated)\w*\s+by\b", re.I)
 # What precedes a name on a byline, in the languages of the labelled pages ("via": a link
 # aggregator's submitter, lobste.rs's "via scvalex").
 BY_PREFIX = re.compile(r"^(?:(?:written|posted|published|reviewed|edited|reported|authored)\s+by|"
-                       r"by|via|from|von|par|por|door|di|da|av|af|autor(?:a)?|authors?|auteur|"
+                       r"by|via|from|von|par|por|door|di|da|av|af|autor(?:a|en)?|authors?|"
+                       r"author\(s\)|auteurs?|"
                        r"text|posted)(?:\s*[:\-–—]\s*|\s+|$)", re.I)
 # Separators that end the name part of a byline ("Jane Doe | 4 March 2024").
 BYLINE_END = re.compile(r"\s*(?:[|·•⋅/»]|\s[-–—]\s|\bon\b|\bupdated\b|\bpublished\b|\bposted\b|"
@@ -394,13 +402,15 @@ def byline(snap, gone: np.ndarray, node: int, author_links: list[int]) -> list[s
             profiles = profiles[~np.isin(snap.host[profiles], SOCIAL_HOSTS)]
         return np.unique(np.concatenate([np.array(author_links, np.int64), profiles]))
 
-    # the most specific first: links to the author, a line starting "By", a class name;
-    # each group found only when the ones before it hold no byline
+    # the most specific first: links to the author, a line starting "By", a class name, a
+    # credit sentence; each group found only when the ones before it hold no byline
     groups = (links_to_authors,
               lambda: matching_rows(snap, "text", BY_TEXT,
                                     short_rows(snap, "text", rows, MAX_BYLINE_CHARS * 2)),
               lambda: np.unique(np.concatenate([matching_names(snap, "cls", BYLINE_NAMES, rows),
-                                                matching_names(snap, "id", BYLINE_NAMES, rows)])))
+                                                matching_names(snap, "id", BYLINE_NAMES, rows)])),
+              lambda: matching_rows(snap, "text", CREDIT_SENTENCE,
+                                    short_rows(snap, "text", rows, MAX_BYLINE_CHARS * 2)))
     parent = snap.parent
     for g, find_group in enumerate(groups):
         found = near(snap, node, find_group())
@@ -419,6 +429,9 @@ def byline(snap, gone: np.ndarray, node: int, author_links: list[int]) -> list[s
             if NOT_AUTHOR_TEXT.search(before) or NOT_AUTHOR_TEXT.search(snap.text[r]):
                 continue                   # "Reviewed by <a>…</a>"
             t = text_of(snap, r, "\n")
+            if g == 3:                     # the name after the sentence's "by", to a comma
+                m = CREDIT_SENTENCE.search(t.lower())
+                t = t[m.end():].split(",")[0] if m else ""
             if g == 1 and not BY_PREFIX.sub("", t, count=1).strip():
                 t = label_next(snap, gone, r, t)
             if 0 < len(t) < MAX_BYLINE_CHARS * 2:
