@@ -1118,3 +1118,23 @@ def test_a_plural_author_label_in_an_element_of_its_own_names_the_next_one(label
             '<li><a href="/library/?q=2">David C. Mowery</a></li></ul></div>')
     body = "<article><h1>Innovation policies</h1>" + line + "<p>" + "Policy text. " * 40 + "</p></article>"
     assert meta_of(body)["authors"] == ["John A. Alic"]
+
+
+@pytest.mark.parametrize("review", [
+    '<section class="product-reviews"><article class="product-review"><footer class="product-review__footer">'
+    '<div class="product-review__byline">by sam colegrove on November 24, 2025</div></footer>'
+    '<p>Great interface.</p></article></section>',
+    '<ol class="commentlist"><li class="review even"><div class="comment_container"><p class="meta">'
+    '<strong class="woocommerce-review__author">CLAUDIO</strong></p></div></li></ol>',
+])
+def test_a_reviews_or_comments_author_is_not_the_pages(review):
+    body = "<article><h1>Audio interface</h1><p>" + "Product text. " * 40 + "</p>" + review + "</article>"
+    assert meta_of(body)["authors"] == []
+
+
+def test_a_posts_category_class_naming_reviews_is_no_review():
+    # WordPress files the post under "Reviews": its own byline stays
+    body = ('<article class="post category-sewing-machine-reviews"><header class="entry-header">'
+            '<span class="posted-by"><span class="meta-label">By</span> <a href="/author/akc">Angela Kaye '
+            'Carpenter</a></span></header><h1>Sewing machines</h1><p>' + "Sewing text. " * 40 + "</p></article>")
+    assert meta_of(body)["authors"] == ["Angela Kaye Carpenter"]

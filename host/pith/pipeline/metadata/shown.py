@@ -425,6 +425,8 @@ def byline(snap, gone: np.ndarray, node: int, author_links: list[int]) -> list[s
             if g == 2 and NOT_BYLINE_NAMES.search(names) and not snap.link[r] \
                     and not NAME_PART.search(names.lower()):
                 continue
+            if in_review(snap, r):
+                continue                   # a review's or comment's author, not the page's
             before = snap.text[parent[r]] if parent[r] >= 0 else ""
             if NOT_AUTHOR_TEXT.search(before) or NOT_AUTHOR_TEXT.search(snap.text[r]):
                 continue                   # "Reviewed by <a>…</a>"
@@ -462,6 +464,32 @@ def in_menu(snap, rows: np.ndarray) -> np.ndarray:
     if not len(starts) or not len(rows):
         return np.zeros(len(rows), np.bool_)
     return ((starts[None, :] <= rows[:, None]) & (rows[:, None] < ends[None, :])).any(axis=1)
+
+
+# A class word naming a review or a comment (a shop's "product-review__byline",
+# WooCommerce's "woocommerce-review__author" in its "commentlist", "featured-review"): the
+# author of a review under the page, not the page's (NOTES.md, 'Why a byline is no menu
+# item, and other bylines left out').
+REVIEW_NAMES = re.compile(r"(?:^|[\s_-])(?:reviews?|comments?|commentlist|testimonials?)(?:$|[\s_-])")
+# A post's taxonomy written as its classes (WordPress's "category-reviews", "tag-comments"):
+# what the post is filed under, not a review.
+TAXONOMY_CLASSES = re.compile(r"(?:^|\s)(?:category|tag|cat|topic|section|term)-\S*")
+# Elements up from a byline candidate whose classes are read for REVIEW_NAMES: a review's
+# byline sits a few levels inside the review (header, footer, meta line).
+REVIEW_DEPTH = 6
+
+
+def in_review(snap, r: int) -> bool:
+    """Whether `r` or one of its REVIEW_DEPTH nearest ancestors has a class naming a review
+    or comment (REVIEW_NAMES)."""
+    parent, cls = snap.parent, snap.cls
+    for _ in range(REVIEW_DEPTH + 1):
+        if r < 0:
+            return False
+        if REVIEW_NAMES.search(TAXONOMY_CLASSES.sub("", cls[r].lower())):
+            return True
+        r = int(parent[r])
+    return False
 
 
 # A form's choices ("Sort by: Author | Post time") are no byline.
