@@ -296,10 +296,12 @@ def test_a_by_line_is_read_whatever_its_class_names():
             "</span></p><p>" + "Restaurant text. " * 40 + "</p></article>")
     assert meta_of(body)["authors"] == ["Sofia Gonzalez"]
 
-@pytest.mark.parametrize("value", ["undefined", "null", "default", "None"])
+@pytest.mark.parametrize("value", ["undefined", "null", "default", "None", "admin", "Webmaster",
+                                   "Administrator"])
 def test_a_scripts_or_themes_placeholder_is_no_declared_author(value):
     assert shown.clean_declared_author(value) is None
     assert shown.clean_declared_author("Jo Default") == "Jo Default"
+    assert shown.clean_declared_author("adminn") == "adminn"     # a user's own name stays
 
 def test_a_class_word_inside_a_longer_word_does_not_exclude_a_byline():
     # "job" (a job title) inside "jobber", a theme's name: the author span is a byline

@@ -101,9 +101,10 @@ LEADING_DATE = re.compile(r"^[^|·•⋅\n]{0,40}?\d{4}[ \t]*(?:(?:[|·•⋅]|\
 # e-mail addresses and digits stay (forums declare "user3080392", "jo.p").
 DECLARED_NAME_END = re.compile(r"\s*(?:[|·•⋅»]|\s[-–—]\s)")
 # A template's unfilled placeholder where a name should be (a script's "undefined", a
-# theme's "default" user).
-PLACEHOLDER = re.compile(r"\{\{|\}\}|\$\{|<%|^[\w.]*\.author$|^(?:undefined|null|none|default)$",
-                         re.I)
+# theme's "default" user), or a CMS's default account ("admin", "Webmaster": a name a
+# site's own user chose, "adminn", stays).
+PLACEHOLDER = re.compile(r"\{\{|\}\}|\$\{|<%|^[\w.]*\.author$|^(?:undefined|null|none|default|"
+                         r"admin|administrator|webmaster)$", re.I)
 # What joins names across a byline's elements ("<a>Jane Doe</a>, <a>John Roe</a>").
 _JOINS = r"(?:[,&;]|\b(?:and|und|et|y|e)\b)"
 JOINS_NAMES = re.compile("^" + _JOINS, re.I)           # a line that starts with one
