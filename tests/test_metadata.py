@@ -1140,3 +1140,14 @@ def test_a_posts_category_class_naming_reviews_is_no_review():
             '<span class="posted-by"><span class="meta-label">By</span> <a href="/author/akc">Angela Kaye '
             'Carpenter</a></span></header><h1>Sewing machines</h1><p>' + "Sewing text. " * 40 + "</p></article>")
     assert meta_of(body)["authors"] == ["Angela Kaye Carpenter"]
+
+
+@pytest.mark.parametrize("line,names", [
+    ("作者：张三", ["张三"]),
+    ("文/李四、王五", ["李四", "王五"]),
+    ("记者 | 王五 2024-01-03", ["王五"]),
+])
+def test_a_chinese_or_japanese_byline_label_names_the_author(line, names):
+    assert shown.clean_byline(line) == names
+    body = f"<article><h1>新闻</h1><p>{line}</p><p>" + "这是文章的正文内容。" * 40 + "</p></article>"
+    assert meta_of(body, lang="zh")["authors"] == names

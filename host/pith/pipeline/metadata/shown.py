@@ -64,10 +64,13 @@ SOCIAL_HOSTS = np.array(["bsky.app", "twitter.com", "x.com", "www.facebook.com",
                          "www.linkedin.com", "linkedin.com", "www.instagram.com", "instagram.com",
                          "www.threads.net", "threads.net", "www.tiktok.com", "www.youtube.com",
                          "www.pinterest.com", "pinterest.com", "mastodon.social", "www.reddit.com"])
+# A Chinese or Japanese byline's label and its mark, no space after it: "作者：张三",
+# "文/李四", "记者 王五" (NOTES.md, 'Why a byline is no menu item, and other bylines left out').
+CJK_BYLINE = r"(?:作者|记者|記者|撰文|著者|筆者|文)[ \t]*[:：/／|｜][ \t]*"
 # A row's own text that starts a byline (a label of several: "Authors", "Author(s)").
-BY_TEXT = re.compile(r"\n[ \t]*(?:(?:written|posted|published|reported|authored)"
+BY_TEXT = re.compile(r"\n[ \t]*(?:(?:(?:written|posted|published|reported|authored)"
                      r"[ \t]+by|by|von|par|por|door|authors?|author\(s\)|autor|autoren|auteurs?)"
-                     r"[ \t]*[:\-–—]?[ \t\n]")
+                     r"[ \t]*[:\-–—]?[ \t\n]|" + CJK_BYLINE + ")")
 # A sentence that credits the page's author in the text ("This post was written by <a>Vanessa
 # Mendez, MD</a>, gastroenterologist", an author box's "This post was written by Danielle
 # Padula, Head of Marketing"): the name runs from its "by" to the first comma (NOTES.md,
@@ -82,7 +85,7 @@ NOT_AUTHOR_TEXT = re.compile(r"(?:review|edit|fact[- ]?check|photo|photograph|il
 BY_PREFIX = re.compile(r"^(?:(?:written|posted|published|reviewed|edited|reported|authored)\s+by|"
                        r"by|via|from|von|par|por|door|di|da|av|af|autor(?:a|en)?|authors?|"
                        r"author\(s\)|auteurs?|"
-                       r"text|posted)(?:\s*[:\-–—]\s*|\s+|$)", re.I)
+                       r"text|posted)(?:\s*[:\-–—]\s*|\s+|$)|^" + CJK_BYLINE, re.I)
 # Separators that end the name part of a byline ("Jane Doe | 4 March 2024").
 BYLINE_END = re.compile(r"\s*(?:[|·•⋅/»]|\s[-–—]\s|\bon\b|\bupdated\b|\bpublished\b|\bposted\b|"
                         r"\blast\s+(?:update[ds]?|modified|edited|reviewed)\b|"
@@ -132,7 +135,7 @@ GERUND = re.compile(r"^[a-z]+ing\b")
 SENTENCE_WORDS = re.compile(r"^(?:the|a|an|this|that|these|those|our|your|my|its|their|his|"
                             r"her|all|each|every|some|any|no)\s+[a-z]|\b(?:is|are|was|were|"
                             r"will|can|you|we)\b")
-AUTHOR_SPLIT = re.compile(r"\s*(?:,|&|\band\b|\bund\b|\bet\b|\by\b|\be\b)\s*", re.I)
+AUTHOR_SPLIT = re.compile(r"\s*(?:,|&|、|，|\band\b|\bund\b|\bet\b|\by\b|\be\b)\s*", re.I)
 _HAS_DIGIT = re.compile(r"\d")
 
 
