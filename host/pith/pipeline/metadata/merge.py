@@ -128,6 +128,20 @@ def _fold(s: str) -> str:
 _folded = lru_cache(maxsize=FOLD_CACHE_SIZE)(_fold)
 
 
+def is_cjk(s: str) -> bool:
+    """Whether `s` holds a CJK character (CJK_SCRIPT): an ASCII string answered at once, others
+    remembered as `fold` remembers them (the title's choice asks of the same few titles
+    a dozen times a page)."""
+    if s.isascii():
+        return False
+    return _holds_cjk(s) if len(s) <= FOLD_CACHE_CHARS else CJK_SCRIPT.search(s) is not None
+
+
+@lru_cache(maxsize=FOLD_CACHE_SIZE)
+def _holds_cjk(s: str) -> bool:
+    return CJK_SCRIPT.search(s) is not None
+
+
 def _cut(s: str | None, limit: int) -> str | None:
     if not s:
         return None
@@ -233,7 +247,7 @@ def _leads(title: str, headline: str) -> bool:
             parts = title.split(sep)
             if fold(parts[0]) == h or fold(parts[-1]) == h:
                 return True
-    if CJK_SCRIPT.search(title):
+    if is_cjk(title):
         parts = CJK_SEPARATOR.split(title)
         return len(parts) > 1 and (fold(parts[0]) == h or fold(parts[-1]) == h)
     return False
@@ -297,7 +311,7 @@ def first_part(title: str) -> str:
         if first and first != title.strip():
             return first
     title = _first_if_longest(title, PART_SEPARATORS)
-    if CJK_SCRIPT.search(title):
+    if is_cjk(title):
         parts = [p.strip() for p in CJK_SEPARATOR.split(title) if p.strip()]
         # strictly the longest: "科普中国-辟谣文章" (the site, its section) names no headline
         if len(parts) > 1 and len(parts[0]) > max(map(len, parts[1:])):
