@@ -66,17 +66,26 @@ SOCIAL_HOSTS = np.array(["bsky.app", "twitter.com", "x.com", "www.facebook.com",
                          "www.pinterest.com", "pinterest.com", "mastodon.social", "www.reddit.com"])
 # A Chinese or Japanese byline's label and its mark, no space after it: "作者：张三",
 # "文/李四", "记者 王五" (NOTES.md, 'Why a byline is no menu item, and other bylines left out').
-CJK_BYLINE = r"(?:作者|记者|記者|撰文|著者|筆者|文)[ \t]*[:：/／|｜][ \t]*"
-# A row's own text that starts a byline (a label of several: "Authors", "Author(s)").
-BY_TEXT = re.compile(r"\n[ \t]*(?:(?:(?:written|posted|published|reported|authored)"
-                     r"[ \t]+by|by|von|par|por|door|authors?|author\(s\)|autor|autoren|auteurs?)"
-                     r"[ \t]*[:\-–—]?[ \t\n]|" + CJK_BYLINE + ")")
+CJK_BYLINE_MARK = r"(?:作者|记者|記者|撰文|著者|筆者|文)[ \t]*[:：/／|｜]"
+CJK_BYLINE = CJK_BYLINE_MARK + r"[ \t]*"
+# A row's own text that starts a byline (a label of several: "Authors", "Author(s)"); the
+# alternatives written with their common stems once ("author(?:s|\(s\))?") behind a
+# look-ahead at their first letters: over the byline search's strings of 150 training
+# pages, 0.032 ms a call against 0.044 for the shorter list before the plural and CJK
+# labels, and 0.071 without the look-ahead (best of 7, one process).
+BY_TEXT = re.compile(r"\n[ \t]*(?=[wprabvd作记記撰著筆文])(?:(?:(?:written|posted|published|reported|authored)[ \t]+by|"
+                     r"by|von|par|por|door|author(?:s|\(s\))?|autor(?:en)?|auteurs?)"
+                     r"[ \t]*[:\-–—]?[ \t\n]|" + CJK_BYLINE_MARK + ")")
 # A sentence that credits the page's author in the text ("This post was written by <a>Vanessa
 # Mendez, MD</a>, gastroenterologist", an author box's "This post was written by Danielle
 # Padula, Head of Marketing"): the name runs from its "by" to the first comma (NOTES.md,
 # 'Why a byline is no menu item, and other bylines left out').
+# Its cue, searched first over the window's texts: a literal start lets the engine skip
+# ahead (the whole sentence's pattern, unanchored, or an alternation of cues, cost up to
+# 0.3-0.5 ms on some pages: 40 times a single literal's search).
+CREDIT_CUE = re.compile(r"written\s+by\b")
 CREDIT_SENTENCE = re.compile(r"\b(?:this|the)\s+(?:post|article|story|blog post|blog|piece|guide)"
-                             r"\s+(?:was|is|has been)\s+(?:written|authored)\s+by\b")
+                             r"\s+(?:was|is|has been)\s+written\s+by\b")
 # Who else a page names with "by": its reviewers, editors, photographers.
 NOT_AUTHOR_TEXT = re.compile(r"(?:review|edit|fact[- ]?check|photo|photograph|illustrat|translat|"
                              r"image|video|updated)\w*\s+by\b", re.I)
@@ -413,7 +422,7 @@ def byline(snap, gone: np.ndarray, node: int, author_links: list[int]) -> list[s
                                     short_rows(snap, "text", rows, MAX_BYLINE_CHARS * 2)),
               lambda: np.unique(np.concatenate([matching_names(snap, "cls", BYLINE_NAMES, rows),
                                                 matching_names(snap, "id", BYLINE_NAMES, rows)])),
-              lambda: matching_rows(snap, "text", CREDIT_SENTENCE,
+              lambda: matching_rows(snap, "text", CREDIT_CUE,
                                     short_rows(snap, "text", rows, MAX_BYLINE_CHARS * 2)))
     parent = snap.parent
     for g, find_group in enumerate(groups):
@@ -437,7 +446,9 @@ def byline(snap, gone: np.ndarray, node: int, author_links: list[int]) -> list[s
             t = text_of(snap, r, "\n")
             if g == 3:                     # the name after the sentence's "by", to a comma
                 m = CREDIT_SENTENCE.search(t.lower())
-                t = t[m.end():].split(",")[0] if m else ""
+                if not m:
+                    continue
+                t = t[m.end():].split(",")[0]
             if g == 1 and not BY_PREFIX.sub("", t, count=1).strip():
                 t = label_next(snap, gone, r, t)
             if 0 < len(t) < MAX_BYLINE_CHARS * 2:
