@@ -1189,3 +1189,18 @@ def test_a_chinese_or_japanese_byline_label_names_the_author(line, names):
     assert shown.clean_byline(line) == names
     body = f"<article><h1>新闻</h1><p>{line}</p><p>" + "这是文章的正文内容。" * 40 + "</p></article>"
     assert meta_of(body, lang="zh")["authors"] == names
+
+
+def _qa_page(question_type: str) -> str:
+    def post(kind, who, words):
+        return (f'<div itemscope itemtype="https://schema.org/{kind}"><div itemprop="author" itemscope '
+                f'itemtype="https://schema.org/Person"><span itemprop="name">{who}</span></div>'
+                f'<div itemprop="text"><p>' + words * 12 + "</p></div></div>")
+    return ("<h1>How do I fold a map?</h1>" + post(question_type, "Vader", "How do I fold it. ")
+            + post("Answer", "pcurry", "Fold it twice. ") + post("Answer", "wjandrea", "Roll it. "))
+
+
+def test_the_authors_of_answers_under_a_question_are_not_the_pages():
+    assert meta_of(_qa_page("Question"))["authors"] == ["Vader"]
+    # a thread whose every post is marked a reply (its first included) keeps them all
+    assert meta_of(_qa_page("Answer"))["authors"] == ["Vader", "pcurry", "wjandrea"]
