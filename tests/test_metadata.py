@@ -405,6 +405,19 @@ def test_a_posters_joining_day_is_not_the_posts_date(profile):
     assert meta_of("<h1>Football season</h1>" + post)["published"] == "2019-08-27"
 
 
+@pytest.mark.parametrize("clock", [
+    '<div class="block-date"><p id="todays-date-custom"><strong>Friday</strong>, December 19, 2025</p></div>',
+    '<p class="date current-date">December 19, 2025</p>',
+    '<div class="the-date-today">Friday, December 19, 2025</div>',
+])
+def test_a_mastheads_clock_is_not_the_pages_date(clock):
+    """A date line named as today's date is the day the page was read (a masthead's or
+    footer's clock), not the day it was written: the page's own date line is its date."""
+    body = (f"<header>{clock}</header><h1>What are taxes</h1>"
+            '<div class="block-content">12.12.2025</div>' + ARTICLE.format(h="Taxes"))
+    assert meta_of(body)["published"] == "2025-12-12"
+
+
 def test_a_date_line_that_is_no_update_comes_before_a_nearer_update():
     lines = ('<span class="dateline">DECEMBER 22, 2022</span>'
              '<span class="dateline updated">Updated: JANUARY 02, 2026</span>')
@@ -628,6 +641,25 @@ def test_find_reads_dates_of_any_scripts_digits_and_skips_texts_without_a_year()
     assert dates.find("Jane Doe, 3 min read, 12 March") is None
     assert dates.find("March 12, 2024 at 10:00") == "2024-03-12"
     assert dates.find("12/03/24") is None
+
+
+@pytest.mark.parametrize("text,iso", [
+    ("By FlowGuard EMEA on 04-ago-2021 5:11:10", "2021-08-04"),    # day-month-year with hyphens
+    ("Released 24-Nov-2021", "2021-11-24"), ("Mar-04-2025", "2025-03-04"),
+    ("Posted March 4,2025", "2025-03-04"),                         # no space after the comma
+    ("发布于 2016年10月14日", "2016-10-14"), ("2025년 3월 4일", "2025-03-04"),
+    ("2025. 3. 4.", "2025-03-04"), ("4. 3. 2025", "2025-03-04"),  # Korean, Czech
+    ("12 janv. 2025", "2025-01-12"), ("12 févr. 2025", "2025-02-12"), ("3 avr. 2025", "2025-04-03"),
+    ("12 juil. 2025", "2025-07-12"), ("12 déc. 2025", "2025-12-12"),
+    ("4 augusti 2025", "2025-08-04"), ("4. marts 2025", "2025-03-04"),
+    ("4 Şubat 2025", "2025-02-04"), ("4 Aralık 2025", "2025-12-04"),
+    ("the 21st of June 2017", None), ("March 2025", None), ("May 2025 12", None),
+])
+def test_find_reads_the_forms_many_sites_write(text, iso):
+    """Dates as sites across languages write them on a date line (NOTES.md, 'Why dates are
+    read in the forms many sites write them'); a month and year alone, or prose's "the
+    21st of June", give no day."""
+    assert dates.find(text) == iso
 
 
 def test_month_trie_matches_as_the_alternation():

@@ -447,7 +447,8 @@ def dateline(snap, gone: np.ndarray, node: int, times: list[list],
     update = None
     for r in cands[:MAX_TRIES].tolist():
         t = text_of(snap, r)
-        if 0 < len(t) <= MAX_DATELINE_CHARS and not JOINED.search(t.lower()):
+        if 0 < len(t) <= MAX_DATELINE_CHARS and not JOINED.search(t.lower()) \
+                and not is_clock(snap, r):
             d = dates.find(t, us_order)
             if d and not UPDATE_WORDS.search(f"{t} {snap.cls[r]}".lower()):
                 return d
@@ -466,6 +467,21 @@ def dateline(snap, gone: np.ndarray, node: int, times: list[list],
             if d:
                 return d
     return None
+
+
+# A class or id that names the day the page is read, not written: a masthead's or
+# footer's clock ("todays-date", "the-date-today", "current-date"), shown on every page of
+# a site (NOTES.md, 'Why dates are read in the forms many sites write them').
+CLOCK_NAMES = re.compile(r"today|current[-_]?(?:date|time|day)")
+
+
+def is_clock(snap, r: int) -> bool:
+    """Whether row `r`, its parent or an element inside it (a date line's block holding
+    the clock's paragraph) is named as the day's clock (CLOCK_NAMES)."""
+    p = int(snap.parent[r])
+    rows = ([p] if p >= 0 else []) + list(range(r, min(int(snap.end[r]), r + MAX_BYLINE_ROWS)))
+    names = " ".join(f"{snap.cls[i]} {snap.id[i]}" for i in rows)
+    return bool(CLOCK_NAMES.search(names.lower()))
 
 
 # The columns a short date line is read from: a row's own text, and the text after it (a
@@ -499,7 +515,7 @@ def short_dates(snap, lines: list[tuple[int, str, str]], us_order: bool = False)
     for r, column, own in lines:
         d = dates.find(own, us_order)
         label = f"{own} {snap.text[r]}" if column == "tail" else own
-        if d and not JOINED.search(label.lower()):
+        if d and not JOINED.search(label.lower()) and not is_clock(snap, r):
             yield r, d
 
 
@@ -543,6 +559,8 @@ def shown_days(snap, gone: np.ndarray, node: int, years: set[str]) -> dict[str, 
     wanted = re.compile("|".join(sorted(years)))
 
     def put(day, r, own):
+        if is_clock(snap, r):
+            return
         p = parent[r]
         context = (f"{own} {snap.text[r]} {snap.cls[r]} {snap.text[r - 1] if r else ''} "
                    f"{snap.text[p] if p >= 0 else ''}")
