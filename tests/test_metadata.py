@@ -136,6 +136,25 @@ def test_a_plain_updated_meta_name_is_the_modified_date():
     assert meta_of(page, head=ld + head)["published"] == "2025-12-18"
 
 
+@pytest.mark.parametrize("key,value,field,iso", [
+    ("cxenseparse:publishtime", "2025-03-04T10:00:00Z", "published", "2025-03-04T10:00:00+00:00"),
+    ("og:publish_date", "2025-03-04", "published", "2025-03-04"),
+    ("published_at", "2025-03-04", "published", "2025-03-04"),
+    ("article_date_original", "March 4, 2025", "published", "2025-03-04"),
+    ("pdate", "20170403", "published", "2017-04-03"),
+    ("http://ogp.me/ns/article#published_time", "2025-03-04", "published", "2025-03-04"),
+    ("dc.modified", "2025-03-04", "modified", "2025-03-04"),
+    ("last-updated", "2025-03-04", "modified", "2025-03-04"),
+])
+def test_date_names_more_than_one_sites_cms_writes(key, value, field, iso):
+    """The publish and modified dates under the <meta> names several sites' CMSs write
+    besides OpenGraph's and Dublin Core's (NOTES.md, 'Why dates are read in the forms many
+    sites write them'); a page declaring only a modified date is dated by it."""
+    head = f'<meta name="{key}" content="{value}">'
+    m = meta_of(ARTICLE.format(h="x"), head=head)
+    assert m[field] == iso and m["published"] == iso
+
+
 def test_a_utc_time_a_day_off_the_urls_day_takes_the_urls_day():
     head = '<meta property="article:published_time" content="2025-12-19T02:41:41+00:00">'
     url = "https://blog.test/2025/12/18/a-post"
@@ -430,6 +449,12 @@ def test_a_date_line_that_is_no_update_comes_before_a_nearer_update():
         return shown.dateline(snap, np.zeros(snap.n, bool), article, [])
 
     assert date_above_the_article(lines) == "2022-12-22"
+    # an update in the other languages whose dates are read
+    for update in ("Aggiornato il 02 gennaio 2026", "Atualizado em 2 de janeiro de 2026",
+                   "Bijgewerkt op 2 januari 2026", "Aktualizacja: 2 stycznia 2026",
+                   "Uppdaterad 2 januari 2026", "Güncellendi: 2 Ocak 2026", "Обновлено 2 января 2026"):
+        spans = f'<span class="dateline">22 December 2022</span><span class="dateline">{update}</span>'
+        assert date_above_the_article(spans) == "2022-12-22", update
     # an update alone is still the page's date
     assert date_above_the_article('<span class="dateline updated">Updated: JANUARY 02, 2026</span>') \
         == "2026-01-02"

@@ -542,8 +542,14 @@ def written_date(snap, gone: np.ndarray, node: int, us_order: bool = False) -> s
 # against the declared ones: a date line sits within a header of a hundred rows or two
 # (150 measured one page fewer on the training sites).
 DAY_ROWS = WINDOW_ROWS
-# Words that say a shown date is when the page changed, not when it came out.
-UPDATE_WORDS = re.compile(r"updat|modif|revis|review|edit|aktualisiert|mis à jour|actualizad")
+# Words that say a shown date is when the page changed, not when it came out, in the
+# languages the month names are read in (NOTES.md, 'Why dates are read in the forms many
+# sites write them'): Italian "aggiornato", Portuguese "atualizado", Dutch "bijgewerkt",
+# Polish and Czech "aktualizacja", "aktualizováno", Scandinavian "uppdaterad",
+# "opdateret", "oppdatert", Turkish "güncellendi", Russian "обновлено".
+UPDATE_WORDS = re.compile(r"updat|modif|revis|review|edit|aktualisiert|mis à jour|mise à jour|"
+                          r"actualizad|aggiornat|atualizad|bijgewerkt|aktualiz|uppdaterad|"
+                          r"opdateret|oppdatert|güncel|обновл|geändert")
 
 
 def shown_days(snap, gone: np.ndarray, node: int, years: set[str]) -> dict[str, bool]:
