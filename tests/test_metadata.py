@@ -459,6 +459,16 @@ def test_a_date_line_that_is_no_update_comes_before_a_nearer_update():
     assert date_above_the_article('<span class="dateline updated">Updated: JANUARY 02, 2026</span>') \
         == "2026-01-02"
 
+def test_shown_days_read_numeric_dates_in_the_date_lines_order():
+    rows = [("html", -1), ("body", 0), ("p", 1, {"text": "Posted 3/4/2025"}),
+            ("p", 1, {"text": "x " * 50})]
+    snap = snapshot_mod.from_json(make_snapshot(rows), 1000)
+    gone = np.zeros(snap.n, bool)
+    assert set(shown.shown_days(snap, gone, 3, {"2025"})) == {"2025-04-03"}
+    assert set(shown.shown_days(snap, gone, 3, {"2025"}, True)) == {"2025-03-04"}
+    assert shown.dateline(snap, gone, 3, [], True) == "2025-03-04"
+
+
 def test_shown_days_survive_a_nul_in_a_captured_text():
     # a page's script can write U+0000 into the DOM (parsers never do); the days found
     # stay within the window's rows
@@ -655,6 +665,29 @@ def test_numeric_day_month_order():
     assert dates.parse("03/04/2024") == "2024-04-03"
     assert dates.parse("03/04/2024", us_order=True) == "2024-03-04"
     assert dates.parse("13/04/2024", us_order=True) == "2024-04-13"   # only one reading is a date
+
+
+def test_a_numeric_dates_order_is_the_one_the_pages_other_numeric_dates_show():
+    """"6/2/2025" is read in the order the page's other numeric dates can only be read in
+    ("3/13/2026": month first; "13/03/2026": day first), else by the page's language
+    (NOTES.md, 'Why dates are read in the forms many sites write them')."""
+    def published(listing: str, lang: str = "en") -> str:
+        body = ("<h1>Climate change</h1><p class='date'>Effective beginning 6/2/2025:</p>"
+                + ARTICLE.format(h="Climate") + f"<ul><li>{listing}</li></ul>")
+        return meta_of(body, lang=lang)["published"]
+
+    assert published("Major Land Uses 3/13/2026") == "2025-06-02"
+    assert published("Major Land Uses 13/03/2026") == "2025-02-06"
+    assert published("Major Land Uses") == "2025-02-06"                 # lang en: day first
+    assert published("Major Land Uses", lang="en-US") == "2025-06-02"
+    assert published("Major Land Uses 13/03/2026", lang="en-US") == "2025-02-06"
+    assert published("3/13/2026 and 13/03/2026") == "2025-02-06"       # both: the language's
+    asked = []
+    order = dates.NumericOrder(False, lambda: asked.append(1) or "5/13/2025")
+    assert dates.find("13/4/2025", order) == "2025-04-13" and not asked   # one reading only
+    assert dates.find("4/5/2025", order) == "2025-04-05" and asked == [1]
+    dates.find("6/7/2025", order)
+    assert asked == [1]                                                    # decided once
 
 
 def test_find_reads_dates_of_any_scripts_digits_and_skips_texts_without_a_year():

@@ -155,8 +155,43 @@ def _read(m: re.Match, order: str, us_order: bool) -> dt.date | None:
     if order == "Mdy":
         return _day(int(m[3]), MONTHS[m[1].lower()], int(m[2]))
     a, b, y = int(m[1]), int(m[2]), int(m[3])
-    first, second = (_day(y, a, b), _day(y, b, a)) if us_order else (_day(y, b, a), _day(y, a, b))
-    return first or second
+    day_first, month_first = _day(y, b, a), _day(y, a, b)
+    if day_first is None or month_first is None or day_first == month_first:
+        return day_first or month_first          # one reading only: `us_order` not asked
+    return month_first if us_order else day_first
+
+
+# A numeric date a/b/yyyy (the separator the same twice): its reading is the page's.
+NUMERIC_DATE = re.compile(r"(?<!\d)(\d{1,2})([./-])(\d{1,2})\2(\d{4})(?!\d)")
+
+
+def month_first(text: str, default: bool) -> bool:
+    """Whether a page whose text is `text` writes numeric dates month first: it writes one
+    that only that order reads (5/13/2025) and none that only day first does (13/5/2025),
+    or the reverse; `default` when it writes neither or both (NOTES.md, 'Why dates are
+    read in the forms many sites write them')."""
+    day, month = False, False
+    for m in NUMERIC_DATE.finditer(text):
+        a, b = int(m[1]), int(m[3])
+        day |= 12 < a <= 31 and 1 <= b <= 12
+        month |= 12 < b <= 31 and 1 <= a <= 12
+        if day and month:
+            break
+    return month if day != month else default
+
+
+class NumericOrder:
+    """A page's `us_order`, decided the first time a date both of whose readings are days
+    is read (bool()): `month_first` over the page's text (`text()`, asked then), else
+    `default` (its language). Most pages never ask, and never have their text joined."""
+
+    def __init__(self, default: bool, text) -> None:
+        self.default, self.text, self.answer = default, text, None
+
+    def __bool__(self) -> bool:
+        if self.answer is None:
+            self.answer = month_first(self.text(), self.default)
+        return self.answer
 
 
 def from_url(url: str) -> str | None:

@@ -552,12 +552,14 @@ UPDATE_WORDS = re.compile(r"updat|modif|revis|review|edit|aktualisiert|mis à jo
                           r"opdateret|oppdatert|güncel|обновл|geändert")
 
 
-def shown_days(snap, gone: np.ndarray, node: int, years: set[str]) -> dict[str, bool]:
+def shown_days(snap, gone: np.ndarray, node: int, years: set[str],
+               us_order=False) -> dict[str, bool]:
     """The days of `years` written near the chosen element's top (short texts of their own
     and <time datetime>s, DAY_ROWS before it and after it inside it), each with whether
     any of its places says it is an update ("Updated on", "Last modified:" in the text or
     class, the element before it or its parent's own text). Only rows naming one of
-    `years` are parsed (a page's other dates cost nothing)."""
+    `years` are parsed (a page's other dates cost nothing), numeric ones in `us_order`,
+    as the date line reads them (its days are matched against the date line's)."""
     top = np.arange(max(0, node - DAY_ROWS), min(int(snap.end[node]), node + DAY_ROWS))
     top = top[~gone[top]]
     out: dict[str, bool] = {}
@@ -588,16 +590,22 @@ def shown_days(snap, gone: np.ndarray, node: int, years: set[str]) -> dict[str, 
         seen.add(count)
         own = strings[count]
         if len(own) <= MAX_DATELINE_CHARS:
-            d = dates.find(own)
+            d = dates.find(own, us_order)
             if d:
                 put(d[:10], int(top[count % len(top)]), own)
     lo, hi = node - DAY_ROWS, min(int(snap.end[node]), node + DAY_ROWS)
     for r, v in (snap.meta.get("declared") or {}).get("times", ()):
         if lo <= r < hi and not gone[r]:
-            d = dates.parse(v)
+            d = dates.parse(v, us_order)
             if d and d[:4] in years:
                 put(d[:10], r, snap.text[r])
     return out
+
+
+def page_text(snap) -> str:
+    """Every text and tail of the page, a newline apart (read once a page, and only when a
+    numeric date's order is asked: dates.NumericOrder)."""
+    return "\n".join(snap.cols["text"].tolist() + snap.cols["tail"].tolist())
 
 
 # Where a page names itself besides its title: its banner and its footer ("© Site").
@@ -619,8 +627,11 @@ class Shown:
     its authors and date is never searched for a byline): title (the h1), authors,
     published (a <time> or date line near the choice), url_date."""
 
-    def __init__(self, snap, gone: np.ndarray, node: int) -> None:
+    def __init__(self, snap, gone: np.ndarray, node: int, us_order=None) -> None:
         self.snap, self.gone, self.node = snap, gone, node
+        # a numeric date's order (dates.NumericOrder, merge's): month first for lang
+        # en-US when not given
+        self.us_order = us_order
         self.found: dict[str, Any] = {}
 
     def get(self, name: str) -> Any:
@@ -639,7 +650,9 @@ class Shown:
             links = [r for r, rel, _h in declared.get("links", ()) if "author" in rel.split()]
             return byline(snap, gone, node, links) or None
         if name == "published":
-            us = (snap.meta.get("lang") or "").lower().startswith("en-us")
+            us = self.us_order
+            if us is None:
+                us = (snap.meta.get("lang") or "").lower().startswith("en-us")
             return dateline(snap, gone, node, declared.get("times", []), us)
         if name == "url_date":
             return dates.from_url(snap.meta.get("url") or "")
