@@ -435,6 +435,10 @@ def test_a_mastheads_clock_is_not_the_pages_date(clock):
     body = (f"<header>{clock}</header><h1>What are taxes</h1>"
             '<div class="block-content">12.12.2025</div>' + ARTICLE.format(h="Taxes"))
     assert meta_of(body)["published"] == "2025-12-12"
+    # "today" alone names a show or a site, not the clock
+    body = ('<h1>What are taxes</h1><p class="date today-show">December 19, 2025</p>'
+            + ARTICLE.format(h="Taxes"))
+    assert meta_of(body)["published"] == "2025-12-19"
 
 
 def test_a_date_line_that_is_no_update_comes_before_a_nearer_update():

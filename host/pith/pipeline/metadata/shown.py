@@ -471,8 +471,10 @@ def dateline(snap, gone: np.ndarray, node: int, times: list[list],
 
 # A class or id that names the day the page is read, not written: a masthead's or
 # footer's clock ("todays-date", "the-date-today", "current-date"), shown on every page of
-# a site (NOTES.md, 'Why dates are read in the forms many sites write them').
-CLOCK_NAMES = re.compile(r"today|current[-_]?(?:date|time|day)")
+# a site (NOTES.md, 'Why dates are read in the forms many sites write them'). "today"
+# alone is not enough: it names shows and sites ("today-show", "usatoday-byline").
+CLOCK_NAMES = re.compile(r"todays?[-_]?(?:date|time)|(?:date|time)[-_]?today|"
+                         r"current[-_]?(?:date|time|day)")
 
 
 def is_clock(snap, r: int) -> bool:
