@@ -448,7 +448,7 @@ def dateline(snap, gone: np.ndarray, node: int, times: list[list],
     for r in cands[:MAX_TRIES].tolist():
         t = text_of(snap, r)
         if 0 < len(t) <= MAX_DATELINE_CHARS and not JOINED.search(t.lower()) \
-                and not is_clock(snap, r):
+                and not is_clock(snap, r, inside=True):
             d = dates.find(t, us_order)
             if d and not UPDATE_WORDS.search(f"{t} {snap.cls[r]}".lower()):
                 return d
@@ -477,11 +477,13 @@ CLOCK_NAMES = re.compile(r"todays?[-_]?(?:date|time)|(?:date|time)[-_]?today|"
                          r"current[-_]?(?:date|time|day)")
 
 
-def is_clock(snap, r: int) -> bool:
-    """Whether row `r`, its parent or an element inside it (a date line's block holding
-    the clock's paragraph) is named as the day's clock (CLOCK_NAMES)."""
+def is_clock(snap, r: int, inside: bool = False) -> bool:
+    """Whether row `r` or its parent is named as the day's clock (CLOCK_NAMES); with
+    `inside`, or an element inside `r` (a date line's block holding the clock's paragraph;
+    a date read from a row's own text or tail needs only the row and its parent)."""
     p = int(snap.parent[r])
-    rows = ([p] if p >= 0 else []) + list(range(r, min(int(snap.end[r]), r + MAX_BYLINE_ROWS)))
+    rows = ([p] if p >= 0 else []) + (list(range(r, min(int(snap.end[r]), r + MAX_BYLINE_ROWS)))
+                                      if inside else [r])
     names = " ".join(f"{snap.cls[i]} {snap.id[i]}" for i in rows)
     return bool(CLOCK_NAMES.search(names.lower()))
 
