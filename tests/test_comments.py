@@ -491,3 +491,70 @@ def test_a_thread_on_a_page_typed_forum_is_its_content():
     assert comments.apart(snap, feats, Options()) is not None
     bread = from_json(json.loads((PAGES / "bread-post" / "snapshot.json").read_text()), 100_000)
     assert not comments.typed_forum(bread, compute(bread))
+
+
+BOARD_TOPICS = ("Spring plans: a free month of data with a thirty dollar top up",
+                "Roaming in the United States, what does a day pass cost now",
+                "Voicemail stopped working after the network upgrade last week",
+                "Porting a number from another carrier took four days for me",
+                "The basic plan of one hundred megabytes has been discontinued")
+BOARD_POSTS = ("Valid until the end of August: a twenty-five dollar account bonus with any "
+               "hundred dollar top up bought in a store or online. The top up must be "
+               "activated before the last day of the offer, and it cannot be combined with "
+               "any other promotion.",
+               "Thanks, I topped up yesterday and the bonus showed on my account this morning.",
+               "Does it work with the vouchers sold at the gas stations as well?")
+
+
+def board_in_a_page(post_cls="spTopicPostSection"):
+    """A board embedded in a CMS page (Simple:Press in a WordPress `article`): the
+    topic's `h1`, the board's quick links (three groups of five topic titles written as
+    plain `div`s, a dropdown's options), a breadcrumb, then the topic's three posts, each
+    a `div` of class `post_cls` (Simple:Press's post class by default)."""
+    groups = "".join(
+        f'<div class="spQuickLinksGroup"><div class="ddTitle">{name}</div><div class="ddChild">'
+        + "".join(f'<div class="opta">{t}</div>' for t in BOARD_TOPICS) + "</div></div>"
+        for name in ("Rates and plans", "Phone issues", "Technical details"))
+    posts = "".join(
+        f'<div id="post{k}" class="{post_cls}"><div class="spPostUserName">member{k}</div>'
+        f'<div class="spPostContent"><p>{text}</p></div></div>'
+        for k, text in enumerate(BOARD_POSTS))
+    html = f"""<!DOCTYPE html><html><head>
+<title>Summer account bonus | Rates and plans | Consumer forum</title></head>
+<body class="page"><header><nav><a href="/">Home</a> <a href="/speak/">Forum</a></nav></header>
+<div id="content"><main><article id="post-10" class="page type-page">
+<h1 class="entry-title">Summer account bonus</h1>
+<div id="spMainContainer"><div class="spQuickLinks">{groups}</div>
+<div class="spBreadCrumbs"><a href="/speak/">Forum</a> › <a href="/speak/rates/">Rates</a></div>
+<div id="topic7" class="spTopicViewSection"><div class="spPostList">{posts}</div></div>
+</div></article></main></div><footer>Consumer forum · About · Privacy</footer></body></html>"""
+    return static.snapshot_from_html(
+        html, "https://www.example.ca/speak/rates-and-plans/summer-account-bonus/")
+
+
+def test_the_board_around_a_forum_engines_thread_is_left_out():
+    """The failure this fixes: on a Simple:Press topic inside a WordPress page
+    (magic_html's speakoutwireless topic, page F1 0.44: P 0.29), the element was the
+    page's `article`, and the block model kept the board's quick links (topic titles
+    written as plain text) around the one post. The engine's posts are the thread: what
+    else the element holds is the board's, but the topic's title."""
+    text = select(board_in_a_page()).output("text")
+    assert text.startswith("Summer account bonus")
+    assert all(post in text for post in BOARD_POSTS)
+    assert not any(topic in text for topic in BOARD_TOPICS)
+    before = select(board_in_a_page(), Options.from_overrides({"forum_board_around": False}))
+    assert all(topic in before.output("text") for topic in BOARD_TOPICS)
+
+
+def test_the_board_is_left_out_only_around_an_engines_thread():
+    """Without an engine's post class there is no engine thread to bound the content
+    (a blog's `article` of posts): board_around judges nothing, and the page reads as
+    the option off reads it."""
+    capture = board_in_a_page(post_cls="entry")
+    snap = from_json(capture, 10_000)
+    feats = compute(snap)
+    assert comments.content(snap, feats, Options()) is None
+    on = select(board_in_a_page(post_cls="entry")).output("text")
+    off = select(board_in_a_page(post_cls="entry"),
+                 Options.from_overrides({"forum_board_around": False})).output("text")
+    assert on == off

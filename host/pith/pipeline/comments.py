@@ -134,6 +134,10 @@ FORUM_POST_CLASSES = frozenset({
     "spTopicPostSection", "dw-p-bd", "message--post", "topic-body", "bbp-reply-content",
     "wpforo-post", "PostStream-item", "postbitlegacy", "postprofile",
 })
+# The heading a board writes its topic's title in, above the posts and outside the engine's
+# thread (bbPress's `h1.entry-title`); kept by `board_around` with the headline, which a
+# <title> written otherwise ("Who Is In Your Top 3…• SITE") may not name.
+TOPIC_TITLE = "h1"
 # The reply's `comments` carries at most this many characters of text and block rows
 # (`truncated` says so): with the `blocks` lists (select.MAX_BLOCK_ROWS) the reply stays
 # under the 1 MiB a browser takes from a host (4 bytes a character at worst).
@@ -163,6 +167,7 @@ class Thread:
     roots: np.ndarray      # thread rows, document order, none inside another
     items: np.ndarray      # bool per row: one comment (or a comment's part) of a thread
     inside: np.ndarray     # bool per row: the row is a thread root or inside one
+    engine: bool = False   # the forum engine's posts (engine_posts), not a named thread
 
 
 def named(snap: Snapshot) -> np.ndarray:
@@ -439,7 +444,32 @@ def engine_posts(snap: Snapshot, feats: Features) -> Thread | None:
         return None
     items = np.zeros(snap.n, np.bool_)
     items[rows] = True                   # the posts (or their bodies) are the items
-    return Thread(roots=np.array([root]), items=items, inside=snap.subtrees(np.array([root])))
+    return Thread(roots=np.array([root]), items=items, inside=snap.subtrees(np.array([root])),
+                  engine=True)
+
+
+def board_around(snap: Snapshot, blocks, element: int, thread: Thread | None, top: int,
+                 p: np.ndarray) -> np.ndarray:
+    """`p` (per block) with the blocks of `element` outside the forum engine's thread
+    judged no content, but the headline `top` (-1: none), an `h1` (the topic's title
+    above its posts, which the page's <title> may write otherwise) and the blocks holding
+    the thread: on a page whose posts an engine marks (`engine_posts`), every post is
+    inside the thread's root, and what else the element holds is the board's (its quick
+    links and forum lists, the breadcrumb, an archive notice), which the block model,
+    never trained on a board's menus written as text, may keep (NOTES.md, 'Why the board
+    around a forum engine's thread is left out'). As it is for a named thread (a
+    question may sit outside its answers' thread) or none, or when the element lies
+    inside the thread."""
+    if thread is None or not thread.engine:
+        return p
+    root = int(thread.roots[0])
+    if not (element < root < snap.end[element]):
+        return p
+    rows = blocks.rows
+    out = (rows >= element) & (rows < snap.end[element]) & ~thread.inside[rows]
+    out &= ~((rows <= root) & (snap.end[rows] > root))      # a block holding the thread
+    out &= (rows != top) & (snap.tag[rows] != TOPIC_TITLE)
+    return np.where(out, 0.0, p)
 
 
 def whole(snap: Snapshot, feats: Features, choice: Choice, thread: Thread | None,
