@@ -558,3 +558,43 @@ def test_the_board_is_left_out_only_around_an_engines_thread():
     off = select(board_in_a_page(post_cls="entry"),
                  Options.from_overrides({"forum_board_around": False})).output("text")
     assert on == off
+
+
+FLARUM_POSTS = ("Good morning, my mother's subscription moved from the old provider to the new "
+                "one, and she used to pause it every summer while she travels from May to "
+                "September. I cannot find that option any more.",
+                "You can call the contracts team on the free number; they can switch the "
+                "pause on for you.",
+                "Thank you, that was quick and it worked.")
+
+
+def flarum_with_a_copy():
+    """A Flarum discussion (`li.PostStream-item` posts) followed, inside the same `main`,
+    by the page's plain copy of the thread (its title and posts, each `div.Post-body`
+    like the drawn posts' bodies), as a page saved while loading shows it."""
+    drawn = "".join(
+        f'<li class="PostStream-item"><article class="Post CommentPost"><h3 class="PostUser-'
+        f'name">user{k}</h3><div class="Post-body"><p>{text}</p></div></article></li>'
+        for k, text in enumerate(FLARUM_POSTS))
+    copy = "".join(f'<h3>user{k}</h3><div class="Post-body"><p>{text}</p></div>'
+                   for k, text in enumerate(FLARUM_POSTS))
+    html = f"""<!DOCTYPE html><html><head><title>Pausing a subscription - Community</title>
+</head><body><div id="app" class="App"><header><nav><a href="/">Home</a></nav></header>
+<main class="App-content"><div class="DiscussionPage">
+<h1 class="DiscussionHero-title">Pausing a subscription</h1>
+<div class="PostStream"><ul>{drawn}</ul></div></div><div id="flarum-loading">Loading…</div>
+<div class="container"><h1>Pausing a subscription</h1>{copy}</div></main></div></body></html>"""
+    return static.snapshot_from_html(html, "https://community.example.ch/d/36387-pausing")
+
+
+def test_what_the_posts_likes_grow_over_outside_an_engines_thread_is_left_out():
+    """The failure this fixes: on a Flarum topic saved mid-load (magic_html's
+    community.sunrise.ch, rendered F1 0.58: P 0.41), the posts' copy outside the
+    engine's post stream shares their body's markup, so the forum posts' likes
+    (posts.alike) lifted it after the board was judged, and the thread read twice. The
+    board is now judged after the likes: each post once, the topic's title once."""
+    text = select(flarum_with_a_copy()).output("text")
+    assert all(text.count(post) == 1 for post in FLARUM_POSTS)
+    assert text.count("Pausing a subscription") == 1 and "Loading" not in text
+    off = select(flarum_with_a_copy(), Options.from_overrides({"forum_board_around": False}))
+    assert off.output("text").count(FLARUM_POSTS[0]) == 2

@@ -135,8 +135,9 @@ FORUM_POST_CLASSES = frozenset({
     "wpforo-post", "PostStream-item", "postbitlegacy", "postprofile",
 })
 # The heading a board writes its topic's title in, above the posts and outside the engine's
-# thread (bbPress's `h1.entry-title`); kept by `board_around` with the headline, which a
-# <title> written otherwise ("Who Is In Your Top 3…• SITE") may not name.
+# thread (bbPress's `h1.entry-title`); kept by `board_around` before the thread, with the
+# headline, which a <title> written otherwise ("Who Is In Your Top 3…• SITE") may not
+# name. One after the thread is not the topic's (Flarum's loading-error copy of the page).
 TOPIC_TITLE = "h1"
 # The reply's `comments` carries at most this many characters of text and block rows
 # (`truncated` says so): with the `blocks` lists (select.MAX_BLOCK_ROWS) the reply stays
@@ -451,9 +452,9 @@ def engine_posts(snap: Snapshot, feats: Features) -> Thread | None:
 def board_around(snap: Snapshot, blocks, element: int, thread: Thread | None, top: int,
                  p: np.ndarray) -> np.ndarray:
     """`p` (per block) with the blocks of `element` outside the forum engine's thread
-    judged no content, but the headline `top` (-1: none), an `h1` (the topic's title
-    above its posts, which the page's <title> may write otherwise) and the blocks holding
-    the thread: on a page whose posts an engine marks (`engine_posts`), every post is
+    judged no content, but the headline `top` (-1: none), an `h1` before the thread (the
+    topic's title above its posts, which the page's <title> may write otherwise) and the
+    blocks holding the thread: on a page whose posts an engine marks (`engine_posts`), every post is
     inside the thread's root, and what else the element holds is the board's (its quick
     links and forum lists, the breadcrumb, an archive notice), which the block model,
     never trained on a board's menus written as text, may keep (NOTES.md, 'Why the board
@@ -468,7 +469,7 @@ def board_around(snap: Snapshot, blocks, element: int, thread: Thread | None, to
     rows = blocks.rows
     out = (rows >= element) & (rows < snap.end[element]) & ~thread.inside[rows]
     out &= ~((rows <= root) & (snap.end[rows] > root))      # a block holding the thread
-    out &= (rows != top) & (snap.tag[rows] != TOPIC_TITLE)
+    out &= (rows != top) & ~((snap.tag[rows] == TOPIC_TITLE) & (rows < root))
     return np.where(out, 0.0, p)
 
 

@@ -287,11 +287,6 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
     result = comments_mod.without(snap, feats, result, thread, pinned=pin is not None)
     content = comments_mod.content(snap, feats, opts) if thread is None else None
     result = comments_mod.whole(snap, feats, result, content, pinned=pin is not None)
-    if page is not None and opts.forum_board_around:
-        # the board around an engine's thread is not the thread (NOTES.md, 'Why the board
-        # around a forum engine's thread is left out')
-        page = dataclasses.replace(page, p=comments_mod.board_around(
-            snap, blocks_mod.compute(snap, feats), result.node, content, top, page.p))
     if page is not None and opts.forum_posts and posts.forum(snap):
         model = keep.model_of(snap)
         # the posts inside the element are lifted where a thread is known to be the
@@ -310,6 +305,12 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
                                        blocks_mod.compute(snap, feats), posts.notices(snap))
         if opts.forum_repeats:
             page = posts.repeated_lines(snap, result.node, page, blocks_mod.compute(snap, feats))
+    if page is not None and opts.forum_board_around:
+        # the board around an engine's thread is not the thread, nor what the posts' likes
+        # grew the element over outside it (NOTES.md, 'Why the board around a forum
+        # engine's thread is left out')
+        page = dataclasses.replace(page, p=comments_mod.board_around(
+            snap, blocks_mod.compute(snap, feats), result.node, content, top, page.p))
     if page is not None and opts.auto_author_boxes:
         # an "About the author" box is not the post (NOTES.md, 'Why an author box is left out')
         page = posts.without_named(snap, feats, result.node, page,
