@@ -37,6 +37,11 @@ HIDDEN_ON_PURPOSE = 1 | 16
 # opacity, stylesheets included: there it hides (NOTES.md, 'Why inline opacity:0 is read
 # in a static snapshot').
 STATIC_SHOWN_BITS = 4
+# The `hidden` bit of visibility:hidden (SNAPSHOT.md), inherited by the subtree as
+# computed style is; taken off comments in undefined custom elements (undefined_comments).
+VISIBILITY_HIDDEN = 2
+# A custom element's tag holds a hyphen (the HTML standard's valid custom element name).
+CUSTOM_TAG_MARK = "-"
 # React's streaming server rendering (React 18+, Next.js) parks each late part of a page
 # as `<div hidden id="S:7">` at the end of the body until an inline script moves it to
 # its placeholder: what a reader sees, only parked. A static snapshot (no scripts) has it
@@ -310,6 +315,10 @@ def _hidden_bits(snap: Snapshot) -> np.ndarray:
     bits = snap.hidden
     if not snap.layout and ((bits & STATIC_SHOWN_BITS) > 0).any():
         bits = bits & ~STATIC_SHOWN_BITS
+    shown_comments = undefined_comments(snap, bits)
+    if len(shown_comments):
+        bits = bits.copy()
+        bits[shown_comments] &= ~VISIBILITY_HIDDEN
     rows = np.flatnonzero((bits & 1) > 0)          # a few dozen rows on most pages
     if not len(rows):
         return bits
@@ -328,6 +337,47 @@ def _hidden_bits(snap: Snapshot) -> np.ndarray:
     bits[shown] &= ~1
     bits[folded] &= ~FOLDED_CLOSED
     return bits
+
+
+def undefined_comments(snap: Snapshot, bits: np.ndarray) -> np.ndarray:
+    """Rows whose visibility:hidden (VISIBILITY_HIDDEN, not display:none) is an undefined
+    custom element's: the topmost custom elements (a tag holding CUSTOM_TAG_MARK) hidden
+    by visibility whose tag names a comment (comments.names_thread: `shreddit-comment`,
+    `shreddit-comment-tree`), with the rows of their subtrees and the hidden custom
+    elements wrapping them up to a shown row (`faceplate-batch`); none where a row on the
+    way up is hidden and no custom element (the page hid the thread itself). A saved
+    page's scripts never define its custom elements, and a page's style hides an
+    undefined one (`:not(:defined)`) until its script draws it: a Reddit thread's comments
+    then hold their text hidden, which the live page shows (NOTES.md, 'Why comments in
+    undefined custom elements are shown'). Each distinct tag is tested once."""
+    codes, tags = snap.tag_codes()
+    custom = np.fromiter((CUSTOM_TAG_MARK in t for t in tags), np.bool_, len(tags))
+    if not custom.any():
+        return np.zeros(0, np.int64)
+    named = custom & np.fromiter((c and _names_comment(t) for t, c in zip(tags, custom)),
+                                 np.bool_, len(tags))
+    hid = (bits & VISIBILITY_HIDDEN) > 0
+    tops = named[codes] & hid
+    if not tops.any():
+        return np.zeros(0, np.int64)
+    tops &= ~snap.below(tops)
+    wrapper = custom[codes] & hid
+    shown = []
+    for top in np.flatnonzero(tops).tolist():    # a few threads a page: walk up each one
+        chain, up = [], int(snap.parent[top])
+        while up >= 0 and hid[up] and wrapper[up]:
+            chain.append(up)
+            up = int(snap.parent[up])
+        if up >= 0 and not hid[up]:
+            shown.extend(chain)
+            shown.extend(range(top, int(snap.end[top])))
+    return np.array(shown, np.int64)
+
+
+def _names_comment(tag: str) -> bool:
+    """comments.names_thread on a tag (imported here: comments reads these features)."""
+    from .comments import names_thread
+    return names_thread(tag)
 
 
 def marko_fragments(snap: Snapshot, rows: np.ndarray) -> np.ndarray:
