@@ -344,7 +344,8 @@ def test_containing_finds_the_names_holding_a_word_and_every_thread_name():
     lower-cased name, also after a letter whose lower case is longer (İ); and every name
     THREAD_WORDS finds holds one of THREAD_LITERALS, so the prefilter leaves no thread
     name untested."""
-    from pith.pipeline.comments import THREAD_LITERALS, THREAD_WORDS, containing
+    from pith.pipeline.comments import containing
+    from pith.pipeline.threadnames import THREAD_LITERALS, THREAD_WORDS
     names = ["comment", "post Comment-list", "xcomment", "commenting", "a\ncomments", "",
              "c12", "dsq-thread", "nav", "KCOMMENT", "2comment", "wrap talkback",
              "İİİ comment", "İ", "livefyre-app", "ugccmt"]

@@ -56,26 +56,11 @@ from .codes import first_seen, used
 from .features import Features, lower_in_place, tag_in
 from .options import Options
 from .snapshot import Snapshot
+from .threadnames import THREAD_LITERALS, names_thread
 
-# Words of an id or a class that name a comment thread or one of its comments (lower
-# case), at the start of the name or of a part of it: `commentlist`, `comment-body`,
-# `dsq-comment-57935`, `ugccmt-comments`, `jc_commentsDiv`; not inside a word
-# (`feature_chompcommentimages`), and not commenting or commentary (a site's commenting
-# guidelines, an article's commentary are its text).
-THREAD_WORDS = re.compile(r"(?:^|[\W_\d])(?:comment(?!ing|ary|ator)|disqus|dsq-|ugccmt|livefyre"
-                          r"|talkback)")
-# The words THREAD_WORDS is made of, as written: a name holding none of them is no
-# thread's (names_thread is not asked).
-THREAD_LITERALS = ("comment", "disqus", "dsq-", "ugccmt", "livefyre", "talkback")
 # Trailing digits of a name, left out before it is tested (a thread's ids number its
 # comments: testing `comment-1`, `comment-2`, … once is enough).
 DIGITS = "0123456789"
-# Names that state whether a page or a post has comments, not where they are: a post's
-# `has-comments`, a page's `no-comments` or `comments-open` (WordPress and Squarespace
-# put them on the article and the body).
-STATE_NAMES = re.compile(r"^(?:has|no|not|with|without|allow|disable|enable|show|showing|hide)"
-                         r"[-_]|[-_](?:open|closed|off|on|enabled|disabled|count|number|link|"
-                         r"links|placeholder)$")
 # Rows that are the whole page, never a thread (a state name missed above on the body).
 PAGE_TAGS = frozenset({"html", "body"})
 # Rows that can be one comment of a thread: its items (a comment is a list item, a
@@ -224,16 +209,6 @@ def containing(strings: list[str], words: tuple[str, ...]) -> np.ndarray:
             hits.append(at)
             at = low.find(word, at + 1)
     return np.unique(np.searchsorted(ends, np.array(hits, np.int64), side="right"))
-
-
-def names_thread(name: str) -> bool:
-    """Whether one of the words of an id or a class attribute names a thread or a comment
-    (THREAD_WORDS), not a state (STATE_NAMES)."""
-    low = name.lower()
-    if not THREAD_WORDS.search(low):          # most names: one search, no split
-        return False
-    return any(THREAD_WORDS.search(word) and not STATE_NAMES.search(word)
-               for word in low.split())
 
 
 def find(snap: Snapshot, feats: Features) -> Thread | None:

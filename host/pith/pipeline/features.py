@@ -14,6 +14,7 @@ import re
 import numpy as np
 
 from .snapshot import Snapshot
+from .threadnames import names_thread
 
 # Elements whose content is never readable text, whatever the method: code, metadata and
 # templates. Their text does not count anywhere (the paper's "irrelevant nodes"). A
@@ -342,7 +343,7 @@ def _hidden_bits(snap: Snapshot) -> np.ndarray:
 def undefined_comments(snap: Snapshot, bits: np.ndarray) -> np.ndarray:
     """Rows whose visibility:hidden (VISIBILITY_HIDDEN, not display:none) is an undefined
     custom element's: the topmost custom elements (a tag holding CUSTOM_TAG_MARK) hidden
-    by visibility whose tag names a comment (comments.names_thread: `shreddit-comment`,
+    by visibility whose tag names a comment (threadnames.names_thread: `shreddit-comment`,
     `shreddit-comment-tree`), with the rows of their subtrees and the hidden custom
     elements wrapping them up to a shown row (`faceplate-batch`); none where a row on the
     way up is hidden and no custom element (the page hid the thread itself). A saved
@@ -354,7 +355,7 @@ def undefined_comments(snap: Snapshot, bits: np.ndarray) -> np.ndarray:
     custom = np.fromiter((CUSTOM_TAG_MARK in t for t in tags), np.bool_, len(tags))
     if not custom.any():
         return np.zeros(0, np.int64)
-    named = custom & np.fromiter((c and _names_comment(t) for t, c in zip(tags, custom)),
+    named = custom & np.fromiter((c and names_thread(t) for t, c in zip(tags, custom)),
                                  np.bool_, len(tags))
     hid = (bits & VISIBILITY_HIDDEN) > 0
     tops = named[codes] & hid
@@ -372,12 +373,6 @@ def undefined_comments(snap: Snapshot, bits: np.ndarray) -> np.ndarray:
             shown.extend(chain)
             shown.extend(range(top, int(snap.end[top])))
     return np.array(shown, np.int64)
-
-
-def _names_comment(tag: str) -> bool:
-    """comments.names_thread on a tag (imported here: comments reads these features)."""
-    from .comments import names_thread
-    return names_thread(tag)
 
 
 def marko_fragments(snap: Snapshot, rows: np.ndarray) -> np.ndarray:
