@@ -944,6 +944,44 @@ def test_a_headlines_trademark_sign_no_declared_title_writes_is_left_as_typed():
     assert m["title"] == h
 
 
+def test_among_h1s_that_agree_alike_the_one_a_declared_title_writes():
+    # a shop's two headers (mobile and desktop) set the product's name with a hyphen and
+    # with an en dash; the declared title writes the en dash: that h1 is the page's own
+    # form (and a heading's en dash is the headline's, not cut), though the other is nearer
+    declared = ["Nintendo Switch \u2013 OLED Model - Nintendo - Official Site"] * 2
+    h1s = [("Nintendo Switch - OLED Model", 233), ("Nintendo Switch \u2013 OLED Model", 260)]
+    assert merge.choose_title([declared[0], None, declared[1]], None, h1s, None,
+                              "nintendo.com", root=False) == "Nintendo Switch \u2013 OLED Model"
+    # neither written as declared: the nearest, as before
+    h1s = [("How tides turn", 40), ("How  Tides Turn!", 10)]
+    assert merge.choose_title(["How Tides Turn? | Gazette"], None, h1s, "Gazette", None,
+                              root=False) == "How  Tides Turn!"
+    body = ("<header><h1>Nintendo Switch - OLED Model</h1></header>"
+            + ARTICLE.format(h="Nintendo Switch \u2013 OLED Model"))
+    m = meta_of(body, title=declared[0], url="https://www.nintendo.test/switch/oled-model/")
+    assert m["title"] == "Nintendo Switch \u2013 OLED Model"
+
+
+def test_a_cjk_titles_unspaced_separators_set_off_its_channel_and_site():
+    # the h1 the declared title leads with next to "_" agrees with it: the h1
+    declared = "短视频与大众文化生产_要闻_电影网_1905.com"
+    assert merge.choose_title([None, None, declared], None, [("短视频与大众文化生产", 3)], None,
+                              "1905.com", root=False) == "短视频与大众文化生产"
+    # no h1: the declared title's first part when it is strictly the longest
+    body = "<article><p>" + "文章的正文很长。" * 40 + "</p></article>"
+    m = meta_of(body, title="我国首届养老专业本科生迎来毕业季_新闻频道_中国青年网", lang="zh",
+                url="https://news.youth.test/a/1.html")
+    assert m["title"] == "我国首届养老专业本科生迎来毕业季"
+    assert merge.first_part("长三角一体化发展座谈会召开-中国科普网") == "长三角一体化发展座谈会召开"
+    # a site and its section of equal length name no headline; a hyphen between Latin
+    # letters is a word's, the em dash and "丨" are the headline's own
+    assert merge.first_part("科普中国-辟谣文章") == "科普中国-辟谣文章"
+    assert merge.first_part("X 上的 PKU：“a world-class university”") == "X 上的 PKU：“a world-class university”"
+    assert merge.first_part("政能亮丨稳经济需要跑出加速度——前4个月") == "政能亮丨稳经济需要跑出加速度——前4个月"
+    # a Latin title is cut at spaced separators only
+    assert merge.first_part("Tech_conferences-2026") == "Tech_conferences-2026"
+
+
 def test_language_html_lang_first_then_declared():
     assert meta_of(ARTICLE.format(h="x"), lang="de-AT")["language"] == "de-AT"
     assert meta_of(ARTICLE.format(h="x"), lang="", head='<meta property="og:locale" content="pt_BR">'
