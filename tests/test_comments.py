@@ -599,3 +599,37 @@ def test_what_the_posts_likes_grow_over_outside_an_engines_thread_is_left_out():
     assert text.count("Pausing a subscription") == 1 and "Loading" not in text
     off = select(flarum_with_a_copy(), Options.from_overrides({"forum_board_around": False}))
     assert off.output("text").count(FLARUM_POSTS[0]) == 2
+
+
+def blog_with_custom_comments(hidden=2):
+    """The blog() post with its comments in custom elements and no class: a
+    `blog-comments` list of six `blog-comment`s (author line, text), each hidden by
+    visibility (`hidden`) as a saved page's style hides an undefined element."""
+    rows = [("html", -1), ("body", 0), ("article", 1, {"cls": "post"}),          # 0 1 2
+            ("h1", 2, {"text": "Why my bread stopped rising"}),                   # 3
+            ("p", 2, {"text": POST}), ("p", 2, {"text": POST}),                   # 4 5
+            ("blog-comments", 1, {"hidden": hidden})]                             # 6
+    for k in range(6):
+        item = len(rows)
+        rows += [("blog-comment", 6, {"hidden": hidden}),
+                 ("p", item, {"hidden": hidden, "text": f"Reader {k} says:"}),
+                 ("p", item, {"hidden": hidden, "text": COMMENT})]
+    rows += [("footer", 1, {"text": "A bread diary."})]
+    return make_snapshot(rows, url="https://blog.example.org/2024/02/why-my-bread/",
+                         title="Why my bread stopped rising", layout=True)
+
+
+def test_a_thread_in_custom_elements_named_for_comments_is_found():
+    """A page names its thread by its custom elements' tags as by its classes: shown
+    from undefined custom elements (features.undefined_comments), a blog's comments
+    would otherwise be read as its body (the failure this prevents: with the tags
+    unread, every comment was in the text). The thread is found and set apart, and the
+    post stays the body, drawn (no hidden bit) or saved undefined alike."""
+    for hidden in (0, 2):
+        sel = select(blog_with_custom_comments(hidden))
+        text = sel.output("text")
+        assert POST.strip() in text and COMMENT.strip() not in text
+        assert sel.to_wire()["comments"]["text"].count(COMMENT.strip()) == 6
+    snap = from_json(blog_with_custom_comments(), 1000)
+    assert comments.custom_named(snap).tolist() == [
+        tag in ("blog-comments", "blog-comment") for tag in snap.tag.tolist()]

@@ -53,7 +53,7 @@ from . import pagetype, render
 from .algorithms.auto import furniture, lowest_common_ancestor
 from .algorithms.base import Choice
 from .codes import first_seen, used
-from .features import Features, lower_in_place, tag_in
+from .features import CUSTOM_TAG_MARK, Features, lower_in_place, tag_in
 from .options import Options
 from .snapshot import Snapshot
 from .threadnames import THREAD_LITERALS, names_thread
@@ -163,7 +163,21 @@ def named(snap: Snapshot) -> np.ndarray:
 
 
 def _named(snap: Snapshot) -> np.ndarray:
-    return name_rows(snap, names_thread, prefilter=THREAD_LITERALS)
+    return name_rows(snap, names_thread, prefilter=THREAD_LITERALS) | custom_named(snap)
+
+
+def custom_named(snap: Snapshot) -> np.ndarray:
+    """Rows that are custom elements (a tag holding CUSTOM_TAG_MARK) whose tag names a
+    comment (`shreddit-comment-tree`, `shreddit-comment`): a page names its thread by its
+    tags as by its classes, and a comment shown from an undefined custom element
+    (features.undefined_comments) is known for one (NOTES.md, 'Why comments in undefined
+    custom elements are shown'). Each distinct tag is tested once."""
+    def find() -> np.ndarray:
+        codes, tags = snap.tag_codes()
+        hit = np.fromiter((CUSTOM_TAG_MARK in t and names_thread(t) for t in tags),
+                          np.bool_, len(tags))
+        return hit[codes]
+    return snap.memo(("comment_custom_named",), find)
 
 
 def name_rows(snap: Snapshot, test, within: np.ndarray | None = None,
@@ -227,7 +241,9 @@ def _find(snap: Snapshot, feats: Features) -> Thread | None:
     # a row one or two levels under a named one is an item when it repeats: a sibling of
     # the same tag follows or precedes it (a page wrapper named for comments has one body)
     repeated = _repeated(snap)
-    items = (mark | ((up1 | up2) & repeated)) & tag_in(snap, ITEM_TAGS) & (feats.chars > 0)
+    # a custom element named for a comment is an item whatever its tag (`shreddit-comment`)
+    items = ((mark | ((up1 | up2) & repeated)) & (tag_in(snap, ITEM_TAGS) | custom_named(snap))
+             & (feats.chars > 0))
     items[0] = False
     visible = np.where(feats.gone, 0, feats.own_chars).astype(np.float64)
     # each row's text is its nearest item's (the root's when it is in none); a row's items'
