@@ -413,3 +413,18 @@ def test_comments_in_undefined_custom_elements_are_shown():
     assert hidden_bits(snap).tolist() == [0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 1, 1]
     feats = compute(snap)
     assert feats.chars[2] == len("Betheisalotoffunatthanksgiving.") and feats.chars[1] == feats.chars[2]
+
+
+def test_comments_under_a_deep_chain_of_undefined_wrappers_are_shown_at_once():
+    """A hostile page's 20,000 comment elements under a 3,000-deep chain of undefined
+    wrappers: every comment is shown, with the chain (no walk up the chain a comment:
+    features.undefined_comments finds the rows by pointer doubling); one comment-named
+    element under a row the page hid (display:none) stays hidden."""
+    rows = [("html", -1), ("body", 0)]
+    for _ in range(3000):
+        rows.append(("x-wrap", len(rows) - 1, {"hidden": 2}))
+    rows += [("x-comment", len(rows) - 1, {"hidden": 2, "text": "c"}) for _ in range(20_000)]
+    rows += [("div", 1, {"hidden": 1}), ("x-comment", len(rows), {"hidden": 2, "text": "h"})]
+    snap = from_json(make_snapshot(rows, layout=True), 100_000)
+    assert ((hidden_bits(snap)[:-2] & 2) == 0).all() and hidden_bits(snap)[-1] == 2
+    assert compute(snap).chars[0] == 20_000

@@ -41,6 +41,9 @@ STATIC_SHOWN_BITS = 4
 # The `hidden` bit of visibility:hidden (SNAPSHOT.md), inherited by the subtree as
 # computed style is; taken off comments in undefined custom elements (undefined_comments).
 VISIBILITY_HIDDEN = 2
+# The `hidden` bit of display:none: a comment element under a row the page set so stays
+# hidden (undefined_comments).
+DISPLAY_NONE = 1
 # A custom element's tag holds a hyphen (the HTML standard's valid custom element name).
 CUSTOM_TAG_MARK = "-"
 # React's streaming server rendering (React 18+, Next.js) parks each late part of a page
@@ -364,16 +367,17 @@ def undefined_comments(snap: Snapshot, bits: np.ndarray) -> np.ndarray:
     tops &= ~snap.below(tops)
     # the hidden custom elements (undefined wrappers) and, per row, its nearest ancestor
     # or self that is none (the root counts): a top is shown when that row is not hidden
-    # by visibility, and so is every hidden custom element holding a shown top below its
-    # own such row; vectorised (pointer doubling), no walk a top (a hostile page's
+    # (visibility, display:none), and so is every hidden custom element holding a shown
+    # top below its own such row; vectorised (pointer doubling), no walk a top (a hostile page's
     # million comments under one wrapper chain)
     wrapper = custom[codes] & hid
     stop = snap.nearest(~wrapper)
-    shown_tops = tops & ~hid[stop]
+    open_ = (bits[stop] & (VISIBILITY_HIDDEN | DISPLAY_NONE)) == 0
+    shown_tops = tops & open_
     if not shown_tops.any():
         return np.zeros(0, np.int64)
     holding = snap.subtree_sum(shown_tops.astype(np.int64)) > 0
-    return np.flatnonzero((wrapper & ~hid[stop] & holding) | snap.subtrees(
+    return np.flatnonzero((wrapper & open_ & holding) | snap.subtrees(
         np.flatnonzero(shown_tops)))
 
 
