@@ -401,6 +401,13 @@ class Options:
         "doubts as it doubts a menu's entry (cards.py; NOTES.md, 'Why a listed item keeps "
         "its name')")
 
+    blocks_product_price: bool = _opt(
+        True, "on a page the page type model calls a product's, a price line "
+        "(prices.PRICE_MAX_CHARS) between a kept block of the h1 naming the product and a "
+        "kept line is kept too: the block model doubts a bare price as it doubts the "
+        "prices of the page's cards (prices.py; NOTES.md, 'Why a product's price stays "
+        "beside its name')")
+
     comments_apart: bool = _opt(
         True, "a comment thread under the post (comments.py: a container named for comments "
         "whose items hold most of its text) is left out of the body and answered apart as "
