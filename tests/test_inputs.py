@@ -116,6 +116,22 @@ def test_a_page_its_scripts_did_not_draw_is_told_apart_from_a_drawn_one():
     assert inputs.rendered_fallback(page("", POSTS_MARKUP)) == "rendered_no_text"
 
 
+def test_a_hostile_noscript_is_read_in_linear_time():
+    """The noscripts' text is read by the HTML parser, not by a pattern with a back-reference
+    (one that rescans the rest of the markup from every unclosed `<style`): 100,000
+    unclosed openings and 200,000 nested divs are told apart from the shown text at once."""
+    import time
+    unclosed = "<style>" * 100_000 + "<p>" + "a post's words " * 1000
+    nested = "<div>" * 200_000 + "a post's words " * 1000
+    for markup in (unclosed, nested):
+        obj = make_snapshot([("html", -1), ("body", 0), ("a", 1, {"text": "Back"}),
+                             ("noscript", 1, {"text": markup, "hidden": 1})], layout=True)
+        t0 = time.perf_counter()
+        code = inputs.rendered_fallback(obj)
+        assert time.perf_counter() - t0 < 20.0         # seconds, on a loaded machine
+        assert code == ("rendered_noscript" if markup is nested else None)
+
+
 def test_a_rendered_page_showing_a_splash_line_falls_back_to_its_noscript_posts(tmp_path):
     chromium_or_skip()
     page = tmp_path / "splash.html"

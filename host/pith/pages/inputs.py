@@ -42,10 +42,6 @@ _UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 # 0.003 of it (a Discourse forum's splash line), every other 0.9 or more (NOTES.md, 'Why a
 # rendered page its scripts did not draw is read without scripts').
 NOSCRIPT_DRAWN_SHARE = 0.5
-# What a noscript's raw markup holds that no reader sees as text: styles, scripts and
-# inline drawings (a tracking pixel's noscript is markup only), then the tags themselves.
-_NOT_TEXT = re.compile(r"(?is)<(style|script|svg)\b.*?</\1\s*>")
-_MARKUP = re.compile(r"<[^>]*>")
 FALLBACK_MESSAGES = {
     "rendered_no_text": "the rendered page showed no text",
     "rendered_noscript": "the rendered page showed less text than its noscripts hold",
@@ -189,7 +185,7 @@ def rendered_fallback(snap: dict[str, Any]) -> str | None:
 
 def undrawn(snap_: Any) -> bool:
     """Whether the page's noscripts, read as a browser without scripting reads them (their
-    raw markup's text, less styles, scripts and drawings), hold more than
+    raw markup parsed, less styles, scripts and drawings: static.markup_text), hold more than
     1 / NOSCRIPT_DRAWN_SHARE times the text the rendered page shows outside code: a
     forum that keeps its posts in <noscript> for crawlers, captured offline (a saved page:
     its app's scripts cannot load), shows its splash line only (NOTES.md, 'Why a rendered
@@ -198,14 +194,17 @@ def undrawn(snap_: Any) -> bool:
     rows = np.flatnonzero(snap_.tag == "noscript")
     if not len(rows):
         return False
-    raw = [_MARKUP.sub(" ", _NOT_TEXT.sub(" ", t)) for t in snap_.cols["text"][rows].tolist()
-           if t and "<" in t]             # a noscript built as elements (--no-js) is shown
+    # a noscript built as elements (--no-js) is shown already; one held as raw markup
+    # holds at most its length in text: most pages are told apart without parsing it
+    raw = [t for t in snap_.cols["text"][rows].tolist() if t and "<" in t]
     if not raw:
         return False
-    held = int(features.nonspace_lengths(np.array(raw, dtype=object)).sum())
     code = features.code_rows(snap_)
     shown = int(features.own_lengths(snap_)[~(code | snap_.below(code))].sum())
-    return shown < NOSCRIPT_DRAWN_SHARE * held
+    if shown >= NOSCRIPT_DRAWN_SHARE * sum(map(len, raw)):
+        return False
+    held = static.markup_text("\n".join(raw))
+    return shown < NOSCRIPT_DRAWN_SHARE * int(features.nonspace_lengths(np.array([held]))[0])
 
 
 def has_text(snap: dict[str, Any]) -> bool:

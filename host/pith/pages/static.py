@@ -385,6 +385,20 @@ _OPACITY_ZERO = re.compile(
 
 # --- the browser's tree ----------------------------------------------------------------
 
+# What a fragment's markup holds that no reader sees as text (`markup_text`).
+NOT_TEXT_TAGS = ["style", "script", "svg", "template"]
+
+
+def markup_text(html: str) -> str:
+    """The text of the markup `html` as a browser without scripting builds and shows it,
+    less styles, scripts, inline drawings and templates: what a `<noscript>` that a
+    browser with scripts held as raw text shows (pages/inputs.undrawn). Parsed like a
+    page (`_parse`): linear in the markup, its depth capped."""
+    tree = _parse(html)
+    tree.strip_tags(NOT_TEXT_TAGS)
+    return tree.text(separator=" ") or ""
+
+
 def _parse(html: str, utf8: bytes | None = None) -> LexborHTMLParser:
     """The document of `html` as an HTML5 parser builds it (lexbor, through selectolax):
     the tree construction of the HTML Standard, so the same tree a browser builds before
