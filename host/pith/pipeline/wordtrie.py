@@ -71,3 +71,9 @@ def _node(leaves: list[tuple[str, str, int]], depth: int) -> str:
     if len(entries) == 1:
         return entries[0][1]
     return "(?:" + "|".join(rest for _, rest in entries) + ")"
+
+
+def compiled(rx: re.Pattern) -> re.Pattern:
+    """The alternation of words `rx` compiled as the trie of its alternatives, its flags
+    kept: the same matches at the same places, found faster."""
+    return re.compile(trie([split(a) for a in alternatives(rx.pattern)]), rx.flags)

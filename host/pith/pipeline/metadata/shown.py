@@ -13,7 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from ..codes import used
+from .. import wordtrie
+from ..codes import ascending_distinct, distinct, used
 from ..features import lower_in_place, string_lengths, tag_in
 from . import dates
 
@@ -50,6 +51,10 @@ ACCOUNT_NAMES = re.compile(r"(?:^|[\s_-])(?:account|log-?in|sign-?in|my-?menu)")
 # the name inside an author box or card, which NOT_BYLINE_NAMES leaves out whole.
 NAME_PART = re.compile(r"[-_]name(?![a-z])")
 DATE_NAMES = re.compile(r"date|time|publish|posted|dateline|byline|meta|datum|fecha")
+# The two class-word patterns as matching_names searches them: tries of their words
+# (wordtrie.py: the same matches, a fifth of the byline's and an eighth of the date line's
+# class searches' instructions fewer).
+BYLINE_NAMES_TRIE, DATE_NAMES_TRIE = map(wordtrie.compiled, (BYLINE_NAMES, DATE_NAMES))
 # A link to an author's page; and a forum's link to a member's profile, by the forum
 # software's own addresses (XenForo's /members/name.1/, vBulletin's member.php?u=1,
 # phpBB's memberlist.php?mode=viewprofile, FluxBB's profile.php?id=1): the poster's name.
@@ -183,12 +188,12 @@ def matching_strings(strings: list[str], rx: re.Pattern, lower: bool = True) -> 
     big = "\n" + "\n".join(strings)
     if lower:
         big = lower_in_place(big)                         # positions kept (İ)
-    lengths = np.fromiter(map(len, strings), np.int64, len(strings)) + 1
-    starts = np.cumsum(lengths) - lengths
     hits = [m.start() for m in rx.finditer(big)]
     if not hits:
         return np.zeros(0, np.int64)
-    return np.unique(np.searchsorted(starts, np.array(hits), side="right") - 1)
+    lengths = np.fromiter(map(len, strings), np.int64, len(strings)) + 1
+    starts = lengths.cumsum() - lengths
+    return ascending_distinct(starts.searchsorted(hits, side="right") - 1)   # hits ascend
 
 
 def around(snap, node: int) -> np.ndarray:
@@ -212,7 +217,7 @@ def near(snap, node: int, rows: np.ndarray) -> np.ndarray:
     first (before it: by distance up; inside: by distance down)."""
     lo, hi = node - WINDOW_ROWS, int(snap.end[node])
     rows = rows[(rows >= lo) & (rows < hi)]
-    return rows[np.argsort(np.abs(rows - node), kind="stable")]
+    return rows[np.abs(rows - node).argsort(kind="stable")]
 
 
 # The shown h1s a page's title is looked for among: a logo, a section name and the
@@ -375,15 +380,15 @@ def byline(snap, gone: np.ndarray, node: int, author_links: list[int]) -> list[s
         profiles = matching_rows(snap, "url", AUTHOR_URL, rows[snap.link[rows]])
         if len(profiles):      # a social network's /profile/ is a follow or share link
             profiles = profiles[~np.isin(snap.host[profiles], SOCIAL_HOSTS)]
-        return np.unique(np.concatenate([np.array(author_links, np.int64), profiles]))
+        return distinct(np.concatenate([np.array(author_links, np.int64), profiles]))
 
     # the most specific first: links to the author, a line starting "By", a class name;
     # each group found only when the ones before it hold no byline
     groups = (links_to_authors,
               lambda: matching_rows(snap, "text", BY_TEXT,
                                     short_rows(snap, "text", rows, MAX_BYLINE_CHARS * 2)),
-              lambda: np.unique(np.concatenate([matching_names(snap, "cls", BYLINE_NAMES, rows),
-                                                matching_names(snap, "id", BYLINE_NAMES, rows)])))
+              lambda: distinct(np.concatenate([matching_names(snap, "cls", BYLINE_NAMES_TRIE, rows),
+                                               matching_names(snap, "id", BYLINE_NAMES_TRIE, rows)])))
     parent = snap.parent
     for g, find_group in enumerate(groups):
         found = near(snap, node, find_group())
@@ -439,9 +444,9 @@ def dateline(snap, gone: np.ndarray, node: int, times: list[list],
         if d:
             return d
     look = around(snap, node)
-    cands = np.unique(np.concatenate([matching_names(snap, "cls", DATE_NAMES, look),
-                                      matching_names(snap, "id", DATE_NAMES, look),
-                                      look[tag_in(snap, TIME)[look]]]))
+    cands = distinct(np.concatenate([matching_names(snap, "cls", DATE_NAMES_TRIE, look),
+                                     matching_names(snap, "id", DATE_NAMES_TRIE, look),
+                                     look[tag_in(snap, TIME)[look]]]))
     cands = near(snap, node, cands)
     cands = cands[~gone[cands] & (snap.end[cands] - cands <= MAX_BYLINE_ROWS)]
     update = None
