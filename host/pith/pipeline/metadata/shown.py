@@ -186,8 +186,14 @@ def matching_strings(strings: list[str], rx: re.Pattern, lower: bool = True) -> 
     `rx`: one search over the strings joined, each after a newline (a match is mapped to
     the string it starts in)."""
     big = "\n" + "\n".join(strings)
-    if lower:
-        big = lower_in_place(big)                         # positions kept (İ)
+    if lower and big.isascii():                     # a flag Python keeps: no scan
+        big = big.lower()
+    elif lower:
+        # each string lower-cased alone: one holding a character beyond ASCII takes
+        # str.lower's slow path, not the whole text with it; the same text unless a
+        # string grows (İ), and then lower_in_place keeps the positions
+        low = "\n" + "\n".join(map(str.lower, strings))
+        big = low if len(low) == len(big) else lower_in_place(big)
     hits = [m.start() for m in rx.finditer(big)]
     if not hits:
         return np.zeros(0, np.int64)
