@@ -137,6 +137,25 @@ def test_a_plain_updated_meta_name_is_the_modified_date():
     assert meta_of(page, head=ld + head)["published"] == "2025-12-18"
 
 
+@pytest.mark.parametrize("key,value,field,iso", [
+    ("cxenseparse:publishtime", "2025-03-04T10:00:00Z", "published", "2025-03-04T10:00:00+00:00"),
+    ("og:publish_date", "2025-03-04", "published", "2025-03-04"),
+    ("published_at", "2025-03-04", "published", "2025-03-04"),
+    ("article_date_original", "March 4, 2025", "published", "2025-03-04"),
+    ("pdate", "20170403", "published", "2017-04-03"),
+    ("http://ogp.me/ns/article#published_time", "2025-03-04", "published", "2025-03-04"),
+    ("dc.modified", "2025-03-04", "modified", "2025-03-04"),
+    ("last-updated", "2025-03-04", "modified", "2025-03-04"),
+])
+def test_date_names_more_than_one_sites_cms_writes(key, value, field, iso):
+    """The publish and modified dates under the <meta> names several sites' CMSs write
+    besides OpenGraph's and Dublin Core's (NOTES.md, 'Why dates are read in the forms many
+    sites write them'); a page declaring only a modified date is dated by it."""
+    head = f'<meta name="{key}" content="{value}">'
+    m = meta_of(ARTICLE.format(h="x"), head=head)
+    assert m[field] == iso and m["published"] == iso
+
+
 def test_a_utc_time_a_day_off_the_urls_day_takes_the_urls_day():
     head = '<meta property="article:published_time" content="2025-12-19T02:41:41+00:00">'
     url = "https://blog.test/2025/12/18/a-post"
@@ -406,6 +425,23 @@ def test_a_posters_joining_day_is_not_the_posts_date(profile):
     assert meta_of("<h1>Football season</h1>" + post)["published"] == "2019-08-27"
 
 
+@pytest.mark.parametrize("clock", [
+    '<div class="block-date"><p id="todays-date-custom"><strong>Friday</strong>, December 19, 2025</p></div>',
+    '<p class="date current-date">December 19, 2025</p>',
+    '<div class="the-date-today">Friday, December 19, 2025</div>',
+])
+def test_a_mastheads_clock_is_not_the_pages_date(clock):
+    """A date line named as today's date is the day the page was read (a masthead's or
+    footer's clock), not the day it was written: the page's own date line is its date."""
+    body = (f"<header>{clock}</header><h1>What are taxes</h1>"
+            '<div class="block-content">12.12.2025</div>' + ARTICLE.format(h="Taxes"))
+    assert meta_of(body)["published"] == "2025-12-12"
+    # "today" alone names a show or a site, not the clock
+    body = ('<h1>What are taxes</h1><p class="date today-show">December 19, 2025</p>'
+            + ARTICLE.format(h="Taxes"))
+    assert meta_of(body)["published"] == "2025-12-19"
+
+
 def test_a_date_line_that_is_no_update_comes_before_a_nearer_update():
     lines = ('<span class="dateline">DECEMBER 22, 2022</span>'
              '<span class="dateline updated">Updated: JANUARY 02, 2026</span>')
@@ -418,9 +454,25 @@ def test_a_date_line_that_is_no_update_comes_before_a_nearer_update():
         return shown.dateline(snap, np.zeros(snap.n, bool), article, [])
 
     assert date_above_the_article(lines) == "2022-12-22"
+    # an update in the other languages whose dates are read
+    for update in ("Aggiornato il 02 gennaio 2026", "Atualizado em 2 de janeiro de 2026",
+                   "Bijgewerkt op 2 januari 2026", "Aktualizacja: 2 stycznia 2026",
+                   "Uppdaterad 2 januari 2026", "Güncellendi: 2 Ocak 2026", "Обновлено 2 января 2026"):
+        spans = f'<span class="dateline">22 December 2022</span><span class="dateline">{update}</span>'
+        assert date_above_the_article(spans) == "2022-12-22", update
     # an update alone is still the page's date
     assert date_above_the_article('<span class="dateline updated">Updated: JANUARY 02, 2026</span>') \
         == "2026-01-02"
+
+def test_shown_days_read_numeric_dates_in_the_date_lines_order():
+    rows = [("html", -1), ("body", 0), ("p", 1, {"text": "Posted 3/4/2025"}),
+            ("p", 1, {"text": "x " * 50})]
+    snap = snapshot_mod.from_json(make_snapshot(rows), 1000)
+    gone = np.zeros(snap.n, bool)
+    assert set(shown.shown_days(snap, gone, 3, {"2025"})) == {"2025-04-03"}
+    assert set(shown.shown_days(snap, gone, 3, {"2025"}, True)) == {"2025-03-04"}
+    assert shown.dateline(snap, gone, 3, [], True) == "2025-03-04"
+
 
 def test_shown_days_survive_a_nul_in_a_captured_text():
     # a page's script can write U+0000 into the DOM (parsers never do); the days found
@@ -620,6 +672,29 @@ def test_numeric_day_month_order():
     assert dates.parse("13/04/2024", us_order=True) == "2024-04-13"   # only one reading is a date
 
 
+def test_a_numeric_dates_order_is_the_one_the_pages_other_numeric_dates_show():
+    """"6/2/2025" is read in the order the page's other numeric dates can only be read in
+    ("3/13/2026": month first; "13/03/2026": day first), else by the page's language
+    (NOTES.md, 'Why dates are read in the forms many sites write them')."""
+    def published(listing: str, lang: str = "en") -> str:
+        body = ("<h1>Climate change</h1><p class='date'>Effective beginning 6/2/2025:</p>"
+                + ARTICLE.format(h="Climate") + f"<ul><li>{listing}</li></ul>")
+        return meta_of(body, lang=lang)["published"]
+
+    assert published("Major Land Uses 3/13/2026") == "2025-06-02"
+    assert published("Major Land Uses 13/03/2026") == "2025-02-06"
+    assert published("Major Land Uses") == "2025-02-06"                 # lang en: day first
+    assert published("Major Land Uses", lang="en-US") == "2025-06-02"
+    assert published("Major Land Uses 13/03/2026", lang="en-US") == "2025-02-06"
+    assert published("3/13/2026 and 13/03/2026") == "2025-02-06"       # both: the language's
+    asked = []
+    order = dates.NumericOrder(False, lambda: asked.append(1) or "5/13/2025")
+    assert dates.find("13/4/2025", order) == "2025-04-13" and not asked   # one reading only
+    assert dates.find("4/5/2025", order) == "2025-04-05" and asked == [1]
+    dates.find("6/7/2025", order)
+    assert asked == [1]                                                    # decided once
+
+
 def test_find_reads_dates_of_any_scripts_digits_and_skips_texts_without_a_year():
     """`find` answers a text without four digits in a row at once (dates.FOUR_DIGITS):
     every form it reads holds its year so, in any script's digits (Python's \\d), which
@@ -629,6 +704,25 @@ def test_find_reads_dates_of_any_scripts_digits_and_skips_texts_without_a_year()
     assert dates.find("Jane Doe, 3 min read, 12 March") is None
     assert dates.find("March 12, 2024 at 10:00") == "2024-03-12"
     assert dates.find("12/03/24") is None
+
+
+@pytest.mark.parametrize("text,iso", [
+    ("By FlowGuard EMEA on 04-ago-2021 5:11:10", "2021-08-04"),    # day-month-year with hyphens
+    ("Released 24-Nov-2021", "2021-11-24"), ("Mar-04-2025", "2025-03-04"),
+    ("Posted March 4,2025", "2025-03-04"),                         # no space after the comma
+    ("发布于 2016年10月14日", "2016-10-14"), ("2025년 3월 4일", "2025-03-04"),
+    ("2025. 3. 4.", "2025-03-04"), ("4. 3. 2025", "2025-03-04"),  # Korean, Czech
+    ("12 janv. 2025", "2025-01-12"), ("12 févr. 2025", "2025-02-12"), ("3 avr. 2025", "2025-04-03"),
+    ("12 juil. 2025", "2025-07-12"), ("12 déc. 2025", "2025-12-12"),
+    ("4 augusti 2025", "2025-08-04"), ("4. marts 2025", "2025-03-04"),
+    ("4 Şubat 2025", "2025-02-04"), ("4 Aralık 2025", "2025-12-04"),
+    ("the 21st of June 2017", None), ("March 2025", None), ("May 2025 12", None),
+])
+def test_find_reads_the_forms_many_sites_write(text, iso):
+    """Dates as sites across languages write them on a date line (NOTES.md, 'Why dates are
+    read in the forms many sites write them'); a month and year alone, or prose's "the
+    21st of June", give no day."""
+    assert dates.find(text) == iso
 
 
 def test_month_trie_matches_as_the_alternation():
@@ -943,6 +1037,44 @@ def test_a_headlines_trademark_sign_no_declared_title_writes_is_left_as_typed():
     m = meta_of(ARTICLE.format(h=h), head=head, title=typed + " - Nintendo Official Site",
                 url="https://www.nintendo.test/store/products/switch-oled/")
     assert m["title"] == h
+
+
+def test_among_h1s_that_agree_alike_the_one_a_declared_title_writes():
+    # a shop's two headers (mobile and desktop) set the product's name with a hyphen and
+    # with an en dash; the declared title writes the en dash: that h1 is the page's own
+    # form (and a heading's en dash is the headline's, not cut), though the other is nearer
+    declared = ["Nintendo Switch \u2013 OLED Model - Nintendo - Official Site"] * 2
+    h1s = [("Nintendo Switch - OLED Model", 233), ("Nintendo Switch \u2013 OLED Model", 260)]
+    assert merge.choose_title([declared[0], None, declared[1]], None, h1s, None,
+                              "nintendo.com", root=False) == "Nintendo Switch \u2013 OLED Model"
+    # neither written as declared: the nearest, as before
+    h1s = [("How tides turn", 40), ("How  Tides Turn!", 10)]
+    assert merge.choose_title(["How Tides Turn? | Gazette"], None, h1s, "Gazette", None,
+                              root=False) == "How  Tides Turn!"
+    body = ("<header><h1>Nintendo Switch - OLED Model</h1></header>"
+            + ARTICLE.format(h="Nintendo Switch \u2013 OLED Model"))
+    m = meta_of(body, title=declared[0], url="https://www.nintendo.test/switch/oled-model/")
+    assert m["title"] == "Nintendo Switch \u2013 OLED Model"
+
+
+def test_a_cjk_titles_unspaced_separators_set_off_its_channel_and_site():
+    # the h1 the declared title leads with next to "_" agrees with it: the h1
+    declared = "短视频与大众文化生产_要闻_电影网_1905.com"
+    assert merge.choose_title([None, None, declared], None, [("短视频与大众文化生产", 3)], None,
+                              "1905.com", root=False) == "短视频与大众文化生产"
+    # no h1: the declared title's first part when it is strictly the longest
+    body = "<article><p>" + "文章的正文很长。" * 40 + "</p></article>"
+    m = meta_of(body, title="我国首届养老专业本科生迎来毕业季_新闻频道_中国青年网", lang="zh",
+                url="https://news.youth.test/a/1.html")
+    assert m["title"] == "我国首届养老专业本科生迎来毕业季"
+    assert merge.first_part("长三角一体化发展座谈会召开-中国科普网") == "长三角一体化发展座谈会召开"
+    # a site and its section of equal length name no headline; a hyphen between Latin
+    # letters is a word's, the em dash and "丨" are the headline's own
+    assert merge.first_part("科普中国-辟谣文章") == "科普中国-辟谣文章"
+    assert merge.first_part("X 上的 PKU：“a world-class university”") == "X 上的 PKU：“a world-class university”"
+    assert merge.first_part("政能亮丨稳经济需要跑出加速度——前4个月") == "政能亮丨稳经济需要跑出加速度——前4个月"
+    # a Latin title is cut at spaced separators only
+    assert merge.first_part("Tech_conferences-2026") == "Tech_conferences-2026"
 
 
 def test_language_html_lang_first_then_declared():

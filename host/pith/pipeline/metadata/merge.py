@@ -58,6 +58,16 @@ HEADING_PART_SEPARATORS = (" | ", " - ", " • ", " · ")
 # and Access Management (IAM)"): the part before the first is the page's name. A dash
 # more often joins a name and what it explains ("Git - git-commit Documentation").
 TAGLINE_SEPARATORS = (" | ",)
+# Separators a title in Chinese, Japanese or Korean sets without spaces between the
+# headline, its channel and the site ("标题_新闻频道_中国青年网", "标题-中国科普网",
+# "标题|关键词|关键词_网易订阅"): those scripts put no spaces between words, so a separator
+# has none either. One counts next to a CJK character only ("world-class" in a tweet quoted
+# in a Chinese title is a word), and not the em dash nor "丨", which headlines hold
+# ("动能增强——前4个月", a column's name "政能亮丨…") (NOTES.md, 'Why the h1 a declared title
+# writes wins a tie, and a CJK title is cut without spaces').
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+CJK_SCRIPT = re.compile(f"[{_CJK}]")
+CJK_SEPARATOR = re.compile(f"(?<=[{_CJK}])\\s*[_|｜\\-－]\\s*|\\s*[_|｜\\-－]\\s*(?=[{_CJK}])")
 # Words a shown h1 may hold before the declared title that are no part of it: a label
 # of the forum's or blog's software ending in a colon, or a date ("Thread: …", "Blog: …",
 # "Dec 18 2025 …"). Other words are the headline's own ("The Best …" under a title "Best
@@ -116,6 +126,20 @@ def _fold(s: str) -> str:
 
 
 _folded = lru_cache(maxsize=FOLD_CACHE_SIZE)(_fold)
+
+
+def is_cjk(s: str) -> bool:
+    """Whether `s` holds a CJK character (CJK_SCRIPT): an ASCII string answered at once, others
+    remembered as `fold` remembers them (the title's choice asks of the same few titles
+    a dozen times a page)."""
+    if s.isascii():
+        return False
+    return _holds_cjk(s) if len(s) <= FOLD_CACHE_CHARS else CJK_SCRIPT.search(s) is not None
+
+
+@lru_cache(maxsize=FOLD_CACHE_SIZE)
+def _holds_cjk(s: str) -> bool:
+    return CJK_SCRIPT.search(s) is not None
 
 
 def _cut(s: str | None, limit: int) -> str | None:
@@ -214,7 +238,7 @@ def _language(lang: str | None) -> str | None:
 
 def _leads(title: str, headline: str) -> bool:
     """Whether `title` is `headline`, or starts or ends with it next to a separator
-    ("Headline | Section | Site")."""
+    ("Headline | Section | Site"; in a CJK title also at CJK_SEPARATOR: "标题_要闻_电影网")."""
     h = fold(headline)
     if fold(title) == h:
         return True
@@ -223,6 +247,9 @@ def _leads(title: str, headline: str) -> bool:
             parts = title.split(sep)
             if fold(parts[0]) == h or fold(parts[-1]) == h:
                 return True
+    if is_cjk(title):
+        parts = CJK_SEPARATOR.split(title)
+        return len(parts) > 1 and (fold(parts[0]) == h or fold(parts[-1]) == h)
     return False
 
 
@@ -276,12 +303,20 @@ def first_part(title: str) -> str:
     the longest: the rest is a tagline, a section or a site's name ("Headline | Opinion").
     A shorter first part is a name the rest explains ("Git - git-commit Documentation"),
     and the title stays whole, unless a TAGLINE_SEPARATORS one ends it ("Stripe Payments |
-    Global Payment Processing Platform" is "Stripe Payments")."""
+    Global Payment Processing Platform" is "Stripe Payments"). A CJK title is cut at
+    CJK_SEPARATOR afterwards, where its first part is strictly the longest
+    ("标题_新闻频道_中国青年网" is "标题")."""
     for sep in TAGLINE_SEPARATORS:
         first = title.split(sep, 1)[0].strip()
         if first and first != title.strip():
             return first
-    return _first_if_longest(title, PART_SEPARATORS)
+    title = _first_if_longest(title, PART_SEPARATORS)
+    if is_cjk(title):
+        parts = [p.strip() for p in CJK_SEPARATOR.split(title) if p.strip()]
+        # strictly the longest: "科普中国-辟谣文章" (the site, its section) names no headline
+        if len(parts) > 1 and len(parts[0]) > max(map(len, parts[1:])):
+            return parts[0]
+    return title
 
 
 def _first_if_longest(title: str, separators: tuple[str, ...]) -> str:
@@ -297,8 +332,9 @@ def choose_title(declared: list[str | None], entity: str | None,
                  headlines: list[tuple[str, int]], site: str | None,
                  host: str | None, root: bool = True) -> str | None:
     """The title: the shown h1 that agrees best with a declared title (<meta>'s, the
-    document's, JSON-LD's entity's), when it agrees by TITLE_AGREEMENT or more, nearest the
-    chosen element among equals; else the first declared title; JSON-LD's entity
+    document's, JSON-LD's entity's), when it agrees by TITLE_AGREEMENT or more; among equals
+    the one a declared title writes character for character, then the nearest the chosen
+    element; else the first declared title; JSON-LD's entity
     headline only when no other is declared (a listing's first item is an entity too);
     else the shown h1 nearest the chosen element. Each without a part naming the site,
     and cut to its first part when that is the longest (`first_part`; a heading at
@@ -319,7 +355,13 @@ def choose_title(declared: list[str | None], entity: str | None,
         return _first_if_longest(t, HEADING_PART_SEPARATORS)
 
     if shown and offered:
-        score, _, best = max((max(agreement(t, c) for c in offered), -d, t) for t, d in shown)
+        # among h1s that agree alike (a page's mobile and desktop headers), the one a
+        # declared title writes as shown, then the nearest (NOTES.md, 'Why the h1 a declared
+        # title writes wins a tie, and a CJK title is cut without spaces')
+        written = [" ".join(c.split()) for c in offered]
+        score, _, _, best = max((max(agreement(t, c) for c in offered),
+                                 any(" ".join(t.split()) in c for c in written), -d, t)
+                                for t, d in shown)
         if score >= TITLE_AGREEMENT:
             return as_typed(heading(without_prefix(strip_site(best, site, host), offered, site,
                                                    host)), offered, site, host)
@@ -501,7 +543,11 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
                              lambda r: shown.text_of(snap, r), snap.end,
                              lambda r: shown.name_in(snap, r))
     links = tags.link_fields(declared.get("links", ()))
-    seen = shown.Shown(snap, gone, node)     # read only for the fields nothing declares
+    # a numeric date both of whose readings are days is read in the order the page's
+    # other numeric dates show, else month first for lang en-US
+    us = dates.NumericOrder((snap.meta.get("lang") or "").lower().startswith("en-us"),
+                            lambda: shown.page_text(snap))
+    seen = shown.Shown(snap, gone, node, us)     # read only for the fields nothing declares
     page_url = snap.meta.get("url") or ""
     host = host_site(page_url)
     sources = (ld, meta, items, links)
@@ -522,7 +568,6 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
                          [(v, d) for t, d in seen.get("headlines") if (v := INVISIBLE.sub("", t))],
                          site, host,
                          root=urllib.parse.urlsplit(page_url).path.strip("/") == "")
-    us = (snap.meta.get("lang") or "").lower().startswith("en-us")
     # each source's declared (published, modified), parsed once
     declared_dates = [(dates.parse(src.get("published"), us), dates.parse(src.get("modified"), us))
                       for src in sources]
@@ -536,7 +581,8 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
     # WCXB's labels, take the shown one (NOTES.md, 'Why the page's metadata is one computation, and its precedence')
     declared_days = [d for pair in declared_dates for d in pair if d]
     if published and any(d[:10] != published[:10] for d in declared_days):
-        days = shown.shown_days(snap, gone, node, {d[:4] for d in (published, *declared_days)})
+        days = shown.shown_days(snap, gone, node, {d[:4] for d in (published, *declared_days)},
+                                 us)
         published = shown_instead(published, declared_dates, days,
                                   meta_published=bool(dates.parse(meta.get("published"), us)),
                                   dateline=lambda: seen.get("published"))
@@ -547,7 +593,7 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
         # JSON-LD publish date yields to a shown update')
         line = seen.get("published")
         if line and line[:10] != published[:10]:
-            days = shown.shown_days(snap, gone, node, {published[:4], line[:4]})
+            days = shown.shown_days(snap, gone, node, {published[:4], line[:4]}, us)
             published = shown_alone(published, line, days)
     published = local_day(published, seen.get("url_date") if published else None)
     # an author named like the site is the publisher: a shown byline may name the person,

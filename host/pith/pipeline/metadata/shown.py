@@ -458,7 +458,8 @@ def dateline(snap, gone: np.ndarray, node: int, times: list[list],
     update = None
     for r in cands[:MAX_TRIES].tolist():
         t = text_of(snap, r)
-        if 0 < len(t) <= MAX_DATELINE_CHARS and not JOINED.search(t.lower()):
+        if 0 < len(t) <= MAX_DATELINE_CHARS and not JOINED.search(t.lower()) \
+                and not is_clock(snap, r, inside=True):
             d = dates.find(t, us_order)
             if d and not UPDATE_WORDS.search(f"{t} {snap.cls[r]}".lower()):
                 return d
@@ -477,6 +478,25 @@ def dateline(snap, gone: np.ndarray, node: int, times: list[list],
             if d:
                 return d
     return None
+
+
+# A class or id that names the day the page is read, not written: a masthead's or
+# footer's clock ("todays-date", "the-date-today", "current-date"), shown on every page of
+# a site (NOTES.md, 'Why dates are read in the forms many sites write them'). "today"
+# alone is not enough: it names shows and sites ("today-show", "usatoday-byline").
+CLOCK_NAMES = re.compile(r"todays?[-_]?(?:date|time)|(?:date|time)[-_]?today|"
+                         r"current[-_]?(?:date|time|day)")
+
+
+def is_clock(snap, r: int, inside: bool = False) -> bool:
+    """Whether row `r` or its parent is named as the day's clock (CLOCK_NAMES); with
+    `inside`, or an element inside `r` (a date line's block holding the clock's paragraph;
+    a date read from a row's own text or tail needs only the row and its parent)."""
+    p = int(snap.parent[r])
+    rows = ([p] if p >= 0 else []) + (list(range(r, min(int(snap.end[r]), r + MAX_BYLINE_ROWS)))
+                                      if inside else [r])
+    names = " ".join(f"{snap.cls[i]} {snap.id[i]}" for i in rows)
+    return bool(CLOCK_NAMES.search(names.lower()))
 
 
 # The columns a short date line is read from: a row's own text, and the text after it (a
@@ -510,7 +530,7 @@ def short_dates(snap, lines: list[tuple[int, str, str]], us_order: bool = False)
     for r, column, own in lines:
         d = dates.find(own, us_order)
         label = f"{own} {snap.text[r]}" if column == "tail" else own
-        if d and not JOINED.search(label.lower()):
+        if d and not JOINED.search(label.lower()) and not is_clock(snap, r):
             yield r, d
 
 
@@ -537,16 +557,24 @@ def written_date(snap, gone: np.ndarray, node: int, us_order: bool = False) -> s
 # against the declared ones: a date line sits within a header of a hundred rows or two
 # (150 measured one page fewer on the training sites).
 DAY_ROWS = WINDOW_ROWS
-# Words that say a shown date is when the page changed, not when it came out.
-UPDATE_WORDS = re.compile(r"updat|modif|revis|review|edit|aktualisiert|mis à jour|actualizad")
+# Words that say a shown date is when the page changed, not when it came out, in the
+# languages the month names are read in (NOTES.md, 'Why dates are read in the forms many
+# sites write them'): Italian "aggiornato", Portuguese "atualizado", Dutch "bijgewerkt",
+# Polish and Czech "aktualizacja", "aktualizováno", Scandinavian "uppdaterad",
+# "opdateret", "oppdatert", Turkish "güncellendi", Russian "обновлено".
+UPDATE_WORDS = re.compile(r"updat|modif|revis|review|edit|aktualisiert|mis à jour|mise à jour|"
+                          r"actualizad|aggiornat|atualizad|bijgewerkt|aktualiz|uppdaterad|"
+                          r"opdateret|oppdatert|güncel|обновл|geändert")
 
 
-def shown_days(snap, gone: np.ndarray, node: int, years: set[str]) -> dict[str, bool]:
+def shown_days(snap, gone: np.ndarray, node: int, years: set[str],
+               us_order=False) -> dict[str, bool]:
     """The days of `years` written near the chosen element's top (short texts of their own
     and <time datetime>s, DAY_ROWS before it and after it inside it), each with whether
     any of its places says it is an update ("Updated on", "Last modified:" in the text or
     class, the element before it or its parent's own text). Only rows naming one of
-    `years` are parsed (a page's other dates cost nothing)."""
+    `years` are parsed (a page's other dates cost nothing), numeric ones in `us_order`,
+    as the date line reads them (its days are matched against the date line's)."""
     top = np.arange(max(0, node - DAY_ROWS), min(int(snap.end[node]), node + DAY_ROWS))
     top = top[~gone[top]]
     out: dict[str, bool] = {}
@@ -554,6 +582,8 @@ def shown_days(snap, gone: np.ndarray, node: int, years: set[str]) -> dict[str, 
     wanted = re.compile("|".join(sorted(years)))
 
     def put(day, r, own):
+        if is_clock(snap, r):
+            return
         p = parent[r]
         context = (f"{own} {snap.text[r]} {snap.cls[r]} {snap.text[r - 1] if r else ''} "
                    f"{snap.text[p] if p >= 0 else ''}")
@@ -575,16 +605,22 @@ def shown_days(snap, gone: np.ndarray, node: int, years: set[str]) -> dict[str, 
         seen.add(count)
         own = strings[count]
         if len(own) <= MAX_DATELINE_CHARS:
-            d = dates.find(own)
+            d = dates.find(own, us_order)
             if d:
                 put(d[:10], int(top[count % len(top)]), own)
     lo, hi = node - DAY_ROWS, min(int(snap.end[node]), node + DAY_ROWS)
     for r, v in (snap.meta.get("declared") or {}).get("times", ()):
         if lo <= r < hi and not gone[r]:
-            d = dates.parse(v)
+            d = dates.parse(v, us_order)
             if d and d[:4] in years:
                 put(d[:10], r, snap.text[r])
     return out
+
+
+def page_text(snap) -> str:
+    """Every text and tail of the page, a newline apart (read once a page, and only when a
+    numeric date's order is asked: dates.NumericOrder)."""
+    return "\n".join(snap.cols["text"].tolist() + snap.cols["tail"].tolist())
 
 
 # Where a page names itself besides its title: its banner and its footer ("© Site").
@@ -606,8 +642,11 @@ class Shown:
     its authors and date is never searched for a byline): title (the h1), authors,
     published (a <time> or date line near the choice), url_date."""
 
-    def __init__(self, snap, gone: np.ndarray, node: int) -> None:
+    def __init__(self, snap, gone: np.ndarray, node: int, us_order=None) -> None:
         self.snap, self.gone, self.node = snap, gone, node
+        # a numeric date's order (dates.NumericOrder, merge's): month first for lang
+        # en-US when not given
+        self.us_order = us_order
         self.found: dict[str, Any] = {}
 
     def get(self, name: str) -> Any:
@@ -626,7 +665,9 @@ class Shown:
             links = [r for r, rel, _h in declared.get("links", ()) if "author" in rel.split()]
             return byline(snap, gone, node, links) or None
         if name == "published":
-            us = (snap.meta.get("lang") or "").lower().startswith("en-us")
+            us = self.us_order
+            if us is None:
+                us = (snap.meta.get("lang") or "").lower().startswith("en-us")
             return dateline(snap, gone, node, declared.get("times", []), us)
         if name == "url_date":
             return dates.from_url(snap.meta.get("url") or "")
