@@ -445,6 +445,26 @@ def test_void_elements_have_no_children_as_in_a_browser():
     assert parents[tags.index("track")] == tags.index("video")
 
 
+def test_math_elements_named_like_void_elements_keep_their_children():
+    # In MathML a <source>, <input>, <link> or <wbr> is a MathML element, which holds
+    # text and children; only the void tags that leave foreign content (img, br, hr,
+    # embed, meta) are HTML's, childless, wherever they stand (the walk skips reading
+    # their children: static._CLOSED_TAGS).
+    snap = snapshot_from_html(
+        "<p>a<math><mi>x</mi><source>in <mi>math</mi></source><input>too</input>"
+        "<link>linked</link><wbr>w</wbr></math>b<img>after<br>br</p>")
+    nodes = snap["nodes"]
+    tags, parents, text, tail = nodes["tag"], nodes["parent"], nodes["text"], nodes["tail"]
+    math = tags.index("math")
+    for name, own in (("source", "in "), ("input", "too"), ("link", "linked"), ("wbr", "w")):
+        row = tags.index(name)
+        assert parents[row] == math and text[row] == own, name
+    assert parents[tags.index("mi", tags.index("source"))] == tags.index("source")
+    assert tail[math] == "b"
+    assert tail[tags.index("img")] == "after" and tail[tags.index("br")] == "br"
+    assert static._CLOSED_TAGS <= static.NO_CHILD_TAGS | static.VOID_ELEMENTS
+
+
 @pytest.mark.parametrize("data, header, exact", [
     ("<p>café</p>".encode(), None, True),                                   # valid UTF-8
     (b"<p>plain ascii</p>", None, True),                                     # ASCII, undeclared
