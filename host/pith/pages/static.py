@@ -514,7 +514,7 @@ def snapshot_of_html(html: str, url: str, max_nodes: int,
     n, cols, meta = _read_tree(html, url, utf8)
     for name in ("url", "host"):      # the caller's url may hold a lone surrogate
         cols[name] = snapshot_mod.well_formed(cols[name])
-    return snapshot_mod.from_columns(n, cols, meta, max_nodes)
+    return snapshot_mod.from_columns(n, cols, meta, max_nodes, meta["tag_codes"])
 
 
 # The attributes the snapshot reads; every other attribute's value is never looked at.
@@ -707,7 +707,8 @@ def _read_tree(html: str, url: str, utf8: bytes | None = None) -> tuple[int, dic
             "color": [""] * n, "frame": frame_c}
     meta = {"url": url, "title": title, "lang": lang, "layout": False,
             "viewport": [0, 0], "page": [0, 0], "warnings": warnings, "declared": declared,
-            "capture_ms": round((time.perf_counter() - t0) * 1000, 1)}
+            "capture_ms": round((time.perf_counter() - t0) * 1000, 1),
+            "tag_codes": (codes, names)}    # Snapshot.tag_codes, found here already
     return n, cols, meta
 
 
