@@ -72,9 +72,6 @@ def test_state_names_and_the_page_itself_are_not_threads():
     assert comments.find(snap, compute(snap)).roots.tolist() == [8]   # ol.commentlist
     snap = from_json(blog(body_cls="verbosa-comment-placeholder"), 1000)
     assert comments.find(snap, compute(snap)).roots.tolist() == [6]
-    assert not comments.names_thread("feature_chompcommentimages")
-    assert not comments.names_thread("site-commenting-guidelines")
-    assert comments.names_thread("jc_commentsDiv") and comments.names_thread("dsq-comment-7")
 
 
 def test_a_marked_wrapper_around_the_post_is_not_a_thread():
@@ -344,7 +341,8 @@ def test_containing_finds_the_names_holding_a_word_and_every_thread_name():
     lower-cased name, also after a letter whose lower case is longer (İ); and every name
     THREAD_WORDS finds holds one of THREAD_LITERALS, so the prefilter leaves no thread
     name untested."""
-    from pith.pipeline.comments import THREAD_LITERALS, THREAD_WORDS, containing
+    from pith.pipeline.comments import containing
+    from pith.pipeline.threadnames import THREAD_LITERALS, THREAD_WORDS
     names = ["comment", "post Comment-list", "xcomment", "commenting", "a\ncomments", "",
              "c12", "dsq-thread", "nav", "KCOMMENT", "2comment", "wrap talkback",
              "İİİ comment", "İ", "livefyre-app", "ugccmt"]
@@ -491,3 +489,144 @@ def test_a_thread_on_a_page_typed_forum_is_its_content():
     assert comments.apart(snap, feats, Options()) is not None
     bread = from_json(json.loads((PAGES / "bread-post" / "snapshot.json").read_text()), 100_000)
     assert not comments.typed_forum(bread, compute(bread))
+
+
+BOARD_TOPICS = ("Spring plans: a free month of data with a thirty dollar top up",
+                "Roaming in the United States, what does a day pass cost now",
+                "Voicemail stopped working after the network upgrade last week",
+                "Porting a number from another carrier took four days for me",
+                "The basic plan of one hundred megabytes has been discontinued")
+BOARD_POSTS = ("Valid until the end of August: a twenty-five dollar account bonus with any "
+               "hundred dollar top up bought in a store or online. The top up must be "
+               "activated before the last day of the offer, and it cannot be combined with "
+               "any other promotion.",
+               "Thanks, I topped up yesterday and the bonus showed on my account this morning.",
+               "Does it work with the vouchers sold at the gas stations as well?")
+
+
+def board_in_a_page(post_cls="spTopicPostSection"):
+    """A board embedded in a CMS page (Simple:Press in a WordPress `article`): the
+    topic's `h1`, the board's quick links (three groups of five topic titles written as
+    plain `div`s, a dropdown's options), a breadcrumb, then the topic's three posts, each
+    a `div` of class `post_cls` (Simple:Press's post class by default)."""
+    groups = "".join(
+        f'<div class="spQuickLinksGroup"><div class="ddTitle">{name}</div><div class="ddChild">'
+        + "".join(f'<div class="opta">{t}</div>' for t in BOARD_TOPICS) + "</div></div>"
+        for name in ("Rates and plans", "Phone issues", "Technical details"))
+    posts = "".join(
+        f'<div id="post{k}" class="{post_cls}"><div class="spPostUserName">member{k}</div>'
+        f'<div class="spPostContent"><p>{text}</p></div></div>'
+        for k, text in enumerate(BOARD_POSTS))
+    html = f"""<!DOCTYPE html><html><head>
+<title>Summer account bonus | Rates and plans | Consumer forum</title></head>
+<body class="page"><header><nav><a href="/">Home</a> <a href="/speak/">Forum</a></nav></header>
+<div id="content"><main><article id="post-10" class="page type-page">
+<h1 class="entry-title">Summer account bonus</h1>
+<div id="spMainContainer"><div class="spQuickLinks">{groups}</div>
+<div class="spBreadCrumbs"><a href="/speak/">Forum</a> › <a href="/speak/rates/">Rates</a></div>
+<div id="topic7" class="spTopicViewSection"><div class="spPostList">{posts}</div></div>
+</div></article></main></div><footer>Consumer forum · About · Privacy</footer></body></html>"""
+    return static.snapshot_from_html(
+        html, "https://www.example.ca/speak/rates-and-plans/summer-account-bonus/")
+
+
+def test_the_board_around_a_forum_engines_thread_is_left_out():
+    """The failure this fixes: on a Simple:Press topic inside a WordPress page
+    (magic_html's speakoutwireless topic, page F1 0.44: P 0.29), the element was the
+    page's `article`, and the block model kept the board's quick links (topic titles
+    written as plain text) around the one post. The engine's posts are the thread: what
+    else the element holds is the board's, but the topic's title."""
+    text = select(board_in_a_page()).output("text")
+    assert text.startswith("Summer account bonus")
+    assert all(post in text for post in BOARD_POSTS)
+    assert not any(topic in text for topic in BOARD_TOPICS)
+    before = select(board_in_a_page(), Options.from_overrides({"forum_board_around": False}))
+    assert all(topic in before.output("text") for topic in BOARD_TOPICS)
+
+
+def test_the_board_is_left_out_only_around_an_engines_thread():
+    """Without an engine's post class there is no engine thread to bound the content
+    (a blog's `article` of posts): board_around judges nothing, and the page reads as
+    the option off reads it."""
+    capture = board_in_a_page(post_cls="entry")
+    snap = from_json(capture, 10_000)
+    feats = compute(snap)
+    assert comments.content(snap, feats, Options()) is None
+    on = select(board_in_a_page(post_cls="entry")).output("text")
+    off = select(board_in_a_page(post_cls="entry"),
+                 Options.from_overrides({"forum_board_around": False})).output("text")
+    assert on == off
+
+
+FLARUM_POSTS = ("Good morning, my mother's subscription moved from the old provider to the new "
+                "one, and she used to pause it every summer while she travels from May to "
+                "September. I cannot find that option any more.",
+                "You can call the contracts team on the free number; they can switch the "
+                "pause on for you.",
+                "Thank you, that was quick and it worked.")
+
+
+def flarum_with_a_copy():
+    """A Flarum discussion (`li.PostStream-item` posts) followed, inside the same `main`,
+    by the page's plain copy of the thread (its title and posts, each `div.Post-body`
+    like the drawn posts' bodies), as a page saved while loading shows it."""
+    drawn = "".join(
+        f'<li class="PostStream-item"><article class="Post CommentPost"><h3 class="PostUser-'
+        f'name">user{k}</h3><div class="Post-body"><p>{text}</p></div></article></li>'
+        for k, text in enumerate(FLARUM_POSTS))
+    copy = "".join(f'<h3>user{k}</h3><div class="Post-body"><p>{text}</p></div>'
+                   for k, text in enumerate(FLARUM_POSTS))
+    html = f"""<!DOCTYPE html><html><head><title>Pausing a subscription - Community</title>
+</head><body><div id="app" class="App"><header><nav><a href="/">Home</a></nav></header>
+<main class="App-content"><div class="DiscussionPage">
+<h1 class="DiscussionHero-title">Pausing a subscription</h1>
+<div class="PostStream"><ul>{drawn}</ul></div></div><div id="flarum-loading">Loading…</div>
+<div class="container"><h1>Pausing a subscription</h1>{copy}</div></main></div></body></html>"""
+    return static.snapshot_from_html(html, "https://community.example.ch/d/36387-pausing")
+
+
+def test_what_the_posts_likes_grow_over_outside_an_engines_thread_is_left_out():
+    """The failure this fixes: on a Flarum topic saved mid-load (magic_html's
+    community.sunrise.ch, rendered F1 0.58: P 0.41), the posts' copy outside the
+    engine's post stream shares their body's markup, so the forum posts' likes
+    (posts.alike) lifted it after the board was judged, and the thread read twice. The
+    board is now judged after the likes: each post once, the topic's title once."""
+    text = select(flarum_with_a_copy()).output("text")
+    assert all(text.count(post) == 1 for post in FLARUM_POSTS)
+    assert text.count("Pausing a subscription") == 1 and "Loading" not in text
+    off = select(flarum_with_a_copy(), Options.from_overrides({"forum_board_around": False}))
+    assert off.output("text").count(FLARUM_POSTS[0]) == 2
+
+
+def blog_with_custom_comments(hidden=2):
+    """The blog() post with its comments in custom elements and no class: a
+    `blog-comments` list of six `blog-comment`s (author line, text), each hidden by
+    visibility (`hidden`) as a saved page's style hides an undefined element."""
+    rows = [("html", -1), ("body", 0), ("article", 1, {"cls": "post"}),          # 0 1 2
+            ("h1", 2, {"text": "Why my bread stopped rising"}),                   # 3
+            ("p", 2, {"text": POST}), ("p", 2, {"text": POST}),                   # 4 5
+            ("blog-comments", 1, {"hidden": hidden})]                             # 6
+    for k in range(6):
+        item = len(rows)
+        rows += [("blog-comment", 6, {"hidden": hidden}),
+                 ("p", item, {"hidden": hidden, "text": f"Reader {k} says:"}),
+                 ("p", item, {"hidden": hidden, "text": COMMENT})]
+    rows += [("footer", 1, {"text": "A bread diary."})]
+    return make_snapshot(rows, url="https://blog.example.org/2024/02/why-my-bread/",
+                         title="Why my bread stopped rising", layout=True)
+
+
+def test_a_thread_in_custom_elements_named_for_comments_is_found():
+    """A page names its thread by its custom elements' tags as by its classes: shown
+    from undefined custom elements (features.undefined_comments), a blog's comments
+    would otherwise be read as its body (the failure this prevents: with the tags
+    unread, every comment was in the text). The thread is found and set apart, and the
+    post stays the body, drawn (no hidden bit) or saved undefined alike."""
+    for hidden in (0, 2):
+        sel = select(blog_with_custom_comments(hidden))
+        text = sel.output("text")
+        assert POST.strip() in text and COMMENT.strip() not in text
+        assert sel.to_wire()["comments"]["text"].count(COMMENT.strip()) == 6
+    snap = from_json(blog_with_custom_comments(), 1000)
+    assert comments.custom_named(snap).tolist() == [
+        tag in ("blog-comments", "blog-comment") for tag in snap.tag.tolist()]

@@ -385,3 +385,46 @@ def test_own_lengths_are_a_rows_text_and_its_childrens_tails_found_once():
     own = features.own_lengths(snap)
     assert own.tolist() == [0, 1, 5, 1] and features.own_lengths(snap) is own
     assert compute(snap).own_chars is own
+
+
+def test_comments_in_undefined_custom_elements_are_shown():
+    """The failure this fixes: a Reddit thread saved and captured rendered (magic_html's
+    r/BoomersBeingFools topics, rendered F1 0.37 and 0.55, static 0.54 and 0.67): its
+    comments sit in custom elements the saved page never defines, which its style hides
+    (visibility) until a script draws them, so every comment was hidden. A comment-named
+    custom element hidden by visibility is shown, with the undefined wrapper above it;
+    a dialog, a comment inside a row the page hid itself, and display:none stay hidden."""
+    # div#comments(2) > faceplate-batch(3) > shreddit-comment-tree(4) > shreddit-comment(5)
+    # > p(6); faceplate-dialog(7) > p(8); div(9) hidden > shreddit-comment(10) > p(11);
+    # shreddit-comment(12) display:none and visibility > p(13)
+    rows = [("html", -1), ("body", 0), ("div", 1, {"id": "comments"}),
+            ("faceplate-batch", 2, {"hidden": 2}),
+            ("shreddit-comment-tree", 3, {"hidden": 2}),
+            ("shreddit-comment", 4, {"hidden": 2}),
+            ("p", 5, {"hidden": 2, "text": "Bet he is a lot of fun at thanksgiving."}),
+            ("faceplate-dialog", 1, {"hidden": 2}),
+            ("p", 7, {"hidden": 2, "text": "Log in to continue"}),
+            ("div", 1, {"hidden": 2}),
+            ("shreddit-comment", 9, {"hidden": 2}),
+            ("p", 10, {"hidden": 2, "text": "A comment the page itself hides."}),
+            ("shreddit-comment", 1, {"hidden": 3}),
+            ("p", 12, {"hidden": 3, "text": "A collapsed comment."})]
+    snap = from_json(make_snapshot(rows, layout=True), 1000)
+    assert hidden_bits(snap).tolist() == [0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 1, 1]
+    feats = compute(snap)
+    assert feats.chars[2] == len("Betheisalotoffunatthanksgiving.") and feats.chars[1] == feats.chars[2]
+
+
+def test_comments_under_a_deep_chain_of_undefined_wrappers_are_shown_at_once():
+    """A hostile page's 20,000 comment elements under a 3,000-deep chain of undefined
+    wrappers: every comment is shown, with the chain (no walk up the chain a comment:
+    features.undefined_comments finds the rows by pointer doubling); one comment-named
+    element under a row the page hid (display:none) stays hidden."""
+    rows = [("html", -1), ("body", 0)]
+    for _ in range(3000):
+        rows.append(("x-wrap", len(rows) - 1, {"hidden": 2}))
+    rows += [("x-comment", len(rows) - 1, {"hidden": 2, "text": "c"}) for _ in range(20_000)]
+    rows += [("div", 1, {"hidden": 1}), ("x-comment", len(rows), {"hidden": 2, "text": "h"})]
+    snap = from_json(make_snapshot(rows, layout=True), 100_000)
+    assert ((hidden_bits(snap)[:-2] & 2) == 0).all() and hidden_bits(snap)[-1] == 2
+    assert compute(snap).chars[0] == 20_000

@@ -136,6 +136,25 @@ def test_a_plain_updated_meta_name_is_the_modified_date():
     assert meta_of(page, head=ld + head)["published"] == "2025-12-18"
 
 
+@pytest.mark.parametrize("key,value,field,iso", [
+    ("cxenseparse:publishtime", "2025-03-04T10:00:00Z", "published", "2025-03-04T10:00:00+00:00"),
+    ("og:publish_date", "2025-03-04", "published", "2025-03-04"),
+    ("published_at", "2025-03-04", "published", "2025-03-04"),
+    ("article_date_original", "March 4, 2025", "published", "2025-03-04"),
+    ("pdate", "20170403", "published", "2017-04-03"),
+    ("http://ogp.me/ns/article#published_time", "2025-03-04", "published", "2025-03-04"),
+    ("dc.modified", "2025-03-04", "modified", "2025-03-04"),
+    ("last-updated", "2025-03-04", "modified", "2025-03-04"),
+])
+def test_date_names_more_than_one_sites_cms_writes(key, value, field, iso):
+    """The publish and modified dates under the <meta> names several sites' CMSs write
+    besides OpenGraph's and Dublin Core's (NOTES.md, 'Why dates are read in the forms many
+    sites write them'); a page declaring only a modified date is dated by it."""
+    head = f'<meta name="{key}" content="{value}">'
+    m = meta_of(ARTICLE.format(h="x"), head=head)
+    assert m[field] == iso and m["published"] == iso
+
+
 def test_a_utc_time_a_day_off_the_urls_day_takes_the_urls_day():
     head = '<meta property="article:published_time" content="2025-12-19T02:41:41+00:00">'
     url = "https://blog.test/2025/12/18/a-post"
@@ -296,10 +315,12 @@ def test_a_by_line_is_read_whatever_its_class_names():
             "</span></p><p>" + "Restaurant text. " * 40 + "</p></article>")
     assert meta_of(body)["authors"] == ["Sofia Gonzalez"]
 
-@pytest.mark.parametrize("value", ["undefined", "null", "default", "None"])
+@pytest.mark.parametrize("value", ["undefined", "null", "default", "None", "admin", "Webmaster",
+                                   "Administrator"])
 def test_a_scripts_or_themes_placeholder_is_no_declared_author(value):
     assert shown.clean_declared_author(value) is None
     assert shown.clean_declared_author("Jo Default") == "Jo Default"
+    assert shown.clean_declared_author("adminn") == "adminn"     # a user's own name stays
 
 def test_a_class_word_inside_a_longer_word_does_not_exclude_a_byline():
     # "job" (a job title) inside "jobber", a theme's name: the author span is a byline
@@ -405,6 +426,23 @@ def test_a_posters_joining_day_is_not_the_posts_date(profile):
     assert meta_of("<h1>Football season</h1>" + post)["published"] == "2019-08-27"
 
 
+@pytest.mark.parametrize("clock", [
+    '<div class="block-date"><p id="todays-date-custom"><strong>Friday</strong>, December 19, 2025</p></div>',
+    '<p class="date current-date">December 19, 2025</p>',
+    '<div class="the-date-today">Friday, December 19, 2025</div>',
+])
+def test_a_mastheads_clock_is_not_the_pages_date(clock):
+    """A date line named as today's date is the day the page was read (a masthead's or
+    footer's clock), not the day it was written: the page's own date line is its date."""
+    body = (f"<header>{clock}</header><h1>What are taxes</h1>"
+            '<div class="block-content">12.12.2025</div>' + ARTICLE.format(h="Taxes"))
+    assert meta_of(body)["published"] == "2025-12-12"
+    # "today" alone names a show or a site, not the clock
+    body = ('<h1>What are taxes</h1><p class="date today-show">December 19, 2025</p>'
+            + ARTICLE.format(h="Taxes"))
+    assert meta_of(body)["published"] == "2025-12-19"
+
+
 def test_a_date_line_that_is_no_update_comes_before_a_nearer_update():
     lines = ('<span class="dateline">DECEMBER 22, 2022</span>'
              '<span class="dateline updated">Updated: JANUARY 02, 2026</span>')
@@ -417,9 +455,25 @@ def test_a_date_line_that_is_no_update_comes_before_a_nearer_update():
         return shown.dateline(snap, np.zeros(snap.n, bool), article, [])
 
     assert date_above_the_article(lines) == "2022-12-22"
+    # an update in the other languages whose dates are read
+    for update in ("Aggiornato il 02 gennaio 2026", "Atualizado em 2 de janeiro de 2026",
+                   "Bijgewerkt op 2 januari 2026", "Aktualizacja: 2 stycznia 2026",
+                   "Uppdaterad 2 januari 2026", "Güncellendi: 2 Ocak 2026", "Обновлено 2 января 2026"):
+        spans = f'<span class="dateline">22 December 2022</span><span class="dateline">{update}</span>'
+        assert date_above_the_article(spans) == "2022-12-22", update
     # an update alone is still the page's date
     assert date_above_the_article('<span class="dateline updated">Updated: JANUARY 02, 2026</span>') \
         == "2026-01-02"
+
+def test_shown_days_read_numeric_dates_in_the_date_lines_order():
+    rows = [("html", -1), ("body", 0), ("p", 1, {"text": "Posted 3/4/2025"}),
+            ("p", 1, {"text": "x " * 50})]
+    snap = snapshot_mod.from_json(make_snapshot(rows), 1000)
+    gone = np.zeros(snap.n, bool)
+    assert set(shown.shown_days(snap, gone, 3, {"2025"})) == {"2025-04-03"}
+    assert set(shown.shown_days(snap, gone, 3, {"2025"}, True)) == {"2025-03-04"}
+    assert shown.dateline(snap, gone, 3, [], True) == "2025-03-04"
+
 
 def test_shown_days_survive_a_nul_in_a_captured_text():
     # a page's script can write U+0000 into the DOM (parsers never do); the days found
@@ -619,6 +673,29 @@ def test_numeric_day_month_order():
     assert dates.parse("13/04/2024", us_order=True) == "2024-04-13"   # only one reading is a date
 
 
+def test_a_numeric_dates_order_is_the_one_the_pages_other_numeric_dates_show():
+    """"6/2/2025" is read in the order the page's other numeric dates can only be read in
+    ("3/13/2026": month first; "13/03/2026": day first), else by the page's language
+    (NOTES.md, 'Why dates are read in the forms many sites write them')."""
+    def published(listing: str, lang: str = "en") -> str:
+        body = ("<h1>Climate change</h1><p class='date'>Effective beginning 6/2/2025:</p>"
+                + ARTICLE.format(h="Climate") + f"<ul><li>{listing}</li></ul>")
+        return meta_of(body, lang=lang)["published"]
+
+    assert published("Major Land Uses 3/13/2026") == "2025-06-02"
+    assert published("Major Land Uses 13/03/2026") == "2025-02-06"
+    assert published("Major Land Uses") == "2025-02-06"                 # lang en: day first
+    assert published("Major Land Uses", lang="en-US") == "2025-06-02"
+    assert published("Major Land Uses 13/03/2026", lang="en-US") == "2025-02-06"
+    assert published("3/13/2026 and 13/03/2026") == "2025-02-06"       # both: the language's
+    asked = []
+    order = dates.NumericOrder(False, lambda: asked.append(1) or "5/13/2025")
+    assert dates.find("13/4/2025", order) == "2025-04-13" and not asked   # one reading only
+    assert dates.find("4/5/2025", order) == "2025-04-05" and asked == [1]
+    dates.find("6/7/2025", order)
+    assert asked == [1]                                                    # decided once
+
+
 def test_find_reads_dates_of_any_scripts_digits_and_skips_texts_without_a_year():
     """`find` answers a text without four digits in a row at once (dates.FOUR_DIGITS):
     every form it reads holds its year so, in any script's digits (Python's \\d), which
@@ -628,6 +705,25 @@ def test_find_reads_dates_of_any_scripts_digits_and_skips_texts_without_a_year()
     assert dates.find("Jane Doe, 3 min read, 12 March") is None
     assert dates.find("March 12, 2024 at 10:00") == "2024-03-12"
     assert dates.find("12/03/24") is None
+
+
+@pytest.mark.parametrize("text,iso", [
+    ("By FlowGuard EMEA on 04-ago-2021 5:11:10", "2021-08-04"),    # day-month-year with hyphens
+    ("Released 24-Nov-2021", "2021-11-24"), ("Mar-04-2025", "2025-03-04"),
+    ("Posted March 4,2025", "2025-03-04"),                         # no space after the comma
+    ("发布于 2016年10月14日", "2016-10-14"), ("2025년 3월 4일", "2025-03-04"),
+    ("2025. 3. 4.", "2025-03-04"), ("4. 3. 2025", "2025-03-04"),  # Korean, Czech
+    ("12 janv. 2025", "2025-01-12"), ("12 févr. 2025", "2025-02-12"), ("3 avr. 2025", "2025-04-03"),
+    ("12 juil. 2025", "2025-07-12"), ("12 déc. 2025", "2025-12-12"),
+    ("4 augusti 2025", "2025-08-04"), ("4. marts 2025", "2025-03-04"),
+    ("4 Şubat 2025", "2025-02-04"), ("4 Aralık 2025", "2025-12-04"),
+    ("the 21st of June 2017", None), ("March 2025", None), ("May 2025 12", None),
+])
+def test_find_reads_the_forms_many_sites_write(text, iso):
+    """Dates as sites across languages write them on a date line (NOTES.md, 'Why dates are
+    read in the forms many sites write them'); a month and year alone, or prose's "the
+    21st of June", give no day."""
+    assert dates.find(text) == iso
 
 
 def test_month_trie_matches_as_the_alternation():
@@ -1096,3 +1192,109 @@ def test_heading_text_leaves_out_a_control_only_inside_its_own_heading():
     assert shown.heading_text(snap, 4) == "Second"
     assert snap.memo(("heading_controls",), lambda: None).tolist() == \
         [False, False, False, True, False, True]
+
+
+# --- bylines left out: menus, forms, sentences, date labels (NOTES.md, 'Why a byline is
+# no menu item, and other bylines left out') ------------------------------------------------
+
+@pytest.mark.parametrize("menu", [
+    '<nav><ul><li><a href="/shop/brands">By Brand</a></li><li><a href="/shop/styles">By Style</a></li></ul></nav>',
+    '<div role="navigation"><p class="header-sub-menu-title">By Domain</p></div>',
+    '<nav><a class="dropdown-item" href="/people/faculty">People</a></nav>',    # a people page's link
+])
+def test_a_menus_by_item_or_people_link_is_no_byline(menu):
+    assert meta_of(menu + ARTICLE.format(h="Rentals"))["authors"] == []
+    # the article's own byline below the menu is still read
+    body = menu + '<article><h1>Rentals</h1><p>By <a href="/author/kim-lee">Kim Lee</a></p><p>' \
+        + "Rental text. " * 40 + "</p></article>"
+    assert meta_of(body)["authors"] == ["Kim Lee"]
+
+
+def test_a_forms_control_is_no_byline():
+    button = '<button class="btn" id="author-review">write a review</button>'
+    assert meta_of(button + ARTICLE.format(h="Graphics card"))["authors"] == []
+
+
+@pytest.mark.parametrize("line,names", [
+    ("By the end of this tutorial, you'll have", []),   # a lower-case article first
+    ("This review is posted in\nMobile App Reviews", []),   # a verb inside
+    ("By the Lavazza Team", ["the Lavazza Team"]),          # "the" before a name stays
+    ("Last Updated:\nJanuary 7, 2025", []),                 # a date line's label
+    ("Published\nMarch 3, 2024", []),
+    ("By Ana de la Cruz", ["Ana de la Cruz"]),              # lower-case particles stay
+])
+def test_a_sentences_or_date_labels_words_are_no_name(line, names):
+    assert shown.clean_byline(line) == names
+
+
+def test_a_class_naming_authoring_or_authorization_is_no_byline():
+    body = ('<h4 id="authoring-applications">Authoring applications</h4>'
+            '<h4 class="authorization-header">Authorization header</h4>' + ARTICLE.format(h="Tokio"))
+    assert meta_of(body)["authors"] == []
+    assert shown.BYLINE_NAMES.search("post-author") and shown.BYLINE_NAMES.search("authors")
+
+
+@pytest.mark.parametrize("credit,name", [
+    ('<p><em>This post was written by <a href="/find-a-provider/vm">Vanessa Mendez, MD</a>, '
+     'gastroenterologist, Parkview Health.</em></p>', ["Vanessa Mendez"]),
+    ('<div class="author-bio">This post was written by Danielle Padula, Head of Marketing and '
+     'Community Development</div>', ["Danielle Padula"]),
+    ('<p>This article was written by a human, not a model.</p>', []),      # no name after it
+])
+def test_a_sentence_crediting_the_author_names_them(credit, name):
+    body = "<article><h1>Plant-based diets</h1><p>" + "Diet text goes on. " * 40 + "</p>" + credit + "</article>"
+    assert meta_of(body)["authors"] == name
+
+
+@pytest.mark.parametrize("label", ["Author(s)", "Authors", "Autoren"])
+def test_a_plural_author_label_in_an_element_of_its_own_names_the_next_one(label):
+    line = (f'<div class="hero"><h6>{label}</h6><ul><li><a href="/library/?q=1">John A. Alic</a></li>'
+            '<li><a href="/library/?q=2">David C. Mowery</a></li></ul></div>')
+    body = "<article><h1>Innovation policies</h1>" + line + "<p>" + "Policy text. " * 40 + "</p></article>"
+    assert meta_of(body)["authors"] == ["John A. Alic"]
+
+
+@pytest.mark.parametrize("review", [
+    '<section class="product-reviews"><article class="product-review"><footer class="product-review__footer">'
+    '<div class="product-review__byline">by sam colegrove on November 24, 2025</div></footer>'
+    '<p>Great interface.</p></article></section>',
+    '<ol class="commentlist"><li class="review even"><div class="comment_container"><p class="meta">'
+    '<strong class="woocommerce-review__author">CLAUDIO</strong></p></div></li></ol>',
+])
+def test_a_reviews_or_comments_author_is_not_the_pages(review):
+    body = "<article><h1>Audio interface</h1><p>" + "Product text. " * 40 + "</p>" + review + "</article>"
+    assert meta_of(body)["authors"] == []
+
+
+def test_a_posts_category_class_naming_reviews_is_no_review():
+    # WordPress files the post under "Reviews": its own byline stays
+    body = ('<article class="post category-sewing-machine-reviews"><header class="entry-header">'
+            '<span class="posted-by"><span class="meta-label">By</span> <a href="/author/akc">Angela Kaye '
+            'Carpenter</a></span></header><h1>Sewing machines</h1><p>' + "Sewing text. " * 40 + "</p></article>")
+    assert meta_of(body)["authors"] == ["Angela Kaye Carpenter"]
+
+
+@pytest.mark.parametrize("line,names", [
+    ("作者：张三", ["张三"]),
+    ("文/李四、王五", ["李四", "王五"]),
+    ("记者 | 王五 2024-01-03", ["王五"]),
+])
+def test_a_chinese_or_japanese_byline_label_names_the_author(line, names):
+    assert shown.clean_byline(line) == names
+    body = f"<article><h1>新闻</h1><p>{line}</p><p>" + "这是文章的正文内容。" * 40 + "</p></article>"
+    assert meta_of(body, lang="zh")["authors"] == names
+
+
+def _qa_page(question_type: str) -> str:
+    def post(kind, who, words):
+        return (f'<div itemscope itemtype="https://schema.org/{kind}"><div itemprop="author" itemscope '
+                f'itemtype="https://schema.org/Person"><span itemprop="name">{who}</span></div>'
+                f'<div itemprop="text"><p>' + words * 12 + "</p></div></div>")
+    return ("<h1>How do I fold a map?</h1>" + post(question_type, "Vader", "How do I fold it. ")
+            + post("Answer", "pcurry", "Fold it twice. ") + post("Answer", "wjandrea", "Roll it. "))
+
+
+def test_the_authors_of_answers_under_a_question_are_not_the_pages():
+    assert meta_of(_qa_page("Question"))["authors"] == ["Vader"]
+    # a thread whose every post is marked a reply (its first included) keeps them all
+    assert meta_of(_qa_page("Answer"))["authors"] == ["Vader", "pcurry", "wjandrea"]

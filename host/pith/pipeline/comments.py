@@ -53,29 +53,14 @@ from . import pagetype, render
 from .algorithms.auto import furniture, lowest_common_ancestor
 from .algorithms.base import Choice
 from .codes import first_seen, used
-from .features import Features, lower_in_place, tag_in
+from .features import CUSTOM_TAG_MARK, Features, lower_in_place, tag_in
 from .options import Options
 from .snapshot import Snapshot
+from .threadnames import THREAD_LITERALS, names_thread
 
-# Words of an id or a class that name a comment thread or one of its comments (lower
-# case), at the start of the name or of a part of it: `commentlist`, `comment-body`,
-# `dsq-comment-57935`, `ugccmt-comments`, `jc_commentsDiv`; not inside a word
-# (`feature_chompcommentimages`), and not commenting or commentary (a site's commenting
-# guidelines, an article's commentary are its text).
-THREAD_WORDS = re.compile(r"(?:^|[\W_\d])(?:comment(?!ing|ary|ator)|disqus|dsq-|ugccmt|livefyre"
-                          r"|talkback)")
-# The words THREAD_WORDS is made of, as written: a name holding none of them is no
-# thread's (names_thread is not asked).
-THREAD_LITERALS = ("comment", "disqus", "dsq-", "ugccmt", "livefyre", "talkback")
 # Trailing digits of a name, left out before it is tested (a thread's ids number its
 # comments: testing `comment-1`, `comment-2`, … once is enough).
 DIGITS = "0123456789"
-# Names that state whether a page or a post has comments, not where they are: a post's
-# `has-comments`, a page's `no-comments` or `comments-open` (WordPress and Squarespace
-# put them on the article and the body).
-STATE_NAMES = re.compile(r"^(?:has|no|not|with|without|allow|disable|enable|show|showing|hide)"
-                         r"[-_]|[-_](?:open|closed|off|on|enabled|disabled|count|number|link|"
-                         r"links|placeholder)$")
 # Rows that are the whole page, never a thread (a state name missed above on the body).
 PAGE_TAGS = frozenset({"html", "body"})
 # Rows that can be one comment of a thread: its items (a comment is a list item, a
@@ -134,6 +119,11 @@ FORUM_POST_CLASSES = frozenset({
     "spTopicPostSection", "dw-p-bd", "message--post", "topic-body", "bbp-reply-content",
     "wpforo-post", "PostStream-item", "postbitlegacy", "postprofile",
 })
+# The heading a board writes its topic's title in, above the posts and outside the engine's
+# thread (bbPress's `h1.entry-title`); kept by `board_around` before the thread, with the
+# headline, which a <title> written otherwise ("Who Is In Your Top 3…• SITE") may not
+# name. One after the thread is not the topic's (Flarum's loading-error copy of the page).
+TOPIC_TITLE = "h1"
 # The reply's `comments` carries at most this many characters of text and block rows
 # (`truncated` says so): with the `blocks` lists (select.MAX_BLOCK_ROWS) the reply stays
 # under the 1 MiB a browser takes from a host (4 bytes a character at worst).
@@ -163,6 +153,7 @@ class Thread:
     roots: np.ndarray      # thread rows, document order, none inside another
     items: np.ndarray      # bool per row: one comment (or a comment's part) of a thread
     inside: np.ndarray     # bool per row: the row is a thread root or inside one
+    engine: bool = False   # the forum engine's posts (engine_posts), not a named thread
 
 
 def named(snap: Snapshot) -> np.ndarray:
@@ -172,7 +163,21 @@ def named(snap: Snapshot) -> np.ndarray:
 
 
 def _named(snap: Snapshot) -> np.ndarray:
-    return name_rows(snap, names_thread, prefilter=THREAD_LITERALS)
+    return name_rows(snap, names_thread, prefilter=THREAD_LITERALS) | custom_named(snap)
+
+
+def custom_named(snap: Snapshot) -> np.ndarray:
+    """Rows that are custom elements (a tag holding CUSTOM_TAG_MARK) whose tag names a
+    comment (`shreddit-comment-tree`, `shreddit-comment`): a page names its thread by its
+    tags as by its classes, and a comment shown from an undefined custom element
+    (features.undefined_comments) is known for one (NOTES.md, 'Why comments in undefined
+    custom elements are shown'). Each distinct tag is tested once."""
+    def find() -> np.ndarray:
+        codes, tags = snap.tag_codes()
+        hit = np.fromiter((CUSTOM_TAG_MARK in t and names_thread(t) for t in tags),
+                          np.bool_, len(tags))
+        return hit[codes]
+    return snap.memo(("comment_custom_named",), find)
 
 
 def name_rows(snap: Snapshot, test, within: np.ndarray | None = None,
@@ -220,16 +225,6 @@ def containing(strings: list[str], words: tuple[str, ...]) -> np.ndarray:
     return np.unique(np.searchsorted(ends, np.array(hits, np.int64), side="right"))
 
 
-def names_thread(name: str) -> bool:
-    """Whether one of the words of an id or a class attribute names a thread or a comment
-    (THREAD_WORDS), not a state (STATE_NAMES)."""
-    low = name.lower()
-    if not THREAD_WORDS.search(low):          # most names: one search, no split
-        return False
-    return any(THREAD_WORDS.search(word) and not STATE_NAMES.search(word)
-               for word in low.split())
-
-
 def find(snap: Snapshot, feats: Features) -> Thread | None:
     """The page's comment threads (see the module docstring), None when it has none."""
     return feats.memo(("comment_thread",), lambda: _find(snap, feats))
@@ -246,7 +241,9 @@ def _find(snap: Snapshot, feats: Features) -> Thread | None:
     # a row one or two levels under a named one is an item when it repeats: a sibling of
     # the same tag follows or precedes it (a page wrapper named for comments has one body)
     repeated = _repeated(snap)
-    items = (mark | ((up1 | up2) & repeated)) & tag_in(snap, ITEM_TAGS) & (feats.chars > 0)
+    # a custom element named for a comment is an item whatever its tag (`shreddit-comment`)
+    items = ((mark | ((up1 | up2) & repeated)) & (tag_in(snap, ITEM_TAGS) | custom_named(snap))
+             & (feats.chars > 0))
     items[0] = False
     visible = np.where(feats.gone, 0, feats.own_chars).astype(np.float64)
     # each row's text is its nearest item's (the root's when it is in none); a row's items'
@@ -439,7 +436,32 @@ def engine_posts(snap: Snapshot, feats: Features) -> Thread | None:
         return None
     items = np.zeros(snap.n, np.bool_)
     items[rows] = True                   # the posts (or their bodies) are the items
-    return Thread(roots=np.array([root]), items=items, inside=snap.subtrees(np.array([root])))
+    return Thread(roots=np.array([root]), items=items, inside=snap.subtrees(np.array([root])),
+                  engine=True)
+
+
+def board_around(snap: Snapshot, blocks, element: int, thread: Thread | None, top: int,
+                 p: np.ndarray) -> np.ndarray:
+    """`p` (per block) with the blocks of `element` outside the forum engine's thread
+    judged no content, but the headline `top` (-1: none), an `h1` before the thread (the
+    topic's title above its posts, which the page's <title> may write otherwise) and the
+    blocks holding the thread: on a page whose posts an engine marks (`engine_posts`), every post is
+    inside the thread's root, and what else the element holds is the board's (its quick
+    links and forum lists, the breadcrumb, an archive notice), which the block model,
+    never trained on a board's menus written as text, may keep (NOTES.md, 'Why the board
+    around a forum engine's thread is left out'). As it is for a named thread (a
+    question may sit outside its answers' thread) or none, or when the element lies
+    inside the thread."""
+    if thread is None or not thread.engine:
+        return p
+    root = int(thread.roots[0])
+    if not (element < root < snap.end[element]):
+        return p
+    rows = blocks.rows
+    out = (rows >= element) & (rows < snap.end[element]) & ~thread.inside[rows]
+    out &= ~((rows <= root) & (snap.end[rows] > root))      # a block holding the thread
+    out &= (rows != top) & ~((snap.tag[rows] == TOPIC_TITLE) & (rows < root))
+    return np.where(out, 0.0, p)
 
 
 def whole(snap: Snapshot, feats: Features, choice: Choice, thread: Thread | None,

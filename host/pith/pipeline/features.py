@@ -14,6 +14,7 @@ import re
 import numpy as np
 
 from .snapshot import Snapshot
+from .threadnames import names_thread
 
 # Elements whose content is never readable text, whatever the method: code, metadata and
 # templates. Their text does not count anywhere (the paper's "irrelevant nodes"). A
@@ -37,6 +38,14 @@ HIDDEN_ON_PURPOSE = 1 | 16
 # opacity, stylesheets included: there it hides (NOTES.md, 'Why inline opacity:0 is read
 # in a static snapshot').
 STATIC_SHOWN_BITS = 4
+# The `hidden` bit of visibility:hidden (SNAPSHOT.md), inherited by the subtree as
+# computed style is; taken off comments in undefined custom elements (undefined_comments).
+VISIBILITY_HIDDEN = 2
+# The `hidden` bit of display:none: a comment element under a row the page set so stays
+# hidden (undefined_comments).
+DISPLAY_NONE = 1
+# A custom element's tag holds a hyphen (the HTML standard's valid custom element name).
+CUSTOM_TAG_MARK = "-"
 # React's streaming server rendering (React 18+, Next.js) parks each late part of a page
 # as `<div hidden id="S:7">` at the end of the body until an inline script moves it to
 # its placeholder: what a reader sees, only parked. A static snapshot (no scripts) has it
@@ -310,6 +319,10 @@ def _hidden_bits(snap: Snapshot) -> np.ndarray:
     bits = snap.hidden
     if not snap.layout and ((bits & STATIC_SHOWN_BITS) > 0).any():
         bits = bits & ~STATIC_SHOWN_BITS
+    shown_comments = undefined_comments(snap, bits)
+    if len(shown_comments):
+        bits = bits.copy()
+        bits[shown_comments] &= ~VISIBILITY_HIDDEN
     rows = np.flatnonzero((bits & 1) > 0)          # a few dozen rows on most pages
     if not len(rows):
         return bits
@@ -328,6 +341,44 @@ def _hidden_bits(snap: Snapshot) -> np.ndarray:
     bits[shown] &= ~1
     bits[folded] &= ~FOLDED_CLOSED
     return bits
+
+
+def undefined_comments(snap: Snapshot, bits: np.ndarray) -> np.ndarray:
+    """Rows whose visibility:hidden (VISIBILITY_HIDDEN, not display:none) is an undefined
+    custom element's: the topmost custom elements (a tag holding CUSTOM_TAG_MARK) hidden
+    by visibility whose tag names a comment (threadnames.names_thread: `shreddit-comment`,
+    `shreddit-comment-tree`), with the rows of their subtrees and the hidden custom
+    elements wrapping them up to a shown row (`faceplate-batch`); none where a row on the
+    way up is hidden and no custom element (the page hid the thread itself). A saved
+    page's scripts never define its custom elements, and a page's style hides an
+    undefined one (`:not(:defined)`) until its script draws it: a Reddit thread's comments
+    then hold their text hidden, which the live page shows (NOTES.md, 'Why comments in
+    undefined custom elements are shown'). Each distinct tag is tested once."""
+    codes, tags = snap.tag_codes()
+    custom = np.fromiter((CUSTOM_TAG_MARK in t for t in tags), np.bool_, len(tags))
+    if not custom.any():
+        return np.zeros(0, np.int64)
+    named = custom & np.fromiter((c and names_thread(t) for t, c in zip(tags, custom)),
+                                 np.bool_, len(tags))
+    hid = (bits & VISIBILITY_HIDDEN) > 0
+    tops = named[codes] & hid
+    if not tops.any():
+        return np.zeros(0, np.int64)
+    tops &= ~snap.below(tops)
+    # the hidden custom elements (undefined wrappers) and, per row, its nearest ancestor
+    # or self that is none (the root counts): a top is shown when that row is not hidden
+    # (visibility, display:none), and so is every hidden custom element holding a shown
+    # top below its own such row; vectorised (pointer doubling), no walk a top (a hostile page's
+    # million comments under one wrapper chain)
+    wrapper = custom[codes] & hid
+    stop = snap.nearest(~wrapper)
+    open_ = (bits[stop] & (VISIBILITY_HIDDEN | DISPLAY_NONE)) == 0
+    shown_tops = tops & open_
+    if not shown_tops.any():
+        return np.zeros(0, np.int64)
+    holding = snap.subtree_sum(shown_tops.astype(np.int64)) > 0
+    return np.flatnonzero((wrapper & open_ & holding) | snap.subtrees(
+        np.flatnonzero(shown_tops)))
 
 
 def marko_fragments(snap: Snapshot, rows: np.ndarray) -> np.ndarray:

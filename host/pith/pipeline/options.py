@@ -401,6 +401,13 @@ class Options:
         "doubts as it doubts a menu's entry (cards.py; NOTES.md, 'Why a listed item keeps "
         "its name')")
 
+    blocks_product_price: bool = _opt(
+        True, "on a page the page type model calls a product's, a price line "
+        "(prices.PRICE_MAX_CHARS) between a kept block of the h1 naming the product and a "
+        "kept line is kept too: the block model doubts a bare price as it doubts the "
+        "prices of the page's cards (prices.py; NOTES.md, 'Why a product's price stays "
+        "beside its name')")
+
     comments_apart: bool = _opt(
         True, "a comment thread under the post (comments.py: a container named for comments "
         "whose items hold most of its text) is left out of the body and answered apart as "
@@ -434,6 +441,12 @@ class Options:
         "drawn above the topic) or a small part of them grows to hold them like a named "
         "thread's (NOTES.md, 'Why a forum engine's posts are the thread')")
 
+    forum_board_around: bool = _opt(
+        True, "on a page whose thread is a forum engine's posts (comments.engine_posts), the "
+        "blocks of the element outside the thread's root, but the headline, are judged no "
+        "content: the board's quick links, forum lists, breadcrumb and notices around the "
+        "thread are not the thread (comments.board_around; NOTES.md, 'Why the board around "
+        "a forum engine's thread is left out')")
     forum_typed: bool = _opt(
         True, "a comment thread on a page the page type model calls a forum, at least "
         "comments.FORUM_SURE sure (pagetype.py), "

@@ -305,6 +305,12 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
                                        blocks_mod.compute(snap, feats), posts.notices(snap))
         if opts.forum_repeats:
             page = posts.repeated_lines(snap, result.node, page, blocks_mod.compute(snap, feats))
+    if page is not None and opts.forum_board_around:
+        # the board around an engine's thread is not the thread, nor what the posts' likes
+        # grew the element over outside it (NOTES.md, 'Why the board around a forum
+        # engine's thread is left out')
+        page = dataclasses.replace(page, p=comments_mod.board_around(
+            snap, blocks_mod.compute(snap, feats), result.node, content, top, page.p))
     if page is not None and opts.auto_author_boxes:
         # an "About the author" box is not the post (NOTES.md, 'Why an author box is left out')
         page = posts.without_named(snap, feats, result.node, page,

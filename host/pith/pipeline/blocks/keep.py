@@ -48,6 +48,7 @@ from . import segment as blocks_mod
 from .. import cards
 from .. import math as math_mod
 from .. import pagetype
+from .. import prices
 from ..algorithms.auto import furniture, lowest_common_ancestor
 from ..algorithms.base import Choice
 from ..codes import first_seen
@@ -437,6 +438,9 @@ def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: 
     if opts.blocks_item_names:       # a listed item's name between its kept lines
         keep = cards.names(snap, feats, method.node, rows, keep, has_text,
                            blocks.chars[which], strings)
+    if opts.blocks_product_price:    # a product's price beside its kept name
+        keep = prices.beside_name(snap, feats, method.node, rows, keep, has_text,
+                                  blocks.chars[which], strings)
     if opts.blocks_form_max > 0:
         keep &= ~small_form(snap, feats, element, opts.blocks_form_max)[rows]
     if opts.auto_furniture:          # widening never brings back furniture the method left

@@ -17,21 +17,23 @@ from .. import wordtrie
 # The web's dates: nothing published before this year is on a page with metadata.
 MIN_YEAR = 1990
 # Month names and abbreviations (lower case, without a final '.'), in the languages of the
-# labelled pages and their neighbours.
+# labelled pages and their neighbours, and the forms their sites abbreviate or spell without
+# diacritics: French "janv.", "févr.", "avr.", "juil.", "déc."; Danish "marts", Swedish
+# "augusti"; Turkish (NOTES.md, 'Why dates are read in the forms many sites write them').
 MONTHS: dict[str, int] = {}
 for _i, _names in enumerate((
-        "january jan januar janvier enero ene gennaio gen janeiro januari januar stycznia styczeń leden ledna январь января",
-        "february feb februar février fevrier febrero febbraio fevereiro fev februari lutego luty únor února февраль февраля",
-        "march mar märz maerz mars marzo março marco maart marca marzec březen března март марта",
-        "april apr avril abril aprile abr kwietnia kwiecień duben dubna апрель апреля",
-        "may mai mayo maggio maio mei maja maj květen května май мая",
-        "june jun juni juin junio giugno giu junho czerwca czerwiec červen června июнь июня",
-        "july jul juli juillet julio luglio lug julho lipca lipiec červenec července июль июля",
-        "august aug août aout agosto ago augustus sierpnia sierpień srpen srpna август августа",
-        "september sep sept septembre septiembre settembre set setembro wrzesień września září сентябрь сентября",
-        "october oct oktober octobre octubre ottobre ott outubro out okt października październik říjen října октябрь октября",
-        "november nov novembre noviembre novembro listopada listopad listopadu ноябрь ноября",
-        "december dec dezember décembre decembre diciembre dic dicembre dezembro dez desember grudnia grudzień prosinec prosince декабрь декабря",
+        "january jan januar janvier enero ene gennaio gen janeiro januari januar stycznia styczeń leden ledna январь января janv ocak",
+        "february feb februar février fevrier febrero febbraio fevereiro fev februari lutego luty únor února февраль февраля févr fevr şubat subat",
+        "march mar märz maerz mars marzo março marco maart marca marzec březen března март марта marts mart",
+        "april apr avril abril aprile abr kwietnia kwiecień duben dubna апрель апреля avr nisan",
+        "may mai mayo maggio maio mei maja maj květen května май мая mayıs mayis",
+        "june jun juni juin junio giugno giu junho czerwca czerwiec červen června июнь июня haziran",
+        "july jul juli juillet julio luglio lug julho lipca lipiec červenec července июль июля juil temmuz",
+        "august aug août aout agosto ago augustus sierpnia sierpień srpen srpna август августа augusti ağustos agustos",
+        "september sep sept septembre septiembre settembre set setembro wrzesień września září сентябрь сентября eylül eylul",
+        "october oct oktober octobre octubre ottobre ott outubro out okt października październik říjen října октябрь октября ekim",
+        "november nov novembre noviembre novembro listopada listopad listopadu ноябрь ноября kasım kasim",
+        "december dec dezember décembre decembre diciembre dic dicembre dezembro dez desember grudnia grudzień prosinec prosince декабрь декабря déc aralık aralik",
 ), start=1):
     for _n in _names.split():
         MONTHS.setdefault(_n, _i)
@@ -47,10 +49,12 @@ _ISO = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2
                   r"\s*(Z|[+-]\d{2}:?\d{2})?)?")
 _COMPACT = re.compile(r"(\d{4})(\d{2})(\d{2})(?:T?(\d{2})(\d{2})(\d{2})?)?")
 _YMD = re.compile(r"(\d{4})[/.](\d{1,2})[/.](\d{1,2})")
-_DMY_NUM = re.compile(r"(\d{1,2})[./-](\d{1,2})[./-](\d{4})")
-_DMY = re.compile(r"(\d{1,2})(?:st|nd|rd|th|er|º|\.)?\s*(?:de\s+)?" + _MONTH + r",?\s*(?:de\s+)?(\d{4})",
-                  re.I)
-_MDY = re.compile(_MONTH + r"\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})", re.I)
+_DMY_NUM = re.compile(r"(\d{1,2})(?:[./-]|\.\s)(\d{1,2})(?:[./-]|\.\s)(\d{4})")    # also "4. 3. 2024"
+# Chinese and Japanese "2024年3月4日", Korean "2024년 3월 4일" and "2024. 3. 4.".
+_YMD_EAST = re.compile(r"(\d{4})\s*(?:[年년]|\.\s)\s*(\d{1,2})\s*(?:[月월]|\.\s)\s*(\d{1,2})(?!\d)")
+_DMY = re.compile(r"(\d{1,2})(?:st|nd|rd|th|er|º|\.)?(?:\s*|-)(?:de\s+)?" + _MONTH
+                  + r"(?:,?\s*|-)(?:de\s+)?(\d{4})", re.I)          # "4 March 2024", "04-Mar-2024"
+_MDY = re.compile(_MONTH + r"(?:\s+|-)(\d{1,2})(?:st|nd|rd|th)?(?:,\s*|\s+|-)(\d{4})", re.I)
 _YMD_NAMED = re.compile(r"(\d{4})\s+" + _MONTH + r"\s+(\d{1,2})\b", re.I)     # PubMed's "2023 Jan 7"
 # A year, to find the rows worth parsing for a date (every written form here has one).
 YEAR = re.compile(r"(?:19|20)\d\d")
@@ -131,7 +135,7 @@ def find(text: str, us_order: bool = False) -> str | None:
         return None
     best: tuple[int, dt.date] | None = None
     for rx, order in ((_ISO, "ymd"), (_YMD, "ymd"), (_DMY, "dMy"), (_MDY, "Mdy"),
-                      (_YMD_NAMED, "yMd"), (_DMY_NUM, "num")):
+                      (_YMD_NAMED, "yMd"), (_DMY_NUM, "num"), (_YMD_EAST, "ymd")):
         for m in rx.finditer(s):
             day = _read(m, order, us_order)
             if day is not None:
@@ -151,8 +155,43 @@ def _read(m: re.Match, order: str, us_order: bool) -> dt.date | None:
     if order == "Mdy":
         return _day(int(m[3]), MONTHS[m[1].lower()], int(m[2]))
     a, b, y = int(m[1]), int(m[2]), int(m[3])
-    first, second = (_day(y, a, b), _day(y, b, a)) if us_order else (_day(y, b, a), _day(y, a, b))
-    return first or second
+    day_first, month_first = _day(y, b, a), _day(y, a, b)
+    if day_first is None or month_first is None or day_first == month_first:
+        return day_first or month_first          # one reading only: `us_order` not asked
+    return month_first if us_order else day_first
+
+
+# A numeric date a/b/yyyy (the separator the same twice): its reading is the page's.
+NUMERIC_DATE = re.compile(r"(?<!\d)(\d{1,2})([./-])(\d{1,2})\2(\d{4})(?!\d)")
+
+
+def month_first(text: str, default: bool) -> bool:
+    """Whether a page whose text is `text` writes numeric dates month first: it writes one
+    that only that order reads (5/13/2025) and none that only day first does (13/5/2025),
+    or the reverse; `default` when it writes neither or both (NOTES.md, 'Why dates are
+    read in the forms many sites write them')."""
+    day, month = False, False
+    for m in NUMERIC_DATE.finditer(text):
+        a, b = int(m[1]), int(m[3])
+        day |= 12 < a <= 31 and 1 <= b <= 12
+        month |= 12 < b <= 31 and 1 <= a <= 12
+        if day and month:
+            break
+    return month if day != month else default
+
+
+class NumericOrder:
+    """A page's `us_order`, decided the first time a date both of whose readings are days
+    is read (bool()): `month_first` over the page's text (`text()`, asked then), else
+    `default` (its language). Most pages never ask, and never have their text joined."""
+
+    def __init__(self, default: bool, text) -> None:
+        self.default, self.text, self.answer = default, text, None
+
+    def __bool__(self) -> bool:
+        if self.answer is None:
+            self.answer = month_first(self.text(), self.default)
+        return self.answer
 
 
 def from_url(url: str) -> str | None:

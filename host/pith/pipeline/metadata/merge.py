@@ -543,7 +543,11 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
                              lambda r: shown.text_of(snap, r), snap.end,
                              lambda r: shown.name_in(snap, r))
     links = tags.link_fields(declared.get("links", ()))
-    seen = shown.Shown(snap, gone, node)     # read only for the fields nothing declares
+    # a numeric date both of whose readings are days is read in the order the page's
+    # other numeric dates show, else month first for lang en-US
+    us = dates.NumericOrder((snap.meta.get("lang") or "").lower().startswith("en-us"),
+                            lambda: shown.page_text(snap))
+    seen = shown.Shown(snap, gone, node, us)     # read only for the fields nothing declares
     page_url = snap.meta.get("url") or ""
     host = host_site(page_url)
     sources = (ld, meta, items, links)
@@ -564,7 +568,6 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
                          [(v, d) for t, d in seen.get("headlines") if (v := INVISIBLE.sub("", t))],
                          site, host,
                          root=urllib.parse.urlsplit(page_url).path.strip("/") == "")
-    us = (snap.meta.get("lang") or "").lower().startswith("en-us")
     # each source's declared (published, modified), parsed once
     declared_dates = [(dates.parse(src.get("published"), us), dates.parse(src.get("modified"), us))
                       for src in sources]
@@ -578,7 +581,8 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
     # WCXB's labels, take the shown one (NOTES.md, 'Why the page's metadata is one computation, and its precedence')
     declared_days = [d for pair in declared_dates for d in pair if d]
     if published and any(d[:10] != published[:10] for d in declared_days):
-        days = shown.shown_days(snap, gone, node, {d[:4] for d in (published, *declared_days)})
+        days = shown.shown_days(snap, gone, node, {d[:4] for d in (published, *declared_days)},
+                                 us)
         published = shown_instead(published, declared_dates, days,
                                   meta_published=bool(dates.parse(meta.get("published"), us)),
                                   dateline=lambda: seen.get("published"))
@@ -589,7 +593,7 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
         # JSON-LD publish date yields to a shown update')
         line = seen.get("published")
         if line and line[:10] != published[:10]:
-            days = shown.shown_days(snap, gone, node, {published[:4], line[:4]})
+            days = shown.shown_days(snap, gone, node, {published[:4], line[:4]}, us)
             published = shown_alone(published, line, days)
     published = local_day(published, seen.get("url_date") if published else None)
     # an author named like the site is the publisher: a shown byline may name the person,
