@@ -316,10 +316,12 @@ def test_a_by_line_is_read_whatever_its_class_names():
             "</span></p><p>" + "Restaurant text. " * 40 + "</p></article>")
     assert meta_of(body)["authors"] == ["Sofia Gonzalez"]
 
-@pytest.mark.parametrize("value", ["undefined", "null", "default", "None"])
+@pytest.mark.parametrize("value", ["undefined", "null", "default", "None", "admin", "Webmaster",
+                                   "Administrator"])
 def test_a_scripts_or_themes_placeholder_is_no_declared_author(value):
     assert shown.clean_declared_author(value) is None
     assert shown.clean_declared_author("Jo Default") == "Jo Default"
+    assert shown.clean_declared_author("adminn") == "adminn"     # a user's own name stays
 
 def test_a_class_word_inside_a_longer_word_does_not_exclude_a_byline():
     # "job" (a job title) inside "jobber", a theme's name: the author span is a byline
@@ -1210,3 +1212,109 @@ def test_matching_strings_lower_cases_each_string_as_the_joined_text():
         want = sorted({int(np.searchsorted(starts, m.start(), side="right") - 1)
                        for m in rx.finditer(big)})
         assert shown.matching_strings(strings, rx).tolist() == want, strings
+
+
+# --- bylines left out: menus, forms, sentences, date labels (NOTES.md, 'Why a byline is
+# no menu item, and other bylines left out') ------------------------------------------------
+
+@pytest.mark.parametrize("menu", [
+    '<nav><ul><li><a href="/shop/brands">By Brand</a></li><li><a href="/shop/styles">By Style</a></li></ul></nav>',
+    '<div role="navigation"><p class="header-sub-menu-title">By Domain</p></div>',
+    '<nav><a class="dropdown-item" href="/people/faculty">People</a></nav>',    # a people page's link
+])
+def test_a_menus_by_item_or_people_link_is_no_byline(menu):
+    assert meta_of(menu + ARTICLE.format(h="Rentals"))["authors"] == []
+    # the article's own byline below the menu is still read
+    body = menu + '<article><h1>Rentals</h1><p>By <a href="/author/kim-lee">Kim Lee</a></p><p>' \
+        + "Rental text. " * 40 + "</p></article>"
+    assert meta_of(body)["authors"] == ["Kim Lee"]
+
+
+def test_a_forms_control_is_no_byline():
+    button = '<button class="btn" id="author-review">write a review</button>'
+    assert meta_of(button + ARTICLE.format(h="Graphics card"))["authors"] == []
+
+
+@pytest.mark.parametrize("line,names", [
+    ("By the end of this tutorial, you'll have", []),   # a lower-case article first
+    ("This review is posted in\nMobile App Reviews", []),   # a verb inside
+    ("By the Lavazza Team", ["the Lavazza Team"]),          # "the" before a name stays
+    ("Last Updated:\nJanuary 7, 2025", []),                 # a date line's label
+    ("Published\nMarch 3, 2024", []),
+    ("By Ana de la Cruz", ["Ana de la Cruz"]),              # lower-case particles stay
+])
+def test_a_sentences_or_date_labels_words_are_no_name(line, names):
+    assert shown.clean_byline(line) == names
+
+
+def test_a_class_naming_authoring_or_authorization_is_no_byline():
+    body = ('<h4 id="authoring-applications">Authoring applications</h4>'
+            '<h4 class="authorization-header">Authorization header</h4>' + ARTICLE.format(h="Tokio"))
+    assert meta_of(body)["authors"] == []
+    assert shown.BYLINE_NAMES.search("post-author") and shown.BYLINE_NAMES.search("authors")
+
+
+@pytest.mark.parametrize("credit,name", [
+    ('<p><em>This post was written by <a href="/find-a-provider/vm">Vanessa Mendez, MD</a>, '
+     'gastroenterologist, Parkview Health.</em></p>', ["Vanessa Mendez"]),
+    ('<div class="author-bio">This post was written by Danielle Padula, Head of Marketing and '
+     'Community Development</div>', ["Danielle Padula"]),
+    ('<p>This article was written by a human, not a model.</p>', []),      # no name after it
+])
+def test_a_sentence_crediting_the_author_names_them(credit, name):
+    body = "<article><h1>Plant-based diets</h1><p>" + "Diet text goes on. " * 40 + "</p>" + credit + "</article>"
+    assert meta_of(body)["authors"] == name
+
+
+@pytest.mark.parametrize("label", ["Author(s)", "Authors", "Autoren"])
+def test_a_plural_author_label_in_an_element_of_its_own_names_the_next_one(label):
+    line = (f'<div class="hero"><h6>{label}</h6><ul><li><a href="/library/?q=1">John A. Alic</a></li>'
+            '<li><a href="/library/?q=2">David C. Mowery</a></li></ul></div>')
+    body = "<article><h1>Innovation policies</h1>" + line + "<p>" + "Policy text. " * 40 + "</p></article>"
+    assert meta_of(body)["authors"] == ["John A. Alic"]
+
+
+@pytest.mark.parametrize("review", [
+    '<section class="product-reviews"><article class="product-review"><footer class="product-review__footer">'
+    '<div class="product-review__byline">by sam colegrove on November 24, 2025</div></footer>'
+    '<p>Great interface.</p></article></section>',
+    '<ol class="commentlist"><li class="review even"><div class="comment_container"><p class="meta">'
+    '<strong class="woocommerce-review__author">CLAUDIO</strong></p></div></li></ol>',
+])
+def test_a_reviews_or_comments_author_is_not_the_pages(review):
+    body = "<article><h1>Audio interface</h1><p>" + "Product text. " * 40 + "</p>" + review + "</article>"
+    assert meta_of(body)["authors"] == []
+
+
+def test_a_posts_category_class_naming_reviews_is_no_review():
+    # WordPress files the post under "Reviews": its own byline stays
+    body = ('<article class="post category-sewing-machine-reviews"><header class="entry-header">'
+            '<span class="posted-by"><span class="meta-label">By</span> <a href="/author/akc">Angela Kaye '
+            'Carpenter</a></span></header><h1>Sewing machines</h1><p>' + "Sewing text. " * 40 + "</p></article>")
+    assert meta_of(body)["authors"] == ["Angela Kaye Carpenter"]
+
+
+@pytest.mark.parametrize("line,names", [
+    ("作者：张三", ["张三"]),
+    ("文/李四、王五", ["李四", "王五"]),
+    ("记者 | 王五 2024-01-03", ["王五"]),
+])
+def test_a_chinese_or_japanese_byline_label_names_the_author(line, names):
+    assert shown.clean_byline(line) == names
+    body = f"<article><h1>新闻</h1><p>{line}</p><p>" + "这是文章的正文内容。" * 40 + "</p></article>"
+    assert meta_of(body, lang="zh")["authors"] == names
+
+
+def _qa_page(question_type: str) -> str:
+    def post(kind, who, words):
+        return (f'<div itemscope itemtype="https://schema.org/{kind}"><div itemprop="author" itemscope '
+                f'itemtype="https://schema.org/Person"><span itemprop="name">{who}</span></div>'
+                f'<div itemprop="text"><p>' + words * 12 + "</p></div></div>")
+    return ("<h1>How do I fold a map?</h1>" + post(question_type, "Vader", "How do I fold it. ")
+            + post("Answer", "pcurry", "Fold it twice. ") + post("Answer", "wjandrea", "Roll it. "))
+
+
+def test_the_authors_of_answers_under_a_question_are_not_the_pages():
+    assert meta_of(_qa_page("Question"))["authors"] == ["Vader"]
+    # a thread whose every post is marked a reply (its first included) keeps them all
+    assert meta_of(_qa_page("Answer"))["authors"] == ["Vader", "pcurry", "wjandrea"]

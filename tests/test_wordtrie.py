@@ -18,6 +18,17 @@ def test_a_literal_prefix_stops_before_a_quantified_letter():
     assert wordtrie.split("posted (by|in)") == ("posted ", "(?:by|in)")
 
 
+def test_a_look_ahead_in_a_rest_is_kept():
+    """A rest's look-around stays one ("author(?!ing)": the word not followed by "ing"),
+    where only a capturing group is made non-capturing."""
+    assert wordtrie.split("author(?!ing|i[tsz])") == ("author", "(?!ing|i[tsz])")
+    assert wordtrie.split("x(?=y)(z|w)") == ("x", "(?=y)(?:z|w)")
+    plain = re.compile("author(?!ing)|autor|aut(o|e)ur")
+    text = "authoring author autour auteur"
+    assert [m.span() for m in wordtrie.compiled(plain).finditer(text)] == \
+        [m.span() for m in plain.finditer(text)] == [(10, 16), (17, 23), (24, 30)]
+
+
 @pytest.mark.parametrize("words", [
     "post|posted|postal|pos|p", "posted|post|pos", "a|ab|abc|abcd|b|ba",
     "date|dateline|data|dat(a|e)s?|time", "x-?y|x|xy|yx"])

@@ -83,6 +83,10 @@ MAX_ITEM_TEXT_ROWS = 60
 # name in the scope's own text, or a span or two): a larger one is a card of photo, bio
 # and links, whose text is no name.
 MAX_SCOPE_NAME_ROWS = 2
+# Microdata types whose items are a reply or a rating under the page's entity (Stack
+# Exchange's every Answer, a shop's Review, a Comment): their authors are not the page's.
+UNDER_ENTITY_TYPES = re.compile(r"(?:^|[/#\s])(?:Answer|Comment|Review|UserComments)$")
+AUTHOR_PROPS = frozenset(p for p, f in ITEM_PROPS.items() if f == "authors")
 # link relation -> field
 REL_FIELDS = {"canonical": "url", "license": "license", "image_src": "image"}
 _HANDLE = re.compile(r"^@\w+$")
@@ -151,6 +155,27 @@ def item_fields(items: list[list], scopes: list[list], text_of: Callable[[int], 
     scope_rows = {row for row, _t in scopes}
     out: dict[str, Any] = {}
     names_inside = [(row, v) for row, prop, v in items if "name" in prop.split()]
+    # the authors of the answers, comments and reviews under the page's entity are not its
+    # own (as the JSON-LD's are not: jsonld.py) when another author item names the
+    # entity's; a thread whose every post is a Comment (XenForo's, its first included)
+    # keeps them all (NOTES.md, 'Why a byline is no menu item, and other bylines left out')
+    under = np.array([row for row, t in scopes if UNDER_ENTITY_TYPES.search(t or "")], np.int64)
+    replies: list = []
+    if len(under):
+        under_end = end[under]
+        is_reply = [bool(((under < row) & (row < under_end)).any())
+                    if AUTHOR_PROPS.intersection(prop.split()) else False for row, prop, _v in items]
+        replies = [it for it, r in zip(items, is_reply) if r]
+        items = [it for it, r in zip(items, is_reply) if not r]
+    _read(items, out, scope_rows, names_inside, text_of, name_of, end)
+    if replies and not out.get("authors"):
+        _read(replies, out, scope_rows, names_inside, text_of, name_of, end)
+    return out
+
+
+def _read(items, out: dict[str, Any], scope_rows: set, names_inside: list, text_of, name_of,
+          end: np.ndarray) -> None:
+    """`item_fields`'s reading of `items` into `out`."""
     for row, prop, value in items:
         for p in prop.split():
             name = ITEM_PROPS.get(p)
@@ -176,7 +201,6 @@ def item_fields(items: list[list], scopes: list[list], text_of: Callable[[int], 
                 got.extend(v for v in vals if v and v not in got)
             else:
                 out[name] = value
-    return out
 
 
 def _short_text(row: int, text_of: Callable[[int], str], end: np.ndarray,
