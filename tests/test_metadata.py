@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -1192,6 +1193,25 @@ def test_heading_text_leaves_out_a_control_only_inside_its_own_heading():
     assert shown.heading_text(snap, 4) == "Second"
     assert snap.memo(("heading_controls",), lambda: None).tolist() == \
         [False, False, False, True, False, True]
+
+
+def test_matching_strings_lower_cases_each_string_as_the_joined_text():
+    """matching_strings lower-cases each string alone (str.lower's slow path only for the
+    strings beyond ASCII) and finds what the lower-cased joined text (lower_in_place,
+    positions kept) finds: the same strings on random lists of ASCII, a final sigma
+    before a newline, a dotted I (whose lower case grows), the Kelvin sign and ß."""
+    from pith.pipeline.features import lower_in_place
+    rng = np.random.default_rng(11)
+    alphabet = ["By ", "by", "BY", "x", " ", "\t", "Σ", "ΣΑ", "İ", "\u212a", "ß", "é", "\n", "2024"]
+    rx = re.compile(r"\n[ \t]*by[ \t\n]|σ|ς|k|2024")
+    for _ in range(500):
+        strings = ["".join(rng.choice(alphabet, size=int(rng.integers(0, 5))))
+                   for _ in range(int(rng.integers(0, 8)))]
+        big = lower_in_place("\n" + "\n".join(strings))
+        starts = np.cumsum([0] + [len(s) + 1 for s in strings])
+        want = sorted({int(np.searchsorted(starts, m.start(), side="right") - 1)
+                       for m in rx.finditer(big)})
+        assert shown.matching_strings(strings, rx).tolist() == want, strings
 
 
 # --- bylines left out: menus, forms, sentences, date labels (NOTES.md, 'Why a byline is

@@ -451,3 +451,13 @@ def test_the_tag_table_is_right_after_its_memory_is_emptied(monkeypatch):
         want = np.array([[t in g for g in pagetype.GROUPS] for t in tags])
         assert (pagetype.tag_table(tags) == want).all()
     assert len(pagetype._TAG_BITS) <= 5
+
+
+def test_prices_count_every_currency_sign_of_the_short_texts():
+    """short_text counts only "$" in an ASCII text (its other signs are beyond ASCII, so
+    such a text holds none of them) and every sign otherwise: "$12", "£3", "€4" and "¥5"
+    in short texts of an otherwise ASCII page are four prices, "$1" and "$2" alone two."""
+    assert [c for c in pagetype.CURRENCY if c.isascii()] == ["$"]
+    for texts, prices in ((["$12", "£3", "€4 off", "¥5"], 4), (["$1", "Buy $2"], 2)):
+        rows = [("html", -1, {}), ("body", 0, {})] + [("p", 1, {"text": t}) for t in texts]
+        assert feature_map(make_snapshot(rows))["log_prices"] == math.log1p(prices)

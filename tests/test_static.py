@@ -445,6 +445,26 @@ def test_void_elements_have_no_children_as_in_a_browser():
     assert parents[tags.index("track")] == tags.index("video")
 
 
+def test_math_elements_named_like_void_elements_keep_their_children():
+    # In MathML a <source>, <input>, <link> or <wbr> is a MathML element, which holds
+    # text and children; only the void tags that leave foreign content (img, br, hr,
+    # embed, meta) are HTML's, childless, wherever they stand (the walk skips reading
+    # their children: static._CLOSED_TAGS).
+    snap = snapshot_from_html(
+        "<p>a<math><mi>x</mi><source>in <mi>math</mi></source><input>too</input>"
+        "<link>linked</link><wbr>w</wbr></math>b<img>after<br>br</p>")
+    nodes = snap["nodes"]
+    tags, parents, text, tail = nodes["tag"], nodes["parent"], nodes["text"], nodes["tail"]
+    math = tags.index("math")
+    for name, own in (("source", "in "), ("input", "too"), ("link", "linked"), ("wbr", "w")):
+        row = tags.index(name)
+        assert parents[row] == math and text[row] == own, name
+    assert parents[tags.index("mi", tags.index("source"))] == tags.index("source")
+    assert tail[math] == "b"
+    assert tail[tags.index("img")] == "after" and tail[tags.index("br")] == "br"
+    assert static._CLOSED_TAGS <= static.NO_CHILD_TAGS | static.VOID_ELEMENTS
+
+
 @pytest.mark.parametrize("data, header, exact", [
     ("<p>café</p>".encode(), None, True),                                   # valid UTF-8
     (b"<p>plain ascii</p>", None, True),                                     # ASCII, undeclared
@@ -484,3 +504,21 @@ def test_a_snapshot_from_the_pages_bytes_equals_one_from_its_text(html):
     assert one.n == two.n > 600 or "deep" not in html
     for name, col in one.cols.items():
         assert col.tolist() == two.cols[name].tolist(), name
+
+
+def test_a_static_snapshot_comes_with_its_tags_numbered_as_tag_codes_numbers_them():
+    # snapshot_of_html hands the tag codes the walk's columns were built with to the
+    # Snapshot (snapshot.from_columns' tag_codes): no second numbering of every row, and
+    # the same codes and names Snapshot.tag_codes finds on its own.
+    html = ("<html><head><title>t</title></head><body><div id=a><p>one<b>two</b></p>"
+            "<svg><circle/></svg><p>three<img src=x.png>four</p><custom-el>c</custom-el>"
+            "<math><mi>x</mi></math></div></body></html>")
+    snap = static.snapshot_of_html(html, "http://pith.invalid/", 10_000)
+    assert "_tag_codes" in snap.__dict__
+    codes, names = snap.tag_codes()
+    fresh = snapshot_mod.from_json(snapshot_from_html(html, "http://pith.invalid/"), 10_000)
+    assert "_tag_codes" not in fresh.__dict__
+    fresh_codes, fresh_names = fresh.tag_codes()
+    assert names == fresh_names and codes.tolist() == fresh_codes.tolist()
+    assert [names[c] for c in codes.tolist()] == snap.tag.tolist()
+    assert not codes.flags.writeable

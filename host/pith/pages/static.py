@@ -374,6 +374,10 @@ FRAME_TAGS = frozenset({"iframe", "frame"})
 VOID_ELEMENTS = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link",
                            "meta", "param", "source", "track", "wbr"})
 TABLE_SECTIONS = frozenset({"tbody", "thead", "tfoot"})
+# Elements whose children the walk does not read: none are rows (NO_CHILD_TAGS), or there
+# are none: void elements whose start tag leaves foreign content (HTML Standard §13.2.6.5),
+# so never an svg or MathML element of that name, which could have children.
+_CLOSED_TAGS = NO_CHILD_TAGS | {"br", "embed", "hr", "img", "meta"}
 
 H_DISPLAY_NONE, H_VISIBILITY, H_OPACITY, H_ARIA = 1, 2, 4, 16
 
@@ -524,7 +528,7 @@ def snapshot_of_html(html: str, url: str, max_nodes: int,
     n, cols, meta = _read_tree(html, url, utf8)
     for name in ("url", "host"):      # the caller's url may hold a lone surrogate
         cols[name] = snapshot_mod.well_formed(cols[name])
-    return snapshot_mod.from_columns(n, cols, meta, max_nodes)
+    return snapshot_mod.from_columns(n, cols, meta, max_nodes, meta["tag_codes"])
 
 
 # The attributes the snapshot reads; every other attribute's value is never looked at.
@@ -546,73 +550,73 @@ _FORMULA_TAGS = frozenset({"math", "script", "annotation"})
 def _walk(document: LexborHTMLParser):
     """(tag, parent, text, tail, attributes) of the document's elements in document order.
 
-    One pass over lexbor's nodes in C order (selectolax's traverse: preorder, any depth).
+    A depth-first walk over lexbor's nodes, each element's children read by selectolax's
+    `iter` (in C order) and the elements whose children are being read kept on a stack,
+    so a node's parent is the row on top of it: no parent object per node, no address ->
+    row map (NOTES.md, 'Why a page's tree is walked by its children').
     A text node joins its parent's `text` until the parent has an element child, then the
     `tail` of that child, as in capture.js; comments vanish, so the text around one joins
     up. Elements in NO_CHILD_TAGS keep no children and no text (template content is a
-    separate fragment the walk never enters anyway). `attributes` is {name: {row: value}}
-    for the names in _READ_ATTRIBUTES (a valueless attribute reads "")."""
-    tag: list[str] = []
-    parent: list[int] = []
-    text: list[str] = []
-    tail: list[str] = []
+    separate fragment the walk never enters anyway); the commonest void elements
+    (_CLOSED_TAGS) have no children to read. `attributes` is {name: {row: value}} for the names in _READ_ATTRIBUTES (a
+    valueless attribute reads "")."""
     found: dict[str, dict[int, str]] = {name: {} for name in _READ_ATTRIBUTES}
-    # lexbor node address -> row, for the rows whose children are rows (an element of
-    # NO_CHILD_TAGS is left out: what lies inside it finds no parent and is not read)
-    row_of: dict[int, int] = {}
-    last_kid: list[int] = []               # per row: its last element child so far, or -1
     root = document.root
     if root is None:                       # never for lexbor, which always builds html
         return ["html"], [-1], [""], [""], found
+    tag: list[str] = [root.tag]
+    parent: list[int] = [-1]
+    text: list[str] = [""]
+    tail: list[str] = [""]
+    read, closed = _READ_ATTRIBUTES, _CLOSED_TAGS
+    for name, value in root.attributes.items():
+        if name in read:
+            found[name][0] = value or ""
     # A row's second and later text nodes of one slot (text split by comments) wait here
     # and are joined once at the end: adding each to the string copied it every time,
     # which a page of 200,000 comments in one paragraph turned into 20 s.
     more_text: dict[int, list[str]] = {}
     more_tail: dict[int, list[str]] = {}
-    # (the loop runs once per node of the page: names bound locally, no len() per row,
-    # no second per-row flag list; NOTES.md, 'Why a crawl's page is parsed from its own
-    # bytes')
-    row_get, read, no_child = row_of.get, _READ_ATTRIBUTES, NO_CHILD_TAGS
-    row = -1                               # the last row made
-    for node in root.traverse(include_text=True):
-        kind = node.tag
-        if kind == _TEXT_NODE:
-            p = row_get(node.parent.mem_id)
-            if p is None:                   # inside an element whose children are not rows
-                continue
-            k = last_kid[p]
-            if k < 0:                       # (inline: a call per text node costs a tenth here)
-                if text[p]:
-                    more_text.setdefault(p, [text[p]]).append(node.text_content)
+    # the elements whose children are still being read, above the one being read now:
+    # (their children's iterator, their row, their last element child's row so far)
+    stack: list[tuple] = []
+    kids, p, k = root.iter(True), 0, -1    # p: the row being read; k: its last element child
+    row = 0                                # the last row made
+    while True:
+        for node in kids:
+            kind = node.tag
+            if kind == _TEXT_NODE:
+                if k < 0:                   # (inline: a call per text node costs a tenth here)
+                    if text[p]:
+                        more_text.setdefault(p, [text[p]]).append(node.text_content)
+                    else:
+                        text[p] = node.text_content
+                elif tail[k]:
+                    more_tail.setdefault(k, [tail[k]]).append(node.text_content)
                 else:
-                    text[p] = node.text_content
-            elif tail[k]:
-                more_tail.setdefault(k, [tail[k]]).append(node.text_content)
-            else:
-                tail[k] = node.text_content
-            continue
-        if kind is None or kind[0] == "-":  # comments (and processing instructions, which
-            continue                        # an HTML parser reads as comments)
-        if row < 0:                         # the root (traverse starts at it)
-            p = -1
-        else:
-            p = row_get(node.parent.mem_id)
-            if p is None:
+                    tail[k] = node.text_content
                 continue
-            last_kid[p] = row + 1
-        row += 1
-        if kind not in no_child:
-            row_of[node.mem_id] = row
-        tag.append(kind)
-        parent.append(p)
-        text.append("")
-        tail.append("")
-        last_kid.append(-1)
-        attributes = node.attributes
-        if attributes:
-            for name, value in attributes.items():
-                if name in read:
-                    found[name][row] = value or ""
+            if kind is None or kind[0] == "-":  # comments (and processing instructions,
+                continue                        # which an HTML parser reads as comments)
+            row += 1
+            k = row
+            tag.append(kind)
+            parent.append(p)
+            text.append("")
+            tail.append("")
+            attributes = node.attributes
+            if attributes:
+                for name, value in attributes.items():
+                    if name in read:
+                        found[name][row] = value or ""
+            if kind not in closed:          # read its children now, then go on with ours
+                stack.append((kids, p, row))
+                kids, p, k = node.iter(True), row, -1
+                break
+        else:                               # every child of p read: back to its parent's
+            if not stack:
+                break
+            kids, p, k = stack.pop()
     for column, more in ((text, more_text), (tail, more_tail)):
         for r, parts in more.items():
             column[r] = "".join(parts)
@@ -717,7 +721,8 @@ def _read_tree(html: str, url: str, utf8: bytes | None = None) -> tuple[int, dic
             "color": [""] * n, "frame": frame_c}
     meta = {"url": url, "title": title, "lang": lang, "layout": False,
             "viewport": [0, 0], "page": [0, 0], "warnings": warnings, "declared": declared,
-            "capture_ms": round((time.perf_counter() - t0) * 1000, 1)}
+            "capture_ms": round((time.perf_counter() - t0) * 1000, 1),
+            "tag_codes": (codes, names)}    # Snapshot.tag_codes, found here already
     return n, cols, meta
 
 

@@ -370,7 +370,7 @@ def chosen_features(snap: Snapshot, feats: Features, page: PagePart, node: int) 
     list-item shares, log of its visible paragraphs."""
     chosen = max(int(feats.chars[node]), 1)
     li, end = page.li, snap.end
-    if np.any((li <= node) & (end[li] > node)):        # the node is a list item or in one
+    if ((li <= node) & (end[li] > node)).any():        # the node is a list item or in one
         li_chars = int(feats.chars[node])
     else:
         li_chars = int(feats.chars[li[(li > node) & (li < end[node])]].sum())
@@ -398,7 +398,7 @@ def text_shares(snap: Snapshot, feats: Features, codes: np.ndarray,
     group when that one's subtree reaches past it (a running maximum of the groups'
     `end`s, each group shifted above the ones before)."""
     n, k = snap.n, table.shape[1]
-    cand = np.flatnonzero(table.any(axis=1)[codes])
+    cand = table.any(axis=1)[codes].nonzero()[0]
     group, at = np.nonzero(table[codes[cand]].T)      # by group, then in preorder
     rows = cand[at]
     shift = group * (n + 1)
@@ -459,7 +459,7 @@ def repeats(snap: Snapshot, feats: Features, live: np.ndarray, total: int,
     group, and log of how many such groups there are. `cls`: per live row, a number of
     its class (below `n_cls`; equal classes, equal numbers)."""
     codes, tags = snap.tag_codes()
-    live_rows = np.flatnonzero(live)
+    live_rows = live.nonzero()[0]
     has = (feats.chars[live_rows] > 0) & (live_rows > 0)
     rows = live_rows[has]
     if not len(rows):
@@ -467,7 +467,7 @@ def repeats(snap: Snapshot, feats: Features, live: np.ndarray, total: int,
     cls = cls[has]
     if snap.n * len(tags) * n_cls < KEY_LIMIT:         # one int64 key per (parent, tag, class)
         key = (snap.parent[rows] * len(tags) + codes[rows]) * n_cls + cls
-        order = np.argsort(key)
+        order = key.argsort()
         key = key[order]
         changes = key[1:] != key[:-1]
     else:                                               # past int64: the three columns
@@ -477,7 +477,7 @@ def repeats(snap: Snapshot, feats: Features, live: np.ndarray, total: int,
     # the groups: runs of one key in sorted order
     first = np.ones(len(key), np.bool_)
     first[1:] = changes
-    starts = np.flatnonzero(first)
+    starts = first.nonzero()[0]
     size = np.diff(starts, append=len(key))
     chars = np.add.reduceat(feats.chars[rows][order], starts)
     big = size >= REPEAT_MIN
@@ -491,14 +491,15 @@ def short_text(snap: Snapshot, feats: Features, live: np.ndarray) -> tuple[list[
     """From the visible short text nodes (SHORT_CHARS or fewer): log of their count, of
     the prices among them, prices per short node, and per SHORT_WORDS group log of its
     words' count; and the characters they hold."""
-    text_rows = np.flatnonzero(live & (feats.text_chars > 0) & (feats.text_chars <= SHORT_CHARS))
+    text_rows = (live & (feats.text_chars > 0) & (feats.text_chars <= SHORT_CHARS)).nonzero()[0]
     parent_live = np.zeros(snap.n, np.bool_)
     parent_live[1:] = live[snap.parent[1:]]
-    tail_rows = np.flatnonzero(parent_live & (feats.tail_chars > 0)
-                               & (feats.tail_chars <= SHORT_CHARS))
+    tail_rows = (parent_live & (feats.tail_chars > 0)
+                 & (feats.tail_chars <= SHORT_CHARS)).nonzero()[0]
     n_short = len(text_rows) + len(tail_rows)
     text = "\n".join(snap.text[text_rows].tolist()) + "\n" + "\n".join(snap.tail[tail_rows].tolist())
-    prices = sum(map(text.count, CURRENCY))
+    # an ASCII text (a flag Python keeps: no scan) holds no sign but the dollar
+    prices = text.count("$") if text.isascii() else sum(map(text.count, CURRENCY))
     chars = int(feats.text_chars[text_rows].sum() + feats.tail_chars[tail_rows].sum())
     return ([math.log1p(n_short), math.log1p(prices), prices / (n_short + 1.0)]
             + token_counts(text, SHORT_WORDS, SHORT_ANY)), chars
@@ -568,5 +569,5 @@ def _classify(snap: Snapshot, feats: Features, node: int, model: Model) -> tuple
     count its time twice)."""
     page = feats.memo(("page_type_page",), lambda: page_part(snap, feats))
     p = model.probabilities(features(snap, feats, node, page)[model.columns])[0]
-    best = int(np.argmax(p))
+    best = int(p.argmax())
     return model.classes[best], float(p[best])

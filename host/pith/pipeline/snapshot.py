@@ -275,13 +275,17 @@ def from_json(obj: Any, max_nodes: int) -> Snapshot:
 
 
 def from_columns(n: int, columns: dict[str, Any], meta: dict[str, Any],
-                 max_nodes: int) -> Snapshot:
+                 max_nodes: int, tag_codes: tuple[np.ndarray, list[str]] | None = None
+                 ) -> Snapshot:
     """The Snapshot of columns this host built itself (pith.pages.static), without the
     per-element checks of `from_json`: what the caller promises instead is every column of
     SNAPSHOT.md with `n` rows, string columns as lists of well-formed str, number columns
     as numpy arrays whose values fit their column (a parent before its child, hidden bits
     0..31). Only the size limit is checked, and the preorder by the tree ranges, as in
-    `from_json`. Captures from a browser, the extension or the protocol never come here."""
+    `from_json`. Captures from a browser, the extension or the protocol never come here.
+    `tag_codes`: what `Snapshot.tag_codes` would find (the tags numbered in first-seen
+    order), when the caller numbered them already (NOTES.md, 'Why a page's tree is
+    walked by its children')."""
     if n > max_nodes:
         raise _too_large(n, max_nodes)
     cols: dict[str, np.ndarray] = {}
@@ -291,7 +295,13 @@ def from_columns(n: int, columns: dict[str, Any], meta: dict[str, Any],
         cols[name] = arr
     for name, dtype in NUMBER_COLUMNS.items():
         cols[name] = np.asarray(columns[name]).astype(dtype)
-    return _built(n, cols, meta, meta.get("declared") or declared_mod.empty())
+    snap = _built(n, cols, meta, meta.get("declared") or declared_mod.empty())
+    if tag_codes is not None:
+        codes, names = tag_codes
+        codes = np.asarray(codes, np.int64)
+        codes.flags.writeable = False
+        object.__setattr__(snap, "_tag_codes", (codes, list(names)))
+    return snap
 
 
 def _too_large(n: int, max_nodes: int) -> SnapshotTooLarge:

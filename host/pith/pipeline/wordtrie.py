@@ -22,6 +22,9 @@ import re
 # The literal prefix of an alternative: lower-case letters, '-' and ' '.
 _LITERAL = re.compile(r"[a-z -]*")
 _QUANTIFIERS = ("?", "*", "+", "{")
+# A capturing group's opening (not "(?:", nor a look-around "(?!", "(?=", "(?<"): made
+# non-capturing in a leaf's rest.
+_GROUP = re.compile(r"\((?!\?)")
 
 
 def alternatives(pattern: str) -> list[str]:
@@ -36,11 +39,12 @@ def alternatives(pattern: str) -> list[str]:
 
 
 def split(alternative: str) -> tuple[str, str]:
-    """(literal prefix, the rest as a pattern with its groups made non-capturing)."""
+    """(literal prefix, the rest as a pattern with its groups made non-capturing; a
+    look-around stays one)."""
     literal = _LITERAL.match(alternative).group()
     if alternative[len(literal):len(literal) + 1] in _QUANTIFIERS:
         literal = literal[:-1]                    # the quantifier reads the last character
-    rest = alternative[len(literal):].replace("(?:", "(").replace("(", "(?:")
+    rest = _GROUP.sub("(?:", alternative[len(literal):])
     return literal, rest
 
 
@@ -71,3 +75,9 @@ def _node(leaves: list[tuple[str, str, int]], depth: int) -> str:
     if len(entries) == 1:
         return entries[0][1]
     return "(?:" + "|".join(rest for _, rest in entries) + ")"
+
+
+def compiled(rx: re.Pattern) -> re.Pattern:
+    """The alternation of words `rx` compiled as the trie of its alternatives, its flags
+    kept: the same matches at the same places, found faster."""
+    return re.compile(trie([split(a) for a in alternatives(rx.pattern)]), rx.flags)
