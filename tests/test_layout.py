@@ -414,8 +414,13 @@ def notes_pointers(source: str) -> list[str]:
     return re.findall(r"NOTES\.md, '(Why .+?)'(?=[).;]|$)", flat)
 
 
+def notes_sections() -> list[str]:
+    """The titles of the notes' decision sections (`## Why …`), in order."""
+    return re.findall(r"^## (Why .+)$", NOTES.read_text(encoding="utf-8"), flags=re.M)
+
+
 def test_every_pointer_to_the_notes_names_one_of_its_sections():
-    headings = set(re.findall(r"^## (.+)$", NOTES.read_text(encoding="utf-8"), flags=re.M))
+    headings = set(notes_sections())
     pointers = {(path.relative_to(PACKAGE_DIR).as_posix(), title)
                 for path in PACKAGE_DIR.rglob("*.py")
                 for title in notes_pointers(path.read_text(encoding="utf-8"))}
@@ -426,6 +431,17 @@ def test_every_pointer_to_the_notes_names_one_of_its_sections():
     for item in Options().describe():                   # the reasons `pith options` prints
         for title in notes_pointers(item["why"]):
             assert title in headings, (item["name"], title)
+
+
+def test_the_notes_contents_lists_every_section_once():
+    """The contents at the top of the notes (one line a section, under its subject) and
+    the sections below agree: none missing, none twice, none that is not there."""
+    text = NOTES.read_text(encoding="utf-8")
+    contents = text.split("\n## Contents, by subject\n", 1)[1].split("\n## ", 1)[0]
+    listed = re.findall(r"^  - '(Why .+)'$", contents, flags=re.M)
+    sections = notes_sections()
+    assert len(sections) == len(set(sections)), "two sections of one title"
+    assert sorted(listed) == sorted(sections)
 
 
 def test_the_pointer_reader_reads_wrapped_pointers():
