@@ -118,3 +118,27 @@ def test_the_skipped_pattern_finds_what_the_plain_alternation_finds():
         for at in range(len(text)):
             a, b = nesting._SKIPPED.search(text, at), plain.search(text, at)
             assert (a and (a.span(), a.group(1))) == (b and (b.span(), b.group(1))), text
+
+
+@pytest.mark.parametrize("deep", ["<DIV>", "<Div/>", "<x-a>"])
+def test_the_order_free_count_does_not_wave_a_deep_page_through(deep):
+    """A page of few opening start tags is answered by their count (no page order); a page
+    nested past the cap among many tags that open nothing (void elements, paragraphs,
+    stray end tags) and end tags hidden in a script is not."""
+    depth = nesting.MAX_DEPTH + 20
+    page = ("<html><body>" + "<br><p>x</p></span>" * 400 + "<script>" + "</div>" * 900
+            + "</script>" + deep * depth + "x")
+    assert nesting.depth_bound(page) >= depth
+    assert nesting.capped(page) is not page
+    shallow = "<html><body>" + "<br><p>x</p></span>" * 400 + "<div>" * 30 + "x"
+    assert nesting.depth_bound(shallow) == 30 and nesting.capped(shallow) is shallow
+
+
+def test_names_whose_tags_sum_below_zero_do_not_lower_the_bound_of_the_others():
+    """Each name's counter restarts at its own first tag: a stray end tag of one name
+    before each nested element of another (`</y-1><x-1></y-2><x-2>…`) once made every
+    later name lose one, and 600 levels read as a bound near 0 (the cap was passed by)."""
+    depth = nesting.MAX_DEPTH + 88
+    page = "<html><body>" + "".join(f"</y-{i}><x-{i}>" for i in range(depth)) + "x"
+    assert nesting.depth_bound(page) >= depth
+    assert tree_depth(page) <= nesting.MAX_DEPTH + 3

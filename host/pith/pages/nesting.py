@@ -88,7 +88,8 @@ def depth_bound(html: str) -> int:
     name on its own is a counter (up at a start tag, down at an end tag while above
     zero), and their sum bounds the elements open (each name's counter is never below
     the elements of that name open, whatever closes them). Self-closing tags and tags of
-    foreign content count as opening: only an over-estimate, never an under-one."""
+    foreign content count as opening: only an over-estimate, never an under-one. A page
+    whose opening start tags are at most MAX_DEPTH in all is answered by their count."""
     tags = _TAG.findall(_tag_text(html))        # "div", "/div", "DIV", ...
     if len(tags) <= MAX_DEPTH:
         return len(tags)
@@ -101,14 +102,19 @@ def depth_bound(html: str) -> int:
                               0 if t.lower() in _NOT_OPENED else 1 for t in spellings], np.int64)
     which = np.fromiter(map(code.__getitem__, tags), np.int64, len(tags))
     name_id, step = spelling_name[which], spelling_step[which]
+    opening = int(np.count_nonzero(step > 0))           # every counter's sum is at most
+    if opening <= MAX_DEPTH:                            # the start tags that open: half a
+        return opening                                  # crawl's pages need no order
     order = np.argsort(name_id, kind="stable")          # each name's tags, in page order
     sid, sstep = name_id[order], step[order]
     first = np.ones(len(sid), np.bool_)
     first[1:] = sid[1:] != sid[:-1]
     segment = np.cumsum(first) - 1
     total = np.cumsum(sstep)
-    start = np.where(first, total - sstep, 0)
-    own = total - np.maximum.accumulate(start)           # each name's running sum
+    # each name's running sum: the total less the total before its first tag (a running
+    # maximum of those starts was wrong when a name's tags sum below zero: the names
+    # after it each lost up to one, and `</y-1><x-1></y-2><x-2>…` bounded 3,000 levels by 0)
+    own = total - (total - sstep)[first][segment]
     span = 2 * len(tags) + 2                             # so each segment's minima restart
     low = np.minimum.accumulate(own - segment * span) + segment * span
     count = own - np.minimum(low, 0)                     # the clamped counter, after each tag
