@@ -22,7 +22,8 @@ BASES = ["http://Example.COM/dir/page.html?q=1#top", "https://user@www.site.org:
          "http://h.example/a//b/c.html", "http://h.example/a/./b/c", "http://h.example/a/../c",
          "http://h.example/dir/", "http://h.example/dir?x=/y/#z/", "https://h.example/a/b#",
          "", "file:///home/x/page.html", "HTTPS://Shop.example/", "about:blank",
-         "https://www.site.org:8443/a;p/b?", "http://plain.example", "https://h.example:/x#"]
+         "https://www.site.org:8443/a;p/b?", "http://plain.example", "https://h.example:/x#",
+         "https://my_site.example/a/b.html", "http://Under_Score.example:81/x?y#z"]
 RAWS = [
     "http://example.com", "http://example.com/", "https://A.Example.com/Path/To?x=1#frag",
     "http://example.com?", "http://example.com/#", "http://example.com/a?#f",
@@ -32,7 +33,9 @@ RAWS = [
     "HTTP://example.com/", "Https://example.com/x", "https://example.com/%7Euser/ü?ä=1#ö",
     "http://example.com/a/../b/./c", "http://example.com//double", "http://xn--bcher-kva.ch/",
     "https://exämple.com/", "http:example.com/", "http:/example.com", "http:///x",
-    "//cdn.example.com/lib.js", "/root/path", "relative/path", "../up", "?query", "#frag",
+    "//cdn.example.com/lib.js", "//Cdn.Example.com:8080/a?b#c", "//a_b.example/x", "//",
+    "///x", "//h.example/a;p", "//h.example?", "//h.example/a b", "//user@h.example/",
+    "//h.example/a/../b", "http://a_b.example/", "https://A_B.example:8/x?y#z", "/root/path", "relative/path", "../up", "?query", "#frag",
     "mailto:a@b.c", "javascript:void(0)", "data:image/png;base64,AAAA", "  http://pad.com/  ",
     "http://example.com/" + "x" * 3000, "http://example.com/?" + "q" * 3000,
     "http://example.com/\x00", "http://example.com/\x7f", "http://exa\x01mple.com/",
@@ -69,6 +72,22 @@ def test_resolve_agrees_with_urljoin_on_random_links():
     rng = random.Random(5)
     raws = ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 7))) for _ in range(4000)]
     for base in ["http://h.example/a/b/c.html?q=1#f", "http://h.example", "https://h.example/",
-                 "http://h.example/a//b", "http://h.example:81/x/y/"]:
+                 "http://h.example/a//b", "http://h.example:81/x/y/", "https://s_1.example/d/"]:
         for raw in raws:
             assert _resolve(base, raw) == reference(base, raw), (base, raw)
+
+
+def test_scheme_relative_links_and_underscored_hosts_skip_urljoin(monkeypatch):
+    """A scheme-relative link that is plain after the base's scheme, and a host name with
+    '_' (a crawl's records, some subdomains), are answered without urljoin's parses."""
+    from pith.pages import static
+
+    def refuse(*args):
+        raise AssertionError(f"urljoin called for {args}")
+    monkeypatch.setattr(static, "urljoin", refuse)
+    assert _resolve("https://h.example/a", "//Cdn.example/x.js?v=1") == (
+        "https://Cdn.example/x.js?v=1", "cdn.example")
+    assert _resolve("https://my_site.example/R871", "/a/b") == (
+        "https://my_site.example/a/b", "my_site.example")
+    assert _resolve("http://h.example/", "https://a_b.example/") == (
+        "https://a_b.example/", "a_b.example")

@@ -420,12 +420,14 @@ def _parse(html: str, utf8: bytes | None = None) -> LexborHTMLParser:
 # --- urls ------------------------------------------------------------------------------
 
 # An absolute http(s) URL that urljoin returns unchanged whatever the base (urlunparse
-# of its urlparse is itself): a lower-case scheme, a plain host name with an optional
-# port, no ';' in the path (urlparse would split params off), no empty query or fragment
-# (urlunparse would drop the '?' or '#'), no space or control character (urlsplit removes
-# some). About two thirds of a page's links are such; they skip urljoin's two parses.
+# of its urlparse is itself): a lower-case scheme, a plain host name (letters, digits,
+# '.', '-', '_': urlsplit reads each as it is, lower-cased) with an optional port, no ';'
+# in the path (urlparse would split params off), no empty query or fragment (urlunparse
+# would drop the '?' or '#'), no space or control character (urlsplit removes some).
+# About two thirds of a page's links are such; they skip urljoin's two parses, as do
+# scheme-relative links (`//cdn.example/x`) that are such after the base's scheme.
 _PLAIN_ABSOLUTE = re.compile(
-    r"(https?://([A-Za-z0-9.-]+)(?::[0-9]*)?)(?:/[^?#;\x00-\x20\x7f]*)?"
+    r"(https?://([A-Za-z0-9._-]+)(?::[0-9]*)?)(?:/[^?#;\x00-\x20\x7f]*)?"
     r"(?:\?[^#\x00-\x20\x7f]+)?(?:#[^\x00-\x20\x7f]+)?")
 # A root-relative URL that urljoin appends, as it is, to a plain absolute base's scheme
 # and host: one '/' first, then the same characters as above; and no '.' or '..' path
@@ -452,7 +454,14 @@ def _resolve(base: str, raw: str) -> tuple[str, str]:
     if plain is not None:
         return raw[:MAX_URL_CHARS], plain.group(2).lower()
     first = raw[:1]
-    if first == "/":
+    if raw[:2] == "//":                    # scheme-relative: the base's scheme, then as is
+        origin = _origin(base)
+        if origin is not None:
+            url = origin[0][:origin[0].index(":") + 1] + raw
+            plain = _PLAIN_ABSOLUTE.fullmatch(url)
+            if plain is not None:
+                return url[:MAX_URL_CHARS], plain.group(2).lower()
+    elif first == "/":
         origin = _origin(base)
         rooted = _ROOT_RELATIVE.fullmatch(raw) if origin is not None else None
         if rooted is not None and _DOT_SEGMENT.search(rooted.group(1)) is None:
