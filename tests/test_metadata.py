@@ -745,12 +745,30 @@ def test_month_trie_matches_as_the_alternation():
         texts.append(rng.choice(["", " "]).join(words))
     for pattern in ("_DMY", "_MDY", "_YMD_NAMED"):
         fast = getattr(dates, pattern)
-        plain = re.compile(fast.pattern.replace(dates._MONTH, dates.MONTH_ALTERNATION), re.I)
+        plain = re.compile(fast.pattern.replace(dates._MONTH, dates.MONTH_ALTERNATION)
+                           .replace(dates.MONTH_START, ""), re.I)
         assert plain.pattern != fast.pattern
         for t in texts:
             assert [m.span() + m.groups() for m in fast.finditer(t)] == \
                 [m.span() + m.groups() for m in plain.finditer(t)], (pattern, t)
 
+
+
+def test_a_month_names_first_letters_look_ahead_changes_no_match():
+    """_MDY starts with a look-ahead of the letters a month's name starts with
+    (dates.MONTH_START): under the same case folding it matches exactly the characters the
+    names' first letters match (every code point, the folded kin "ſ", "K" (Kelvin), "ı"
+    included), so every match is the pattern's without it (MDY_PATTERN)."""
+    import re
+    first = re.compile("|".join(re.escape(name[0]) for name in dates.MONTH_NAMES), re.I)
+    look = re.compile(dates.MONTH_START, re.I)
+    assert [c for c in map(chr, range(0x110000)) if bool(first.match(c)) != bool(look.match(c))] == []
+    plain = re.compile(dates.MDY_PATTERN, re.I)
+    assert dates._MDY.pattern == dates.MONTH_START + dates.MDY_PATTERN
+    for t in ("\u017feptember 4, 2025", "\u212aasım 3 2024, İstanbul", "MARCH 3 2020 and april 5, 2021",
+              "ÚNOR 5 2023", "Jan-05-2024", "x" * 300 + " Dec 1 2023", "Posted: Nov 08, 2025 | 12:35"):
+        assert [m.span() + m.groups() for m in dates._MDY.finditer(t)] == \
+            [m.span() + m.groups() for m in plain.finditer(t)], t
 
 # --- the merge ------------------------------------------------------------------------------
 
