@@ -756,9 +756,10 @@ def test_month_trie_matches_as_the_alternation():
 
 def test_a_month_names_first_letters_look_ahead_changes_no_match():
     """_MDY starts with a look-ahead of the letters a month's name starts with
-    (dates.MONTH_START): under the same case folding it matches exactly the characters the
-    names' first letters match (every code point, the folded kin "ſ", "K" (Kelvin), "ı"
-    included), so every match is the pattern's without it (MDY_PATTERN)."""
+    (dates.MONTH_START), _DMY and _YMD_NAMED hold it before the name: under the same case
+    folding it matches exactly the characters the names' first letters match (every code
+    point, the folded kin "ſ", "K" (Kelvin), "ı" included), so every match is the
+    pattern's without it (MDY_PATTERN; the other two: the test above)."""
     import re
     first = re.compile("|".join(re.escape(name[0]) for name in dates.MONTH_NAMES), re.I)
     look = re.compile(dates.MONTH_START, re.I)
@@ -1336,3 +1337,4 @@ def test_the_authors_of_answers_under_a_question_are_not_the_pages():
     assert meta_of(_qa_page("Question"))["authors"] == ["Vader"]
     # a thread whose every post is marked a reply (its first included) keeps them all
     assert meta_of(_qa_page("Answer"))["authors"] == ["Vader", "pcurry", "wjandrea"]
+
