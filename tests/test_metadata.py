@@ -771,6 +771,37 @@ def test_a_month_names_first_letters_look_ahead_changes_no_match():
         assert [m.span() + m.groups() for m in dates._MDY.finditer(t)] == \
             [m.span() + m.groups() for m in plain.finditer(t)], t
 
+
+def test_find_searches_the_year_first_forms_from_the_first_four_digits_alike():
+    # dates.find starts the forms that open with their year at the first four digits: the
+    # same first date as every form searched from the start (the definition, here)
+    import random
+    rng = random.Random(11)
+
+    def plain(s, us=False):
+        best = None
+        for rx, order in ((dates._ISO, "ymd"), (dates._YMD, "ymd"), (dates._DMY, "dMy"),
+                          (dates._MDY, "Mdy"), (dates._YMD_NAMED, "yMd"),
+                          (dates._DMY_NUM, "num"), (dates._YMD_EAST, "ymd")):
+            for m in rx.finditer(s):
+                day = dates._read(m, order, us)
+                if day is not None:
+                    if best is None or m.start() < best[0]:
+                        best = (m.start(), day)
+                    break
+        return best[1].isoformat() if best else None
+
+    pieces = ["2024", "1999", "12345", "05", "3", "-", "/", ".", ". ", " ", "年", "月", "日",
+              "March", "mar", "Sept.", "de", ",", "4th", "T10:30", "Z", "x", "٢٠٢٤"]
+    texts = ["Ref 12345 on 2024-05-03", "2023 Jan 7", "4 March 2024 / 2024/03/05",
+             "2024年3月4日", "99 2024 May 3, 2024"]
+    for _ in range(3000):
+        texts.append("".join(rng.choice(pieces) for _ in range(rng.randint(1, 9))))
+    for t in texts:
+        if dates.FOUR_DIGITS.search(t):
+            for us in (False, True):
+                assert dates.find(t, us) == plain(t, us), t
+
 # --- the merge ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("title,site,want", [

@@ -140,12 +140,17 @@ def find(text: str, us_order: bool = False) -> str | None:
     if not text:
         return None
     s = text[:500]
-    if not FOUR_DIGITS.search(s):
+    year = FOUR_DIGITS.search(s)
+    if not year:
         return None
     best: tuple[int, dt.date] | None = None
-    for rx, order in ((_ISO, "ymd"), (_YMD, "ymd"), (_DMY, "dMy"), (_MDY, "Mdy"),
-                      (_YMD_NAMED, "yMd"), (_DMY_NUM, "num"), (_YMD_EAST, "ymd")):
-        for m in rx.finditer(s):
+    # the forms that start with their year are searched from the first four digits on
+    # (none starts before them)
+    for rx, order, pos in ((_ISO, "ymd", year.start()), (_YMD, "ymd", year.start()),
+                           (_DMY, "dMy", 0), (_MDY, "Mdy", 0),
+                           (_YMD_NAMED, "yMd", year.start()), (_DMY_NUM, "num", 0),
+                           (_YMD_EAST, "ymd", year.start())):
+        for m in rx.finditer(s, pos):
             day = _read(m, order, us_order)
             if day is not None:
                 if best is None or m.start() < best[0]:
