@@ -745,12 +745,62 @@ def test_month_trie_matches_as_the_alternation():
         texts.append(rng.choice(["", " "]).join(words))
     for pattern in ("_DMY", "_MDY", "_YMD_NAMED"):
         fast = getattr(dates, pattern)
-        plain = re.compile(fast.pattern.replace(dates._MONTH, dates.MONTH_ALTERNATION), re.I)
+        plain = re.compile(fast.pattern.replace(dates._MONTH, dates.MONTH_ALTERNATION)
+                           .replace(dates.MONTH_START, ""), re.I)
         assert plain.pattern != fast.pattern
         for t in texts:
             assert [m.span() + m.groups() for m in fast.finditer(t)] == \
                 [m.span() + m.groups() for m in plain.finditer(t)], (pattern, t)
 
+
+
+def test_a_month_names_first_letters_look_ahead_changes_no_match():
+    """_MDY starts with a look-ahead of the letters a month's name starts with
+    (dates.MONTH_START), _DMY and _YMD_NAMED hold it before the name: under the same case
+    folding it matches exactly the characters the names' first letters match (every code
+    point, the folded kin "ſ", "K" (Kelvin), "ı" included), so every match is the
+    pattern's without it (MDY_PATTERN; the other two: the test above)."""
+    import re
+    first = re.compile("|".join(re.escape(name[0]) for name in dates.MONTH_NAMES), re.I)
+    look = re.compile(dates.MONTH_START, re.I)
+    assert [c for c in map(chr, range(0x110000)) if bool(first.match(c)) != bool(look.match(c))] == []
+    plain = re.compile(dates.MDY_PATTERN, re.I)
+    assert dates._MDY.pattern == dates.MONTH_START + dates.MDY_PATTERN
+    for t in ("\u017feptember 4, 2025", "\u212aasım 3 2024, İstanbul", "MARCH 3 2020 and april 5, 2021",
+              "ÚNOR 5 2023", "Jan-05-2024", "x" * 300 + " Dec 1 2023", "Posted: Nov 08, 2025 | 12:35"):
+        assert [m.span() + m.groups() for m in dates._MDY.finditer(t)] == \
+            [m.span() + m.groups() for m in plain.finditer(t)], t
+
+
+def test_find_searches_the_year_first_forms_from_the_first_four_digits_alike():
+    # dates.find starts the forms that open with their year at the first four digits: the
+    # same first date as every form searched from the start (the definition, here)
+    import random
+    rng = random.Random(11)
+
+    def plain(s, us=False):
+        best = None
+        for rx, order in ((dates._ISO, "ymd"), (dates._YMD, "ymd"), (dates._DMY, "dMy"),
+                          (dates._MDY, "Mdy"), (dates._YMD_NAMED, "yMd"),
+                          (dates._DMY_NUM, "num"), (dates._YMD_EAST, "ymd")):
+            for m in rx.finditer(s):
+                day = dates._read(m, order, us)
+                if day is not None:
+                    if best is None or m.start() < best[0]:
+                        best = (m.start(), day)
+                    break
+        return best[1].isoformat() if best else None
+
+    pieces = ["2024", "1999", "12345", "05", "3", "-", "/", ".", ". ", " ", "年", "月", "日",
+              "March", "mar", "Sept.", "de", ",", "4th", "T10:30", "Z", "x", "٢٠٢٤"]
+    texts = ["Ref 12345 on 2024-05-03", "2023 Jan 7", "4 March 2024 / 2024/03/05",
+             "2024年3月4日", "99 2024 May 3, 2024"]
+    for _ in range(3000):
+        texts.append("".join(rng.choice(pieces) for _ in range(rng.randint(1, 9))))
+    for t in texts:
+        if dates.FOUR_DIGITS.search(t):
+            for us in (False, True):
+                assert dates.find(t, us) == plain(t, us), t
 
 # --- the merge ------------------------------------------------------------------------------
 
@@ -1318,3 +1368,4 @@ def test_the_authors_of_answers_under_a_question_are_not_the_pages():
     assert meta_of(_qa_page("Question"))["authors"] == ["Vader"]
     # a thread whose every post is marked a reply (its first included) keeps them all
     assert meta_of(_qa_page("Answer"))["authors"] == ["Vader", "pcurry", "wjandrea"]
+

@@ -52,10 +52,19 @@ _YMD = re.compile(r"(\d{4})[/.](\d{1,2})[/.](\d{1,2})")
 _DMY_NUM = re.compile(r"(\d{1,2})(?:[./-]|\.\s)(\d{1,2})(?:[./-]|\.\s)(\d{4})")    # also "4. 3. 2024"
 # Chinese and Japanese "2024年3月4日", Korean "2024년 3월 4일" and "2024. 3. 4.".
 _YMD_EAST = re.compile(r"(\d{4})\s*(?:[年년]|\.\s)\s*(\d{1,2})\s*(?:[月월]|\.\s)\s*(\d{1,2})(?!\d)")
-_DMY = re.compile(r"(\d{1,2})(?:st|nd|rd|th|er|º|\.)?(?:\s*|-)(?:de\s+)?" + _MONTH
+# The letters a month's name starts with, as a look-ahead before the name in each pattern:
+# a case-insensitive trie gives the engine no first character to skip to, so it would
+# enter the trie's branches at every place of a text (_MDY) or after every day number
+# (_DMY); the look-ahead (the same letters under the same case folding) fails at once where
+# no name starts (NOTES.md, 'Why the stages read tags by their codes'; tests/test_metadata.py
+# compares the two).
+MONTH_START = "(?=[" + "".join(sorted({re.escape(name[0]) for name in MONTH_NAMES})) + "])"
+_DMY = re.compile(r"(\d{1,2})(?:st|nd|rd|th|er|º|\.)?(?:\s*|-)(?:de\s+)?" + MONTH_START + _MONTH
                   + r"(?:,?\s*|-)(?:de\s+)?(\d{4})", re.I)          # "4 March 2024", "04-Mar-2024"
-_MDY = re.compile(_MONTH + r"(?:\s+|-)(\d{1,2})(?:st|nd|rd|th)?(?:,\s*|\s+|-)(\d{4})", re.I)
-_YMD_NAMED = re.compile(r"(\d{4})\s+" + _MONTH + r"\s+(\d{1,2})\b", re.I)     # PubMed's "2023 Jan 7"
+MDY_PATTERN = _MONTH + r"(?:\s+|-)(\d{1,2})(?:st|nd|rd|th)?(?:,\s*|\s+|-)(\d{4})"
+_MDY = re.compile(MONTH_START + MDY_PATTERN, re.I)
+_YMD_NAMED = re.compile(r"(\d{4})\s+" + MONTH_START + _MONTH + r"\s+(\d{1,2})\b",
+                        re.I)                                       # PubMed's "2023 Jan 7"
 # A year, to find the rows worth parsing for a date (every written form here has one).
 YEAR = re.compile(r"(?:19|20)\d\d")
 # Four digits in a row: every form `find` reads holds its year so (`\d{4}`, any script's
@@ -131,12 +140,17 @@ def find(text: str, us_order: bool = False) -> str | None:
     if not text:
         return None
     s = text[:500]
-    if not FOUR_DIGITS.search(s):
+    year = FOUR_DIGITS.search(s)
+    if not year:
         return None
     best: tuple[int, dt.date] | None = None
-    for rx, order in ((_ISO, "ymd"), (_YMD, "ymd"), (_DMY, "dMy"), (_MDY, "Mdy"),
-                      (_YMD_NAMED, "yMd"), (_DMY_NUM, "num"), (_YMD_EAST, "ymd")):
-        for m in rx.finditer(s):
+    # the forms that start with their year are searched from the first four digits on
+    # (none starts before them)
+    for rx, order, pos in ((_ISO, "ymd", year.start()), (_YMD, "ymd", year.start()),
+                           (_DMY, "dMy", 0), (_MDY, "Mdy", 0),
+                           (_YMD_NAMED, "yMd", year.start()), (_DMY_NUM, "num", 0),
+                           (_YMD_EAST, "ymd", year.start())):
+        for m in rx.finditer(s, pos):
             day = _read(m, order, us_order)
             if day is not None:
                 if best is None or m.start() < best[0]:
