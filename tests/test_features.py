@@ -428,3 +428,25 @@ def test_comments_under_a_deep_chain_of_undefined_wrappers_are_shown_at_once():
     snap = from_json(make_snapshot(rows, layout=True), 100_000)
     assert ((hidden_bits(snap)[:-2] & 2) == 0).all() and hidden_bits(snap)[-1] == 2
     assert compute(snap).chars[0] == 20_000
+
+
+def test_a_pages_custom_and_comment_tags_are_named_once_per_distinct_tag(monkeypatch):
+    """custom_tags and comment_tags answer per distinct tag (Snapshot.tag_codes' order):
+    a hyphen makes a custom element, and of those a comment's name (`shreddit-comment`,
+    not `faceplate-batch`) a comment's; the comment finder reads the same answer, and
+    names_thread runs once a custom tag however many rows and callers ask."""
+    from pith.pipeline import comments, features
+    rows = [("html", -1), ("body", 0), ("faceplate-batch", 1), ("shreddit-comment", 2),
+            ("p", 3, {"text": "A reply."}), ("shreddit-comment", 2),
+            ("p", 5, {"text": "Another reply."}), ("div", 1, {"cls": "comment"})]
+    snap = from_json(make_snapshot(rows), 1000)
+    asked = []
+    real = features.names_thread
+    monkeypatch.setattr(features, "names_thread", lambda t: asked.append(t) or real(t))
+    codes, tags = snap.tag_codes()
+    assert tags == ["html", "body", "faceplate-batch", "shreddit-comment", "p", "div"]
+    assert features.custom_tags(snap).tolist() == [False, False, True, True, False, False]
+    assert features.comment_tags(snap).tolist() == [False, False, False, True, False, False]
+    assert comments.custom_named(snap).tolist() == [False] * 3 + [True, False, True, False, False]
+    features.undefined_comments(snap, snap.hidden)
+    assert sorted(asked) == ["faceplate-batch", "shreddit-comment"]

@@ -53,7 +53,7 @@ from . import pagetype, render
 from .algorithms.auto import furniture, lowest_common_ancestor
 from .algorithms.base import Choice
 from .codes import first_seen, used
-from .features import CUSTOM_TAG_MARK, Features, lower_in_place, tag_in
+from .features import Features, comment_tags, lower_in_place, tag_in
 from .options import Options
 from .snapshot import Snapshot
 from .threadnames import THREAD_LITERALS, names_thread
@@ -171,13 +171,8 @@ def custom_named(snap: Snapshot) -> np.ndarray:
     comment (`shreddit-comment-tree`, `shreddit-comment`): a page names its thread by its
     tags as by its classes, and a comment shown from an undefined custom element
     (features.undefined_comments) is known for one (NOTES.md, 'Why comments in undefined
-    custom elements are shown'). Each distinct tag is tested once."""
-    def find() -> np.ndarray:
-        codes, tags = snap.tag_codes()
-        hit = np.fromiter((CUSTOM_TAG_MARK in t and names_thread(t) for t in tags),
-                          np.bool_, len(tags))
-        return hit[codes]
-    return snap.memo(("comment_custom_named",), find)
+    custom elements are shown'). Each distinct tag is tested once (features.comment_tags)."""
+    return comment_tags(snap)[snap.tag_codes()[0]]
 
 
 def name_rows(snap: Snapshot, test, within: np.ndarray | None = None,

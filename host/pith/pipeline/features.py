@@ -21,15 +21,18 @@ from .threadnames import names_thread
 # noscript is code only as a browser with scripting on sees it: see shown_noscript.
 CODE_TAGS = frozenset({"script", "style", "noscript", "template", "head", "title", "meta",
                        "link", "base"})
-# Bits of the snapshot's `hidden` column that hide an element and everything inside it:
-# display:none (1), visibility:hidden (2), opacity:0 (4), aria-hidden (16). A zero-size
-# box (8) is left out: floats in a zero-height container and clipped "screen-reader only"
-# text are still content. A descendant that sets visibility:visible again is rare enough
-# that visibility is treated as hiding the whole subtree too.
-HIDING_BITS = 1 | 2 | 4 | 16
+# The bits of the snapshot's `hidden` column (SNAPSHOT.md): display:none, visibility:hidden
+# (inherited by the subtree, as computed style is), opacity:0, aria-hidden. (8, a zero-size
+# box, is read nowhere: floats in a zero-height container and clipped "screen-reader only"
+# text are still content.)
+DISPLAY_NONE, VISIBILITY_HIDDEN, OPACITY_ZERO, ARIA_HIDDEN = 1, 2, 4, 16
+# The bits that hide an element and everything inside it. A descendant that sets
+# visibility:visible again is rare enough that visibility is treated as hiding the whole
+# subtree too.
+HIDING_BITS = DISPLAY_NONE | VISIBILITY_HIDDEN | OPACITY_ZERO | ARIA_HIDDEN
 # Of those, the bits that hide on purpose (display:none, aria-hidden: menus, carousels,
 # dialogs), as opposed to text waiting to be revealed (opacity, visibility).
-HIDDEN_ON_PURPOSE = 1 | 16
+HIDDEN_ON_PURPOSE = DISPLAY_NONE | ARIA_HIDDEN
 # Of those, the bits a snapshot without layout (static, pages/static.py) does not read as
 # hiding: its opacity:0 comes from an inline style only, a script's start state for a
 # reveal animation (apple.com's sections fade in on scroll: `style="opacity: 0;
@@ -37,19 +40,13 @@ HIDDEN_ON_PURPOSE = 1 | 16
 # stylesheet, which a static walk does not read. A browser's capture reads the computed
 # opacity, stylesheets included: there it hides (NOTES.md, 'Why inline opacity:0 is read
 # in a static snapshot').
-STATIC_SHOWN_BITS = 4
+STATIC_SHOWN_BITS = OPACITY_ZERO
 # The bits a page's reveal takes off: opacity:0 and visibility:hidden, the start state of
 # an anti-flicker snippet (the whole body at opacity 0 until an A/B-testing script has run)
 # or of a scroll animation. A page mostly hidden so is read revealed (`compute(revealed=
 # True)`, option hidden_reveal), its display:none menus and dialogs still hidden (NOTES.md,
 # 'Why a page waiting for its reveal keeps its closed menus hidden').
-REVEAL_BITS = 2 | 4
-# The `hidden` bit of visibility:hidden (SNAPSHOT.md), inherited by the subtree as
-# computed style is; taken off comments in undefined custom elements (undefined_comments).
-VISIBILITY_HIDDEN = 2
-# The `hidden` bit of display:none: a comment element under a row the page set so stays
-# hidden (undefined_comments).
-DISPLAY_NONE = 1
+REVEAL_BITS = VISIBILITY_HIDDEN | OPACITY_ZERO
 # A custom element's tag holds a hyphen (the HTML standard's valid custom element name).
 CUSTOM_TAG_MARK = "-"
 # React's streaming server rendering (React 18+, Next.js) parks each late part of a page
@@ -81,7 +78,7 @@ FOLDED_NAMES = re.compile(r"accordion|collaps|expand|toggle|faq|tab-?pane|tab-?c
 # `display:none;opacity:0;height:0px`, the product's specs and care sections of wcxb_dev_full
 # 0607). Visibility is inherited, so every row below carries it too: it stays (NOTES.md,
 # 'Why folded content is read').
-FOLDED_CLOSED = 1 | 4
+FOLDED_CLOSED = DISPLAY_NONE | OPACITY_ZERO
 # The page's `main` landmark (a main element, role="main") whose text is all under
 # display:none rows, less than PARKED_MAIN_SHOWN of it shown: a script parks the page's
 # content until it runs (a shop's access-check app wraps the product in
@@ -329,12 +326,12 @@ def _hidden_bits(snap: Snapshot) -> np.ndarray:
     if len(shown_comments):
         bits = bits.copy()
         bits[shown_comments] &= ~VISIBILITY_HIDDEN
-    rows = np.flatnonzero((bits & 1) > 0)          # a few dozen rows on most pages
+    rows = np.flatnonzero((bits & DISPLAY_NONE) > 0)   # a few dozen rows on most pages
     if not len(rows):
         return bits
     folded = [r for r, id_, cls, role, aria in zip(
                   rows.tolist(), snap.id[rows].tolist(), snap.cls[rows].tolist(),
-                  snap.role[rows].tolist(), ((bits[rows] & 16) > 0).tolist())
+                  snap.role[rows].tolist(), ((bits[rows] & ARIA_HIDDEN) > 0).tolist())
               if not aria and (role == "tabpanel" or FOLDED_NAMES.search(f"{cls} {id_}".lower()))]
     shown = [r for r, tag, id_ in zip(rows.tolist(), snap.tag[rows].tolist(),
                                       snap.id[rows].tolist())
@@ -344,9 +341,28 @@ def _hidden_bits(snap: Snapshot) -> np.ndarray:
     if not shown and not folded:
         return bits
     bits = bits.copy()
-    bits[shown] &= ~1
+    bits[shown] &= ~DISPLAY_NONE
     bits[folded] &= ~FOLDED_CLOSED
     return bits
+
+
+def custom_tags(snap: Snapshot) -> np.ndarray:
+    """Per distinct tag of the snapshot (Snapshot.tag_codes' names): whether it is a
+    custom element's (CUSTOM_TAG_MARK). Found once per snapshot."""
+    return snap.memo(("custom_tags",), lambda: np.fromiter(
+        (CUSTOM_TAG_MARK in t for t in snap.tag_codes()[1]), np.bool_))
+
+
+def comment_tags(snap: Snapshot) -> np.ndarray:
+    """Per distinct tag of the snapshot: a custom element's whose tag names a comment
+    (threadnames.names_thread: `shreddit-comment`, `shreddit-comment-tree`). Each tag is
+    tested once per snapshot: `undefined_comments` and the comment finder
+    (comments.custom_named) both ask."""
+    def find() -> np.ndarray:
+        _, tags = snap.tag_codes()
+        return np.fromiter((c and names_thread(t) for t, c in zip(tags, custom_tags(snap).tolist())),
+                           np.bool_, len(tags))
+    return snap.memo(("comment_tags",), find)
 
 
 def undefined_comments(snap: Snapshot, bits: np.ndarray) -> np.ndarray:
@@ -360,14 +376,12 @@ def undefined_comments(snap: Snapshot, bits: np.ndarray) -> np.ndarray:
     undefined one (`:not(:defined)`) until its script draws it: a Reddit thread's comments
     then hold their text hidden, which the live page shows (NOTES.md, 'Why comments in
     undefined custom elements are shown'). Each distinct tag is tested once."""
-    codes, tags = snap.tag_codes()
-    custom = np.fromiter((CUSTOM_TAG_MARK in t for t in tags), np.bool_, len(tags))
+    codes, _ = snap.tag_codes()
+    custom = custom_tags(snap)
     if not custom.any():
         return np.zeros(0, np.int64)
-    named = custom & np.fromiter((c and names_thread(t) for t, c in zip(tags, custom)),
-                                 np.bool_, len(tags))
     hid = (bits & VISIBILITY_HIDDEN) > 0
-    tops = named[codes] & hid
+    tops = comment_tags(snap)[codes] & hid
     if not tops.any():
         return np.zeros(0, np.int64)
     tops &= ~snap.below(tops)
@@ -422,7 +436,7 @@ def parked_main(snap: Snapshot, bits: np.ndarray) -> np.ndarray:
     parked = mains[(total >= PARKED_MAIN_MIN_CHARS) & (seen < PARKED_MAIN_SHOWN * total)]
     if not len(parked):
         return np.zeros(0, np.int64)
-    none = ((bits & 1) > 0) & ((bits & 16) == 0)
+    none = ((bits & DISPLAY_NONE) > 0) & ((bits & ARIA_HIDDEN) == 0)
     return np.flatnonzero(none & ~under & snap.subtrees(parked))
 
 
