@@ -129,11 +129,12 @@ QUOTE_TAGS = frozenset({"pre", "code", "blockquote"})
 NAMED_SHARE = 0.5
 
 
-def forum(snap: Snapshot) -> bool:
+def forum(snap: Snapshot, asks: bool = True) -> bool:
     """Whether the page is a forum's thread or a Q&A page by its address, its declared
-    type or its forum engine's markup (comments.forum_page). Not by the learned page type:
-    Quora answers it calls forums lost their precision to the rule (0.94 -> 0.80)."""
-    return comments.forum_page(snap)
+    type, its forum engine's markup or (`asks`, option forum_question) its title named a
+    question (comments.forum_page). Not by the learned page type: Quora answers it calls
+    forums lost their precision to the rule (0.94 -> 0.80)."""
+    return comments.forum_page(snap, asks)
 
 
 def signatures(snap: Snapshot, blocks) -> tuple[np.ndarray, np.ndarray]:

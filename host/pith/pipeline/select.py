@@ -290,7 +290,7 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
     result = comments_mod.without(snap, feats, result, thread, pinned=pin is not None)
     content = comments_mod.content(snap, feats, opts) if thread is None else None
     result = comments_mod.whole(snap, feats, result, content, pinned=pin is not None)
-    if page is not None and opts.forum_posts and posts.forum(snap):
+    if page is not None and opts.forum_posts and posts.forum(snap, opts.forum_question):
         model = keep.model_of(snap)
         # the posts inside the element are lifted where a thread is known to be the
         # content (NOTES.md, 'Why the replies inside the element are kept like its first post')
@@ -372,7 +372,7 @@ def choose_by_blocks(snap: snapshot_mod.Snapshot, feats: features_mod.Features, 
     # (NOTES.md, 'Why teaser lists after the post are left out')
     if opts.auto_teasers:
         page = dataclasses.replace(page, p=teasers.left_out(snap, feats, blocks, top, page.p,
-                                                             method.node))
+                                                             method.node, opts.forum_question))
     if top < 0:
         best = expected.choose(snap, blocks, page.p)
     else:

@@ -75,20 +75,21 @@ ARTICLE_P = 0.5
 
 
 def left_out(snap: Snapshot, feats: Features, blocks, top: int, p: np.ndarray,
-             node: int) -> np.ndarray:
+             node: int, asks: bool = True) -> np.ndarray:
     """`after_post` on a page the rule `applies` to (`node` the method's element), `p`
     as it is on any other; the page type is asked for only when a group trails the post
     (it costs a millisecond on a page whose headline did not ask for it already)."""
     out = after_post(snap, feats, blocks, top, p)
-    return out if out is not p and applies(snap, feats, node) else p
+    return out if out is not p and applies(snap, feats, node, asks) else p
 
 
-def applies(snap: Snapshot, feats: Features, node: int) -> bool:
+def applies(snap: Snapshot, feats: Features, node: int, asks: bool = True) -> bool:
     """Whether the page is an article by the page type model (`node` the method's
-    element), at least ARTICLE_P sure, and not a forum's thread (posts.forum)."""
+    element), at least ARTICLE_P sure, and not a forum's thread (posts.forum; `asks`:
+    option forum_question)."""
     kind = pagetype.classify(snap, feats, node)
     return (kind is not None and kind[0] == ARTICLE and kind[1] >= ARTICLE_P
-            and not posts.forum(snap))
+            and not posts.forum(snap, asks))
 
 
 def linked_titles(snap: Snapshot, feats: Features) -> np.ndarray:
