@@ -308,6 +308,12 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
                                        blocks_mod.compute(snap, feats), posts.notices(snap))
         if opts.forum_repeats:
             page = posts.repeated_lines(snap, result.node, page, blocks_mod.compute(snap, feats))
+    if page is not None and top >= 0 and opts.forum_question_lines:
+        # the question above its answers is more than its title, once the answers are
+        # kept alike (NOTES.md, 'Why a question is kept with its answers')
+        model = keep.model_of(snap)
+        result, page = posts.question(snap, feats, result, page, blocks_mod.compute(snap, feats),
+                                      content, top, model.threshold)
     if page is not None and opts.forum_board_around:
         # the board around an engine's thread is not the thread, nor what the posts' likes
         # grew the element over outside it (NOTES.md, 'Why the board around a forum
