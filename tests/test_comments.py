@@ -180,6 +180,7 @@ def test_a_forum_engines_post_markup_makes_its_thread_the_content(article_cls, c
     ("post", None, False),                       # a blog's post
     ("post faq-questions", None, False),         # `questions`: a list of them, not the title's
     ("questionnaire", None, False),              # a word holding it is not it
+    ("post category-question-characters", None, False),   # a blog post's taxonomy (Bossip)
 ])
 def test_a_page_whose_title_names_a_question_has_its_thread_as_content(article_cls, title_cls,
                                                                      content):
