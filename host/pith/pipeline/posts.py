@@ -267,11 +267,11 @@ def question(snap: Snapshot, feats: Features, choice: Choice, page: Judged, bloc
     block stage would show the question by its title alone: the headline `top` lies before
     the thread and outside it (a named thread: a forum engine's holds its first post), and
     of the headline's post (headline.post, the thread not counted) the model keeps no
-    block with text after the headline — paragraphs (QUESTION_TAGS), mostly prose
-    (INSIDE_LINKED), none a forum rule judged no content — while it keeps some of the
-    thread's. A question's short lines read like a reply's, which the model doubts (a
-    rendered mlog.club topic: its title at 1.00, its two lines at 0.17 and 0.11, its
-    answers kept), and the reader of a Q&A page wants the question the answers answer
+    block with text between the headline and the thread — paragraphs (QUESTION_TAGS),
+    mostly prose (INSIDE_LINKED), none a forum rule judged no content — while it keeps
+    some of the thread's. A question's short lines read like a reply's, which the model
+    doubts (a rendered mlog.club topic: its title at 1.00, its two lines at 0.17 and 0.11,
+    its answers kept), and the reader of a Q&A page wants the question the answers answer
     (NOTES.md, 'Why a question is kept with its answers'). As they are when the grown
     element would hold more than comments.AROUND_MAX times the text of the element and
     the post (the page's column)."""
@@ -284,8 +284,11 @@ def question(snap: Snapshot, feats: Features, choice: Choice, page: Judged, bloc
         return choice, page
     rows = blocks.rows
     text = blocks.chars > 0
-    # a line a forum rule judged no content (0: a meta line, a sign-off) stays out
-    lines = ((rows > top) & (rows < snap.end[post]) & ~thread.inside[rows] & text
+    # the question's lines lie between its title and its answers (after the thread, a
+    # reply form's hint); a line a forum rule judged no content (0: a meta line, a
+    # sign-off) stays out
+    first = int(thread.roots[0])
+    lines = ((rows > top) & (rows < min(int(snap.end[post]), first)) & text
              & (blocks.linked <= INSIDE_LINKED * blocks.chars) & (page.p > 0)
              & tag_in(snap, QUESTION_TAGS)[rows])
     answers = thread.inside[rows] & text & (page.p >= floor)
