@@ -1392,8 +1392,13 @@ def test_title_candidates_are_every_form_a_choice_could_take():
             + '</p></article></body></html>')
     snap = static.snapshot_of_html(html, "https://gazette.example/tides", Options().max_nodes)
     sel = select(snap, Options())
-    found: list[str] = []
-    assert merge.of_selection(sel, candidates=found).title == merge.of_selection(sel).title \
+    inputs: list = []
+    assert merge.of_selection(sel, title_inputs=inputs).title == merge.of_selection(sel).title \
         == "How tides work"
+    [(declared, entity, headlines, site, host, root)] = inputs
+    assert (declared[2], entity, [t for t, _ in headlines], root) == \
+        ("How tides work | Harbour Gazette", None, ["How tides work"], False)
+    assert merge.choose_title(*inputs[0]) == "How tides work"
+    found = merge.title_candidates(declared, entity, headlines, site, host)
     assert found[:2] == ["How tides work | Harbour Gazette", "How tides work"] \
         and "Harbour Gazette" in found

@@ -96,19 +96,21 @@ def ours(html: str, url: str) -> tuple[dict, float, float]:
     t0 = time.perf_counter()
     snap = static.snapshot_of_html(html, url, Options().max_nodes)
     page_type = None
-    candidates: list[str] = []
+    inputs: list = []
     try:
         sel = select(snap, Options())
     except NoContent:            # no text to choose, yet the page declares its metadata
         t1 = time.perf_counter()
-        m = merge.compute(snap, features.compute(snap).gone, 0, candidates)
+        m = merge.compute(snap, features.compute(snap).gone, 0, inputs)
     else:
         t1 = time.perf_counter()
-        m = merge.of_selection(sel, candidates=candidates)
+        m = merge.of_selection(sel, title_inputs=inputs)
         page_type = sel.page_type_wire()[0]
     t2 = time.perf_counter()
     return ({"title": m.title, "authors": m.authors, "date": m.published, "site": m.site,
-             "page_type": page_type, "title_candidates": candidates},
+             "page_type": page_type,
+             "title_candidates": merge.title_candidates(*inputs[0][:5]) if inputs else [],
+             "title_inputs": inputs[0] if inputs else None},
             (t2 - t1) * 1e3, (t1 - t0) * 1e3)
 
 

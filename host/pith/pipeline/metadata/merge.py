@@ -564,10 +564,11 @@ def local_day(published: str | None, url_day: str | None) -> str | None:
     return url_day if apart == 1 else published
 
 
-def compute(snap, gone: np.ndarray, node: int, candidates: list[str] | None = None) -> Metadata:
+def compute(snap, gone: np.ndarray, node: int, title_inputs: list | None = None) -> Metadata:
     """The metadata of a validated snapshot, read around the chosen row `node` (`gone`:
-    the features' code-or-hidden mask). A `candidates` list is given the title's
-    `title_candidates` (the bench's reach; the host passes none and pays nothing)."""
+    the features' code-or-hidden mask). A `title_inputs` list is given what the title was
+    chosen from, `choose_title`'s arguments (declared, entity, headlines, site, host, root):
+    the bench's reach and the learned choice's records read them; the host passes none."""
     declared = snap.meta.get("declared") or {}
     ld = jsonld.fields([*declared.get("ld", ()), *tags.ld_in_meta(declared.get("meta", ()))],
                        snap.meta.get("url") or "")
@@ -596,13 +597,13 @@ def compute(snap, gone: np.ndarray, node: int, candidates: list[str] | None = No
     if not site:
         site = site_from_title(doc_title, seen.get("title"),
                                lambda: shown.site_places_text(snap, gone))
-    title_inputs = ([_title_text(meta.get("title")), _title_text(items.get("title")),
-                     _title_text(doc_title)], _title_text(ld.get("title")),
-                    [(v, d) for t, d in seen.get("headlines") if (v := INVISIBLE.sub("", t))],
-                    site, host)
-    title = choose_title(*title_inputs, root=urllib.parse.urlsplit(page_url).path.strip("/") == "")
-    if candidates is not None:
-        candidates.extend(title_candidates(*title_inputs))
+    inputs = ([_title_text(meta.get("title")), _title_text(items.get("title")),
+               _title_text(doc_title)], _title_text(ld.get("title")),
+              [(v, d) for t, d in seen.get("headlines") if (v := INVISIBLE.sub("", t))],
+              site, host, urllib.parse.urlsplit(page_url).path.strip("/") == "")
+    title = choose_title(*inputs)
+    if title_inputs is not None:
+        title_inputs.append(inputs)
     # each source's declared (published, modified), parsed once
     declared_dates = [(dates.parse(src.get("published"), us), dates.parse(src.get("modified"), us))
                       for src in sources]
@@ -655,7 +656,7 @@ def compute(snap, gone: np.ndarray, node: int, candidates: list[str] | None = No
     )
 
 
-def of_selection(sel, node: int | None = None, candidates: list[str] | None = None) -> Metadata:
+def of_selection(sel, node: int | None = None, title_inputs: list | None = None) -> Metadata:
     """The metadata of a pipeline Selection, read around `node` (default: its choice);
-    `candidates` as `compute`'s."""
-    return compute(sel.snap, sel.feats.gone, sel.node if node is None else node, candidates)
+    `title_inputs` as `compute`'s."""
+    return compute(sel.snap, sel.feats.gone, sel.node if node is None else node, title_inputs)
