@@ -343,11 +343,16 @@ def asks_question(snap: Snapshot) -> bool:
     while an article's FAQ box names its questions below the article's own title (NOTES.md,
     'Why a page whose title is its question is a Q&A page'). Answered once per snapshot."""
     def find() -> bool:
-        titles = tag_in(snap, frozenset({QUESTION_TITLE})) & ((snap.cols["hidden"] & HIDING_BITS) == 0)
-        if not titles.any():
+        titles = np.flatnonzero(tag_in(snap, frozenset({QUESTION_TITLE}))
+                                & ((snap.cols["hidden"] & HIDING_BITS) == 0))
+        if not len(titles):
             return False
-        asked = name_rows(snap, names_question, prefilter=(QUESTION_WORD,))
-        return bool((titles & (asked | snap.below(asked))).any())
+        # only the names of the titles and the rows holding them are read (a row holds a
+        # title when one lies in its span [row, end))
+        holding = (np.searchsorted(titles, snap.end, "left")
+                   > np.searchsorted(titles, np.arange(snap.n), "left"))
+        return bool(name_rows(snap, names_question, within=holding,
+                              prefilter=(QUESTION_WORD,)).any())
     return snap.memo(("asks_question",), find)
 
 
