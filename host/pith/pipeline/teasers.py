@@ -193,10 +193,13 @@ def after_product(snap: Snapshot, feats: Features, node: int, rows: np.ndarray,
     if not len(found):
         return keep
     grouped = snap.subtrees(found)[rows]
-    own = np.flatnonzero(keep & has_text & ~grouped & (p >= SURE))
+    heads = tag_in(snap, HEADINGS)
+    heading = (heads | snap.below(heads))[rows]
+    own = np.flatnonzero(keep & has_text & ~grouped & ~heading & (p >= SURE))
     if not len(own):
         return keep
-    trailing = found[found > rows[own[-1]]]
+    last = rows[own[-1]]
+    trailing = found[found > last]
     out = snap.subtrees(trailing)[rows] & keep if len(trailing) else None
     if out is None or not out.any():
         return keep
@@ -205,5 +208,7 @@ def after_product(snap: Snapshot, feats: Features, node: int, rows: np.ndarray,
     kind = pagetype.classify(snap, feats, node)
     if kind is None or kind[0] != PRODUCT:
         return keep
-    out |= snap.subtrees(titles(snap, feats, trailing))[rows]
+    # the headings between the product's last line and the last trailing group: the
+    # lists' titles ("Complete the look", "Better together")
+    out |= heading & (rows > last) & (rows < snap.end[trailing].max())
     return keep & ~out
