@@ -185,7 +185,10 @@ PRODUCT_LINES = ("Speckle Mug", "$60.00", "A wheel thrown stoneware mug",
                  "Holds about 350 ml")
 
 
-def product_page(related_first=False):
+SECOND = (("Linen Napkin", "12.00"), ("Oak Tray", "58.00"), ("Cork Coaster", "9.00"))
+
+
+def product_page(related_first=False, second=False):
     """A small shop's product page: menu, the product's name (h1), price and description,
     and a "You may also like" row of other products' cards, each a linked name and a
     price, after the description (or, `related_first`, between the price and the
@@ -199,6 +202,12 @@ def product_page(related_first=False):
         "studio, each one a little different from the next.</p>"
         "<p>Holds about 350 ml. Safe for the dishwasher and the microwave; let it cool "
         "before washing, as sudden changes of temperature can crack the glaze.</p>")
+    if second:      # a second row, its title in a wrapper of its own (no sibling of it)
+        more = "".join(
+            f'<li class="tile"><a href="/products/{n.lower().replace(" ", "-")}">'
+            f'<h3>{n}</h3></a><span class="price">${p}</span></li>' for n, p in SECOND)
+        related += ("<section class='pairs'><div class='pairs-head'><h2>Better together</h2>"
+                    f"</div><ul class='tiles'>{more}</ul></section>")
     body = (related + description) if related_first else (description + related)
     return ("<!DOCTYPE html><html><head><title>Speckle Mug – Tidewater Ceramics</title>"
             '<meta property="og:type" content="product"></head>'
@@ -210,7 +219,7 @@ def product_page(related_first=False):
             "<footer><a href='/privacy'>Privacy Policy</a></footer></body></html>")
 
 
-def product_kept(on, related_first=False):
+def product_kept(on, related_first=False, second=False):
     """The texts the block stage keeps on `product_page`, its blocks judged as on the
     training sites' product pages (wcxb_dev_full hyosilver.com, zalando.co.uk): the
     product's name, price and description content, and the related cards' names and
@@ -218,7 +227,8 @@ def product_kept(on, related_first=False):
     the model's `add` bar, so they are kept whatever the method's element shows)."""
     from pith.pipeline.blocks import keep as blocks_keep
     sel = select(static.snapshot_from_html(
-        product_page(related_first), "https://tidewater.example.com/products/speckle-mug"))
+        product_page(related_first, second),
+        "https://tidewater.example.com/products/speckle-mug"))
     blocks = segment.compute(sel.snap, sel.feats)
     rows = blocks.rows
     texts = segment.texts(sel.snap, blocks, np.arange(len(rows)))
@@ -226,7 +236,10 @@ def product_kept(on, related_first=False):
     for i, t in enumerate(texts):
         if t.startswith(PRODUCT_LINES):
             p[i] = 0.9
-        elif t.startswith(tuple(n for n, _ in RELATED) + ("$", "You may also like")):
+        elif t.startswith(tuple(n for n, _ in RELATED + SECOND) + ("$", "You may also like")):
+            p[i] = 0.75
+        elif t == "Better together":            # zalando's such heading: 0.66
+            p[i] = 0.66
             p[i] = 0.75
     opts = Options.from_overrides({"blocks_product_teasers": on})
     choice = blocks_keep.apply(sel.snap, sel.feats, opts, sel.scope, sel.element,
@@ -248,6 +261,19 @@ def test_other_products_cards_after_the_product_are_left_out():
     assert not any(t.startswith((*(n for n, _ in RELATED), "You may also like"))
                    for t in after)
     assert not any(f"${p}" in after for _, p in RELATED)
+
+
+def test_the_headings_between_trailing_card_rows_are_no_line_of_the_product():
+    """Two rows of cards after the product, the second's heading judged content (0.66,
+    as zalando.co.uk's "Better together" between its carousels) and no sibling of its
+    cards: the product's text ends before the first row, so both rows and both headings
+    go (with the heading taken for the product's last line, the first row stayed)."""
+    _, before = product_kept(False, second=True)
+    assert "Better together" in before and "Speckle Bowl" in before
+    _, after = product_kept(True, second=True)
+    assert all(any(t.startswith(line) for t in after) for line in PRODUCT_LINES)
+    assert not any(t.startswith((*(n for n, _ in RELATED + SECOND), "You may also like",
+                                 "Better together")) for t in after)
 
 
 def test_cards_before_the_products_own_last_line_stay():
