@@ -16,8 +16,8 @@ or links among its paragraphs is no group: its paragraphs hold most of its text.
 
 Decisions a change must keep (NOTES.md, 'Why teaser lists after the post are left out'):
 - only on a page the page type model calls an article (pagetype.classify, the method's
-  element; at least ARTICLE_P sure) that is not a forum's (posts.forum: a thread's posts
-  carry linked titles too);
+  element; at least ARTICLE_P sure) that is not a forum's (posts.forum, which the caller
+  passes in: a thread's posts carry linked titles too);
 - a group is left out only when it trails the post: it starts after the headline (when
   headline.py finds one) and no block outside the groups after it is judged at least
   SURE. A listicle's cards ("10 DIY projects", each a linked heading and a paragraph)
@@ -36,6 +36,8 @@ Decisions a change must keep (NOTES.md, 'Why teaser lists after the post are lef
   products after a product are left out').
 """
 from __future__ import annotations
+
+from typing import Callable
 
 import numpy as np
 
@@ -86,23 +88,24 @@ PRODUCT = "product"
 
 
 def left_out(snap: Snapshot, feats: Features, blocks, top: int, p: np.ndarray,
-             node: int) -> np.ndarray:
-    """`after_post` on a page the rule `applies` to (`node` the method's element), `p`
-    as it is on any other; the page type is asked for only when a group trails the post
-    (it costs a millisecond on a page whose headline did not ask for it already)."""
+             node: int, forum: Callable[[Snapshot], bool]) -> np.ndarray:
+    """`after_post` on a page the rule `applies` to (`node` the method's element, `forum`
+    posts.forum), `p` as it is on any other; the page type is asked for only when a
+    group trails the post (it costs a millisecond on a page whose headline did not ask
+    for it already)."""
     out = after_post(snap, feats, blocks, top, p)
-    return out if out is not p and applies(snap, feats, node) else p
+    return out if out is not p and applies(snap, feats, node, forum) else p
 
 
-def applies(snap: Snapshot, feats: Features, node: int) -> bool:
+def applies(snap: Snapshot, feats: Features, node: int,
+            forum: Callable[[Snapshot], bool]) -> bool:
     """Whether the page is an article by the page type model (`node` the method's
-    element), at least ARTICLE_P sure, and not a forum's thread (posts.forum)."""
-    # imported here: posts imports comments, which imports the block stage (blocks.keep),
-    # which reads this module (after_product)
-    from . import posts
+    element), at least ARTICLE_P sure, and not a forum's thread (`forum`: posts.forum,
+    passed in by the caller: posts reads the comment threads, which read the block
+    stage, which reads this module's `after_product`)."""
     kind = pagetype.classify(snap, feats, node)
     return (kind is not None and kind[0] == ARTICLE and kind[1] >= ARTICLE_P
-            and not posts.forum(snap))
+            and not forum(snap))
 
 
 def linked_titles(snap: Snapshot, feats: Features) -> np.ndarray:
