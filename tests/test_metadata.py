@@ -72,6 +72,25 @@ def test_jsonld_an_entity_whose_url_names_another_page_is_not_the_pages():
                                              '"datePublished": "2021-02-03"}'], "https://site.test/a/post")
 
 
+def test_jsonld_an_entity_whose_url_writes_the_pages_path_another_way_is_the_pages():
+    # percent escapes (either case) and letters decomposed: the page's own path still
+    # (a Persian news page's NewsArticle, its "آ" written as alef + madda, escaped)
+    page = "https://www.news.test/news/2022643/محرومیت-درآمد"
+    for url in ("https://www.news.test/news/2022643/%D9%85%D8%AD%D8%B1%D9%88%D9%85%DB%8C%D8%AA-"
+                "%D8%AF%D8%B1%D8%A7%D9%93%D9%85%D8%AF",
+                "https://news.test/news/2022643/%d9%85%d8%ad%d8%b1%d9%88%d9%85%db%8c%d8%aa-"
+                "%d8%af%d8%b1%d8%a2%d9%85%d8%af/"):
+        ld = json.dumps({"@type": "NewsArticle", "url": url, "datePublished": "2024-05-20T08:52:32Z"})
+        assert jsonld.fields([ld], page)["published"] == "2024-05-20T08:52:32Z"
+    # and a page address sent escaped (a browser's location.href) against a raw JSON-LD url
+    ld = json.dumps({"@type": "NewsArticle", "url": page, "datePublished": "2024-05-20"})
+    assert jsonld.fields([ld], "https://www.news.test/news/2022643/%D9%85%D8%AD%D8%B1%D9%88"
+                         "%D9%85%DB%8C%D8%AA-%D8%AF%D8%B1%D8%A2%D9%85%D8%AF")["published"] == "2024-05-20"
+    # another page of the site written so is still another page
+    other = json.dumps({"@type": "NewsArticle", "url": "/news/2022644/%D9%85", "datePublished": "2024-05-20"})
+    assert "published" not in jsonld.fields([other], page)
+
+
 def test_jsonld_broken_scripts_are_skipped_and_raw_newlines_tolerated():
     good = '{"@type": "Article", "headline": "Line\nbreak"}'
     assert jsonld.fields(["{not json", good])["title"] == "Line break"
@@ -368,6 +387,28 @@ def test_an_account_links_words_are_no_name(line):
     body = (f'<nav><a href="https://members.test/s/#/profile/my_info">{line}</a></nav>'
             + ARTICLE.format(h="Weight loss medications"))
     assert meta_of(body)["authors"] == []
+
+@pytest.mark.parametrize("line", ["See full bio", "View Profile", "View all posts by Becky",
+                                  "→ Learn More", "Sign up for free trial", "More from",
+                                  "Joined", "Posts: 7", "Reputation", "RSS"])
+def test_a_call_to_action_or_a_posters_label_is_no_name(line):
+    assert shown.clean_byline(line) == []
+
+
+@pytest.mark.parametrize("name", ["Seema Patel", "Reader Kim", "Bookman Lee", "Shopa Diaz",
+                                  "Joinery Smith", "Feedback Jones"])
+def test_names_that_start_like_a_call_to_action_stay_names(name):
+    assert shown.clean_byline(f"By {name}") == [name]
+
+
+def test_an_author_link_reading_view_profile_yields_to_the_next_one():
+    # a profile button linking the author's page before the name's own link (Gawker's,
+    # TechCrunch's "View Staff Page", CNET's "See full bio")
+    body = ('<article><h1>Grads</h1><div class="author-card"><a href="/author/jane-doe/">View Profile</a>'
+            '</div><p>Posted by <a href="/author/jane-doe/">Jane Doe</a></p>'
+            "<p>" + "Job text. " * 40 + "</p></article>")
+    assert meta_of(body)["authors"] == ["Jane Doe"]
+
 
 def test_a_byline_whose_name_and_date_sit_in_spans_of_their_own():
     body = ('<div class="author"><span>Kim Lee</span><span>March 3, 2024</span></div>'

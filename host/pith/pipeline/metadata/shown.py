@@ -149,6 +149,19 @@ GERUND = re.compile(r"^[a-z]+ing\b")
 SENTENCE_WORDS = re.compile(r"^(?:the|a|an|this|that|these|those|our|your|my|its|their|his|"
                             r"her|all|each|every|some|any|no)\s+[a-z]|\b(?:is|are|was|were|"
                             r"will|can|you|we)\b")
+# A link's or button's call to action where a byline's name would be ("See full bio",
+# "View Profile", "View all posts by Becky", "Sign up for free trial", "→ Learn More"): its
+# first word a verb no given name is (NOTES.md, 'Why a byline is no menu item, and other
+# bylines left out').
+CALL_TO_ACTION = re.compile(r"^\W*(?:see|view|visit|learn|follow|read|show|sign|subscribe|"
+                            r"contact|click|download|join|register|watch|request|discover|"
+                            r"explore|find|check|browse|shop|buy|try|get|start|open|more|"
+                            r"email|message|send|book)\b", re.I)
+# A forum post's header labels and a feed's link beside the poster's name, a count after
+# them or not ("Joined", "Posts: 7", "Reputation", "RSS"): the poster's details, no name.
+POSTER_LABEL = re.compile(r"^(?:joined|posts|messages|replies|reputation|registered|members?|"
+                          r"moderator|reactions|points|likes|threads|topics|online|offline|"
+                          r"status|rss|atom|feed)\b\W*\d*$", re.I)
 AUTHOR_SPLIT = re.compile(r"\s*(?:,|&|、|，|\band\b|\bund\b|\bet\b|\by\b|\be\b)\s*", re.I)
 _HAS_DIGIT = re.compile(r"\d")
 
@@ -344,7 +357,7 @@ def is_name(n: str) -> bool:
     """A byline part that can be a person's or an organisation's name: not a stop word,
     not a date, at most six words, a letter, no digit run that makes it a date or id."""
     if not n or NOT_A_NAME.match(n) or NOT_NAME_PARTS.search(n) or GERUND.match(n) \
-            or SENTENCE_WORDS.search(n) \
+            or SENTENCE_WORDS.search(n) or CALL_TO_ACTION.match(n) or POSTER_LABEL.match(n) \
             or len(n.split()) > 6 \
             or not any(c.isalpha() for c in n):
         return False
