@@ -275,6 +275,10 @@ def test_jsonld_in_a_meta_named_script_ld_json_is_read():
     ("October 17, 2023\n6:01 PM ET\nHeard on\nAll Things Considered", []),   # a dateline
     ("by keeping an eye on trends", []),                 # a sentence's gerund, no name
     ("By clicking Post, you agree", []),
+    ("Posted by paul at 09:39 PM in Paul scrawl", ["paul"]),   # Blogger's, TypePad's "at" a time
+    ("Posted by Roy M. Poses MD at", ["Roy M. Poses MD"]),     # the time in an element after
+    ("Posted by Ree in", ["Ree"]),                             # the category in a link after
+    ("By Martin Atkins", ["Martin Atkins"]),
 ])
 def test_clean_byline(line, names):
     assert shown.clean_byline(line) == names
@@ -396,7 +400,7 @@ def test_a_call_to_action_or_a_posters_label_is_no_name(line):
 
 
 @pytest.mark.parametrize("name", ["Seema Patel", "Reader Kim", "Bookman Lee", "Shopa Diaz",
-                                  "Joinery Smith", "Feedback Jones"])
+                                  "Joinery Smith", "Feedback Jones", "Logan Jones"])
 def test_names_that_start_like_a_call_to_action_stay_names(name):
     assert shown.clean_byline(f"By {name}") == [name]
 

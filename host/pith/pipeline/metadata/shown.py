@@ -100,11 +100,15 @@ BY_PREFIX = re.compile(r"^(?:(?:written|posted|published|reviewed|edited|reporte
                        r"by|via|from|von|par|por|door|di|da|av|af|autor(?:a|en)?|authors?|"
                        r"author\(s\)|auteurs?|"
                        r"text|posted)(?:\s*[:\-–—]\s*|\s+|$)|^" + CJK_BYLINE, re.I)
-# Separators that end the name part of a byline ("Jane Doe | 4 March 2024").
+# Separators that end the name part of a byline ("Jane Doe | 4 March 2024"; Blogger's and
+# TypePad's "Posted by paul at 09:39 PM in <a>Category</a>", the time or the category in an
+# element after a last "at" or "in": NOTES.md, 'Why a byline is no menu item, and other
+# bylines left out').
 BYLINE_END = re.compile(r"\s*(?:[|·•⋅/»]|\s[-–—]\s|\bon\b|\bupdated\b|\bpublished\b|\bposted\b|"
                         r"\blast\s+(?:update[ds]?|modified|edited|reviewed)\b|"
                         r"[-–—]?\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|"
-                        r"\d{1,2}[./]\d|\d{4}|\bam\b\s+\d|\bvor\b|\bin\b\s)", re.I)
+                        r"\d{1,2}[./]\d|\d{4}|\bam\b\s+\d|\bvor\b|\bin\b\s|\bin$|\bat\b(?=\s+\d|$))",
+                        re.I)
 # A date line's label where a byline's name would start (after a "By" or "Posted by",
 # which BY_PREFIX takes): "Last Updated: January 7, 2025" in a class naming the author's
 # details names no one.
@@ -156,7 +160,7 @@ SENTENCE_WORDS = re.compile(r"^(?:the|a|an|this|that|these|those|our|your|my|its
 CALL_TO_ACTION = re.compile(r"^\W*(?:see|view|visit|learn|follow|read|show|sign|subscribe|"
                             r"contact|click|download|join|register|watch|request|discover|"
                             r"explore|find|check|browse|shop|buy|try|get|start|open|more|"
-                            r"email|message|send|book)\b", re.I)
+                            r"email|message|send|book|log)\b", re.I)
 # A forum post's header labels and a feed's link beside the poster's name, a count after
 # them or not ("Joined", "Posts: 7", "Reputation", "RSS"): the poster's details, no name.
 POSTER_LABEL = re.compile(r"^(?:joined|posts|messages|replies|reputation|registered|members?|"
