@@ -405,6 +405,16 @@ def test_names_that_start_like_a_call_to_action_stay_names(name):
     assert shown.clean_byline(f"By {name}") == [name]
 
 
+def test_a_letter_avatars_initial_is_no_name():
+    assert shown.clean_byline("R") == [] and shown.clean_byline("J.") == []
+    assert shown.clean_byline("By Smith, J.") == ["Smith"]
+    # a forum post's round badge with the poster's initial, a user-name class on both
+    post = ('<article><h1>Which drill?</h1><div class="post-user"><a class="user-name" '
+            'href="/u/sean_g"><span>S</span></a><a class="user-name" href="/u/sean_g">sean_g</a>'
+            "</div><p>" + "Drill text. " * 40 + "</p></article>")
+    assert meta_of(post)["authors"] == ["sean_g"]
+
+
 def test_an_author_link_reading_view_profile_yields_to_the_next_one():
     # a profile button linking the author's page before the name's own link (Gawker's,
     # TechCrunch's "View Staff Page", CNET's "See full bio")

@@ -166,6 +166,9 @@ CALL_TO_ACTION = re.compile(r"^\W*(?:see|view|visit|learn|follow|read|show|sign|
 POSTER_LABEL = re.compile(r"^(?:joined|posts|messages|replies|reputation|registered|members?|"
                           r"moderator|reactions|points|likes|threads|topics|online|offline|"
                           r"status|rss|atom|feed)\b\W*\d*$", re.I)
+# One Latin letter and nothing else: a letter avatar's initial ("R" in a forum post's
+# round badge, Discourse's and XenForo's default), never a whole name.
+INITIAL = re.compile(r"^[A-Za-z]\.?$")
 AUTHOR_SPLIT = re.compile(r"\s*(?:,|&|、|，|\band\b|\bund\b|\bet\b|\by\b|\be\b)\s*", re.I)
 _HAS_DIGIT = re.compile(r"\d")
 
@@ -363,7 +366,7 @@ def is_name(n: str) -> bool:
     if not n or NOT_A_NAME.match(n) or NOT_NAME_PARTS.search(n) or GERUND.match(n) \
             or SENTENCE_WORDS.search(n) or CALL_TO_ACTION.match(n) or POSTER_LABEL.match(n) \
             or len(n.split()) > 6 \
-            or not any(c.isalpha() for c in n):
+            or not any(c.isalpha() for c in n) or INITIAL.match(n):
         return False
     words = n.lower().replace(".", " ").split()
     if any(w in dates.MONTHS for w in words) and any(w.isdigit() for w in words):
