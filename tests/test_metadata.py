@@ -279,6 +279,10 @@ def test_jsonld_in_a_meta_named_script_ld_json_is_read():
     ("Posted by Roy M. Poses MD at", ["Roy M. Poses MD"]),     # the time in an element after
     ("Posted by Ree in", ["Ree"]),                             # the category in a link after
     ("By Martin Atkins", ["Martin Atkins"]),
+    ("raoul\n(raoul)", ["raoul"]),                        # Discourse's full name (user name)
+    ("Laubrani (laubrani)", ["Laubrani"]),
+    ("Ann Roe (Ann)", ["Ann Roe (Ann)"]),                  # not the same name twice
+    ("Created by Cheryl Kerr", ["Cheryl Kerr"]),           # a wiki's or a school page's credit
 ])
 def test_clean_byline(line, names):
     assert shown.clean_byline(line) == names

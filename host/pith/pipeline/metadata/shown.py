@@ -96,7 +96,7 @@ NOT_AUTHOR_TEXT = re.compile(r"(?:review|edit|fact[- ]?check|photo|photograph|il
                              r"image|video|updated)\w*\s+by\b", re.I)
 # What precedes a name on a byline, in the languages of the labelled pages ("via": a link
 # aggregator's submitter, lobste.rs's "via scvalex").
-BY_PREFIX = re.compile(r"^(?:(?:written|posted|published|reviewed|edited|reported|authored)\s+by|"
+BY_PREFIX = re.compile(r"^(?:(?:written|posted|published|reviewed|edited|reported|authored|created)\s+by|"
                        r"by|via|from|von|par|por|door|di|da|av|af|autor(?:a|en)?|authors?|"
                        r"author\(s\)|auteurs?|"
                        r"text|posted)(?:\s*[:\-–—]\s*|\s+|$)|^" + CJK_BYLINE, re.I)
@@ -169,6 +169,9 @@ POSTER_LABEL = re.compile(r"^(?:joined|posts|messages|replies|reputation|registe
 # One Latin letter and nothing else: a letter avatar's initial ("R" in a forum post's
 # round badge, Discourse's and XenForo's default), never a whole name.
 INITIAL = re.compile(r"^[A-Za-z]\.?$")
+# A forum's poster shown by full name and user name, the same ("raoul (raoul)": Discourse
+# writes both whatever they are): the name once.
+NAME_TWICE = re.compile(r"^(.+?)\s*\(\s*\1\s*\)$", re.I)
 AUTHOR_SPLIT = re.compile(r"\s*(?:,|&|、|，|\band\b|\bund\b|\bet\b|\by\b|\be\b)\s*", re.I)
 _HAS_DIGIT = re.compile(r"\d")
 
@@ -414,6 +417,7 @@ def clean_byline(t: str) -> list[str]:
     t = t.strip(" ,:;-–—|·•")
     if not t or len(t) >= MAX_BYLINE_CHARS or GERUND.match(t):
         return []
+    t = NAME_TWICE.sub(r"\1", t)
     parts = [p.strip(" ,:;.") for p in AUTHOR_SPLIT.split(t)]
     if not is_name(parts[0]):          # "By default, all items …": a sentence, no names
         return []
