@@ -409,6 +409,18 @@ def test_names_that_start_like_a_call_to_action_stay_names(name):
     assert shown.clean_byline(f"By {name}") == [name]
 
 
+@pytest.mark.parametrize("flags", ["has-comments", "comments-open", "no-comments has-tags"])
+def test_a_posts_flag_about_its_comments_is_no_comment(flags):
+    # Squarespace's blog post: "has-comments" on the post, the author link inside its meta
+    body = (f'<article class="BlogItem hentry {flags}"><h1>Ethical brands</h1>'
+            "<p>" + "Brand text. " * 40 + "</p>"
+            '<div class="Blog-meta"><a class="Blog-meta-item Blog-meta-item--author" '
+            'href="/blog?author=57b5">Kristen</a></div></article>')
+    assert meta_of(body)["authors"] == ["Kristen"]
+    # a comment's own class still marks a commenter
+    assert meta_of(body.replace(f"BlogItem hentry {flags}", "comment-body"))["authors"] == []
+
+
 def test_a_letter_avatars_initial_is_no_name():
     assert shown.clean_byline("R") == [] and shown.clean_byline("J.") == []
     assert shown.clean_byline("By Smith, J.") == ["Smith"]

@@ -522,8 +522,13 @@ def in_menu(snap, rows: np.ndarray) -> np.ndarray:
 # item, and other bylines left out').
 REVIEW_NAMES = re.compile(r"(?:^|[\s_-])(?:reviews?|comments?|commentlist|testimonials?)(?:$|[\s_-])")
 # A post's taxonomy written as its classes (WordPress's "category-reviews", "tag-comments"):
-# what the post is filed under, not a review.
-TAXONOMY_CLASSES = re.compile(r"(?:^|\s)(?:category|tag|cat|topic|section|term)-\S*")
+# what the post is filed under, not a review; and a post's flags about its comments
+# (Squarespace's "has-comments" on every blog post, "comments-open", "no-comments"):
+# what the post allows, not a comment.
+TAXONOMY_CLASSES = re.compile(r"(?:^|\s)(?:(?:category|tag|cat|topic|section|term)-\S*|"
+                              r"(?:has|no|with|show|allow)-(?:comments?|reviews?)|"
+                              r"(?:comments?|reviews?)-(?:open|closed|enabled|disabled|on|off)"
+                              r"(?=\s|$))")
 # Elements up from a byline candidate whose classes are read for REVIEW_NAMES: a review's
 # byline sits a few levels inside the review (header, footer, meta line).
 REVIEW_DEPTH = 6
