@@ -825,6 +825,24 @@ def test_month_trie_matches_as_the_alternation():
 
 
 
+def test_a_numeric_dates_order_follows_a_day_the_page_declares_one_way_only():
+    days = frozenset({"2012-08-09"})
+    assert dates.month_first("Posted 08/09/2012 4:03 pm", False, days)
+    assert not dates.month_first("Posted 09/08/2012 4:03 pm", True, days)
+    # the page's own unambiguous numeric dates still decide first, and a day both readings
+    # miss leaves the default
+    assert not dates.month_first("08/09/2012 and 13/05/2012", False, days)
+    assert not dates.month_first("03/04/2012", False, days)
+    assert dates.unambiguous_days(["Thu, 09 Aug 2012 16:08:10 EST", "08/09/2012",
+                                   "2012-07-01T10:00Z", "25/12/2011"]) == \
+        frozenset({"2012-08-09", "2012-07-01", "2011-12-25"})
+    # a page in British English showing the time a <meta> declares (HuffPost's, 2012)
+    head = '<meta property="article:published_time" content="Thu, 09 Aug 2012 16:08:10 EST">'
+    body = ('<article><h1>Cup defeat</h1><p class="posted">Posted: <span itemprop="datePublished">'
+            '08/09/2012 4:03 pm</span></p><p>' + "Match text. " * 40 + "</p></article>")
+    assert meta_of(body, head=head, lang="en-GB")["published"][:10] == "2012-08-09"
+
+
 def test_a_month_names_first_letters_look_ahead_changes_no_match():
     """_MDY starts with a look-ahead of the letters a month's name starts with
     (dates.MONTH_START), _DMY and _YMD_NAMED hold it before the name: under the same case
