@@ -11,6 +11,7 @@ import yaml
 from pith.pipeline.metadata import dates, declared, frontmatter, jsonld, merge, shown, tags
 from pith.pages import static
 from pith.pipeline import snapshot as snapshot_mod
+from pith.pipeline.options import Options
 from pith.pipeline.select import select
 
 from builders import make_snapshot
@@ -1458,3 +1459,35 @@ def test_the_authors_of_answers_under_a_question_are_not_the_pages():
     # a thread whose every post is marked a reply (its first included) keeps them all
     assert meta_of(_qa_page("Answer"))["authors"] == ["Vader", "pcurry", "wjandrea"]
 
+
+
+def test_title_candidates_are_every_form_a_choice_could_take():
+    # each declared title and h1 whole, without its site's part, each part; the site; once each
+    got = merge.title_candidates(["How tides work | Coasts | Harbour Gazette", None,
+                                  "How tides work | Coasts | Harbour Gazette"],
+                                 "How Tides Work", [("Harbour Gazette", 3), ("Tides - a primer", 9)],
+                                 "Harbour Gazette", "gazette.example")
+    assert got == ["How tides work | Coasts | Harbour Gazette", "How tides work", "Coasts",
+                   "Harbour Gazette", "How tides work | Coasts", "Coasts | Harbour Gazette",
+                   "How Tides Work", "Tides - a primer", "Tides", "a primer"]
+    # a template's empty lead left out, a CJK title cut at its bare separators
+    assert merge.title_candidates(["| Harbour Gazette"], None, [], "Harbour Gazette", None) \
+        == ["Harbour Gazette"]
+    assert merge.title_candidates(["标题_要闻_电影网"], None, [], None, None) \
+        == ["标题_要闻_电影网", "标题", "要闻", "电影网"]
+    # compute hands them to a caller that asks (the bench), and the title is unchanged
+    html = ('<!DOCTYPE html><html lang="en"><head><title>How tides work | Harbour Gazette</title>'
+            '</head><body><article><h1>How tides work</h1><p>' + "Water rises twice a day. " * 20
+            + '</p></article></body></html>')
+    snap = static.snapshot_of_html(html, "https://gazette.example/tides", Options().max_nodes)
+    sel = select(snap, Options())
+    inputs: list = []
+    assert merge.of_selection(sel, title_inputs=inputs).title == merge.of_selection(sel).title \
+        == "How tides work"
+    [(declared, entity, headlines, site, host, root)] = inputs
+    assert (declared[2], entity, [t for t, _ in headlines], root) == \
+        ("How tides work | Harbour Gazette", None, ["How tides work"], False)
+    assert merge.choose_title(*inputs[0]) == "How tides work"
+    found = merge.title_candidates(declared, entity, headlines, site, host)
+    assert found[:2] == ["How tides work | Harbour Gazette", "How tides work"] \
+        and "Harbour Gazette" in found
