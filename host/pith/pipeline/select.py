@@ -377,8 +377,10 @@ def choose_by_blocks(snap: snapshot_mod.Snapshot, feats: features_mod.Features, 
     # teaser lists trailing the post (after its headline, when found) are not the post
     # (NOTES.md, 'Why teaser lists after the post are left out')
     if opts.auto_teasers:
+        def forum(page_snap: snapshot_mod.Snapshot) -> bool:
+            return posts.forum(page_snap, opts.forum_question)
         page = dataclasses.replace(page, p=teasers.left_out(snap, feats, blocks, top, page.p,
-                                                             method.node, opts.forum_question))
+                                                             method.node, forum))
     if top < 0:
         best = expected.choose(snap, blocks, page.p)
     else:

@@ -579,8 +579,13 @@ def compute(snap, gone: np.ndarray, node: int, title_inputs: list | None = None)
     links = tags.link_fields(declared.get("links", ()))
     # a numeric date both of whose readings are days is read in the order the page's
     # other numeric dates show, else month first for lang en-US
+    # (or, when the page's text does not say, the order that makes one of them a day the
+    # page declares in a form read one way only)
+    raw_dates = [v for src in (ld, meta, items) for k in ("published", "modified")
+                 if isinstance(v := src.get(k), str)]
     us = dates.NumericOrder((snap.meta.get("lang") or "").lower().startswith("en-us"),
-                            lambda: shown.page_text(snap))
+                            lambda: shown.page_text(snap),
+                            lambda: dates.unambiguous_days(raw_dates))
     seen = shown.Shown(snap, gone, node, us)     # read only for the fields nothing declares
     page_url = snap.meta.get("url") or ""
     host = host_site(page_url)
