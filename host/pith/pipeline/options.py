@@ -463,6 +463,20 @@ class Options:
         "gallery's thread) keeps its answers in the body; the forum rules of posts.py are "
         "not applied by it (NOTES.md, 'Why a thread on a page typed forum is its content')")
 
+    forum_question: bool = _opt(
+        True, "a page whose title heading (h1) is, or sits inside, a row named for a "
+        "question (comments.QUESTION_WORD: `question-title`, `page-question-detail`) is a "
+        "Q&A page like one on a forum's address: its comment thread is its answers, kept "
+        "in the body, and the forum rules of posts.py apply (comments.asks_question; "
+        "NOTES.md, 'Why a page whose title is its question is a Q&A page')")
+
+    forum_question_lines: bool = _opt(
+        True, "on a page whose comment thread is its content (comments.content), when the "
+        "block stage would show the question above the thread by its headline alone (the "
+        "model doubts every other line of the headline's post and keeps answers), the "
+        "element grows to hold the post and its lines are kept like the answers "
+        "(posts.question; NOTES.md, 'Why a question is kept with its answers')")
+
     forum_posts: bool = _opt(
         True, "on a forum's or a Q&A site's page (posts.forum), the replies written in the "
         "markup of the text the block stage keeps in the element (the same tag under the "
