@@ -87,6 +87,14 @@ COPY_MIN_BLOCK_CHARS = 20
 PRODUCT_COPY_MIN_RUN_CHARS = 250
 # The page type (pagetype.CLASSES) whose shorter copies go: a product page's.
 PRODUCT = "product"
+# Quoted copies (`quoted_copies`, option blocks_drop_quoted): a quote is one block
+# (segment.ATOMIC), so a forum reply quoting a whole earlier post holds that post's
+# paragraphs inside one block, and no run of blocks repeats; it is a copy when the earlier
+# blocks' texts found in it hold COPY_MIN_RUN_CHARS and at least QUOTED_SHARE of its
+# characters: mostly a copy, where a reply quoting a line and answering at length is not
+# (the rest of a quoted post is its image addresses, written as text; NOTES.md, 'Why a
+# quote of an earlier post is read once').
+QUOTED_SHARE = 0.5
 
 # The structured blocks kept whatever the model says (`structured`): code and figures.
 CODE_BLOCK_TAGS = frozenset({"pre", "listing", "xmp", "plaintext"})
@@ -276,6 +284,35 @@ def copies(texts: list[str], chars: np.ndarray, min_block: int = COPY_MIN_BLOCK_
     return out
 
 
+def quoted_copies(texts: list[str], chars: np.ndarray, min_block: int = COPY_MIN_BLOCK_CHARS,
+                  min_run: int = COPY_MIN_RUN_CHARS, share: float = QUOTED_SHARE) -> np.ndarray:
+    """Which blocks (as `copies` reads them) quote passages read before: a block of at
+    least `min_run` characters holding, in order, the texts of two or more different
+    earlier blocks (each of `min_block` characters or more) that together are `min_run`
+    characters and `share` of its own. That is a reply quoting a whole earlier post (a
+    quote is one block, so `copies` finds no run); a reader has the post already."""
+    n = len(texts)
+    out = np.zeros(n, np.bool_)
+    at = np.flatnonzero(chars >= min_block)
+    if len(at) < 3:                    # two paragraphs and the quote holding them
+        return out
+    keys = [" ".join(texts[i].lower().split()) for i in at.tolist()]
+    sizes = chars[at]
+    # a string search has no array form; only the few long blocks are searched, and only
+    # for the shorter blocks before them
+    for k in np.flatnonzero(sizes >= min_run).tolist():
+        body, pos, found, seen = keys[k], 0, 0, set()
+        for j in range(k):
+            if sizes[j] >= sizes[k] or keys[j] in seen:
+                continue
+            hit = body.find(keys[j], pos)
+            if hit >= 0:
+                pos, found = hit + len(keys[j]), found + int(sizes[j])
+                seen.add(keys[j])
+        out[at[k]] = len(seen) >= 2 and found >= max(min_run, share * sizes[k])
+    return out
+
+
 def page_copies(snap: Snapshot, feats: Features, node: int, texts: list[str],
                 chars: np.ndarray) -> np.ndarray:
     """`copies` with the page's bar: PRODUCT_COPY_MIN_RUN_CHARS on a page the page type
@@ -451,6 +488,10 @@ def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: 
         land = furniture(snap)
         if land.any():
             keep &= in_method | ~snap.subtrees(np.flatnonzero(land))[rows]
+    if opts.blocks_drop_quoted:      # a reply quoting a whole earlier post
+        kept_text = np.flatnonzero(keep & has_text)
+        keep[kept_text[quoted_copies([strings[i] for i in kept_text.tolist()],
+                                     blocks.chars[which[kept_text]])]] = False
     if opts.blocks_drop_copies:
         kept_text = np.flatnonzero(keep & has_text)
         keep[kept_text[page_copies(snap, feats, method.node,
