@@ -6,13 +6,16 @@ the block model may judge them as likely content as the post's paragraphs; the v
 landed in the sidebar or the element of highest expected F1 moved there (issue 33's
 wrong part: dragnet_train R183, a 43 Rumors post answered with its sidebar's
 "Disclaimer" widget, page F1 0.00). A row whose id or a class starts with "sidebar"
-(`sidebar`, `sidebar2`, `sidebar-block`, `sidebar_primary`: SIDEBAR_NAME) is that column.
+(`sidebar`, `sidebar2`, `sidebar-left-1`, `sidebar_primary`: SIDEBAR_NAME) is that
+column.
 
 Decisions a change must keep (NOTES.md, 'Why a named sidebar is not the post'):
-- only a name that starts with the word: "has-sidebar", "no-sidebar", "with-sidebar"
-  (a property of the page), "content-sidebar-wrap" and "right-sidebar" (a theme's
-  wrapper of the post and its sidebar) do not; "widget" alone does not either (many
-  WordPress themes wrap the post itself in widget classes);
+- only a name that is the word, with at most a side or rank and a number:
+  "has-sidebar", "no-sidebar", "with-sidebar" (a property of the page),
+  "content-sidebar-wrap", "right-sidebar", "sidebar-layout" and "sidebar-content" (a
+  theme's wrapper of the post and its sidebar) do not; "widget" alone does not either
+  (many WordPress themes wrap the post itself in widget classes); nor does a named row
+  holding the page's `main` or an `article` (Django's "container sidebar-right");
 - in the vote it is furniture, as an aside is (algorithms/auto.py): it counts for
   nothing in the agreement, a proposal inside it cannot win while one outside can, and
   inside the winner it is dropped unless it holds nearly all of it;
@@ -27,15 +30,23 @@ import re
 
 import numpy as np
 
+from .features import tag_in
 from .snapshot import Snapshot
 
-# An id or a class (lower-cased) naming a sidebar: it starts with the word, alone or with
-# a number or a part after it ("sidebar", "sidebar2", "sidebar-left", "sidebar_block").
-SIDEBAR_NAME = re.compile(r"(?:^|\s)sidebar(?![a-z])")
+# An id or a class (lower-cased) naming a sidebar: the word, with at most a side or rank
+# and a number ("sidebar", "sidebar2", "sidebar-left-1", "sidebar_primary"); a part after
+# it names something else ("sidebar-layout", "sidebar-content": a theme's wrapper of the
+# post and its sidebar; "sidebar-block", one widget of it).
+SIDEBAR_NAME = re.compile(r"(?:^|\s)sidebar(?:[-_]?(?:left|right|primary|secondary))?"
+                          r"(?:[-_]?\d+)?(?=\s|$)")
+# Tags whose row inside a sidebar-named one makes it the page's layout, not a sidebar: the
+# page's main landmark or its article ("container sidebar-right" holding Django's docs).
+MAIN_TAGS = frozenset({"main", "article"})
 
 
 def named(snap: Snapshot) -> np.ndarray:
-    """Rows whose id or a class starts with the word sidebar (SIDEBAR_NAME, any case)."""
+    """Rows whose id or a class names a sidebar (SIDEBAR_NAME, any case) and which hold
+    no `main` or `article` (MAIN_TAGS) nor a row whose role is main."""
     return snap.memo(("sidebars",), lambda: _named(snap))
 
 
@@ -48,6 +59,11 @@ def _named(snap: Snapshot) -> np.ndarray:
         hit = np.fromiter((SIDEBAR_NAME.search(s.lower()) is not None for s in strings),
                           np.bool_, len(strings))
         out |= hit[codes]
+    if out.any():
+        # a named row holding the page's main landmark or an article is its layout
+        mains = tag_in(snap, MAIN_TAGS) | (np.char.lower(snap.role.astype(str)) == "main")
+        if mains.any():
+            out &= snap.subtree_sum(mains.astype(np.int64)) == 0
     return out
 
 
