@@ -408,6 +408,14 @@ class Options:
         "doubts as it doubts a menu's entry (cards.py; NOTES.md, 'Why a listed item keeps "
         "its name')")
 
+    blocks_product_teasers: bool = _opt(
+        True, "on a page the page type model calls a product's, the teaser groups "
+        "(teasers.groups: other items' cards, each a linked name) after the last kept line "
+        "of the product's own (judged at least teasers.SURE) are left out, with their "
+        "heading: 'You may also like', 'Complete the look' and 'Matching designs' rows are "
+        "not the product's text (teasers.after_product; NOTES.md, 'Why the cards of other "
+        "products after a product are left out')")
+
     blocks_product_price: bool = _opt(
         True, "on a page the page type model calls a product's, a price line "
         "(prices.PRICE_MAX_CHARS) between a kept block of the h1 naming the product and a "
@@ -461,6 +469,20 @@ class Options:
         "address, a type and a markup that name no forum (a /faq/ question, an image "
         "gallery's thread) keeps its answers in the body; the forum rules of posts.py are "
         "not applied by it (NOTES.md, 'Why a thread on a page typed forum is its content')")
+
+    forum_question: bool = _opt(
+        True, "a page whose title heading (h1) is, or sits inside, a row named for a "
+        "question (comments.QUESTION_WORD: `question-title`, `page-question-detail`) is a "
+        "Q&A page like one on a forum's address: its comment thread is its answers, kept "
+        "in the body, and the forum rules of posts.py apply (comments.asks_question; "
+        "NOTES.md, 'Why a page whose title is its question is a Q&A page')")
+
+    forum_question_lines: bool = _opt(
+        True, "on a page whose comment thread is its content (comments.content), when the "
+        "block stage would show the question above the thread by its headline alone (the "
+        "model doubts every other line of the headline's post and keeps answers), the "
+        "element grows to hold the post and its lines are kept like the answers "
+        "(posts.question; NOTES.md, 'Why a question is kept with its answers')")
 
     forum_posts: bool = _opt(
         True, "on a forum's or a Q&A site's page (posts.forum), the replies written in the "
