@@ -48,6 +48,7 @@ from . import features as features_mod
 from . import pagetype
 from . import posts
 from . import reader, render
+from . import rights
 from . import teasers
 from . import wire
 from .wire import (MAX_BLOCK_ROWS, MAX_LISTED_PARTS, MAX_LISTED_PATH,  # noqa: F401
@@ -318,6 +319,9 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
         # an "About the author" box is not the post (NOTES.md, 'Why an author box is left out')
         page = posts.without_named(snap, feats, result.node, page,
                                    blocks_mod.compute(snap, feats), bios.boxes(snap))
+    if page is not None and opts.auto_rights_lines:
+        # a copyright notice is not the text (NOTES.md, 'Why a copyright line is left out')
+        page = rights.without(page)
     element = result
     if opts.blocks:
         mine = pin is None             # a reader's pinned element is judged as it is
