@@ -54,3 +54,13 @@ def test_of_a_run_the_copy_the_model_keeps_is_the_one_that_stays():
     page = Judged(p=np.array([0.1, 0.6, 0.6, 0.5, 0.9, 0.2]), texts=texts)
     out = repeats.without(page, SimpleNamespace(chars=chars)).p
     assert out.tolist() == [0.0, 0.6, 0.0, 0.5, 0.9, 0.0]
+
+
+def test_a_paragraph_said_twice_is_no_line():
+    """A paragraph printed twice in a row is the copied-passage rule's to judge, which
+    keeps one paragraph said twice (Readability's test pages repeat theirs, and their
+    truths keep every copy: the first form of this rule took svg-parsing 1.0 -> 0.32)."""
+    paragraph = "Lorem ipsum dolor sit amet, consectetur adipisicing elit. " * 5
+    texts = [paragraph, paragraph]
+    assert len(paragraph) > repeats.REPEAT_MAX_CHARS
+    assert not repeats.later_copies(texts, np.array([len(t) for t in texts])).any()

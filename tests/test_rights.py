@@ -44,3 +44,15 @@ def test_rights_notices_are_found_by_their_words():
             "All rights reserved. " + "No part of this book may be reproduced. " * 8]
     assert rights.lines(found).all()
     assert not rights.lines(kept).any()
+
+
+def test_a_credit_run_into_the_first_paragraph_is_the_paragraph():
+    """readability's msn page: the photo's "© Provided by …" credit and the story's first
+    paragraph are one block; the first form of the rule left the paragraph out."""
+    block = ("© Provided by Business Insider Inc Nintendo/Apple Nintendo and Apple shocked "
+             "the world earlier this year by announcing a mobile game, the company's first "
+             "foray into mobile gaming. It's a game you can play on your phone with one "
+             "hand, so what's not to love?")
+    assert len(block) > rights.RIGHTS_LINE_CHARS
+    assert not rights.lines([block]).any()
+    assert rights.lines([block[:60]]).all()

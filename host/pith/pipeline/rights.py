@@ -11,10 +11,12 @@ copyright line is left out').
 
 Decisions a change must keep (that section):
 - a line is a rights notice by its words, in any language the training pages wrote one
-  in (RIGHTS): it opens with "Copyright", "©" or "(c)" before a year or a name, or it says
-  "all rights reserved" (or the Korean, Chinese or Japanese form);
-- only a short block (RIGHTS_CHARS): a paragraph that discusses copyright, or quotes a
-  licence, is text;
+  in: it opens with "Copyright", "©" or "(c)" before a year or a name (RIGHTS_OPENER), or
+  it says "all rights reserved" (or the Korean, Chinese or Japanese form; RIGHTS_RESERVED);
+- only a short block: a line when it only opens like a notice (RIGHTS_LINE_CHARS: a
+  photo's "© …" credit run into the first paragraph is that paragraph), a few sentences
+  when it reserves the rights (RIGHTS_CHARS): a paragraph that discusses copyright, or
+  quotes a licence, is text;
 - on every page type: the notice is no article's, listing's or forum's text.
 """
 from __future__ import annotations
@@ -24,28 +26,37 @@ import re
 
 import numpy as np
 
-# What a rights notice writes (lower-cased, whitespace collapsed): "copyright" or "©" or
-# "(c)" first, then within a few characters a year or a holder's name; or the reservation
-# itself anywhere ("all rights reserved", Korean 무단전재 "reproduction without permission
-# forbidden", Chinese 版权所有 "copyright owned", Japanese 無断転載 "no reprint without
-# permission"). "Copyright license" or "Copyright, property …" as a heading does not open
-# with a year or a ©, so it stays.
-RIGHTS = re.compile(
-    r"^(?:copyright\s*(?:©|\(c\)|c(?=\d))?\s*(?:(?:19|20)\d\d|©)|©|\(c\)\s*(?:copyright|(?:19|20)\d\d))"
-    r"|all rights reserved|무단\s*전재|版权所有|無断転載")
-# A rights notice is a line: at most this many characters (the training pages' longest,
-# Yahoo's "Copyright © 2001 Yahoo! Inc. All rights reserved. Privacy Policy - Terms of
-# Service - Copyright/IP Policy", 95; a book excerpt's "All rights reserved. No part of
-# this book may be reproduced …" paragraph, 280). Longer, a block is prose about rights.
+# What a rights notice opens with (lower-cased, whitespace collapsed): "copyright" or "©"
+# or "(c)", then within a few characters a year or a holder's name. "Copyright license" or
+# "Copyright, property …" as a heading does not open with a year or a ©, so it stays.
+RIGHTS_OPENER = re.compile(
+    r"^(?:copyright\s*(?:©|\(c\)|c(?=\d))?\s*(?:(?:19|20)\d\d|©)|©|\(c\)\s*(?:copyright|(?:19|20)\d\d))")
+# ... or the reservation itself, anywhere in the line ("all rights reserved", Korean 무단전재
+# "reproduction without permission forbidden", Chinese 版权所有 "copyright owned",
+# Japanese 無断転載 "no reprint without permission").
+RIGHTS_RESERVED = re.compile(r"all rights reserved|무단\s*전재|版权所有|無断転載")
+# A notice that only opens like one is a line of at most this many characters (the
+# training answers' longest, "Copyright © 2001 by Harvey Seifter. Reprinted with
+# permission from Leader to Leader, …", 149): a picture's credit run into the story's
+# first paragraph ("© Provided by Business Insider Inc Nintendo/Apple Nintendo and Apple
+# shocked the world …", readability's msn page, 290) is the paragraph.
+RIGHTS_LINE_CHARS = 160
+# A block that reserves the rights is one of at most this many characters (a book
+# excerpt's "The foregoing is excerpted from … All rights reserved. No part of this book
+# may be reproduced …", 277). Longer, a block is prose about rights.
 RIGHTS_CHARS = 300
 
 
 def lines(texts: list[str]) -> np.ndarray:
-    """Bool per block text: a rights notice (RIGHTS, at most RIGHTS_CHARS characters)."""
+    """Bool per block text: a rights notice, opening like one (RIGHTS_OPENER, at most
+    RIGHTS_LINE_CHARS characters) or reserving the rights (RIGHTS_RESERVED, at most
+    RIGHTS_CHARS)."""
     out = np.zeros(len(texts), bool)
-    for i, text in enumerate(texts):       # one regular expression per short block
+    for i, text in enumerate(texts):       # a regular expression or two per short block
         line = " ".join(text.split()).lower()
-        out[i] = 0 < len(line) <= RIGHTS_CHARS and RIGHTS.search(line) is not None
+        if 0 < len(line) <= RIGHTS_CHARS:
+            out[i] = ((len(line) <= RIGHTS_LINE_CHARS and RIGHTS_OPENER.search(line) is not None)
+                      or RIGHTS_RESERVED.search(line) is not None)
     return out
 
 
