@@ -237,6 +237,45 @@ def test_copies_keeps_one_paragraph_said_twice_and_short_repeated_lines():
     assert keep.copies(tiers, chars_of(tiers), min_run=40).tolist() == [False] * 2 + [True] * 4
 
 
+def test_quoted_copies_finds_a_reply_quoting_a_whole_earlier_post():
+    """The failure this fixes: a forum reply quoting a whole earlier answer (magic_html
+    train, a Vanilla forum: the quote a blockquote, one block) read the answer twice, and
+    `copies`, which looks for runs of blocks, saw no run. The quote's image addresses,
+    written as text, are its own characters, not the answer's."""
+    url = "https://cdn.example.com/uploads/NVOVB77BN181/image.png"
+    quote = " ".join([PARAS[0], url, PARAS[1], PARAS[2]])
+    texts = ["Headline", PARAS[0], PARAS[1], PARAS[2], "A reply of its own, short.", quote,
+             "Thanks, that helped."]
+    assert keep.quoted_copies(texts, chars_of(texts)).tolist() == [False] * 5 + [True, False]
+    # out of order it is no quote of the post
+    texts[5] = " ".join([PARAS[2], url, PARAS[1], PARAS[0]])
+    assert not keep.quoted_copies(texts, chars_of(texts), min_run=100).any()
+
+
+def test_quoted_copies_keeps_a_reply_quoting_a_line_and_answering_at_length():
+    own = "My answer to that, which says something new and says it at some length. " * 12
+    texts = [PARAS[0], PARAS[1], PARAS[2], " ".join([PARAS[0], PARAS[1], own])]
+    assert not keep.quoted_copies(texts, chars_of(texts)).any()     # under QUOTED_SHARE
+    assert keep.quoted_copies(texts, chars_of(texts), min_run=300, share=0.3).tolist() == [False] * 3 + [True]
+    one = [PARAS[0], PARAS[1], " ".join([PARAS[0], PARAS[0]])]     # one paragraph said twice
+    assert not keep.quoted_copies(one, chars_of(one), min_run=100).any()
+
+
+def test_apply_leaves_out_a_quote_of_an_earlier_post(tmp_path):
+    rows = [("html", -1), ("body", 0), ("article", 1)]
+    rows += [("p", 2, {"text": t}) for t in PARAS]
+    rows += [("blockquote", 2, {"text": " ".join(PARAS)}), ("p", 2, {"text": "Thanks!" * 5})]
+    snap = from_json(make_snapshot(rows), 1000)
+    feats = compute(snap)
+    method = Choice(node=2, score=np.zeros(snap.n), blocks=np.array([2]))
+    path = link_model(tmp_path)
+    once = keep.apply(snap, feats, Options(), 2, method, model_path=path)
+    assert 6 not in once.kept.tolist() and {3, 4, 5, 7} <= set(once.kept.tolist())
+    twice = keep.apply(snap, feats, Options(blocks_drop_quoted=False), 2, method,
+                       model_path=path)
+    assert 6 in twice.kept.tolist()
+
+
 # A product's description, as a shop ships it once per layout (a static snapshot, without
 # the stylesheet that hides one, reads both): three lines, about 260 characters.
 DESCRIPTION = (

@@ -338,6 +338,11 @@ class Options:
         "is read once: pages ship their content twice for layouts a stylesheet hides (a "
         "static snapshot sees both copies) or carousels clone their slides, and a reader "
         "wants the article once (NOTES.md, 'Why the block stage drops copied passages')")
+    blocks_drop_quoted: bool = _opt(
+        True, "with the block stage, a kept quote (a blockquote, one block) holding, in order, the "
+        "texts of two or more earlier kept blocks, 500 characters or more and half its own, "
+        "is left out: a forum reply quoting a whole earlier post repeats what the reader "
+        "has read (NOTES.md, 'Why a quote of an earlier post is read once')")
     blocks_form_max: float = _opt(
         0.0, "with the block stage, the blocks of a form holding less than this share of "
         "the judged element's text are left out (a subscribe, search or comment form is "

@@ -23,7 +23,9 @@ Decisions a change must keep:
   (`auto_furniture`): widening must not bring back what the method left out;
 - a passage the kept blocks hold twice (`copies`: a page shipping its content twice, one
   copy for a layout a stylesheet hides) is read once (`blocks_drop_copies`); on a product
-  page a shorter passage too (`page_copies`: a description shipped once per layout);
+  page a shorter passage too (`page_copies`: a description shipped once per layout); a
+  quote holding earlier kept blocks' texts is left out (`quoted_copies`: a forum reply
+  quoting a whole earlier post, `blocks_drop_quoted`);
 - when the model keeps no text block, the element is answered whole (never empty);
 - a snapshot without layout uses the model's static half, as CLG does; the rendered half
   may be the static one too (the trainer ships it when it reads rendered pages as well:
@@ -87,6 +89,18 @@ COPY_MIN_BLOCK_CHARS = 20
 PRODUCT_COPY_MIN_RUN_CHARS = 250
 # The page type (pagetype.CLASSES) whose shorter copies go: a product page's.
 PRODUCT = "product"
+# Quoted copies (`quoted_copies`, option blocks_drop_quoted): a quote is one block
+# (segment.ATOMIC), so a forum reply quoting a whole earlier post holds that post's
+# paragraphs inside one block, and no run of blocks repeats; it is a copy when the earlier
+# blocks' texts found in it hold COPY_MIN_RUN_CHARS and at least QUOTED_SHARE of its
+# characters: mostly a copy, where a reply quoting a line and answering at length is not
+# (the rest of a quoted post is its image addresses, written as text; NOTES.md, 'Why a
+# quote of an earlier post is read once').
+QUOTED_SHARE = 0.5
+# The blocks searched for quoted passages: quotes. The search is a string search per long
+# block and earlier block, and a page's few quotes bound it (every long block of a 2,000
+# block page took 0.6 s).
+QUOTE_TAGS = frozenset({"blockquote"})
 
 # The structured blocks kept whatever the model says (`structured`): code and figures.
 CODE_BLOCK_TAGS = frozenset({"pre", "listing", "xmp", "plaintext"})
@@ -276,6 +290,40 @@ def copies(texts: list[str], chars: np.ndarray, min_block: int = COPY_MIN_BLOCK_
     return out
 
 
+def quoted_copies(texts: list[str], chars: np.ndarray, quotes: np.ndarray | None = None,
+                  min_block: int = COPY_MIN_BLOCK_CHARS, min_run: int = COPY_MIN_RUN_CHARS,
+                  share: float = QUOTED_SHARE) -> np.ndarray:
+    """Which blocks (as `copies` reads them) quote passages read before: a block of at
+    least `min_run` characters holding, in order, the texts of two or more different
+    earlier blocks (each of `min_block` characters or more) that together are `min_run`
+    characters and `share` of its own; only the blocks `quotes` marks (bool per block,
+    None: every one) are searched. That is a reply quoting a whole earlier post (a quote
+    is one block, so `copies` finds no run); a reader has the post already."""
+    n = len(texts)
+    out = np.zeros(n, np.bool_)
+    at = np.flatnonzero(chars >= min_block)
+    if len(at) < 3:                    # two paragraphs and the quote holding them
+        return out
+    keys = [" ".join(texts[i].lower().split()) for i in at.tolist()]
+    sizes = chars[at]
+    # a string search has no array form; only the few long blocks are searched, and only
+    # for the shorter blocks before them
+    long = sizes >= min_run
+    if quotes is not None:
+        long &= quotes[at]
+    for k in np.flatnonzero(long).tolist():
+        body = keys[k]
+        inside = [j for j in np.flatnonzero(sizes[:k] < sizes[k]).tolist() if keys[j] in body]
+        pos, found, seen = 0, 0, set()
+        for j in inside:                   # in reading order, each after the one before
+            hit = -1 if keys[j] in seen else body.find(keys[j], pos)
+            if hit >= 0:
+                pos, found = hit + len(keys[j]), found + int(sizes[j])
+                seen.add(keys[j])
+        out[at[k]] = len(seen) >= 2 and found >= max(min_run, share * sizes[k])
+    return out
+
+
 def page_copies(snap: Snapshot, feats: Features, node: int, texts: list[str],
                 chars: np.ndarray) -> np.ndarray:
     """`copies` with the page's bar: PRODUCT_COPY_MIN_RUN_CHARS on a page the page type
@@ -451,6 +499,11 @@ def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: 
         land = furniture(snap)
         if land.any():
             keep &= in_method | ~snap.subtrees(np.flatnonzero(land))[rows]
+    if opts.blocks_drop_quoted:      # a reply quoting a whole earlier post
+        kept_text = np.flatnonzero(keep & has_text)
+        keep[kept_text[quoted_copies([strings[i] for i in kept_text.tolist()],
+                                     blocks.chars[which[kept_text]],
+                                     tag_in(snap, QUOTE_TAGS)[rows[kept_text]])]] = False
     if opts.blocks_drop_copies:
         kept_text = np.flatnonzero(keep & has_text)
         keep[kept_text[page_copies(snap, feats, method.node,
