@@ -73,6 +73,19 @@ def test_jsonld_an_entity_whose_url_names_another_page_is_not_the_pages():
                                              '"datePublished": "2021-02-03"}'], "https://site.test/a/post")
 
 
+def test_jsonld_an_embedded_video_comes_after_the_article_it_is_in():
+    # a news page declaring its story's video first (NBC's: the video uploaded the day
+    # after the story): the story is the page's entity, its date the page's
+    video = json.dumps({"@type": "VideoObject", "name": "Clip", "uploadDate": "2024-12-07T01:36:42Z"})
+    story = json.dumps({"@type": "NewsArticle", "headline": "Story",
+                        "datePublished": "2024-12-06T22:00:40Z", "dateModified": "2024-12-07T12:43:39Z"})
+    for scripts in ([video, story], [story, video], [json.dumps([json.loads(video), json.loads(story)])]):
+        f = jsonld.fields(scripts)
+        assert (f["published"], f["title"]) == ("2024-12-06T22:00:40Z", "Story")
+    # a video page's own video, no article beside it, is its entity still
+    assert jsonld.fields([video])["published"] == "2024-12-07T01:36:42Z"
+
+
 def test_jsonld_broken_scripts_are_skipped_and_raw_newlines_tolerated():
     good = '{"@type": "Article", "headline": "Line\nbreak"}'
     assert jsonld.fields(["{not json", good])["title"] == "Line break"
