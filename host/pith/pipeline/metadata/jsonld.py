@@ -46,8 +46,8 @@ PUBLISHER_TYPES = frozenset(t.lower() for t in (
 RANK_ENTITY, RANK_PAGE, RANK_OTHER = 0, 1, 2
 # Entities an article embeds (a news story's video, declared before or after it): among
 # the page's entities they come after the others, so a page declaring an Article and a
-# VideoObject is the article's, its date the article's (NOTES.md, 'Why an embedded
-# video is not the page's entity').
+# VideoObject is the article's, its date the article's
+# (NOTES.md, 'Why an embedded video is not the page's entity').
 EMBEDDED_TYPES = frozenset(("videoobject",))
 NAME_TYPES = frozenset(("person", "organization", "newsmediaorganization", "corporation"))
 
