@@ -458,6 +458,30 @@ def test_a_mastheads_clock_is_not_the_pages_date(clock):
     assert meta_of(body)["published"] == "2025-12-19"
 
 
+@pytest.mark.parametrize("masthead, line, want", [
+    # a masthead's day named as a date, then the post's "Published:" line (NFL.com's)
+    ('<span class="date-header">Wednesday, November 7 2012</span>',
+     '<p class="post-info">Published: November 4th, 2012 | Tags: NFL</p>', "2012-11-04"),
+    # the same as short texts of their own (news-gazette.com's)
+    ("<h6>Tuesday, December 26, 2006</h6>", "<p>Published DECEMBER 3, 2004</p>", "2004-12-03"),
+    # a line after that does not say it is the publication leaves the one above
+    ('<span class="date-header">Wednesday, November 7 2012</span>',
+     "<p>Sun 4 Nov 2012</p>", "2012-11-07"),
+    # nor does an update
+    ('<span class="date-header">Wednesday, November 7 2012</span>',
+     "<p>Updated: November 4th, 2012</p>", "2012-11-07"),
+    # a line above that says it is the publication stays the date
+    ('<span class="date-header">Posted November 7 2012</span>',
+     "<p>Published: November 4th, 2012</p>", "2012-11-07"),
+])
+def test_a_bare_date_above_the_content_yields_to_a_published_line_after_it(masthead, line, want):
+    html = (f"<html><body><div>{masthead}</div><article><h2>The story</h2><p><b>A</b> "
+            f"<i>kicker</i></p>{line}<p>" + "Story text. " * 40 + "</p></article></body></html>")
+    snap = static.snapshot_of_html(html, "http://pith.test/p", 10**6)
+    article = list(snap.tag).index("article")          # the chosen element, below the masthead
+    assert shown.dateline(snap, np.zeros(snap.n, bool), article, []) == want
+
+
 def test_a_date_line_that_is_no_update_comes_before_a_nearer_update():
     lines = ('<span class="dateline">DECEMBER 22, 2022</span>'
              '<span class="dateline updated">Updated: JANUARY 02, 2026</span>')

@@ -47,7 +47,7 @@ RANK_ENTITY, RANK_PAGE, RANK_OTHER = 0, 1, 2
 # Entities an article embeds (a news story's video, declared before or after it): among
 # the page's entities they come after the others, so a page declaring an Article and a
 # VideoObject is the article's, its date the article's
-# (NOTES.md, 'Why an embedded video is not the page's entity').
+# (NOTES.md, 'Why a page's date is its article's, not its video's or its masthead's').
 EMBEDDED_TYPES = frozenset(("videoobject",))
 NAME_TYPES = frozenset(("person", "organization", "newsmediaorganization", "corporation"))
 
