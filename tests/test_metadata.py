@@ -86,6 +86,25 @@ def test_jsonld_an_embedded_video_comes_after_the_article_it_is_in():
     assert jsonld.fields([video])["published"] == "2024-12-07T01:36:42Z"
 
 
+def test_jsonld_an_entity_whose_url_writes_the_pages_path_another_way_is_the_pages():
+    # percent escapes (either case) and letters decomposed: the page's own path still
+    # (a Persian news page's NewsArticle, its "آ" written as alef + madda, escaped)
+    page = "https://www.news.test/news/2022643/محرومیت-درآمد"
+    for url in ("https://www.news.test/news/2022643/%D9%85%D8%AD%D8%B1%D9%88%D9%85%DB%8C%D8%AA-"
+                "%D8%AF%D8%B1%D8%A7%D9%93%D9%85%D8%AF",
+                "https://news.test/news/2022643/%d9%85%d8%ad%d8%b1%d9%88%d9%85%db%8c%d8%aa-"
+                "%d8%af%d8%b1%d8%a2%d9%85%d8%af/"):
+        ld = json.dumps({"@type": "NewsArticle", "url": url, "datePublished": "2024-05-20T08:52:32Z"})
+        assert jsonld.fields([ld], page)["published"] == "2024-05-20T08:52:32Z"
+    # and a page address sent escaped (a browser's location.href) against a raw JSON-LD url
+    ld = json.dumps({"@type": "NewsArticle", "url": page, "datePublished": "2024-05-20"})
+    assert jsonld.fields([ld], "https://www.news.test/news/2022643/%D9%85%D8%AD%D8%B1%D9%88"
+                         "%D9%85%DB%8C%D8%AA-%D8%AF%D8%B1%D8%A2%D9%85%D8%AF")["published"] == "2024-05-20"
+    # another page of the site written so is still another page
+    other = json.dumps({"@type": "NewsArticle", "url": "/news/2022644/%D9%85", "datePublished": "2024-05-20"})
+    assert "published" not in jsonld.fields([other], page)
+
+
 def test_jsonld_broken_scripts_are_skipped_and_raw_newlines_tolerated():
     good = '{"@type": "Article", "headline": "Line\nbreak"}'
     assert jsonld.fields(["{not json", good])["title"] == "Line break"
@@ -270,6 +289,14 @@ def test_jsonld_in_a_meta_named_script_ld_json_is_read():
     ("October 17, 2023\n6:01 PM ET\nHeard on\nAll Things Considered", []),   # a dateline
     ("by keeping an eye on trends", []),                 # a sentence's gerund, no name
     ("By clicking Post, you agree", []),
+    ("Posted by paul at 09:39 PM in Paul scrawl", ["paul"]),   # Blogger's, TypePad's "at" a time
+    ("Posted by Roy M. Poses MD at", ["Roy M. Poses MD"]),     # the time in an element after
+    ("Posted by Ree in", ["Ree"]),                             # the category in a link after
+    ("By Martin Atkins", ["Martin Atkins"]),
+    ("raoul\n(raoul)", ["raoul"]),                        # Discourse's full name (user name)
+    ("Laubrani (laubrani)", ["Laubrani"]),
+    ("Ann Roe (Ann)", ["Ann Roe (Ann)"]),                  # not the same name twice
+    ("Created by Cheryl Kerr", ["Cheryl Kerr"]),           # a wiki's or a school page's credit
 ])
 def test_clean_byline(line, names):
     assert shown.clean_byline(line) == names
@@ -382,6 +409,50 @@ def test_an_account_links_words_are_no_name(line):
     body = (f'<nav><a href="https://members.test/s/#/profile/my_info">{line}</a></nav>'
             + ARTICLE.format(h="Weight loss medications"))
     assert meta_of(body)["authors"] == []
+
+@pytest.mark.parametrize("line", ["See full bio", "View Profile", "View all posts by Becky",
+                                  "→ Learn More", "Sign up for free trial", "More from",
+                                  "Joined", "Posts: 7", "Reputation", "RSS"])
+def test_a_call_to_action_or_a_posters_label_is_no_name(line):
+    assert shown.clean_byline(line) == []
+
+
+@pytest.mark.parametrize("name", ["Seema Patel", "Reader Kim", "Bookman Lee", "Shopa Diaz",
+                                  "Joinery Smith", "Feedback Jones", "Logan Jones"])
+def test_names_that_start_like_a_call_to_action_stay_names(name):
+    assert shown.clean_byline(f"By {name}") == [name]
+
+
+@pytest.mark.parametrize("flags", ["has-comments", "comments-open", "no-comments has-tags"])
+def test_a_posts_flag_about_its_comments_is_no_comment(flags):
+    # Squarespace's blog post: "has-comments" on the post, the author link inside its meta
+    body = (f'<article class="BlogItem hentry {flags}"><h1>Ethical brands</h1>'
+            "<p>" + "Brand text. " * 40 + "</p>"
+            '<div class="Blog-meta"><a class="Blog-meta-item Blog-meta-item--author" '
+            'href="/blog?author=57b5">Kristen</a></div></article>')
+    assert meta_of(body)["authors"] == ["Kristen"]
+    # a comment's own class still marks a commenter
+    assert meta_of(body.replace(f"BlogItem hentry {flags}", "comment-body"))["authors"] == []
+
+
+def test_a_letter_avatars_initial_is_no_name():
+    assert shown.clean_byline("R") == [] and shown.clean_byline("J.") == []
+    assert shown.clean_byline("By Smith, J.") == ["Smith"]
+    # a forum post's round badge with the poster's initial, a user-name class on both
+    post = ('<article><h1>Which drill?</h1><div class="post-user"><a class="user-name" '
+            'href="/u/sean_g"><span>S</span></a><a class="user-name" href="/u/sean_g">sean_g</a>'
+            "</div><p>" + "Drill text. " * 40 + "</p></article>")
+    assert meta_of(post)["authors"] == ["sean_g"]
+
+
+def test_an_author_link_reading_view_profile_yields_to_the_next_one():
+    # a profile button linking the author's page before the name's own link (Gawker's,
+    # TechCrunch's "View Staff Page", CNET's "See full bio")
+    body = ('<article><h1>Grads</h1><div class="author-card"><a href="/author/jane-doe/">View Profile</a>'
+            '</div><p>Posted by <a href="/author/jane-doe/">Jane Doe</a></p>'
+            "<p>" + "Job text. " * 40 + "</p></article>")
+    assert meta_of(body)["authors"] == ["Jane Doe"]
+
 
 def test_a_byline_whose_name_and_date_sit_in_spans_of_their_own():
     body = ('<div class="author"><span>Kim Lee</span><span>March 3, 2024</span></div>'
@@ -636,6 +707,37 @@ def test_the_one_date_a_page_shows_replaces_the_one_day_it_declares_and_never_sh
         assert meta_of(page.format(line), head=head)["published"] == declared
 
 
+
+def test_a_date_several_sources_declare_alike_is_parsed_once(monkeypatch):
+    """JSON-LD's datePublished and OpenGraph's published_time written alike are parsed once
+    a page (the precedence and the shown-date check read both): the same dates as each
+    parsed alone, and a numeric date the page's own order decides read the same way."""
+    calls = []
+    real = dates.parse
+    # the precedence's calls (the page's NumericOrder as the order; its own check of the
+    # declared days, dates.unambiguous_days, reads each value in both orders)
+    monkeypatch.setattr(dates, "parse", lambda v, us=False: (
+        isinstance(us, dates.NumericOrder) and calls.append(v)) or real(v, us))
+    ld = json.dumps({"@type": "NewsArticle", "headline": "Ships", "datePublished": "2024-03-04T10:00:00Z",
+                     "dateModified": "2024-05-06T08:00:00Z"})
+    head = (f'<script type="application/ld+json">{ld}</script>'
+            '<meta property="article:published_time" content="2024-03-04T10:00:00Z">'
+            '<meta property="article:modified_time" content="2024-05-07T08:00:00Z">')
+    page = "<article><h1>Ships</h1><p>Updated May 7, 2024</p><p>" + "Ship text. " * 40 + "</p></article>"
+    got = meta_of(page, head=head)
+    assert (got["published"], got["modified"]) == ("2024-03-04T10:00:00+00:00", "2024-05-06T08:00:00+00:00")
+    declared = [v for v in calls if v and v.startswith("2024-")]
+    assert sorted(declared) == ["2024-03-04T10:00:00Z", "2024-05-06T08:00:00Z", "2024-05-07T08:00:00Z"]
+    # a numeric date both of whose readings are days, declared twice: read once, month
+    # first for lang en-US (day first otherwise), as each source alone reads it
+    head = ('<meta property="article:published_time" content="03/04/2024">'
+            '<meta name="date" content="03/04/2024">')
+    page = "<article><h1>Ships</h1><p>" + "Ship text. " * 40 + "</p></article>"
+    for lang, want in (("en-US", "2024-03-04"), ("en-GB", "2024-04-03")):
+        calls.clear()
+        assert meta_of(page, head=head, lang=lang)["published"] == want
+        assert [v for v in calls if v == "03/04/2024"] == ["03/04/2024"]
+
 def test_a_declared_time_shown_on_the_next_day_in_the_sites_zone_is_shown():
     # published 23:00 UTC, shown as the next day (the site's zone); modified that day too:
     # the page shows its publish date, which stands
@@ -687,6 +789,38 @@ def test_matching_names_searches_each_distinct_name_once_and_answers_every_row()
     assert len(counting.searched) == 1
     assert counting.searched[0].count("\n") == len(set(snap.cls[window].tolist()))
     assert shown.matching_names(snap, "cls", re.compile("x"), window[:0]).tolist() == []
+
+
+def test_window_names_are_prepared_once_per_element_and_answer_as_matching_rows():
+    """The byline's class words and the date line search the distinct names around the
+    chosen element prepared once (window_names, remembered per snapshot and element): each
+    pattern's rows are matching_rows's over `around` that element, for another element
+    another window's; and the byline's "By" lines and credit sentences search one
+    preparation of the short texts (Rows) with matching_rows's answers."""
+    import random
+    rng = random.Random(5)
+    names = ["byline", "Post-Meta", "entry-date", "author-box", "", "", "card", "BYLINE x",
+             "published-on", "nav", "date", "writer2", "Écrivain-date"]
+    texts = ["By Jane Doe", "", "Written by Ann Roe", "March 3, 2024", "Share", "BY İLKER"]
+    rows = [("html", -1), ("body", 0)] + [
+        ("div", 1, {"cls": rng.choice(names), "id": rng.choice(names), "text": rng.choice(texts)})
+        for _ in range(1200)]
+    snap = snapshot_mod.from_json(make_snapshot(rows), 5000)
+    for node in (1, 900, 1, 1100):
+        prepared = shown.window_names(snap, "cls", node)
+        assert shown.window_names(snap, "cls", node) is prepared
+        for column in ("cls", "id"):
+            for rx in (shown.BYLINE_NAMES_TRIE, shown.DATE_NAMES_TRIE):
+                want = shown.matching_rows(snap, column, rx, shown.around(snap, node))
+                got = shown.window_names(snap, column, node).matching(rx)
+                assert len(want) and got.tolist() == want.tolist()
+    assert shown.window_names(snap, "cls", 1) is not shown.window_names(snap, "cls", 900)
+    short = shown.short_rows(snap, "text", shown.around(snap, 1), shown.MAX_BYLINE_CHARS * 2)
+    prepared = shown.Rows(snap, "text", short)
+    for rx in (shown.BY_TEXT, shown.CREDIT_CUE, re.compile("İlker")):
+        want = shown.matching_rows(snap, "text", rx, short)
+        assert len(want) and prepared.matching(rx).tolist() == want.tolist()
+    assert shown.Rows(snap, "text", short[:0]).matching(shown.BY_TEXT).tolist() == []
 
 
 # --- dates ----------------------------------------------------------------------------------
@@ -790,6 +924,24 @@ def test_month_trie_matches_as_the_alternation():
             assert [m.span() + m.groups() for m in fast.finditer(t)] == \
                 [m.span() + m.groups() for m in plain.finditer(t)], (pattern, t)
 
+
+
+def test_a_numeric_dates_order_follows_a_day_the_page_declares_one_way_only():
+    days = frozenset({"2012-08-09"})
+    assert dates.month_first("Posted 08/09/2012 4:03 pm", False, days)
+    assert not dates.month_first("Posted 09/08/2012 4:03 pm", True, days)
+    # the page's own unambiguous numeric dates still decide first, and a day both readings
+    # miss leaves the default
+    assert not dates.month_first("08/09/2012 and 13/05/2012", False, days)
+    assert not dates.month_first("03/04/2012", False, days)
+    assert dates.unambiguous_days(["Thu, 09 Aug 2012 16:08:10 EST", "08/09/2012",
+                                   "2012-07-01T10:00Z", "25/12/2011"]) == \
+        frozenset({"2012-08-09", "2012-07-01", "2011-12-25"})
+    # a page in British English showing the time a <meta> declares (HuffPost's, 2012)
+    head = '<meta property="article:published_time" content="Thu, 09 Aug 2012 16:08:10 EST">'
+    body = ('<article><h1>Cup defeat</h1><p class="posted">Posted: <span itemprop="datePublished">'
+            '08/09/2012 4:03 pm</span></p><p>' + "Match text. " * 40 + "</p></article>")
+    assert meta_of(body, head=head, lang="en-GB")["published"][:10] == "2012-08-09"
 
 
 def test_a_month_names_first_letters_look_ahead_changes_no_match():
@@ -1146,6 +1298,32 @@ def test_among_h1s_that_agree_alike_the_one_a_declared_title_writes():
     m = meta_of(body, title=declared[0], url="https://www.nintendo.test/switch/oled-model/")
     assert m["title"] == "Nintendo Switch \u2013 OLED Model"
 
+
+
+def test_a_title_several_sources_declare_alike_is_weighed_once(monkeypatch):
+    """The title's choice weighs each distinct declared title once against each h1 (og:title,
+    <title> and JSON-LD's headline are often one string), and chooses as it would from one
+    copy of each: the same title whether a declared title comes once or three times."""
+    calls = []
+    real = merge.agreement
+    monkeypatch.setattr(merge, "agreement", lambda t, c: calls.append((t, c)) or real(t, c))
+    cases = [
+        (["Nintendo Switch \u2013 OLED Model - Nintendo - Official Site"] * 3, None,
+         [("Nintendo Switch - OLED Model", 233), ("Nintendo Switch \u2013 OLED Model", 260)],
+         None, "nintendo.com"),
+        (["Why Hasn't Tutoring Worked? | Gazette", None, "Why Hasn't Tutoring Worked? | Gazette"],
+         "Why Hasn't Tutoring Worked?", [("Why Hasn\u2019t Tutoring Worked?", 4), ("Gazette", 90)],
+         "Gazette", "gazette.test"),
+        (["Thread: How to X | Forum", "Thread: How to X | Forum", None], None,
+         [("Thread: How to X", 2)], "Forum", None),
+    ]
+    for declared, entity, h1s, site, host in cases:
+        calls.clear()
+        got = merge.choose_title(declared, entity, h1s, site, host, root=False)
+        once = list(dict.fromkeys(c for c in declared if c))
+        assert len(calls) == len(set(calls))                   # no pair weighed twice
+        assert got == merge.choose_title(once + [None] * (3 - len(once)), entity, h1s, site,
+                                         host, root=False)
 
 def test_a_cjk_titles_unspaced_separators_set_off_its_channel_and_site():
     # the h1 the declared title leads with next to "_" agrees with it: the h1
