@@ -73,6 +73,19 @@ def test_jsonld_an_entity_whose_url_names_another_page_is_not_the_pages():
                                              '"datePublished": "2021-02-03"}'], "https://site.test/a/post")
 
 
+def test_jsonld_an_embedded_video_comes_after_the_article_it_is_in():
+    # a news page declaring its story's video first (NBC's: the video uploaded the day
+    # after the story): the story is the page's entity, its date the page's
+    video = json.dumps({"@type": "VideoObject", "name": "Clip", "uploadDate": "2024-12-07T01:36:42Z"})
+    story = json.dumps({"@type": "NewsArticle", "headline": "Story",
+                        "datePublished": "2024-12-06T22:00:40Z", "dateModified": "2024-12-07T12:43:39Z"})
+    for scripts in ([video, story], [story, video], [json.dumps([json.loads(video), json.loads(story)])]):
+        f = jsonld.fields(scripts)
+        assert (f["published"], f["title"]) == ("2024-12-06T22:00:40Z", "Story")
+    # a video page's own video, no article beside it, is its entity still
+    assert jsonld.fields([video])["published"] == "2024-12-07T01:36:42Z"
+
+
 def test_jsonld_an_entity_whose_url_writes_the_pages_path_another_way_is_the_pages():
     # percent escapes (either case) and letters decomposed: the page's own path still
     # (a Persian news page's NewsArticle, its "آ" written as alef + madda, escaped)
@@ -514,6 +527,30 @@ def test_a_mastheads_clock_is_not_the_pages_date(clock):
     body = ('<h1>What are taxes</h1><p class="date today-show">December 19, 2025</p>'
             + ARTICLE.format(h="Taxes"))
     assert meta_of(body)["published"] == "2025-12-19"
+
+
+@pytest.mark.parametrize("masthead, line, want", [
+    # a masthead's day named as a date, then the post's "Published:" line (NFL.com's)
+    ('<span class="date-header">Wednesday, November 7 2012</span>',
+     '<p class="post-info">Published: November 4th, 2012 | Tags: NFL</p>', "2012-11-04"),
+    # the same as short texts of their own (news-gazette.com's)
+    ("<h6>Tuesday, December 26, 2006</h6>", "<p>Published DECEMBER 3, 2004</p>", "2004-12-03"),
+    # a line after that does not say it is the publication leaves the one above
+    ('<span class="date-header">Wednesday, November 7 2012</span>',
+     "<p>Sun 4 Nov 2012</p>", "2012-11-07"),
+    # nor does an update
+    ('<span class="date-header">Wednesday, November 7 2012</span>',
+     "<p>Updated: November 4th, 2012</p>", "2012-11-07"),
+    # a line above that says it is the publication stays the date
+    ('<span class="date-header">Posted November 7 2012</span>',
+     "<p>Published: November 4th, 2012</p>", "2012-11-07"),
+])
+def test_a_bare_date_above_the_content_yields_to_a_published_line_after_it(masthead, line, want):
+    html = (f"<html><body><div>{masthead}</div><article><h2>The story</h2><p><b>A</b> "
+            f"<i>kicker</i></p>{line}<p>" + "Story text. " * 40 + "</p></article></body></html>")
+    snap = static.snapshot_of_html(html, "http://pith.test/p", 10**6)
+    article = list(snap.tag).index("article")          # the chosen element, below the masthead
+    assert shown.dateline(snap, np.zeros(snap.n, bool), article, []) == want
 
 
 def test_a_date_line_that_is_no_update_comes_before_a_nearer_update():

@@ -645,7 +645,7 @@ def dateline(snap, gone: np.ndarray, node: int, times: list[list],
                 and not is_clock(snap, r, inside=True):
             d = dates.find(t, us_order)
             if d and not UPDATE_WORDS.search(f"{t} {snap.cls[r]}".lower()):
-                return d
+                return published_over(snap, gone, node, r, t, d, us_order)
             update = update or d
     if update:
         return update
@@ -726,14 +726,41 @@ def date_after(snap, gone: np.ndarray, node: int, us_order: bool = False) -> str
     return found[1] if found else None
 
 
+# A date line above the chosen element that does not say what it dates may be the
+# masthead's day ("Wednesday, November 7 2012" in a "date-header", shown on every page);
+# a line after it that says it is the publication ("Published: November 4th, 2012",
+# "posted January 30, 2005") is the page's date
+# (NOTES.md, 'Why a page's date is its article's, not its video's or its masthead's').
+PUBLISHED_FIRST = True
+PUBLISHED_WORDS = re.compile(r"\b(?:published|posted|publié|veröffentlicht|publicado|pubblicato|gepubliceerd)\b")
+
+
+def published_over(snap, gone: np.ndarray, node: int, r: int, t: str, d: str,
+                   us_order: bool = False) -> str:
+    """`d`, the date line `t` at row `r` gives, unless `r` is above the chosen element and
+    `t` does not say it is the publication while a short date line after it, down to the
+    element's top window, does (PUBLISHED_WORDS, not an update): then the first such."""
+    if not PUBLISHED_FIRST or r >= node or PUBLISHED_WORDS.search(t.lower()):
+        return d
+    top = np.arange(r + 1, min(int(snap.end[node]), node + WINDOW_ROWS))
+    lines = [(q, c, s) for q, c, s in dated_lines(snap, top[~gone[top]])
+             if PUBLISHED_WORDS.search((f"{snap.text[q]} {s}" if c == "tail" else s).lower())
+             and not UPDATE_WORDS.search(s.lower())]
+    found = min(short_dates(snap, lines, us_order), default=None)
+    return found[1] if found else d
+
+
 def written_date(snap, gone: np.ndarray, node: int, us_order: bool = False) -> str | None:
     """A date written as a short text of its own (a row's text or tail) near the chosen
-    element's top: "February 4, 2025 - 11 minutes" in a plain <p>."""
+    element's top: "February 4, 2025 - 11 minutes" in a plain <p> (published_over)."""
     top = np.arange(max(0, node - WINDOW_ROWS), min(int(snap.end[node]), node + WINDOW_ROWS))
     lines = dated_lines(snap, top[~gone[top]])
-    found = min(((abs(r - node), d) for r, d in short_dates(snap, lines, us_order)),
+    found = min(((abs(r - node), r, d) for r, d in short_dates(snap, lines, us_order)),
                 default=None)
-    return found[1] if found else None
+    if not found:
+        return None
+    _, r, d = found
+    return published_over(snap, gone, node, r, snap.text[r], d, us_order)
 
 
 # Rows before the chosen element's top (and after it, inside it) whose dates are matched
