@@ -41,6 +41,7 @@ from functools import lru_cache
 import numpy as np
 
 from ...errors import NoContent
+from ..codes import distinct
 from ..features import Features, tag_in
 from ..options import Options
 from ..snapshot import Snapshot
@@ -108,7 +109,7 @@ def union(snap: Snapshot, proposals: list[Choice], masks: list[np.ndarray],
     if not added:
         return proposals[win]
     chosen = [proposals[win]] + [proposals[i] for i in added]
-    parts = np.unique(np.concatenate([c.roots for c in chosen]).astype(np.int64))
+    parts = distinct(np.concatenate([c.roots for c in chosen]).astype(np.int64))
     drops = [c.drop for c in chosen if c.drop is not None]
     drop = np.logical_or.reduce(drops) if drops else None
     best = proposals[win]
