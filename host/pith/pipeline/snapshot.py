@@ -215,9 +215,21 @@ class Snapshot:
         return self.memo(("child_index",), compute)
 
     def path(self, node: int) -> list[int]:
-        """Element-child index path from the root to `node` (the portable node form)."""
-        self.check_node(node)
-        return self.paths([node])[0]
+        """Element-child index path from the root to `node` (the portable node form): at
+        each ancestor, the rows between its parent and it that are that parent's children.
+        Those spans are apart and lie before `node`, so one path reads at most `node` rows,
+        where `paths` first numbers every row of the page (a sort: a crawl record's row
+        asks for one path)."""
+        node = self.check_node(node)
+        if ("child_index",) in (self.__dict__.get("_memo") or ()):
+            return self.paths([node])[0]         # every row numbered already
+        parent = self.parent
+        out = []
+        while node > 0:
+            up = int(parent[node])
+            out.append(int(np.count_nonzero(parent[up + 1:node] == up)))
+            node = up
+        return out[::-1]
 
     def paths(self, nodes) -> list[list[int]]:
         """The paths of `nodes`, each ancestor's path built once: linear in the rows

@@ -233,11 +233,17 @@ def drop_furniture(snap: Snapshot, feats: Features, opts: Options, choice: Choic
     return dataclasses.replace(choice, drop=drop, parts=parts)
 
 
+@lru_cache(maxsize=None)
+def _method(name: str):
+    """The method's module, imported once (import_module's Python steps, five a page)."""
+    return importlib.import_module(f"{__package__}.{name}")
+
+
 def run(snap: Snapshot, feats: Features, opts: Options) -> Choice:
     proposals: list[Choice] = []
     proposes: list[bool] = []
     for method, overrides, proposer in ballot(opts):
-        module = importlib.import_module(f"{__package__}.{method}")
+        module = _method(method)
         # a voter is read only for the text it covers: a method may answer that faster
         answer = module.run if proposer else getattr(module, "vote", module.run)
         try:
