@@ -157,12 +157,12 @@ class Snapshot:
 
         In preorder, the rows strictly inside masked row j's subtree are j+1 .. end[j]-1,
         so a row is below the mask when it lies in one of those spans: +1 where a span
-        opens, -1 where it closes, a running sum above 0.
-        numpy's running sum is a vector loop, where a running maximum of `end` (the form
-        before) stepped through the rows one at a time, 5-6 ns a row (NOTES.md, 'Why a
-        page's masks go down the tree by a running sum'). Several masks are counted in
-        one flat sum, each its own span of n + 1 slots (every mask's opens and closes
-        cancel within its span)."""
+        opens, -1 where it closes, a running sum above 0. numpy's running sum is a vector
+        loop, where the running maximum of `end` this was before steps through the rows
+        one at a time, 5-6 ns a row (NOTES.md, 'Why masks go down the tree by a running
+        sum and the block trees walk as heaps'). Several masks are counted in one flat
+        sum, each in its own span of n + 1 slots (a mask's opens and closes cancel within
+        its span)."""
         n = self.n
         if mask.ndim == 1:
             rows = mask.nonzero()[0]

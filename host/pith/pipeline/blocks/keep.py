@@ -103,8 +103,8 @@ class Model:
     trees laid out as complete binary heaps of `depth` levels (`heap_slot`: the slot each
     heap node stands for; a leaf above the last level goes on as a split no row passes,
     split +inf, to its left copy), so a step is arithmetic, `2 i + 1 + right`, not a
-    gather of the child (NOTES.md, 'Why a page's masks go down the tree by a running
-    sum')."""
+    gather of the child (NOTES.md, 'Why masks go down the tree by a running sum and the
+    block trees walk as heaps')."""
 
     names: tuple[str, ...]
     threshold: float                   # keep at or above (a block the method shows, with `add`)
