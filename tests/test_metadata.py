@@ -11,6 +11,7 @@ import yaml
 from pith.pipeline.metadata import dates, declared, frontmatter, jsonld, merge, shown, tags
 from pith.pages import static
 from pith.pipeline import snapshot as snapshot_mod
+from pith.pipeline.options import Options
 from pith.pipeline.select import select
 
 from builders import make_snapshot
@@ -70,6 +71,25 @@ def test_jsonld_an_entity_whose_url_names_another_page_is_not_the_pages():
         assert jsonld.fields([ld], page)["published"] == "2021-02-03"
     assert "published" not in jsonld.fields(['{"@type": "Article", "url": "/b/other", '
                                              '"datePublished": "2021-02-03"}'], "https://site.test/a/post")
+
+
+def test_jsonld_an_entity_whose_url_writes_the_pages_path_another_way_is_the_pages():
+    # percent escapes (either case) and letters decomposed: the page's own path still
+    # (a Persian news page's NewsArticle, its "آ" written as alef + madda, escaped)
+    page = "https://www.news.test/news/2022643/محرومیت-درآمد"
+    for url in ("https://www.news.test/news/2022643/%D9%85%D8%AD%D8%B1%D9%88%D9%85%DB%8C%D8%AA-"
+                "%D8%AF%D8%B1%D8%A7%D9%93%D9%85%D8%AF",
+                "https://news.test/news/2022643/%d9%85%d8%ad%d8%b1%d9%88%d9%85%db%8c%d8%aa-"
+                "%d8%af%d8%b1%d8%a2%d9%85%d8%af/"):
+        ld = json.dumps({"@type": "NewsArticle", "url": url, "datePublished": "2024-05-20T08:52:32Z"})
+        assert jsonld.fields([ld], page)["published"] == "2024-05-20T08:52:32Z"
+    # and a page address sent escaped (a browser's location.href) against a raw JSON-LD url
+    ld = json.dumps({"@type": "NewsArticle", "url": page, "datePublished": "2024-05-20"})
+    assert jsonld.fields([ld], "https://www.news.test/news/2022643/%D9%85%D8%AD%D8%B1%D9%88"
+                         "%D9%85%DB%8C%D8%AA-%D8%AF%D8%B1%D8%A2%D9%85%D8%AF")["published"] == "2024-05-20"
+    # another page of the site written so is still another page
+    other = json.dumps({"@type": "NewsArticle", "url": "/news/2022644/%D9%85", "datePublished": "2024-05-20"})
+    assert "published" not in jsonld.fields([other], page)
 
 
 def test_jsonld_broken_scripts_are_skipped_and_raw_newlines_tolerated():
@@ -256,6 +276,14 @@ def test_jsonld_in_a_meta_named_script_ld_json_is_read():
     ("October 17, 2023\n6:01 PM ET\nHeard on\nAll Things Considered", []),   # a dateline
     ("by keeping an eye on trends", []),                 # a sentence's gerund, no name
     ("By clicking Post, you agree", []),
+    ("Posted by paul at 09:39 PM in Paul scrawl", ["paul"]),   # Blogger's, TypePad's "at" a time
+    ("Posted by Roy M. Poses MD at", ["Roy M. Poses MD"]),     # the time in an element after
+    ("Posted by Ree in", ["Ree"]),                             # the category in a link after
+    ("By Martin Atkins", ["Martin Atkins"]),
+    ("raoul\n(raoul)", ["raoul"]),                        # Discourse's full name (user name)
+    ("Laubrani (laubrani)", ["Laubrani"]),
+    ("Ann Roe (Ann)", ["Ann Roe (Ann)"]),                  # not the same name twice
+    ("Created by Cheryl Kerr", ["Cheryl Kerr"]),           # a wiki's or a school page's credit
 ])
 def test_clean_byline(line, names):
     assert shown.clean_byline(line) == names
@@ -368,6 +396,50 @@ def test_an_account_links_words_are_no_name(line):
     body = (f'<nav><a href="https://members.test/s/#/profile/my_info">{line}</a></nav>'
             + ARTICLE.format(h="Weight loss medications"))
     assert meta_of(body)["authors"] == []
+
+@pytest.mark.parametrize("line", ["See full bio", "View Profile", "View all posts by Becky",
+                                  "→ Learn More", "Sign up for free trial", "More from",
+                                  "Joined", "Posts: 7", "Reputation", "RSS"])
+def test_a_call_to_action_or_a_posters_label_is_no_name(line):
+    assert shown.clean_byline(line) == []
+
+
+@pytest.mark.parametrize("name", ["Seema Patel", "Reader Kim", "Bookman Lee", "Shopa Diaz",
+                                  "Joinery Smith", "Feedback Jones", "Logan Jones"])
+def test_names_that_start_like_a_call_to_action_stay_names(name):
+    assert shown.clean_byline(f"By {name}") == [name]
+
+
+@pytest.mark.parametrize("flags", ["has-comments", "comments-open", "no-comments has-tags"])
+def test_a_posts_flag_about_its_comments_is_no_comment(flags):
+    # Squarespace's blog post: "has-comments" on the post, the author link inside its meta
+    body = (f'<article class="BlogItem hentry {flags}"><h1>Ethical brands</h1>'
+            "<p>" + "Brand text. " * 40 + "</p>"
+            '<div class="Blog-meta"><a class="Blog-meta-item Blog-meta-item--author" '
+            'href="/blog?author=57b5">Kristen</a></div></article>')
+    assert meta_of(body)["authors"] == ["Kristen"]
+    # a comment's own class still marks a commenter
+    assert meta_of(body.replace(f"BlogItem hentry {flags}", "comment-body"))["authors"] == []
+
+
+def test_a_letter_avatars_initial_is_no_name():
+    assert shown.clean_byline("R") == [] and shown.clean_byline("J.") == []
+    assert shown.clean_byline("By Smith, J.") == ["Smith"]
+    # a forum post's round badge with the poster's initial, a user-name class on both
+    post = ('<article><h1>Which drill?</h1><div class="post-user"><a class="user-name" '
+            'href="/u/sean_g"><span>S</span></a><a class="user-name" href="/u/sean_g">sean_g</a>'
+            "</div><p>" + "Drill text. " * 40 + "</p></article>")
+    assert meta_of(post)["authors"] == ["sean_g"]
+
+
+def test_an_author_link_reading_view_profile_yields_to_the_next_one():
+    # a profile button linking the author's page before the name's own link (Gawker's,
+    # TechCrunch's "View Staff Page", CNET's "See full bio")
+    body = ('<article><h1>Grads</h1><div class="author-card"><a href="/author/jane-doe/">View Profile</a>'
+            '</div><p>Posted by <a href="/author/jane-doe/">Jane Doe</a></p>'
+            "<p>" + "Job text. " * 40 + "</p></article>")
+    assert meta_of(body)["authors"] == ["Jane Doe"]
+
 
 def test_a_byline_whose_name_and_date_sit_in_spans_of_their_own():
     body = ('<div class="author"><span>Kim Lee</span><span>March 3, 2024</span></div>'
@@ -752,6 +824,24 @@ def test_month_trie_matches_as_the_alternation():
             assert [m.span() + m.groups() for m in fast.finditer(t)] == \
                 [m.span() + m.groups() for m in plain.finditer(t)], (pattern, t)
 
+
+
+def test_a_numeric_dates_order_follows_a_day_the_page_declares_one_way_only():
+    days = frozenset({"2012-08-09"})
+    assert dates.month_first("Posted 08/09/2012 4:03 pm", False, days)
+    assert not dates.month_first("Posted 09/08/2012 4:03 pm", True, days)
+    # the page's own unambiguous numeric dates still decide first, and a day both readings
+    # miss leaves the default
+    assert not dates.month_first("08/09/2012 and 13/05/2012", False, days)
+    assert not dates.month_first("03/04/2012", False, days)
+    assert dates.unambiguous_days(["Thu, 09 Aug 2012 16:08:10 EST", "08/09/2012",
+                                   "2012-07-01T10:00Z", "25/12/2011"]) == \
+        frozenset({"2012-08-09", "2012-07-01", "2011-12-25"})
+    # a page in British English showing the time a <meta> declares (HuffPost's, 2012)
+    head = '<meta property="article:published_time" content="Thu, 09 Aug 2012 16:08:10 EST">'
+    body = ('<article><h1>Cup defeat</h1><p class="posted">Posted: <span itemprop="datePublished">'
+            '08/09/2012 4:03 pm</span></p><p>' + "Match text. " * 40 + "</p></article>")
+    assert meta_of(body, head=head, lang="en-GB")["published"][:10] == "2012-08-09"
 
 
 def test_a_month_names_first_letters_look_ahead_changes_no_match():
@@ -1369,3 +1459,35 @@ def test_the_authors_of_answers_under_a_question_are_not_the_pages():
     # a thread whose every post is marked a reply (its first included) keeps them all
     assert meta_of(_qa_page("Answer"))["authors"] == ["Vader", "pcurry", "wjandrea"]
 
+
+
+def test_title_candidates_are_every_form_a_choice_could_take():
+    # each declared title and h1 whole, without its site's part, each part; the site; once each
+    got = merge.title_candidates(["How tides work | Coasts | Harbour Gazette", None,
+                                  "How tides work | Coasts | Harbour Gazette"],
+                                 "How Tides Work", [("Harbour Gazette", 3), ("Tides - a primer", 9)],
+                                 "Harbour Gazette", "gazette.example")
+    assert got == ["How tides work | Coasts | Harbour Gazette", "How tides work", "Coasts",
+                   "Harbour Gazette", "How tides work | Coasts", "Coasts | Harbour Gazette",
+                   "How Tides Work", "Tides - a primer", "Tides", "a primer"]
+    # a template's empty lead left out, a CJK title cut at its bare separators
+    assert merge.title_candidates(["| Harbour Gazette"], None, [], "Harbour Gazette", None) \
+        == ["Harbour Gazette"]
+    assert merge.title_candidates(["标题_要闻_电影网"], None, [], None, None) \
+        == ["标题_要闻_电影网", "标题", "要闻", "电影网"]
+    # compute hands them to a caller that asks (the bench), and the title is unchanged
+    html = ('<!DOCTYPE html><html lang="en"><head><title>How tides work | Harbour Gazette</title>'
+            '</head><body><article><h1>How tides work</h1><p>' + "Water rises twice a day. " * 20
+            + '</p></article></body></html>')
+    snap = static.snapshot_of_html(html, "https://gazette.example/tides", Options().max_nodes)
+    sel = select(snap, Options())
+    inputs: list = []
+    assert merge.of_selection(sel, title_inputs=inputs).title == merge.of_selection(sel).title \
+        == "How tides work"
+    [(declared, entity, headlines, site, host, root)] = inputs
+    assert (declared[2], entity, [t for t, _ in headlines], root) == \
+        ("How tides work | Harbour Gazette", None, ["How tides work"], False)
+    assert merge.choose_title(*inputs[0]) == "How tides work"
+    found = merge.title_candidates(declared, entity, headlines, site, host)
+    assert found[:2] == ["How tides work | Harbour Gazette", "How tides work"] \
+        and "Harbour Gazette" in found

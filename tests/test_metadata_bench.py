@@ -74,3 +74,19 @@ def test_title_quotes_folds_typography_only_beside_the_exact_title(tmp_path):
     assert rows["pith"]["title"] == 0.0                    # the issue's measure: exact
     assert rows["pith"]["title_quotes"] == 0.5             # ’ and ' alike, nothing else
     assert "title_quotes" in metadata_bench.format_rows(list(rows.values())).splitlines()[0]
+
+
+def test_title_reach_counts_a_label_any_candidate_holds(tmp_path):
+    # the label is the <title> whole, site and all: our title is its first part (a miss),
+    # but one of the candidates holds it (reached); a label no candidate holds is neither
+    html = ARTICLE.format(words=WORDS)
+    folder = dataset(tmp_path, [
+        (html, {"title": "Why moss grows north | The Slow Garden"}),
+        (html, {"title": "Why moss grows north"}),
+        (html, {"title": "Moss, briefly"}),
+    ])
+    rows = {r["method"]: r for r in metadata_bench.run(folder, None, None, True)}
+    assert (rows["pith"]["title"], rows["pith"]["title_reach"]) == (round(1 / 3, 4), round(2 / 3, 4))
+    assert rows["pith"]["title_reach_n"] == 3
+    assert (rows["trafilatura"]["title_reach"], rows["trafilatura"]["title_reach_n"]) == (None, 0)
+    assert "title_reach" in metadata_bench.format_rows(list(rows.values())).splitlines()[0]

@@ -179,32 +179,49 @@ def _read(m: re.Match, order: str, us_order: bool) -> dt.date | None:
 NUMERIC_DATE = re.compile(r"(?<!\d)(\d{1,2})([./-])(\d{1,2})\2(\d{4})(?!\d)")
 
 
-def month_first(text: str, default: bool) -> bool:
+def month_first(text: str, default: bool, days: frozenset[str] = frozenset()) -> bool:
     """Whether a page whose text is `text` writes numeric dates month first: it writes one
     that only that order reads (5/13/2025) and none that only day first does (13/5/2025),
-    or the reverse; `default` when it writes neither or both (NOTES.md, 'Why dates are
-    read in the forms many sites write them')."""
+    or the reverse; else, when it writes neither, the order in which a date it writes is
+    one of `days` (the days it declares in a form read one way only: "08/09/2012" beside a
+    declared "Thu, 09 Aug 2012"), if only one order does; `default` otherwise (NOTES.md,
+    'Why dates are read in the forms many sites write them')."""
     day, month = False, False
+    day_declared, month_declared = False, False
     for m in NUMERIC_DATE.finditer(text):
         a, b = int(m[1]), int(m[3])
         day |= 12 < a <= 31 and 1 <= b <= 12
         month |= 12 < b <= 31 and 1 <= a <= 12
+        if days and a != b and 1 <= a <= 12 and 1 <= b <= 12:
+            month_declared |= f"{m[4]}-{a:02d}-{b:02d}" in days
+            day_declared |= f"{m[4]}-{b:02d}-{a:02d}" in days
         if day and month:
             break
-    return month if day != month else default
+    if day != month:
+        return month
+    return month_declared if day_declared != month_declared and not day else default
+
+
+def unambiguous_days(values) -> frozenset[str]:
+    """The days of the date values a page declares that read the same in either numeric
+    order (ISO 8601, "Thu, 09 Aug 2012", a day after 12): what a numeric date's order can
+    be checked against."""
+    return frozenset(p[:10] for v in values if (p := parse(v, False)) and p == parse(v, True))
 
 
 class NumericOrder:
     """A page's `us_order`, decided the first time a date both of whose readings are days
-    is read (bool()): `month_first` over the page's text (`text()`, asked then), else
-    `default` (its language). Most pages never ask, and never have their text joined."""
+    is read (bool()): `month_first` over the page's text (`text()`, asked then) and the
+    days it declares unambiguously (`days()`, asked then), else `default` (its language).
+    Most pages never ask, and never have their text joined."""
 
-    def __init__(self, default: bool, text) -> None:
-        self.default, self.text, self.answer = default, text, None
+    def __init__(self, default: bool, text, days=None) -> None:
+        self.default, self.text, self.days, self.answer = default, text, days, None
 
     def __bool__(self) -> bool:
         if self.answer is None:
-            self.answer = month_first(self.text(), self.default)
+            self.answer = month_first(self.text(), self.default,
+                                      self.days() if self.days else frozenset())
         return self.answer
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 import json
 import re
+import unicodedata
 import urllib.parse
 from typing import Any, Iterable
 
@@ -174,8 +175,14 @@ MAX_URL_CHECKS = 20
 
 
 def _site_path(url: str) -> tuple[str, str]:
+    """The host without "www." and the path without its trailing slash, its percent escapes
+    decoded and its letters composed (Unicode NFC): a page's address and its JSON-LD's may
+    write one path two ways ("/news/1/درآمد" and "/news/1/%D8%AF%D8%B1%D8%A7%D9%93…", the
+    alef and its madda apart; NOTES.md, 'Why the page's metadata is one computation, and
+    its precedence')."""
     parts = urllib.parse.urlsplit(url)
-    return (parts.hostname or "").removeprefix("www."), parts.path.rstrip("/")
+    path = unicodedata.normalize("NFC", urllib.parse.unquote(parts.path))
+    return (parts.hostname or "").removeprefix("www."), path.rstrip("/")
 
 
 def elsewhere(obj: dict, page_url: str) -> bool:

@@ -380,6 +380,38 @@ def choose_title(declared: list[str | None], entity: str | None,
     return heading(strip_site(min(shown, key=lambda x: x[1])[0], site, host)) if shown else None
 
 
+def title_candidates(declared: list[str | None], entity: str | None,
+                     headlines: list[tuple[str, int]], site: str | None,
+                     host: str | None) -> list[str]:
+    """Every answer a choice of the title could take from `choose_title`'s inputs: each
+    declared title, JSON-LD's entity headline and shown h1, whole, without a part naming
+    the site, each of its parts (TITLE_SEPARATORS, PART_SEPARATORS, a CJK title's
+    CJK_SEPARATOR) and its leading and trailing runs of parts at one separator ("A | B"
+    of "A | B | Site"), and the site's name; in that order, once each. `pith bench --metadata`
+    counts how often one is the label (`title_reach`: the ceiling of any choice among
+    them), and `pith.measure.title_choice` learns a choice among them (NOTES.md, 'Why the
+    title's choice stays a rule, not a learned one')."""
+    out: dict[str, None] = {}
+    texts = [_filled(c, site, host) for c in declared] + [entity] + [t for t, _ in headlines]
+    for t in texts:
+        if not t:
+            continue
+        runs = []
+        for sep in dict.fromkeys(TITLE_SEPARATORS + PART_SEPARATORS):
+            parts = t.split(sep)
+            runs += [sep.join(parts[:i]) for i in range(2, len(parts))]
+            runs += [sep.join(parts[i:]) for i in range(1, len(parts) - 1)]
+        for form in (t, strip_site(t, site, host),
+                     *title_parts(t, TITLE_SEPARATORS + PART_SEPARATORS), *runs,
+                     *(CJK_SEPARATOR.split(t) if is_cjk(t) else ())):
+            form = " ".join(form.split())
+            if form:
+                out.setdefault(form)
+    if site:
+        out.setdefault(" ".join(site.split()))
+    return list(out)
+
+
 def as_typed(h1: str, declared: list[str], site: str | None, host: str | None) -> str:
     """`h1` as the declared titles write it when it differs from them only by DISPLAY_MARKS
     and every declared title that holds it (whole, without its site, or its first part)
@@ -532,9 +564,11 @@ def local_day(published: str | None, url_day: str | None) -> str | None:
     return url_day if apart == 1 else published
 
 
-def compute(snap, gone: np.ndarray, node: int) -> Metadata:
+def compute(snap, gone: np.ndarray, node: int, title_inputs: list | None = None) -> Metadata:
     """The metadata of a validated snapshot, read around the chosen row `node` (`gone`:
-    the features' code-or-hidden mask)."""
+    the features' code-or-hidden mask). A `title_inputs` list is given what the title was
+    chosen from, `choose_title`'s arguments (declared, entity, headlines, site, host, root):
+    the bench's reach and the learned choice's records read them; the host passes none."""
     declared = snap.meta.get("declared") or {}
     ld = jsonld.fields([*declared.get("ld", ()), *tags.ld_in_meta(declared.get("meta", ()))],
                        snap.meta.get("url") or "")
@@ -545,8 +579,13 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
     links = tags.link_fields(declared.get("links", ()))
     # a numeric date both of whose readings are days is read in the order the page's
     # other numeric dates show, else month first for lang en-US
+    # (or, when the page's text does not say, the order that makes one of them a day the
+    # page declares in a form read one way only)
+    raw_dates = [v for src in (ld, meta, items) for k in ("published", "modified")
+                 if isinstance(v := src.get(k), str)]
     us = dates.NumericOrder((snap.meta.get("lang") or "").lower().startswith("en-us"),
-                            lambda: shown.page_text(snap))
+                            lambda: shown.page_text(snap),
+                            lambda: dates.unambiguous_days(raw_dates))
     seen = shown.Shown(snap, gone, node, us)     # read only for the fields nothing declares
     page_url = snap.meta.get("url") or ""
     host = host_site(page_url)
@@ -563,11 +602,13 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
     if not site:
         site = site_from_title(doc_title, seen.get("title"),
                                lambda: shown.site_places_text(snap, gone))
-    title = choose_title([_title_text(meta.get("title")), _title_text(items.get("title")),
-                          _title_text(doc_title)], _title_text(ld.get("title")),
-                         [(v, d) for t, d in seen.get("headlines") if (v := INVISIBLE.sub("", t))],
-                         site, host,
-                         root=urllib.parse.urlsplit(page_url).path.strip("/") == "")
+    inputs = ([_title_text(meta.get("title")), _title_text(items.get("title")),
+               _title_text(doc_title)], _title_text(ld.get("title")),
+              [(v, d) for t, d in seen.get("headlines") if (v := INVISIBLE.sub("", t))],
+              site, host, urllib.parse.urlsplit(page_url).path.strip("/") == "")
+    title = choose_title(*inputs)
+    if title_inputs is not None:
+        title_inputs.append(inputs)
     # each source's declared (published, modified), parsed once
     declared_dates = [(dates.parse(src.get("published"), us), dates.parse(src.get("modified"), us))
                       for src in sources]
@@ -620,6 +661,7 @@ def compute(snap, gone: np.ndarray, node: int) -> Metadata:
     )
 
 
-def of_selection(sel, node: int | None = None) -> Metadata:
-    """The metadata of a pipeline Selection, read around `node` (default: its choice)."""
-    return compute(sel.snap, sel.feats.gone, sel.node if node is None else node)
+def of_selection(sel, node: int | None = None, title_inputs: list | None = None) -> Metadata:
+    """The metadata of a pipeline Selection, read around `node` (default: its choice);
+    `title_inputs` as `compute`'s."""
+    return compute(sel.snap, sel.feats.gone, sel.node if node is None else node, title_inputs)

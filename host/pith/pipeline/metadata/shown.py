@@ -96,15 +96,19 @@ NOT_AUTHOR_TEXT = re.compile(r"(?:review|edit|fact[- ]?check|photo|photograph|il
                              r"image|video|updated)\w*\s+by\b", re.I)
 # What precedes a name on a byline, in the languages of the labelled pages ("via": a link
 # aggregator's submitter, lobste.rs's "via scvalex").
-BY_PREFIX = re.compile(r"^(?:(?:written|posted|published|reviewed|edited|reported|authored)\s+by|"
+BY_PREFIX = re.compile(r"^(?:(?:written|posted|published|reviewed|edited|reported|authored|created)\s+by|"
                        r"by|via|from|von|par|por|door|di|da|av|af|autor(?:a|en)?|authors?|"
                        r"author\(s\)|auteurs?|"
                        r"text|posted)(?:\s*[:\-–—]\s*|\s+|$)|^" + CJK_BYLINE, re.I)
-# Separators that end the name part of a byline ("Jane Doe | 4 March 2024").
+# Separators that end the name part of a byline ("Jane Doe | 4 March 2024"; Blogger's and
+# TypePad's "Posted by paul at 09:39 PM in <a>Category</a>", the time or the category in an
+# element after a last "at" or "in": NOTES.md, 'Why a byline is no menu item, and other
+# bylines left out').
 BYLINE_END = re.compile(r"\s*(?:[|·•⋅/»]|\s[-–—]\s|\bon\b|\bupdated\b|\bpublished\b|\bposted\b|"
                         r"\blast\s+(?:update[ds]?|modified|edited|reviewed)\b|"
                         r"[-–—]?\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|"
-                        r"\d{1,2}[./]\d|\d{4}|\bam\b\s+\d|\bvor\b|\bin\b\s)", re.I)
+                        r"\d{1,2}[./]\d|\d{4}|\bam\b\s+\d|\bvor\b|\bin\b\s|\bin$|\bat\b(?=\s+\d|$))",
+                        re.I)
 # A date line's label where a byline's name would start (after a "By" or "Posted by",
 # which BY_PREFIX takes): "Last Updated: January 7, 2025" in a class naming the author's
 # details names no one.
@@ -149,6 +153,25 @@ GERUND = re.compile(r"^[a-z]+ing\b")
 SENTENCE_WORDS = re.compile(r"^(?:the|a|an|this|that|these|those|our|your|my|its|their|his|"
                             r"her|all|each|every|some|any|no)\s+[a-z]|\b(?:is|are|was|were|"
                             r"will|can|you|we)\b")
+# A link's or button's call to action where a byline's name would be ("See full bio",
+# "View Profile", "View all posts by Becky", "Sign up for free trial", "→ Learn More"): its
+# first word a verb no given name is (NOTES.md, 'Why a byline is no menu item, and other
+# bylines left out').
+CALL_TO_ACTION = re.compile(r"^\W*(?:see|view|visit|learn|follow|read|show|sign|subscribe|"
+                            r"contact|click|download|join|register|watch|request|discover|"
+                            r"explore|find|check|browse|shop|buy|try|get|start|open|more|"
+                            r"email|message|send|book|log)\b", re.I)
+# A forum post's header labels and a feed's link beside the poster's name, a count after
+# them or not ("Joined", "Posts: 7", "Reputation", "RSS"): the poster's details, no name.
+POSTER_LABEL = re.compile(r"^(?:joined|posts|messages|replies|reputation|registered|members?|"
+                          r"moderator|reactions|points|likes|threads|topics|online|offline|"
+                          r"status|rss|atom|feed)\b\W*\d*$", re.I)
+# One Latin letter and nothing else: a letter avatar's initial ("R" in a forum post's
+# round badge, Discourse's and XenForo's default), never a whole name.
+INITIAL = re.compile(r"^[A-Za-z]\.?$")
+# A forum's poster shown by full name and user name, the same ("raoul (raoul)": Discourse
+# writes both whatever they are): the name once.
+NAME_TWICE = re.compile(r"^(.+?)\s*\(\s*\1\s*\)$", re.I)
 AUTHOR_SPLIT = re.compile(r"\s*(?:,|&|、|，|\band\b|\bund\b|\bet\b|\by\b|\be\b)\s*", re.I)
 _HAS_DIGIT = re.compile(r"\d")
 
@@ -344,9 +367,9 @@ def is_name(n: str) -> bool:
     """A byline part that can be a person's or an organisation's name: not a stop word,
     not a date, at most six words, a letter, no digit run that makes it a date or id."""
     if not n or NOT_A_NAME.match(n) or NOT_NAME_PARTS.search(n) or GERUND.match(n) \
-            or SENTENCE_WORDS.search(n) \
+            or SENTENCE_WORDS.search(n) or CALL_TO_ACTION.match(n) or POSTER_LABEL.match(n) \
             or len(n.split()) > 6 \
-            or not any(c.isalpha() for c in n):
+            or not any(c.isalpha() for c in n) or INITIAL.match(n):
         return False
     words = n.lower().replace(".", " ").split()
     if any(w in dates.MONTHS for w in words) and any(w.isdigit() for w in words):
@@ -394,6 +417,7 @@ def clean_byline(t: str) -> list[str]:
     t = t.strip(" ,:;-–—|·•")
     if not t or len(t) >= MAX_BYLINE_CHARS or GERUND.match(t):
         return []
+    t = NAME_TWICE.sub(r"\1", t)
     parts = [p.strip(" ,:;.") for p in AUTHOR_SPLIT.split(t)]
     if not is_name(parts[0]):          # "By default, all items …": a sentence, no names
         return []
@@ -498,8 +522,13 @@ def in_menu(snap, rows: np.ndarray) -> np.ndarray:
 # item, and other bylines left out').
 REVIEW_NAMES = re.compile(r"(?:^|[\s_-])(?:reviews?|comments?|commentlist|testimonials?)(?:$|[\s_-])")
 # A post's taxonomy written as its classes (WordPress's "category-reviews", "tag-comments"):
-# what the post is filed under, not a review.
-TAXONOMY_CLASSES = re.compile(r"(?:^|\s)(?:category|tag|cat|topic|section|term)-\S*")
+# what the post is filed under, not a review; and a post's flags about its comments
+# (Squarespace's "has-comments" on every blog post, "comments-open", "no-comments"):
+# what the post allows, not a comment.
+TAXONOMY_CLASSES = re.compile(r"(?:^|\s)(?:(?:category|tag|cat|topic|section|term)-\S*|"
+                              r"(?:has|no|with|show|allow)-(?:comments?|reviews?)|"
+                              r"(?:comments?|reviews?)-(?:open|closed|enabled|disabled|on|off)"
+                              r"(?=\s|$))")
 # Elements up from a byline candidate whose classes are read for REVIEW_NAMES: a review's
 # byline sits a few levels inside the review (header, footer, meta line).
 REVIEW_DEPTH = 6
