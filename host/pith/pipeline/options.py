@@ -401,6 +401,14 @@ class Options:
         "doubts as it doubts a menu's entry (cards.py; NOTES.md, 'Why a listed item keeps "
         "its name')")
 
+    blocks_product_teasers: bool = _opt(
+        True, "on a page the page type model calls a product's, the teaser groups "
+        "(teasers.groups: other items' cards, each a linked name) after the last kept line "
+        "of the product's own (judged at least teasers.SURE) are left out, with their "
+        "heading: 'You may also like', 'Complete the look' and 'Matching designs' rows are "
+        "not the product's text (teasers.after_product; NOTES.md, 'Why the cards of other "
+        "products after a product are left out')")
+
     blocks_product_price: bool = _opt(
         True, "on a page the page type model calls a product's, a price line "
         "(prices.PRICE_MAX_CHARS) between a kept block of the h1 naming the product and a "

@@ -372,7 +372,7 @@ def choose_by_blocks(snap: snapshot_mod.Snapshot, feats: features_mod.Features, 
     # (NOTES.md, 'Why teaser lists after the post are left out')
     if opts.auto_teasers:
         page = dataclasses.replace(page, p=teasers.left_out(snap, feats, blocks, top, page.p,
-                                                             method.node))
+                                                             method.node, posts.forum))
     if top < 0:
         best = expected.choose(snap, blocks, page.p)
     else:

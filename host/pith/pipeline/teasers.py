@@ -16,8 +16,8 @@ or links among its paragraphs is no group: its paragraphs hold most of its text.
 
 Decisions a change must keep (NOTES.md, 'Why teaser lists after the post are left out'):
 - only on a page the page type model calls an article (pagetype.classify, the method's
-  element; at least ARTICLE_P sure) that is not a forum's (posts.forum: a thread's posts
-  carry linked titles too);
+  element; at least ARTICLE_P sure) that is not a forum's (posts.forum, which the caller
+  passes in: a thread's posts carry linked titles too);
 - a group is left out only when it trails the post: it starts after the headline (when
   headline.py finds one) and no block outside the groups after it is judged at least
   SURE. A listicle's cards ("10 DIY projects", each a linked heading and a paragraph)
@@ -27,13 +27,21 @@ Decisions a change must keep (NOTES.md, 'Why teaser lists after the post are lef
   index under its intro line);
 - a left-out group's blocks, and its title (the heading just before it, `titles`), are
   judged no content for the element's choice and every later decision (select.choose_by_blocks, option `auto_teasers`), as a comment
-  thread's are.
+  thread's are;
+- on a page the page type model calls a product's, the same groups trailing the
+  product's own kept lines (other products' cards: "You may also like", "Complete the
+  look") are left out in the block stage, after the element's choice (`after_product`,
+  option `blocks_product_teasers`, called by blocks.keep): judged no content before the
+  choice, they moved a shop's element off its product (NOTES.md, 'Why the cards of other
+  products after a product are left out').
 """
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 
-from . import pagetype, posts
+from . import pagetype
 from .links import linked
 from .codes import first_seen
 from .features import Features, tag_in
@@ -72,23 +80,32 @@ ARTICLE = "article"
 # calibrated (a logistic regression), and under one half the page is more likely some
 # other type (a course index whose cards are its content, called an article at 0.49).
 ARTICLE_P = 0.5
+# The page type whose item is followed by other items' cards ("You may also like",
+# "Complete the look", "Check out these matching designs"): a shop's related products, each
+# a linked name and a price, which the block model judges as it judges the product's own
+# short lines (option blocks_product_teasers, `after_product`).
+PRODUCT = "product"
 
 
 def left_out(snap: Snapshot, feats: Features, blocks, top: int, p: np.ndarray,
-             node: int) -> np.ndarray:
-    """`after_post` on a page the rule `applies` to (`node` the method's element), `p`
-    as it is on any other; the page type is asked for only when a group trails the post
-    (it costs a millisecond on a page whose headline did not ask for it already)."""
+             node: int, forum: Callable[[Snapshot], bool]) -> np.ndarray:
+    """`after_post` on a page the rule `applies` to (`node` the method's element, `forum`
+    posts.forum), `p` as it is on any other; the page type is asked for only when a
+    group trails the post (it costs a millisecond on a page whose headline did not ask
+    for it already)."""
     out = after_post(snap, feats, blocks, top, p)
-    return out if out is not p and applies(snap, feats, node) else p
+    return out if out is not p and applies(snap, feats, node, forum) else p
 
 
-def applies(snap: Snapshot, feats: Features, node: int) -> bool:
+def applies(snap: Snapshot, feats: Features, node: int,
+            forum: Callable[[Snapshot], bool]) -> bool:
     """Whether the page is an article by the page type model (`node` the method's
-    element), at least ARTICLE_P sure, and not a forum's thread (posts.forum)."""
+    element), at least ARTICLE_P sure, and not a forum's thread (`forum`: posts.forum,
+    passed in by the caller: posts reads the comment threads, which read the block
+    stage, which reads this module's `after_product`)."""
     kind = pagetype.classify(snap, feats, node)
     return (kind is not None and kind[0] == ARTICLE and kind[1] >= ARTICLE_P
-            and not posts.forum(snap))
+            and not forum(snap))
 
 
 def linked_titles(snap: Snapshot, feats: Features) -> np.ndarray:
@@ -161,3 +178,40 @@ def titles(snap: Snapshot, feats: Features, rows: np.ndarray) -> np.ndarray:
         if len(before) and snap.tag[before[-1]] in HEADINGS and not feats.gone[before[-1]]:
             out.append(int(before[-1]))
     return np.array(out, np.int64)
+
+
+def after_product(snap: Snapshot, feats: Features, node: int, rows: np.ndarray,
+                  keep: np.ndarray, has_text: np.ndarray, chars: np.ndarray,
+                  p: np.ndarray) -> np.ndarray:
+    """`keep` (per block of the block stage's scope, `rows` their rows in document order,
+    `chars` their visible characters, `p` their probabilities) without the teaser groups (`groups`) that start after the
+    product's last kept line of its own (a kept text block outside every group judged at
+    least SURE), nor their titles (`titles`), on a page the page type model calls a
+    product's (`node` the method's element); `keep` as it is on any other page, when the
+    product keeps no such line, or when the kept cards outweigh it POST_RATIO times (a
+    listing the page type model took for a product). The page type is asked for only
+    when a kept group trails (NOTES.md, 'Why the cards of other products after a product
+    are left out')."""
+    found = groups(snap, feats)
+    if not len(found):
+        return keep
+    grouped = snap.subtrees(found)[rows]
+    heads = tag_in(snap, HEADINGS)
+    heading = (heads | snap.below(heads))[rows]
+    own = np.flatnonzero(keep & has_text & ~grouped & ~heading & (p >= SURE))
+    if not len(own):
+        return keep
+    last = rows[own[-1]]
+    trailing = found[found > last]
+    out = snap.subtrees(trailing)[rows] & keep if len(trailing) else None
+    if out is None or not out.any():
+        return keep
+    if chars[out & has_text].sum() > POST_RATIO * chars[own].sum():
+        return keep
+    kind = pagetype.classify(snap, feats, node)
+    if kind is None or kind[0] != PRODUCT:
+        return keep
+    # the headings between the product's last line and the last trailing group: the
+    # lists' titles ("Complete the look", "Better together")
+    out |= heading & (rows > last) & (rows < snap.end[trailing].max())
+    return keep & ~out

@@ -49,6 +49,7 @@ from .. import cards
 from .. import math as math_mod
 from .. import pagetype
 from .. import prices
+from .. import teasers
 from ..algorithms.auto import furniture, lowest_common_ancestor
 from ..algorithms.base import Choice
 from ..codes import first_seen
@@ -484,6 +485,9 @@ def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: 
     if opts.blocks_product_price:    # a product's price beside its kept name
         keep = prices.beside_name(snap, feats, method.node, rows, keep, has_text,
                                   blocks.chars[which], strings)
+    if opts.blocks_product_teasers:  # other products' cards after the product
+        keep = teasers.after_product(snap, feats, method.node, rows, keep, has_text,
+                                     blocks.chars[which], p)
     if opts.blocks_form_max > 0:
         keep &= ~small_form(snap, feats, element, opts.blocks_form_max)[rows]
     if opts.auto_furniture:          # widening never brings back furniture the method left
