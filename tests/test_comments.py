@@ -20,12 +20,13 @@ COMMENT = ("I had the same trouble last winter and a cool box with a bottle of w
 
 
 def blog(comments_count=6, body_cls="single", article_cls="post", thread_id="comments",
-         url="https://blog.example.org/2024/02/why-my-bread-stopped-rising/"):
+         url="https://blog.example.org/2024/02/why-my-bread-stopped-rising/", title_cls=None):
     """A post of two paragraphs, then `div#comments > ol.commentlist > li.comment` items
     (author line, date link, text), longer than the post, then a footer."""
     rows = [("html", -1), ("body", 0, {"cls": body_cls}),                       # 0 1
             ("article", 1, {"cls": article_cls}),                               # 2
-            ("h1", 2, {"text": "Why my bread stopped rising"}),                 # 3
+            ("h1", 2, {"text": "Why my bread stopped rising",                   # 3
+                       **({"cls": title_cls} if title_cls else {})}),
             ("p", 2, {"text": POST}), ("p", 2, {"text": POST}),                 # 4 5
             ("div", 1, {"id": thread_id}),                                      # 6
             ("h2", 6, {"text": f"{comments_count} thoughts"}),                  # 7
@@ -170,6 +171,42 @@ def test_a_forum_engines_post_markup_makes_its_thread_the_content(article_cls, c
     assert comments.engine_thread(snap) is content
     assert comments.is_content(snap, feats, comments.find(snap, feats)) is content
     assert (COMMENT.strip() in select(capture).output("text")) is content
+
+
+@pytest.mark.parametrize("article_cls, title_cls, content", [
+    ("page-question-detail g-margin-top", "question-title", True),   # developers.pub's /faq/
+    ("post", "question-title", True),            # the title itself named the question
+    ("QuestionHeader", None, True),              # a case turn splits the word (Zhihu's)
+    ("post", None, False),                       # a blog's post
+    ("post faq-questions", None, False),         # `questions`: a list of them, not the title's
+    ("questionnaire", None, False),              # a word holding it is not it
+    ("post category-question-characters", None, False),   # a blog post's taxonomy (Bossip)
+])
+def test_a_page_whose_title_names_a_question_has_its_thread_as_content(article_cls, title_cls,
+                                                                     content):
+    """A Q&A page served from an address, a type and an engine that name no forum
+    (developers.pub/faq/1274706: `h1.question-title` inside `div.page-question-detail`,
+    its answers in `div.library-comment-list`) says it asks a question where it writes its
+    title; its answers then stay the body, not comments set apart. Option forum_question
+    off, the thread is set apart as on a blog."""
+    capture = blog(article_cls=article_cls, title_cls=title_cls,
+                   url="https://www.example.pub/faq/1274706")
+    snap = from_json(capture, 1000)
+    feats = compute(snap)
+    assert comments.asks_question(snap) is content
+    assert comments.is_content(snap, feats, comments.find(snap, feats)) is content
+    assert (COMMENT.strip() in select(capture).output("text")) is content
+    off = select(capture, Options.from_overrides({"forum_question": False}))
+    assert COMMENT.strip() not in off.output("text") and off.to_wire()["comments"] is not None
+
+
+def test_a_hidden_title_named_a_question_says_nothing():
+    """Only a shown title counts: a hidden `h1.question-title` (an "ask a question"
+    dialog's, say) does not make a blog's comments its content."""
+    capture = blog(title_cls="question-title")
+    capture["nodes"]["hidden"][3] = 1                       # display:none on the h1
+    snap = from_json(capture, 1000)
+    assert not comments.asks_question(snap)
 
 
 def test_a_pinned_element_inside_a_forum_thread_stays():

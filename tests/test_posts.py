@@ -365,3 +365,88 @@ def test_the_replies_inside_are_lifted_only_where_a_thread_is_the_content(monkey
     assert comments.content(snap, compute(snap), Options()) is not None
     select(topic)
     assert seen == [False, True]
+
+
+def question_page(column_words: int = 0, thread_in_post: bool = False):
+    """A Q&A topic as mlog.club renders it: `article.topic` holds the question
+    (`div.topic-content`: its `h1` title, two short `p` lines in `div.detail`) and the
+    board's `div.tags` line; the answers' thread (`div.comment-component`, three
+    `div.comment` items of a `p` each) is the article's sibling; `column_words` of a
+    column's text beside both; the author's card in a sidebar. `thread_in_post`: the
+    thread inside `div.topic-content` instead, a reply form's hint (`p`, 0.03) after it."""
+    rows = [("html", -1), ("body", 0), ("div", 1, {"cls": "main"}),              # 0 1 2
+            ("article", 2, {"cls": "topic"}),                                     # 3
+            ("div", 3, {"cls": "topic-content"}),                                 # 4
+            ("h1", 4, {"text": "Another long weekend is coming, the new year!"}),  # 5
+            ("div", 4, {"cls": "detail"}),                                        # 6
+            ("p", 6, {"text": "Happy new year to everyone here!!!"}),             # 7
+            ("p", 6, {"text": "Holiday, holiday, holiday!!!"}),                   # 8
+            ("div", 4 if thread_in_post else 3, {"cls": "tags", "text": "Chat"}),  # 9
+            ("div", 4 if thread_in_post else 2, {"cls": "comment-component"})]    # 10
+    for text in ("Rest well and come back strong after the holiday.", "Happy new year!",
+                 "We get one day off, then one day on, then another day off."):
+        item = len(rows)
+        rows += [("div", 10, {"cls": "comment"}), ("p", item, {"text": text})]
+    if thread_in_post:                                                        # 17
+        rows += [("p", 4, {"text": "Writing code? Surround it with three braces."})]
+    rows += [("p", 2, {"text": "word " * column_words}),
+             ("div", 1, {"cls": "side", "text": "A fool at heart, but one who gets there by "
+                         "trying. 12 topics, 40 replies, member since 2021."}),
+             ("div", 1, {"cls": "copy", "text": "© 2022 Powered by a small board engine"})]
+    snap = from_json(make_snapshot(rows, url="https://mlog.example.club/topic/1666"), 1000)
+    feats = compute(snap)
+    blocks = segment.compute(snap, feats)
+    # the model as it judged the rendered page: the title sure, the question's lines and
+    # a short reply doubted, the other replies kept, the tags line boilerplate
+    p = np.select([blocks.rows == 5, np.isin(blocks.rows, [7, 8]), blocks.rows == 9,
+                   blocks.rows == 14, blocks.rows == 17], [1.0, 0.15, 0.01, 0.09, 0.03], 0.6)
+    return snap, feats, blocks, Judged(p=p, texts=segment.texts(snap, blocks))
+
+
+def test_a_question_doubted_line_by_line_is_kept_with_its_answers():
+    """The failure this fixes (magic_html's mlog.club topic rendered, 0.737 against 1.000
+    static): the element was the answers' thread, the question above it was shown by its
+    title alone — the block model judged its two lines 0.17 and 0.11, as it judges a short
+    reply. The element grows to hold the headline's post and its paragraphs are kept like
+    the answers; the board's `div` line beside them is not lifted, nor a reply the model
+    doubts (that is `alike`'s)."""
+    from pith.pipeline import comments
+    snap, feats, blocks, page = question_page()
+    thread = comments.find(snap, feats)
+    assert thread is not None and comments.is_content(snap, feats, thread)
+    at = blocks.index(snap.n)
+    choice = Choice(node=10, score=np.zeros(snap.n), blocks=np.array([10]))
+    grown, judged = posts.question(snap, feats, choice, page, blocks, thread, 5, 0.25)
+    assert grown.node == 2
+    assert (judged.p[at[[7, 8]]] >= 0.25).all()
+    assert judged.p[at[9]] == 0.01 and judged.p[at[14]] == 0.09
+    # nothing to do: no headline, no thread, a question line kept already, no answer kept
+    for args in ((thread, -1), (None, 5)):
+        assert posts.question(snap, feats, choice, page, blocks, *args, 0.25) == (choice, page)
+    kept = Judged(p=np.where(blocks.rows == 7, 0.3, page.p), texts=page.texts)
+    assert posts.question(snap, feats, choice, kept, blocks, thread, 5, 0.25) == (choice, kept)
+    none = Judged(p=np.where(thread.inside[blocks.rows], 0.1, page.p), texts=page.texts)
+    assert posts.question(snap, feats, choice, none, blocks, thread, 5, 0.25) == (choice, none)
+
+
+def test_a_question_is_not_grown_to_over_the_page_column():
+    """Where the common ancestor of the answers and the question's post is mostly other
+    text (comments.AROUND_MAX), the element and the judgement stay."""
+    from pith.pipeline import comments
+    snap, feats, blocks, page = question_page(column_words=400)
+    thread = comments.find(snap, feats)
+    choice = Choice(node=10, score=np.zeros(snap.n), blocks=np.array([10]))
+    assert posts.question(snap, feats, choice, page, blocks, thread, 5, 0.25) == (choice, page)
+
+
+def test_a_line_after_the_answers_is_no_part_of_the_question():
+    """The question lies between its title and its answers: where the headline's post
+    holds the thread, a reply form's hint after it stays as the model judged it, the
+    question's lines before it are lifted."""
+    from pith.pipeline import comments
+    snap, feats, blocks, page = question_page(column_words=40, thread_in_post=True)
+    thread = comments.find(snap, feats)
+    at = blocks.index(snap.n)
+    choice = Choice(node=10, score=np.zeros(snap.n), blocks=np.array([10]))
+    _, judged = posts.question(snap, feats, choice, page, blocks, thread, 5, 0.25)
+    assert (judged.p[at[[7, 8]]] >= 0.25).all() and judged.p[at[17]] == 0.03

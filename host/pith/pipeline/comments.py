@@ -53,7 +53,8 @@ from . import pagetype, render
 from .algorithms.auto import furniture, lowest_common_ancestor
 from .algorithms.base import Choice
 from .codes import distinct, first_seen, used
-from .features import Features, comment_tags, lower_in_place, tag_in
+from .features import HIDING_BITS, Features, comment_tags, lower_in_place, tag_in
+from .metadata.shown import TAXONOMY_CLASSES
 from .options import Options
 from .snapshot import Snapshot
 from .threadnames import THREAD_LITERALS, names_thread
@@ -124,6 +125,16 @@ FORUM_POST_CLASSES = frozenset({
 # headline, which a <title> written otherwise ("Who Is In Your Top 3…• SITE") may not
 # name. One after the thread is not the topic's (Flarum's loading-error copy of the page).
 TOPIC_TITLE = "h1"
+# A word naming the question a Q&A page asks, as a part of a class or id word split at
+# `-`, `_` and a lower-to-upper case turn (`question-title`, `page-question-detail`,
+# Zhihu's `QuestionHeader-title`, Stack Exchange's `question-header`); not `questions`
+# (a "related questions" list) nor a word holding it (`questionnaire`). A page whose
+# title heading (QUESTION_TITLE) sits in a row so named asks a question, and its thread
+# is its answers (`asks_question`; NOTES.md, 'Why a page whose title is its question is
+# a Q&A page').
+QUESTION_WORD = "question"
+QUESTION_PARTS = re.compile(r"[-_]|(?<=[a-z])(?=[A-Z])")
+QUESTION_TITLE = "h1"
 # The reply's `comments` carries at most this many characters of text and block rows
 # (`truncated` says so): with the `blocks` lists (select.MAX_BLOCK_ROWS) the reply stays
 # under the 1 MiB a browser takes from a host (4 bytes a character at worst).
@@ -275,20 +286,22 @@ def apart(snap: Snapshot, feats: Features, opts: Options) -> Thread | None:
     if not opts.comments_apart:
         return None
     thread = find(snap, feats)
-    if thread is None or is_content(snap, feats, thread, opts.forum_typed):
+    if thread is None or is_content(snap, feats, thread, opts.forum_typed, opts.forum_question):
         return None
     return thread
 
 
-def is_content(snap: Snapshot, feats: Features, thread: Thread, typed: bool = False) -> bool:
+def is_content(snap: Snapshot, feats: Features, thread: Thread, typed: bool = False,
+               asks: bool = True) -> bool:
     """Whether the thread is the page's content, not comments under a post: the page's
     address says it is a forum's or a Q&A site's (`forum_url`), the page declares itself
-    a forum thread or a Q&A page (`declares_thread`), with `typed` the page type model
+    a forum thread or a Q&A page (`declares_thread`), with `asks` its title names a
+    question (`asks_question`), with `typed` the page type model
     calls the page a forum (`typed_forum`), or the threads are
     interleaved with the content (more text outside the threads than inside
     them between the first thread's start and the last one's end: the comments under
     each answer of a Q&A page, each post of a forum's; text outside links counted)."""
-    if forum_page(snap) or (typed and typed_forum(snap, feats)):
+    if forum_page(snap, asks) or (typed and typed_forum(snap, feats)):
         return True
     roots = thread.roots
     if len(roots) < 2:
@@ -311,12 +324,45 @@ def typed_forum(snap: Snapshot, feats: Features) -> bool:
     return kind is not None and kind[0] == FORUM_TYPE and kind[1] >= FORUM_SURE
 
 
-def forum_page(snap: Snapshot) -> bool:
+def forum_page(snap: Snapshot, asks: bool = True) -> bool:
     """Whether the page is a forum's thread or a Q&A page by its address (`forum_url`),
-    its declared type (`declares_thread`) or its forum engine's markup (`engine_thread`);
-    answered once per snapshot (select, the teasers and the comment thread all ask)."""
+    its declared type (`declares_thread`), its forum engine's markup (`engine_thread`)
+    or, with `asks` (option forum_question), its title named a question
+    (`asks_question`); answered once per snapshot (select, the teasers and the comment
+    thread all ask)."""
     return snap.memo(("forum_page",), lambda: forum_url(str(snap.meta.get("url") or ""))
-                     or declares_thread(snap) or engine_thread(snap))
+                     or declares_thread(snap) or engine_thread(snap)) or (
+        asks and asks_question(snap))
+
+
+def asks_question(snap: Snapshot) -> bool:
+    """Whether a visible title heading of the page (QUESTION_TITLE) is, or sits inside, a
+    row whose id or class names a question (QUESTION_WORD): a Q&A page served from an
+    address, a type and an engine that name no forum (developers.pub's `/faq/NNN`, its
+    `h1.question-title` in `div.page-question-detail`) says so where it writes its title,
+    while an article's FAQ box names its questions below the article's own title (NOTES.md,
+    'Why a page whose title is its question is a Q&A page'). Answered once per snapshot."""
+    def find() -> bool:
+        titles = np.flatnonzero(tag_in(snap, frozenset({QUESTION_TITLE}))
+                                & ((snap.cols["hidden"] & HIDING_BITS) == 0))
+        if not len(titles):
+            return False
+        # only the names of the titles and the rows holding them are read (a row holds a
+        # title when one lies in its span [row, end))
+        holding = (np.searchsorted(titles, snap.end, "left")
+                   > np.searchsorted(titles, np.arange(snap.n), "left"))
+        return bool(name_rows(snap, names_question, within=holding,
+                              prefilter=(QUESTION_WORD,)).any())
+    return snap.memo(("asks_question",), find)
+
+
+def names_question(name: str) -> bool:
+    """Whether an id or a class value holds a word with a part QUESTION_WORD (split at
+    `-`, `_` and a lower-to-upper case turn), a post's taxonomy left out
+    (metadata.shown.TAXONOMY_CLASSES: WordPress files a blog post under
+    `category-question-characters`)."""
+    return any(part.lower() == QUESTION_WORD for word in TAXONOMY_CLASSES.sub("", name).split()
+               for part in QUESTION_PARTS.split(word))
 
 
 def engine_thread(snap: Snapshot) -> bool:
@@ -408,7 +454,7 @@ def content(snap: Snapshot, feats: Features, opts: Options) -> Thread | None:
     if not opts.forum_thread:
         return None
     thread = find(snap, feats)
-    if thread is not None and is_content(snap, feats, thread, opts.forum_typed):
+    if thread is not None and is_content(snap, feats, thread, opts.forum_typed, opts.forum_question):
         return thread
     return engine_posts(snap, feats) if opts.forum_engine_posts else None
 

@@ -375,6 +375,13 @@ class Options:
         "judged from the thread it scored a short post's paragraphs as boilerplate, the post "
         "read as its headline alone (NOTES.md, 'Why the page is judged from outside the "
         "comment thread')")
+    auto_sidebars: bool = _opt(
+        True, "auto: a row whose id or a class starts with the word sidebar ('sidebar', "
+        "'sidebar2', 'sidebar-block'; sidebars.py) is page furniture in the vote, as an "
+        "aside is, and the blocks inside one that holds neither the headline nor (without "
+        "one) the vote's element are judged no content before the element is chosen: a "
+        "column beside the post, not the post (NOTES.md, 'Why a named sidebar is not the "
+        "post')")
     auto_post_whole: bool = _opt(
         True, "auto with auto_headline: when the block stage would answer the headline alone, "
         "the answer is the headline's post (its nearest container with other text, at most "
@@ -462,6 +469,20 @@ class Options:
         "address, a type and a markup that name no forum (a /faq/ question, an image "
         "gallery's thread) keeps its answers in the body; the forum rules of posts.py are "
         "not applied by it (NOTES.md, 'Why a thread on a page typed forum is its content')")
+
+    forum_question: bool = _opt(
+        True, "a page whose title heading (h1) is, or sits inside, a row named for a "
+        "question (comments.QUESTION_WORD: `question-title`, `page-question-detail`) is a "
+        "Q&A page like one on a forum's address: its comment thread is its answers, kept "
+        "in the body, and the forum rules of posts.py apply (comments.asks_question; "
+        "NOTES.md, 'Why a page whose title is its question is a Q&A page')")
+
+    forum_question_lines: bool = _opt(
+        True, "on a page whose comment thread is its content (comments.content), when the "
+        "block stage would show the question above the thread by its headline alone (the "
+        "model doubts every other line of the headline's post and keeps answers), the "
+        "element grows to hold the post and its lines are kept like the answers "
+        "(posts.question; NOTES.md, 'Why a question is kept with its answers')")
 
     forum_posts: bool = _opt(
         True, "on a forum's or a Q&A site's page (posts.forum), the replies written in the "

@@ -57,7 +57,7 @@ from .blocks.features import TEXT_STATS_DATE, TEXT_STATS_STOP_END, text_stats
 from .blocks.keep import Judged, pin
 from .codes import first_seen
 from .features import Features, tag_in
-from .headline import HEADINGS
+from .headline import HEADINGS, post as headline_post
 from .snapshot import Snapshot
 
 # The grown element holds at most this many times the visible text of the element and
@@ -123,17 +123,24 @@ REPEAT_WORDS = 3
 # Rows whose repeated text is a post's own: code a question and its answers share, and
 # the quotes of an earlier post.
 QUOTE_TAGS = frozenset({"pre", "code", "blockquote"})
+# The tags a question's text is written in, lifted by `question`: its paragraphs, code and
+# quotes. A board's lines beside it in the headline's post are `div`s, `span`s and list
+# items the model rightly doubts (imgur's "348,888 Views • 7d • via Android" and "Select
+# ...", careercup's "0 of 0 votes" and "Loading...", XenForo's "Thread starter piizog"
+# and "Start date Jan 2, 2024" `li`s under the topic's title).
+QUESTION_TAGS = frozenset({"p", "pre", "blockquote"})
 # Rows so named that hold together at least this share of the element's visible text are
 # not sign-offs nor notices but the posts themselves, whose class happens to hold the word
 # (a WordPress post's class lists its categories: `cma_category-alerts-and-notifications`).
 NAMED_SHARE = 0.5
 
 
-def forum(snap: Snapshot) -> bool:
+def forum(snap: Snapshot, asks: bool = True) -> bool:
     """Whether the page is a forum's thread or a Q&A page by its address, its declared
-    type or its forum engine's markup (comments.forum_page). Not by the learned page type:
-    Quora answers it calls forums lost their precision to the rule (0.94 -> 0.80)."""
-    return comments.forum_page(snap)
+    type, its forum engine's markup or (`asks`, option forum_question) its title named a
+    question (comments.forum_page). Not by the learned page type: Quora answers it calls
+    forums lost their precision to the rule (0.94 -> 0.80)."""
+    return comments.forum_page(snap, asks)
 
 
 def signatures(snap: Snapshot, blocks) -> tuple[np.ndarray, np.ndarray]:
@@ -251,6 +258,48 @@ def alike(snap: Snapshot, feats: Features, choice: Choice, page: Judged, blocks,
     if add is not None:
         p = np.where(held & ~inside & ~alike_rows & (p < add), 0.0, p)
     return pin(choice, grown), dataclasses.replace(page, p=p)
+
+
+def question(snap: Snapshot, feats: Features, choice: Choice, page: Judged, blocks,
+             thread: comments.Thread | None, top: int, floor: float) -> tuple[Choice, Judged]:
+    """(`choice` grown to hold the question, `page` with the question's lines judged at
+    least `floor`) on a page whose `thread` is its content (comments.content) when the
+    block stage would show the question by its title alone: the headline `top` lies before
+    the thread and outside it (a named thread: a forum engine's holds its first post), and
+    of the headline's post (headline.post, the thread not counted) the model keeps no
+    block with text between the headline and the thread — paragraphs (QUESTION_TAGS),
+    mostly prose (INSIDE_LINKED), none a forum rule judged no content — while it keeps
+    some of the thread's. A question's short lines read like a reply's, which the model
+    doubts (a rendered mlog.club topic: its title at 1.00, its two lines at 0.17 and 0.11,
+    its answers kept), and the reader of a Q&A page wants the question the answers answer
+    (NOTES.md, 'Why a question is kept with its answers'). As they are when the grown
+    element would hold more than comments.AROUND_MAX times the text of the element and
+    the post (the page's column)."""
+    # an engine's thread holds its first post, the question, already (comments.engine_posts)
+    if (thread is None or thread.engine or top < 0 or thread.inside[top]
+            or top > int(thread.roots[0])):
+        return choice, page
+    post = headline_post(snap, feats, top, thread.inside)
+    if post < 0:
+        return choice, page
+    rows = blocks.rows
+    text = blocks.chars > 0
+    # the question's lines lie between its title and its answers (after the thread, a
+    # reply form's hint); a line a forum rule judged no content (0: a meta line, a
+    # sign-off) stays out
+    first = int(thread.roots[0])
+    lines = ((rows > top) & (rows < min(int(snap.end[post]), first)) & text
+             & (blocks.linked <= INSIDE_LINKED * blocks.chars) & (page.p > 0)
+             & tag_in(snap, QUESTION_TAGS)[rows])
+    answers = thread.inside[rows] & text & (page.p >= floor)
+    if not lines.any() or (lines & (page.p >= floor)).any() or not answers.any():
+        return choice, page
+    node = choice.node
+    grown = lowest_common_ancestor(snap, np.array([node, post]))
+    both = float(feats.chars[node]) + float(feats.chars[post])
+    if grown <= 0 or snap.tag[grown] in PAGE_TAGS or feats.chars[grown] > comments.AROUND_MAX * both:
+        return choice, page
+    return pin(choice, grown), _lifted(page, lines, floor)
 
 
 def _best(candidates: np.ndarray, p: np.ndarray) -> np.ndarray:

@@ -48,6 +48,7 @@ from . import features as features_mod
 from . import pagetype
 from . import posts
 from . import reader, render
+from . import sidebars
 from . import teasers
 from . import wire
 from .wire import (MAX_BLOCK_ROWS, MAX_LISTED_PARTS, MAX_LISTED_PATH,  # noqa: F401
@@ -290,7 +291,7 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
     result = comments_mod.without(snap, feats, result, thread, pinned=pin is not None)
     content = comments_mod.content(snap, feats, opts) if thread is None else None
     result = comments_mod.whole(snap, feats, result, content, pinned=pin is not None)
-    if page is not None and opts.forum_posts and posts.forum(snap):
+    if page is not None and opts.forum_posts and posts.forum(snap, opts.forum_question):
         model = keep.model_of(snap)
         # the posts inside the element are lifted where a thread is known to be the
         # content (NOTES.md, 'Why the replies inside the element are kept like its first post')
@@ -308,6 +309,12 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
                                        blocks_mod.compute(snap, feats), posts.notices(snap))
         if opts.forum_repeats:
             page = posts.repeated_lines(snap, result.node, page, blocks_mod.compute(snap, feats))
+    if page is not None and top >= 0 and opts.forum_question_lines:
+        # the question above its answers is more than its title, once the answers are
+        # kept alike (NOTES.md, 'Why a question is kept with its answers')
+        model = keep.model_of(snap)
+        result, page = posts.question(snap, feats, result, page, blocks_mod.compute(snap, feats),
+                                      content, top, model.threshold)
     if page is not None and opts.forum_board_around:
         # the board around an engine's thread is not the thread, nor what the posts' likes
         # grew the element over outside it (NOTES.md, 'Why the board around a forum
@@ -371,8 +378,15 @@ def choose_by_blocks(snap: snapshot_mod.Snapshot, feats: features_mod.Features, 
     # teaser lists trailing the post (after its headline, when found) are not the post
     # (NOTES.md, 'Why teaser lists after the post are left out')
     if opts.auto_teasers:
+        def forum(page_snap: snapshot_mod.Snapshot) -> bool:
+            return posts.forum(page_snap, opts.forum_question)
         page = dataclasses.replace(page, p=teasers.left_out(snap, feats, blocks, top, page.p,
-                                                             method.node, posts.forum))
+                                                             method.node, forum))
+    # a column the page names a sidebar is not the post beside it (NOTES.md, 'Why a named
+    # sidebar is not the post')
+    if opts.auto_sidebars:
+        page = dataclasses.replace(page, p=sidebars.left_out(
+            snap, blocks, headline.holders(snap, top if top >= 0 else method.node), page.p))
     if top < 0:
         best = expected.choose(snap, blocks, page.p)
     else:
