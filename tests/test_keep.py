@@ -476,3 +476,32 @@ def test_a_captioned_figure_is_kept_by_default_and_judged_by_the_model_on_reques
     assert keep.structured(snap, blocks, figures, captioned=True).tolist() == [True, True]
     _, default = answer()                   # the picture and its caption stay
     assert "Photo: Jane Doe" in default and "under budget" in default
+
+
+def test_the_heap_walk_keeps_a_shallow_tree_at_its_leaf_whatever_the_row_holds():
+    """Model's heaps: a tree shallower than the model's depth goes on from its leaf as a
+    split no row passes (+inf), so its leaf is read at the last level; rows of NaN and
+    infinities walk as the plain walk of the trees as written does (NaN > split is false:
+    left)."""
+    trees = [{"feature": [0, -1, 1, -1, -1], "split": [0.5, 0, -1.0, 0, 0],
+              "left": [1, -1, 3, -1, -1], "right": [2, -1, 4, -1, -1],
+              "value": [0, 0.25, 0, -1.5, 2.0]},
+             {"feature": [-1], "split": [0], "left": [-1], "right": [-1], "value": [0.125]},
+             {"feature": [1, -1, -1], "split": [np.inf, 0, 0], "left": [1, -1, -1],
+              "right": [2, -1, -1], "value": [0, 3.0, -3.0]}]
+    model = keep.Model.from_json({"kind": "trees", "features": ["a", "b"], "threshold": 0.5,
+                                  "depth": 3, "trees": trees})
+    x = np.array([[0.0, 0.0], [1.0, -2.0], [1.0, 5.0], [np.nan, np.nan], [np.inf, np.inf],
+                  [-np.inf, -np.inf], [np.inf, np.nan], [0.5, -1.0]])
+
+    def plain(row):
+        total = 0.0
+        for tree in trees:
+            node = 0
+            while tree["feature"][node] >= 0:
+                right = row[tree["feature"][node]] > tree["split"][node]
+                node = tree["right" if right else "left"][node]
+            total += tree["value"][node]
+        return total
+
+    assert model.margin(x).tolist() == [plain(row) for row in x]
