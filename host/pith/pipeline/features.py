@@ -41,6 +41,13 @@ HIDDEN_ON_PURPOSE = DISPLAY_NONE | ARIA_HIDDEN
 # opacity, stylesheets included: there it hides (NOTES.md, 'Why inline opacity:0 is read
 # in a static snapshot').
 STATIC_SHOWN_BITS = OPACITY_ZERO
+# A browser's capture whose page holds at least this many separate opacity:0 sections with
+# text (each the outermost hidden row of its subtree, hidden by opacity alone) is waiting
+# for a scroll-reveal library (Divi's et_animated, Webflow's interactions, AOS) to fade
+# them in as the reader scrolls: its opacity:0 is read as shown, as a static snapshot's is.
+# A closed menu, a tooltip or a dialog is one such section, rarely three (NOTES.md, 'Why a
+# rendered page's scroll-reveal sections are read').
+REVEAL_SECTIONS_MIN = 3
 # The bits a page's reveal takes off: opacity:0 and visibility:hidden, the start state of
 # an anti-flicker snippet (the whole body at opacity 0 until an A/B-testing script has run)
 # or of a scroll animation. A page mostly hidden so is read revealed (`compute(revealed=
@@ -320,7 +327,7 @@ def hidden_bits(snap: Snapshot) -> np.ndarray:
 
 def _hidden_bits(snap: Snapshot) -> np.ndarray:
     bits = snap.hidden
-    if not snap.layout and ((bits & STATIC_SHOWN_BITS) > 0).any():
+    if (not snap.layout or scroll_reveal(snap, bits)) and ((bits & STATIC_SHOWN_BITS) > 0).any():
         bits = bits & ~STATIC_SHOWN_BITS
     shown_comments = undefined_comments(snap, bits)
     if len(shown_comments):
@@ -344,6 +351,23 @@ def _hidden_bits(snap: Snapshot) -> np.ndarray:
     bits[shown] &= ~DISPLAY_NONE
     bits[folded] &= ~FOLDED_CLOSED
     return bits
+
+
+def scroll_reveal(snap: Snapshot, bits: np.ndarray) -> bool:
+    """Whether a captured page waits for a scroll-reveal animation: at least
+    REVEAL_SECTIONS_MIN rows with text below them are hidden by opacity:0 alone, each
+    under no hidden row (NOTES.md, 'Why a rendered page's scroll-reveal sections are
+    read')."""
+    faded = (bits & OPACITY_ZERO) > 0
+    if faded.sum() < REVEAL_SECTIONS_MIN:
+        return False
+    hiding = (bits & HIDING_BITS) > 0
+    tops = faded & ((bits & (HIDING_BITS & ~OPACITY_ZERO)) == 0) & ~snap.below(hiding)
+    if tops.sum() < REVEAL_SECTIONS_MIN:
+        return False
+    code = code_rows(snap)
+    own = np.where(code | snap.below(code), 0, own_lengths(snap))
+    return int(((snap.subtree_sum(own) > 0) & tops).sum()) >= REVEAL_SECTIONS_MIN
 
 
 def custom_tags(snap: Snapshot) -> np.ndarray:
