@@ -41,12 +41,13 @@ HIDDEN_ON_PURPOSE = DISPLAY_NONE | ARIA_HIDDEN
 # opacity, stylesheets included: there it hides (NOTES.md, 'Why inline opacity:0 is read
 # in a static snapshot').
 STATIC_SHOWN_BITS = OPACITY_ZERO
-# A browser's capture whose page holds at least this many separate opacity:0 sections with
-# text (each the outermost hidden row of its subtree, hidden by opacity alone) is waiting
-# for a scroll-reveal library (Divi's et_animated, Webflow's interactions, AOS) to fade
-# them in as the reader scrolls: its opacity:0 is read as shown, as a static snapshot's is.
-# A closed menu, a tooltip or a dialog is one such section, rarely three (NOTES.md, 'Why a
-# rendered page's scroll-reveal sections are read').
+# A browser's capture whose opacity:0 sections with text (each the outermost hidden row of
+# its subtree, hidden by opacity alone) start at this many different heights is waiting for
+# a scroll-reveal library (Divi's et_animated, Webflow's interactions, AOS) to fade them in
+# as the reader scrolls down to each: its opacity:0 is read as shown, as a static
+# snapshot's is. A closed menu's dropdowns hang side by side from one bar (one or two
+# heights), a tooltip or a dialog is one section (NOTES.md, 'Why a rendered page's
+# scroll-reveal sections are read').
 REVEAL_SECTIONS_MIN = 3
 # The bits a page's reveal takes off: opacity:0 and visibility:hidden, the start state of
 # an anti-flicker snippet (the whole body at opacity 0 until an A/B-testing script has run)
@@ -354,10 +355,10 @@ def _hidden_bits(snap: Snapshot) -> np.ndarray:
 
 
 def scroll_reveal(snap: Snapshot, bits: np.ndarray) -> bool:
-    """Whether a captured page waits for a scroll-reveal animation: at least
-    REVEAL_SECTIONS_MIN rows with text below them are hidden by opacity:0 alone, each
-    under no hidden row (NOTES.md, 'Why a rendered page's scroll-reveal sections are
-    read')."""
+    """Whether a captured page waits for a scroll-reveal animation: the rows with text
+    below them hidden by opacity:0 alone, each under no hidden row, start at no fewer than
+    REVEAL_SECTIONS_MIN different heights (their boxes' tops, to the pixel; NOTES.md, 'Why
+    a rendered page's scroll-reveal sections are read')."""
     faded = (bits & OPACITY_ZERO) > 0
     if faded.sum() < REVEAL_SECTIONS_MIN:
         return False
@@ -367,7 +368,8 @@ def scroll_reveal(snap: Snapshot, bits: np.ndarray) -> bool:
         return False
     code = code_rows(snap)
     own = np.where(code | snap.below(code), 0, own_lengths(snap))
-    return int(((snap.subtree_sum(own) > 0) & tops).sum()) >= REVEAL_SECTIONS_MIN
+    sections = np.flatnonzero(tops & (snap.subtree_sum(own) > 0))
+    return len(np.unique(np.round(snap.y[sections]))) >= REVEAL_SECTIONS_MIN
 
 
 def custom_tags(snap: Snapshot) -> np.ndarray:
