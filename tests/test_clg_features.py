@@ -214,3 +214,41 @@ def test_static_features_need_no_box():
     col = dict(zip(cf.STATIC_FEATURES, x[1]))
     assert col["pos_start"] == 1.0 and col["pos_end"] == 1.0 and col["text_dist"] == 0.0
     assert np.isfinite(x).all()
+
+
+def linked_page(colour: str, links: int = 3):
+    """boxed_page with `links` text links in `colour` under div#side."""
+    _, rows = boxed_page()
+    rows = rows[:9] + [("a", 7, {"text": f"side link {k}", "link": 1, "x": 750, "y": 200 + 30 * k,
+                                  "w": 150, "h": 20, "color": colour}) for k in range(links)]
+    rows[5] = ("a", 4, {**rows[5][2], "color": colour})
+    snap = from_json(with_page(make_snapshot(rows, layout=True), 1000, 2000), 1000)
+    return snap, compute(snap)
+
+
+def test_a_page_drawn_without_its_style_sheets_is_read_without_boxes():
+    """Links in the browser's own blue (Chromium's and Firefox's user-agent colours): the
+    page's style sheets did not load, its boxes are the browser's defaults, and CLG reads
+    it as a static page (NOTES.md, 'Why CLG reads a page drawn without its style sheets
+    as it reads a static one')."""
+    for colour in cf.DEFAULT_LINK_COLOURS:
+        snap, feats = linked_page(colour)
+        assert cf.unstyled(snap, feats)
+        rel = cf.relative(snap, feats)
+        assert not rel.geo.layout and not rel.color_pop.any()
+    # the page's own link colour: its boxes are its design
+    snap, feats = linked_page("rgb(0, 0, 255)")
+    assert not cf.unstyled(snap, feats) and cf.geometry(snap, feats).layout
+
+
+def test_a_few_default_blue_links_do_not_make_a_page_unstyled():
+    """Two links in a default colour, one of them the page's own choice, say nothing; nor
+    do hidden links (a closed menu keeps the colours it never shows)."""
+    snap, feats = linked_page(cf.DEFAULT_LINK_COLOURS[0], links=1)
+    assert not cf.unstyled(snap, feats) and cf.geometry(snap, feats).layout
+    _, rows = boxed_page()
+    rows = rows[:9] + [("a", 7, {"text": f"menu {k}", "link": 1, "hidden": 1,
+                                  "color": cf.DEFAULT_LINK_COLOURS[0]}) for k in range(5)]
+    snap = from_json(with_page(make_snapshot(rows, layout=True), 1000, 2000), 1000)
+    feats = compute(snap)
+    assert not cf.unstyled(snap, feats) and cf.geometry(snap, feats).layout

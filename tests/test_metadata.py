@@ -670,6 +670,37 @@ def test_the_one_date_a_page_shows_replaces_the_one_day_it_declares_and_never_sh
         assert meta_of(page.format(line), head=head)["published"] == declared
 
 
+
+def test_a_date_several_sources_declare_alike_is_parsed_once(monkeypatch):
+    """JSON-LD's datePublished and OpenGraph's published_time written alike are parsed once
+    a page (the precedence and the shown-date check read both): the same dates as each
+    parsed alone, and a numeric date the page's own order decides read the same way."""
+    calls = []
+    real = dates.parse
+    # the precedence's calls (the page's NumericOrder as the order; its own check of the
+    # declared days, dates.unambiguous_days, reads each value in both orders)
+    monkeypatch.setattr(dates, "parse", lambda v, us=False: (
+        isinstance(us, dates.NumericOrder) and calls.append(v)) or real(v, us))
+    ld = json.dumps({"@type": "NewsArticle", "headline": "Ships", "datePublished": "2024-03-04T10:00:00Z",
+                     "dateModified": "2024-05-06T08:00:00Z"})
+    head = (f'<script type="application/ld+json">{ld}</script>'
+            '<meta property="article:published_time" content="2024-03-04T10:00:00Z">'
+            '<meta property="article:modified_time" content="2024-05-07T08:00:00Z">')
+    page = "<article><h1>Ships</h1><p>Updated May 7, 2024</p><p>" + "Ship text. " * 40 + "</p></article>"
+    got = meta_of(page, head=head)
+    assert (got["published"], got["modified"]) == ("2024-03-04T10:00:00+00:00", "2024-05-06T08:00:00+00:00")
+    declared = [v for v in calls if v and v.startswith("2024-")]
+    assert sorted(declared) == ["2024-03-04T10:00:00Z", "2024-05-06T08:00:00Z", "2024-05-07T08:00:00Z"]
+    # a numeric date both of whose readings are days, declared twice: read once, month
+    # first for lang en-US (day first otherwise), as each source alone reads it
+    head = ('<meta property="article:published_time" content="03/04/2024">'
+            '<meta name="date" content="03/04/2024">')
+    page = "<article><h1>Ships</h1><p>" + "Ship text. " * 40 + "</p></article>"
+    for lang, want in (("en-US", "2024-03-04"), ("en-GB", "2024-04-03")):
+        calls.clear()
+        assert meta_of(page, head=head, lang=lang)["published"] == want
+        assert [v for v in calls if v == "03/04/2024"] == ["03/04/2024"]
+
 def test_a_declared_time_shown_on_the_next_day_in_the_sites_zone_is_shown():
     # published 23:00 UTC, shown as the next day (the site's zone); modified that day too:
     # the page shows its publish date, which stands
@@ -721,6 +752,38 @@ def test_matching_names_searches_each_distinct_name_once_and_answers_every_row()
     assert len(counting.searched) == 1
     assert counting.searched[0].count("\n") == len(set(snap.cls[window].tolist()))
     assert shown.matching_names(snap, "cls", re.compile("x"), window[:0]).tolist() == []
+
+
+def test_window_names_are_prepared_once_per_element_and_answer_as_matching_rows():
+    """The byline's class words and the date line search the distinct names around the
+    chosen element prepared once (window_names, remembered per snapshot and element): each
+    pattern's rows are matching_rows's over `around` that element, for another element
+    another window's; and the byline's "By" lines and credit sentences search one
+    preparation of the short texts (Rows) with matching_rows's answers."""
+    import random
+    rng = random.Random(5)
+    names = ["byline", "Post-Meta", "entry-date", "author-box", "", "", "card", "BYLINE x",
+             "published-on", "nav", "date", "writer2", "Écrivain-date"]
+    texts = ["By Jane Doe", "", "Written by Ann Roe", "March 3, 2024", "Share", "BY İLKER"]
+    rows = [("html", -1), ("body", 0)] + [
+        ("div", 1, {"cls": rng.choice(names), "id": rng.choice(names), "text": rng.choice(texts)})
+        for _ in range(1200)]
+    snap = snapshot_mod.from_json(make_snapshot(rows), 5000)
+    for node in (1, 900, 1, 1100):
+        prepared = shown.window_names(snap, "cls", node)
+        assert shown.window_names(snap, "cls", node) is prepared
+        for column in ("cls", "id"):
+            for rx in (shown.BYLINE_NAMES_TRIE, shown.DATE_NAMES_TRIE):
+                want = shown.matching_rows(snap, column, rx, shown.around(snap, node))
+                got = shown.window_names(snap, column, node).matching(rx)
+                assert len(want) and got.tolist() == want.tolist()
+    assert shown.window_names(snap, "cls", 1) is not shown.window_names(snap, "cls", 900)
+    short = shown.short_rows(snap, "text", shown.around(snap, 1), shown.MAX_BYLINE_CHARS * 2)
+    prepared = shown.Rows(snap, "text", short)
+    for rx in (shown.BY_TEXT, shown.CREDIT_CUE, re.compile("İlker")):
+        want = shown.matching_rows(snap, "text", rx, short)
+        assert len(want) and prepared.matching(rx).tolist() == want.tolist()
+    assert shown.Rows(snap, "text", short[:0]).matching(shown.BY_TEXT).tolist() == []
 
 
 # --- dates ----------------------------------------------------------------------------------
@@ -1198,6 +1261,32 @@ def test_among_h1s_that_agree_alike_the_one_a_declared_title_writes():
     m = meta_of(body, title=declared[0], url="https://www.nintendo.test/switch/oled-model/")
     assert m["title"] == "Nintendo Switch \u2013 OLED Model"
 
+
+
+def test_a_title_several_sources_declare_alike_is_weighed_once(monkeypatch):
+    """The title's choice weighs each distinct declared title once against each h1 (og:title,
+    <title> and JSON-LD's headline are often one string), and chooses as it would from one
+    copy of each: the same title whether a declared title comes once or three times."""
+    calls = []
+    real = merge.agreement
+    monkeypatch.setattr(merge, "agreement", lambda t, c: calls.append((t, c)) or real(t, c))
+    cases = [
+        (["Nintendo Switch \u2013 OLED Model - Nintendo - Official Site"] * 3, None,
+         [("Nintendo Switch - OLED Model", 233), ("Nintendo Switch \u2013 OLED Model", 260)],
+         None, "nintendo.com"),
+        (["Why Hasn't Tutoring Worked? | Gazette", None, "Why Hasn't Tutoring Worked? | Gazette"],
+         "Why Hasn't Tutoring Worked?", [("Why Hasn\u2019t Tutoring Worked?", 4), ("Gazette", 90)],
+         "Gazette", "gazette.test"),
+        (["Thread: How to X | Forum", "Thread: How to X | Forum", None], None,
+         [("Thread: How to X", 2)], "Forum", None),
+    ]
+    for declared, entity, h1s, site, host in cases:
+        calls.clear()
+        got = merge.choose_title(declared, entity, h1s, site, host, root=False)
+        once = list(dict.fromkeys(c for c in declared if c))
+        assert len(calls) == len(set(calls))                   # no pair weighed twice
+        assert got == merge.choose_title(once + [None] * (3 - len(once)), entity, h1s, site,
+                                         host, root=False)
 
 def test_a_cjk_titles_unspaced_separators_set_off_its_channel_and_site():
     # the h1 the declared title leads with next to "_" agrees with it: the h1

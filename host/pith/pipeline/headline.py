@@ -26,9 +26,9 @@ from __future__ import annotations
 import numpy as np
 
 from . import pagetype
-from .blocks import expected
+from .blocks import expected, segment
 from .features import Features, tag_in
-from .metadata import shown
+from .metadata import dates, shown
 from .metadata.merge import TITLE_SEPARATORS, fold, title_parts
 from .snapshot import Snapshot
 
@@ -57,6 +57,10 @@ POST_MAX_SHARE = 0.5
 # Headings read at most (each costs its subtree's text): a page of thousands of headings
 # is a listing, whose first ones are read.
 MAX_HEADINGS = 400
+# Words of a date line an answer may keep beside the headline and still show it `alone`
+# ("| November 12th 2012", "Posted by Ines on 14 October 2012"): posts.META_WORDS, the
+# words of a board's author and date line.
+DATE_LINE_WORDS = 8
 
 
 def _declared(snap: Snapshot) -> list[str]:
@@ -202,14 +206,22 @@ def anchored(snap: Snapshot, blocks, p: np.ndarray, top: int) -> int | None:
 
 def alone(snap: Snapshot, blocks, kept: np.ndarray | None, row: int) -> bool:
     """Whether the block rows `kept` (an answer's) show no text but the headline `row`'s
-    block."""
+    block and date lines (blocks of at most DATE_LINE_WORDS words holding a date)."""
     if kept is None or not len(kept):
         return False
     at = blocks.index(snap.n)
     own = at[row]
     pos = at[kept]
     text = pos[(pos >= 0) & (blocks.chars[np.maximum(pos, 0)] > 0)]
-    return own >= 0 and len(text) > 0 and bool((text == own).all())
+    if own < 0 or not (text == own).any():
+        return False
+    others = np.unique(text[text != own])
+    if not len(others):
+        return True
+    # a post is more than its title and its date line (NOTES.md, 'Why a post is more than
+    # its headline and its date line')
+    return all(len(line.split()) <= DATE_LINE_WORDS and dates.find(line) is not None
+               for line in segment.texts(snap, blocks, others))
 
 
 def post(snap: Snapshot, feats: Features, row: int, outside: np.ndarray | None = None) -> int:

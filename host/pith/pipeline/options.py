@@ -375,6 +375,13 @@ class Options:
         "judged from the thread it scored a short post's paragraphs as boilerplate, the post "
         "read as its headline alone (NOTES.md, 'Why the page is judged from outside the "
         "comment thread')")
+    auto_sidebars: bool = _opt(
+        True, "auto: a row whose id or a class starts with the word sidebar ('sidebar', "
+        "'sidebar2', 'sidebar-block'; sidebars.py) is page furniture in the vote, as an "
+        "aside is, and the blocks inside one that holds neither the headline nor (without "
+        "one) the vote's element are judged no content before the element is chosen: a "
+        "column beside the post, not the post (NOTES.md, 'Why a named sidebar is not the "
+        "post')")
     auto_post_whole: bool = _opt(
         True, "auto with auto_headline: when the block stage would answer the headline alone, "
         "the answer is the headline's post (its nearest container with other text, at most "

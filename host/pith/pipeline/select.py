@@ -48,6 +48,7 @@ from . import features as features_mod
 from . import pagetype
 from . import posts
 from . import reader, render
+from . import sidebars
 from . import teasers
 from . import wire
 from .wire import (MAX_BLOCK_ROWS, MAX_LISTED_PARTS, MAX_LISTED_PATH,  # noqa: F401
@@ -381,6 +382,11 @@ def choose_by_blocks(snap: snapshot_mod.Snapshot, feats: features_mod.Features, 
             return posts.forum(page_snap, opts.forum_question)
         page = dataclasses.replace(page, p=teasers.left_out(snap, feats, blocks, top, page.p,
                                                              method.node, forum))
+    # a column the page names a sidebar is not the post beside it (NOTES.md, 'Why a named
+    # sidebar is not the post')
+    if opts.auto_sidebars:
+        page = dataclasses.replace(page, p=sidebars.left_out(
+            snap, blocks, headline.holders(snap, top if top >= 0 else method.node), page.p))
     if top < 0:
         best = expected.choose(snap, blocks, page.p)
     else:

@@ -41,6 +41,7 @@ from functools import lru_cache
 import numpy as np
 
 from ...errors import NoContent
+from .. import sidebars
 from ..features import Features, tag_in
 from ..options import Options
 from ..snapshot import Snapshot
@@ -249,6 +250,8 @@ def run(snap: Snapshot, feats: Features, opts: Options) -> Choice:
     weight = np.where(feats.gone, 0, feats.own_chars).astype(np.float64)
     if opts.auto_furniture:
         landmarks = furniture(snap)
+        if opts.auto_sidebars:
+            landmarks = landmarks | sidebars.named(snap)
         if landmarks.any():
             outside = np.where(landmarks | snap.below(landmarks), 0.0, weight)
             if outside.any():        # sharing a footer is no agreement (unless all is footer)

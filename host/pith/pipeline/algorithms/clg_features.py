@@ -87,6 +87,20 @@ GLYPH_EM2 = 0.6
 AREA_FLOOR = 1e-6
 # Font sizes are compared after rounding to this many decimals of a CSS px.
 FS_DECIMALS = 2
+# The colours a browser's own style sheet gives a link (Chromium's and Firefox's:
+# unvisited, visited). A page whose links show them was drawn without its style sheets
+# (a saved page whose CSS did not load): its boxes are the browser's defaults, every
+# block one full-width column, not the page's design (NOTES.md, 'Why CLG reads a page
+# drawn without its style sheets as it reads a static one').
+DEFAULT_LINK_COLOURS = ("rgb(0, 0, 238)", "rgb(85, 26, 139)")
+# Share of the page's visible text links in DEFAULT_LINK_COLOURS from which it is unstyled:
+# on the 1,813 cached rendered training pages the share is 0.3 or under, or 0.9 and over
+# (nothing between): 0.5 sits in that gap.
+UNSTYLED_LINK_SHARE = 0.5
+# Visible text links a page needs before its links' colours say it is unstyled: one or
+# two links in a default colour are as likely a page's own choice.
+UNSTYLED_MIN_LINKS = 3
+LINK_TAGS = frozenset({"a"})
 
 
 @dataclass(frozen=True, eq=False)
@@ -158,8 +172,22 @@ def subtree_extents(snap: Snapshot, values: np.ndarray, ufunc: np.ufunc,
     return ufunc.reduceat(arr, idx)[0::2]
 
 
+def unstyled(snap: Snapshot, feats: Features) -> bool:
+    """Whether a rendered page was drawn without its style sheets: at least
+    UNSTYLED_MIN_LINKS visible text links, and UNSTYLED_LINK_SHARE of them or more in the
+    browser's own link colours (DEFAULT_LINK_COLOURS)."""
+    links = tag_in(snap, LINK_TAGS) & ~feats.gone & (feats.chars > 0)
+    count = int(links.sum())
+    if count < UNSTYLED_MIN_LINKS:
+        return False
+    default = np.isin(snap.color[links], DEFAULT_LINK_COLOURS)
+    return bool(default.sum() >= UNSTYLED_LINK_SHARE * count)
+
+
 def geometry(snap: Snapshot, feats: Features) -> Geometry:
-    """Regions of every row; `layout` is false when no visible row has a box."""
+    """Regions of every row; `layout` is false when no visible row has a box, or when the
+    page was drawn without its style sheets (`unstyled`): its boxes and colours are the
+    browser's defaults, and CLG reads it as a static page."""
     live = ~feats.gone
     page = snap.meta.get("page") or [0, 0]
     page_w = float(page[0]) if len(page) > 0 else 0.0
@@ -170,7 +198,8 @@ def geometry(snap: Snapshot, feats: Features) -> Geometry:
     if page_w <= 0 or page_h <= 0:          # no page size: the extent of the boxes
         page_w = float(x1[boxed].max()) if boxed.any() else 0.0
         page_h = float(y1[boxed].max()) if boxed.any() else 0.0
-    layout = bool(snap.layout and boxed.any() and page_w > 0 and page_h > 0)
+    layout = bool(snap.layout and boxed.any() and page_w > 0 and page_h > 0
+                  and not unstyled(snap, feats))
     if not layout:
         zeros = np.zeros(snap.n)
         return Geometry(zeros, zeros, zeros, zeros, np.zeros(snap.n, bool), zeros,

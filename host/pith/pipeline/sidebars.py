@@ -1,0 +1,78 @@
+"""Named sidebars: a column a page names a sidebar by its id or class, which is not the post beside it.
+
+A blog puts its sidebar beside the post: the author's profile, a disclaimer widget, a
+list of events, an "About me" box. Its lines are often prose, and beside a short post
+the block model may judge them as likely content as the post's paragraphs; the vote
+landed in the sidebar or the element of highest expected F1 moved there (issue 33's
+wrong part: dragnet_train R183, a 43 Rumors post answered with its sidebar's
+"Disclaimer" widget, page F1 0.00). A row whose id or a class starts with "sidebar"
+(`sidebar`, `sidebar2`, `sidebar-left-1`, `sidebar_primary`: SIDEBAR_NAME) is that
+column.
+
+Decisions a change must keep (NOTES.md, 'Why a named sidebar is not the post'):
+- only a name that is the word, with at most a side or rank and a number:
+  "has-sidebar", "no-sidebar", "with-sidebar" (a property of the page),
+  "content-sidebar-wrap", "right-sidebar", "sidebar-layout" and "sidebar-content" (a
+  theme's wrapper of the post and its sidebar) do not; "widget" alone does not either
+  (many WordPress themes wrap the post itself in widget classes); nor does a named row
+  holding the page's `main` or an `article` (Django's "container sidebar-right");
+- in the vote it is furniture, as an aside is (algorithms/auto.py): it counts for
+  nothing in the agreement, a proposal inside it cannot win while one outside can, and
+  inside the winner it is dropped unless it holds nearly all of it;
+- its blocks are judged no content before the element is chosen, as a comment thread's
+  and a teaser list's are (select.choose_by_blocks), unless it holds the headline or,
+  without one, the vote's element: a theme that wraps the post in a sidebar-named row
+  keeps it.
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from .features import tag_in
+from .snapshot import Snapshot
+
+# An id or a class (lower-cased) naming a sidebar: the word, with at most a side or rank
+# and a number ("sidebar", "sidebar2", "sidebar-left-1", "sidebar_primary"); a part after
+# it names something else ("sidebar-layout", "sidebar-content": a theme's wrapper of the
+# post and its sidebar; "sidebar-block", one widget of it).
+SIDEBAR_NAME = re.compile(r"(?:^|\s)sidebar(?:[-_]?(?:left|right|primary|secondary))?"
+                          r"(?:[-_]?\d+)?(?=\s|$)")
+# Tags whose row inside a sidebar-named one makes it the page's layout, not a sidebar: the
+# page's main landmark or its article ("container sidebar-right" holding Django's docs).
+MAIN_TAGS = frozenset({"main", "article"})
+
+
+def named(snap: Snapshot) -> np.ndarray:
+    """Rows whose id or a class names a sidebar (SIDEBAR_NAME, any case) and which hold
+    no `main` or `article` (MAIN_TAGS) nor a row whose role is main."""
+    return snap.memo(("sidebars",), lambda: _named(snap))
+
+
+def _named(snap: Snapshot) -> np.ndarray:
+    # each distinct id and class string tested once (Snapshot.string_codes), the rows
+    # follow their string's answer
+    out = np.zeros(snap.n, np.bool_)
+    for column in ("id", "cls"):
+        codes, strings = snap.string_codes(column)
+        hit = np.fromiter((SIDEBAR_NAME.search(s.lower()) is not None for s in strings),
+                          np.bool_, len(strings))
+        out |= hit[codes]
+    if out.any():
+        # a named row holding the page's main landmark or an article is its layout
+        mains = tag_in(snap, MAIN_TAGS) | (np.char.lower(snap.role.astype(str)) == "main")
+        if mains.any():
+            out &= snap.subtree_sum(mains.astype(np.int64)) == 0
+    return out
+
+
+def left_out(snap: Snapshot, blocks, keep: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """`p` (per block of `blocks`) with the blocks inside a named sidebar that is not one
+    of the rows `keep` (bool per row: the headline's or the vote's element's holders)
+    judged no content; `p` itself when there is none."""
+    rows = named(snap) & ~keep
+    if not rows.any():
+        return p
+    inside = snap.subtrees(np.flatnonzero(rows & ~snap.below(rows)))[blocks.rows]
+    return np.where(inside, 0.0, p) if inside.any() else p
