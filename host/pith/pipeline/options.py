@@ -393,6 +393,16 @@ class Options:
         "('author-bio', 'about-the-author', 'authorbox'; bios.py) is judged no content, "
         "unless such rows hold half the element's text (NOTES.md, 'Why an author box is "
         "left out')")
+    auto_rights_lines: bool = _opt(
+        True, "auto with auto_block_choice: a short block that is a rights notice "
+        "('Copyright © 2006 …', '© The Gazette', 'All rights reserved'; rights.py) is judged "
+        "no content, so the article does not end on its site's copyright line (NOTES.md, "
+        "'Why a copyright line is left out')")
+    auto_adjacent_repeats: bool = _opt(
+        True, "auto with auto_block_choice: a block whose text (at least "
+        "repeats.REPEAT_CHARS characters) is the previous text block's is judged no content, "
+        "so a carousel's clones and a credit under every picture are read once (NOTES.md, "
+        "'Why a line said twice in a row is read once')")
     auto_teasers: bool = _opt(
         True, "auto with auto_block_choice, on a page the page type model calls an article "
         "(not a forum's): lists of teaser cards after the post (three or more alike cards, "
