@@ -208,7 +208,7 @@ def meta_lines(snap: Snapshot, choice: Choice, page: Judged, blocks) -> Judged:
 
 def alike(snap: Snapshot, feats: Features, choice: Choice, page: Judged, blocks,
           floor: float, add: float | None, within: bool = True,
-          best: bool = True) -> tuple[Choice, Judged]:
+          best: bool = True, bare: bool = True) -> tuple[Choice, Judged]:
     """(`choice` grown to hold the posts written like the text it keeps, `page` with
     those posts judged at least `floor`, the other blocks the growth brings in judged no
     content under `add`, as blocks outside the element are); both as they are when the
@@ -218,7 +218,9 @@ def alike(snap: Snapshot, feats: Features, choice: Choice, page: Judged, blocks,
     `floor`: the short replies of a thread the element holds whole ("nice!",
     "元旦快乐！") that the model doubts. With `best` (option forum_posts_best), where the
     model is SURE of no block of the element, its block judged most likely, when kept
-    (at least `floor`), names the posts' text. On a forum's page no comment thread is
+    (at least `floor`), names the posts' text. With `bare` (option forum_posts_bare), a
+    block of bare text in its own classed row is written like the kept blocks inside a
+    row of its tag and class (`_bare`). On a forum's page no comment thread is
     left apart (comments.is_content), so none is in the way."""
     node = choice.node
     rows = blocks.rows
@@ -236,22 +238,24 @@ def alike(snap: Snapshot, feats: Features, choice: Choice, page: Judged, blocks,
         return choice, page
     wanted = np.zeros(int(sig.max()) + 2, np.bool_)
     wanted[sig[kept]] = True
+    named = (sig >= 0) & wanted[np.maximum(sig, 0)]
+    if bare:
+        named |= _bare(snap, blocks, sig, holder, kept)
     land = furniture(snap)
     away = snap.subtrees(np.flatnonzero(land)) if land.any() else np.zeros(snap.n, np.bool_)
-    peer = (~inside & (sig >= 0) & wanted[np.maximum(sig, 0)] & (blocks.chars > 0)
+    peer = (~inside & named & (blocks.chars > 0)
             & ~away[rows] & ~feats.gone[rows])
     if not peer.any():
         if not within:
             return choice, page
-        return choice, _lifted(page, inside & wanted[np.maximum(sig, 0)] & (sig >= 0)
-                               & ~away[rows] & (blocks.linked <= INSIDE_LINKED * blocks.chars),
-                               floor)
+        return choice, _lifted(page, inside & named & ~away[rows]
+                               & (blocks.linked <= INSIDE_LINKED * blocks.chars), floor)
     grown = lowest_common_ancestor(snap, np.append(rows[peer], node))
     posts = float(feats.chars[node]) + float(blocks.chars[peer].sum())
     if grown <= 0 or snap.tag[grown] in PAGE_TAGS or feats.chars[grown] > GROWN_MAX * posts:
         return choice, page
     held = (rows >= grown) & (rows < snap.end[grown])
-    alike_rows = (sig >= 0) & wanted[np.maximum(sig, 0)] & held & ~away[rows]
+    alike_rows = named & held & ~away[rows]
     p = np.where(alike_rows, np.maximum(page.p, floor), page.p)
     # the rest the grown element brings in (authors' boxes, dates, moderators' notes) keeps
     # the bar of a block outside the element: the model's `add`
@@ -300,6 +304,31 @@ def question(snap: Snapshot, feats: Features, choice: Choice, page: Judged, bloc
     if grown <= 0 or snap.tag[grown] in PAGE_TAGS or feats.chars[grown] > comments.AROUND_MAX * both:
         return choice, page
     return pin(choice, grown), _lifted(page, lines, floor)
+
+
+def _bare(snap: Snapshot, blocks, sig: np.ndarray, holder: np.ndarray,
+          kept: np.ndarray) -> np.ndarray:
+    """A mask over blocks of bare text in a row that is its own classed holder
+    (`signatures`) of the tag and class (trailing digits left out) of a `kept` block's
+    holder. Invision writes a post's text in `p`s inside `div.ipsType_richText` and a
+    one-line reply bare in the same div, which is then the reply's block and its own
+    holder: its signature (`div` under that div) never matched the first post's (`p`
+    under it), and the reply was dropped (NOTES.md, 'Why a forum's replies are kept like
+    its first post'). Only this way round: a kept bare post names no block inside a row
+    of its kind."""
+    own = (sig >= 0) & (holder == blocks.rows)
+    if not own.any():
+        return own
+    classed = np.flatnonzero(sig >= 0)
+    # the holders' kinds (tag and class), digits left out as in `signatures`
+    kinds = np.full(len(sig), -1, np.int64)
+    kinds[classed] = first_seen(zip(snap.tag[holder[classed]].tolist(),
+                                    [c.rstrip(comments.DIGITS)
+                                     for c in snap.cls[holder[classed]].tolist()]),
+                                len(classed))
+    liked = np.zeros(int(kinds.max()) + 1, np.bool_)
+    liked[kinds[kept & (sig >= 0)]] = True
+    return own & liked[np.maximum(kinds, 0)]
 
 
 def _best(candidates: np.ndarray, p: np.ndarray) -> np.ndarray:
