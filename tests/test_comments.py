@@ -121,18 +121,15 @@ def test_on_a_forum_the_element_holds_the_whole_thread_not_the_first_post():
     question in three paragraphs, three one-line replies, all items of `div#comments`),
     auto's element was the question's text alone, the longest post; the reader of a
     forum wants the thread. With the headline anchor off (it also reaches the thread here,
-    through the topic's title) and the bare replies not likened to the first post's text
-    (forum_posts_bare, which also reaches the thread here), only forum_thread grows the
-    element."""
-    sel = forum_page({"auto_headline": False, "forum_posts_bare": False})
+    through the topic's title), only forum_thread grows the element."""
+    sel = forum_page({"auto_headline": False})
     thread = comments.find(sel.snap, sel.feats)
     assert thread is not None and comments.is_content(sel.snap, sel.feats, thread)
     root = int(thread.roots[0])
     assert sel.node <= root < sel.snap.end[sel.node]        # the element holds the thread
     text = sel.output("text")
     assert QUESTION in text and FIRST_REPLY in text
-    before = forum_page({"auto_headline": False, "forum_posts_bare": False,
-                         "forum_thread": False})
+    before = forum_page({"auto_headline": False, "forum_thread": False})
     assert root < before.node < before.snap.end[root]        # inside it: the first post
     assert QUESTION in before.output("text") and FIRST_REPLY not in before.output("text")
 
@@ -213,7 +210,7 @@ def test_a_hidden_title_named_a_question_says_nothing():
 
 
 def test_a_pinned_element_inside_a_forum_thread_stays():
-    sel = forum_page({"auto_headline": False, "forum_posts_bare": False})
+    sel = forum_page({"auto_headline": False})
     thread = comments.find(sel.snap, sel.feats)
     post = int(np.flatnonzero(thread.items)[0])
     pinned = select(sel.snap, Options.from_overrides({"auto_headline": False}), pin=post)

@@ -239,8 +239,9 @@ def alike(snap: Snapshot, feats: Features, choice: Choice, page: Judged, blocks,
     wanted = np.zeros(int(sig.max()) + 2, np.bool_)
     wanted[sig[kept]] = True
     named = (sig >= 0) & wanted[np.maximum(sig, 0)]
-    if bare:
-        named |= _bare(snap, blocks, sig, holder, kept)
+    # a bare reply counts inside the element only: Talkyard's "Recent comments in this
+    # topic" box beside the thread writes the posts' excerpts bare in their own row
+    likened = named | (inside & _bare(snap, blocks, sig, holder, kept)) if bare else named
     land = furniture(snap)
     away = snap.subtrees(np.flatnonzero(land)) if land.any() else np.zeros(snap.n, np.bool_)
     peer = (~inside & named & (blocks.chars > 0)
@@ -248,14 +249,14 @@ def alike(snap: Snapshot, feats: Features, choice: Choice, page: Judged, blocks,
     if not peer.any():
         if not within:
             return choice, page
-        return choice, _lifted(page, inside & named & ~away[rows]
+        return choice, _lifted(page, inside & likened & ~away[rows]
                                & (blocks.linked <= INSIDE_LINKED * blocks.chars), floor)
     grown = lowest_common_ancestor(snap, np.append(rows[peer], node))
     posts = float(feats.chars[node]) + float(blocks.chars[peer].sum())
     if grown <= 0 or snap.tag[grown] in PAGE_TAGS or feats.chars[grown] > GROWN_MAX * posts:
         return choice, page
     held = (rows >= grown) & (rows < snap.end[grown])
-    alike_rows = named & held & ~away[rows]
+    alike_rows = likened & held & ~away[rows]
     p = np.where(alike_rows, np.maximum(page.p, floor), page.p)
     # the rest the grown element brings in (authors' boxes, dates, moderators' notes) keeps
     # the bar of a block outside the element: the model's `add`
