@@ -456,9 +456,9 @@ def test_a_line_after_the_answers_is_no_part_of_the_question():
 def bare_replies_page(within: bool = True):
     """A thread (`div.wrap`, the element) of three posts (`div.post`): the first post's
     text in a `p` inside its `div.txt`, the two replies' text bare in their `div.txt`
-    (Invision's `div.ipsType_richText`), each post with a `div.btn` "Quote" button; beside
-    the thread a box of recent comments (`div.recent`) writes a reply's excerpt bare in a
-    `div.txt` too (Talkyard's). The model is sure of the first post's text (0.9) and
+    (Invision's `div.ipsType_richText`), each post with a `div.btn` "Quote" button; under
+    the thread a box of recent comments (`div.recent`) writes the first post's excerpt
+    bare in a `div.txt` too (Talkyard's). The model is sure of the first post's text (0.9) and
     doubts the rest (0.1)."""
     rows = [("html", -1), ("body", 0), ("div", 1, {"cls": "wrap"}),           # 0 1 2
             ("div", 2, {"cls": "post"}), ("div", 3, {"cls": "txt"}),          # 3 4
@@ -467,8 +467,8 @@ def bare_replies_page(within: bool = True):
         post = len(rows)
         rows += [("div", 2, {"cls": "post"}), ("div", post, {"cls": "txt", "text": text}),
                  ("div", post, {"cls": "btn", "text": "Quote"})]
-    rows += [("div", 1, {"cls": "recent"}),                                   # 13
-             ("div", 13, {"cls": "txt", "text": "Thin it, the glaze crawls where i...."})]
+    rows += [("div", 2, {"cls": "recent"}),                                   # 13
+             ("div", 13, {"cls": "txt", "text": POST[:40] + "...."})]
     snap = from_json(make_snapshot(rows, url="https://forum.example.org/t/1"), 1000)
     feats = compute(snap)
     blocks = segment.compute(snap, feats)
@@ -485,9 +485,9 @@ def test_a_reply_written_bare_in_the_posts_holder_is_kept_like_the_first_post():
     its signature (`div` under `div.txt`) differed from the first post's text (`p` under
     `div.txt`) and alike did not lift it. A block of the element that is its own classed
     row is compared with the blocks inside a row of its tag and class now; the posts'
-    "Quote" buttons (`div.btn`) stay as they were, and so does a bare excerpt outside the
-    element (magic_html's Talkyard topic, 0.989 -> 0.918 when its "Recent comments" box
-    was lifted too)."""
+    "Quote" buttons (`div.btn`) stay as they were, and so does a bare excerpt of a post
+    (magic_html's Talkyard topic, 0.989 -> 0.918 when its "Recent comments" box was
+    lifted too)."""
     snap, blocks, (choice, page) = bare_replies_page()
     at = blocks.index(snap.n)
     replies, buttons, excerpt = at[[8, 11]], at[[9, 12]], at[14]

@@ -53,6 +53,7 @@ import numpy as np
 from . import comments
 from .algorithms.auto import furniture, lowest_common_ancestor
 from .algorithms.base import Choice
+from .blocks import segment
 from .blocks.features import TEXT_STATS_DATE, TEXT_STATS_STOP_END, text_stats
 from .blocks.keep import Judged, pin
 from .codes import first_seen
@@ -239,9 +240,7 @@ def alike(snap: Snapshot, feats: Features, choice: Choice, page: Judged, blocks,
     wanted = np.zeros(int(sig.max()) + 2, np.bool_)
     wanted[sig[kept]] = True
     named = (sig >= 0) & wanted[np.maximum(sig, 0)]
-    # a bare reply counts inside the element only: Talkyard's "Recent comments in this
-    # topic" box beside the thread writes the posts' excerpts bare in their own row
-    likened = named | (inside & _bare(snap, blocks, sig, holder, kept)) if bare else named
+    likened = named | _bare(snap, blocks, sig, holder, kept, inside) if bare else named
     land = furniture(snap)
     away = snap.subtrees(np.flatnonzero(land)) if land.any() else np.zeros(snap.n, np.bool_)
     peer = (~inside & named & (blocks.chars > 0)
@@ -308,16 +307,16 @@ def question(snap: Snapshot, feats: Features, choice: Choice, page: Judged, bloc
 
 
 def _bare(snap: Snapshot, blocks, sig: np.ndarray, holder: np.ndarray,
-          kept: np.ndarray) -> np.ndarray:
-    """A mask over blocks of bare text in a row that is its own classed holder
-    (`signatures`) of the tag and class (trailing digits left out) of a `kept` block's
-    holder. Invision writes a post's text in `p`s inside `div.ipsType_richText` and a
+          kept: np.ndarray, inside: np.ndarray) -> np.ndarray:
+    """A mask over the blocks `inside` the element of bare text in a row that is its own
+    classed holder (`signatures`) of the tag and class (trailing digits left out) of a
+    `kept` block's holder, but for copies (`_copies`). Invision writes a post's text in `p`s inside `div.ipsType_richText` and a
     one-line reply bare in the same div, which is then the reply's block and its own
     holder: its signature (`div` under that div) never matched the first post's (`p`
     under it), and the reply was dropped (NOTES.md, 'Why a forum's replies are kept like
     its first post'). Only this way round: a kept bare post names no block inside a row
     of its kind."""
-    own = (sig >= 0) & (holder == blocks.rows)
+    own = inside & (sig >= 0) & (holder == blocks.rows) & (blocks.chars > 0)
     if not own.any():
         return own
     classed = np.flatnonzero(sig >= 0)
@@ -329,7 +328,26 @@ def _bare(snap: Snapshot, blocks, sig: np.ndarray, holder: np.ndarray,
                                 len(classed))
     liked = np.zeros(int(kinds.max()) + 1, np.bool_)
     liked[kinds[kept & (sig >= 0)]] = True
-    return own & liked[np.maximum(kinds, 0)]
+    out = own & liked[np.maximum(kinds, 0)]
+    if out.any():
+        out &= ~_copies(snap, blocks, out, inside & (blocks.chars > 0) & ~out)
+    return out
+
+
+def _copies(snap: Snapshot, blocks, which: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """A mask over blocks: those of `which` whose text, its trailing dots and ellipsis
+    left out, some block of `others` holds. Talkyard's "Recent comments in this topic"
+    box beside the thread, inside the element, writes each post's text or its excerpt
+    ("Just a precision: begin small and …. ") bare in the posts' own row, which the
+    thread writes in `p`s: lifted, the box doubled the thread (magic_html's Talkyard
+    topic 0.989 -> 0.918); a reply is a text of its own."""
+    at = np.flatnonzero(which)
+    said = "\n".join(segment.texts(snap, blocks, np.flatnonzero(others)))
+    out = np.zeros(len(which), np.bool_)
+    for i, text in zip(at.tolist(), segment.texts(snap, blocks, at)):
+        line = text.rstrip(" .\u2026")
+        out[i] = bool(line) and line in said
+    return out
 
 
 def _best(candidates: np.ndarray, p: np.ndarray) -> np.ndarray:
