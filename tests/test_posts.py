@@ -453,26 +453,31 @@ def test_a_line_after_the_answers_is_no_part_of_the_question():
     assert (judged.p[at[[7, 8]]] >= 0.25).all() and judged.p[at[17]] == 0.03
 
 
+ASKED = "Should I thin the glaze or fire the front of the kiln cooler next time? "
+
+
 def bare_replies_page(within: bool = True):
     """A thread (`div.wrap`, the element) of three posts (`div.post`): the first post's
-    text in a `p` inside its `div.txt`, the two replies' text bare in their `div.txt`
+    text in two `p`s inside its `div.txt`, the two replies' text bare in their `div.txt`
     (Invision's `div.ipsType_richText`), each post with a `div.btn` "Quote" button; under
     the thread a box of recent comments (`div.recent`) writes the first post's excerpt
-    bare in a `div.txt` too (Talkyard's). The model is sure of the first post's text (0.9) and
+    (over its paragraphs: the post's text is split in two `p`s) bare in a `div.txt` too
+    (Talkyard's). The model is sure of the first post's text (0.9) and
     doubts the rest (0.1)."""
     rows = [("html", -1), ("body", 0), ("div", 1, {"cls": "wrap"}),           # 0 1 2
             ("div", 2, {"cls": "post"}), ("div", 3, {"cls": "txt"}),          # 3 4
-            ("p", 4, {"text": POST * 3}), ("div", 3, {"cls": "btn", "text": "Quote"})]  # 5 6
+            ("p", 4, {"text": POST}), ("p", 4, {"text": ASKED * 3}),          # 5 6
+            ("div", 3, {"cls": "btn", "text": "Quote"})]                      # 7
     for text in ("Thin it, the glaze crawls where it is thick.", "Go bare at the front."):
         post = len(rows)
         rows += [("div", 2, {"cls": "post"}), ("div", post, {"cls": "txt", "text": text}),
                  ("div", post, {"cls": "btn", "text": "Quote"})]
-    rows += [("div", 2, {"cls": "recent"}),                                   # 13
-             ("div", 13, {"cls": "txt", "text": POST[:40] + "...."})]
+    rows += [("div", 2, {"cls": "recent"}),                                   # 14
+             ("div", 14, {"cls": "txt", "text": POST + ASKED[:20] + "...."})]
     snap = from_json(make_snapshot(rows, url="https://forum.example.org/t/1"), 1000)
     feats = compute(snap)
     blocks = segment.compute(snap, feats)
-    p = np.where(blocks.rows == 5, 0.9, 0.1)
+    p = np.where(np.isin(blocks.rows, [5, 6]), 0.9, 0.1)
     choice = Choice(node=2, score=np.zeros(snap.n), blocks=np.array([2]))
     out = posts.alike(snap, feats, choice, Judged(p=p, texts=[]), blocks, 0.25, 0.7, within)
     return snap, blocks, out
@@ -490,7 +495,7 @@ def test_a_reply_written_bare_in_the_posts_holder_is_kept_like_the_first_post():
     lifted too)."""
     snap, blocks, (choice, page) = bare_replies_page()
     at = blocks.index(snap.n)
-    replies, buttons, excerpt = at[[8, 11]], at[[9, 12]], at[14]
+    replies, buttons, excerpt = at[[9, 12]], at[[10, 13]], at[15]
     assert (replies >= 0).all() and (buttons >= 0).all() and excerpt >= 0
     assert choice.node == 2
     assert (page.p[replies] >= 0.25).all()

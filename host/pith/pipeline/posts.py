@@ -18,6 +18,10 @@ kept like its first post'):
   names the posts' text when that row is the element or inside it (Stack Exchange's
   `s-prose` element holds the question's paragraphs; a class above the element names the
   page's column) and the model judges the block at least `SURE` in the element;
+- a block of bare text in its own classed row (Invision's one-line reply in
+  `div.ipsType_richText`) is written like the kept blocks inside a row of its tag and
+  class, when it is inside the element and copies no text the element shows
+  (`_bare`, option `forum_posts_bare`; Talkyard's "Recent comments" box copies the posts);
 - peers are outside the element, visible and not in furniture (nav, aside, footer);
 - the grown element holds at most `GROWN_MAX` times the text
   of the element and its peers (a class shared by the post and a sidebar's widget would
@@ -336,13 +340,14 @@ def _bare(snap: Snapshot, blocks, sig: np.ndarray, holder: np.ndarray,
 
 def _copies(snap: Snapshot, blocks, which: np.ndarray, others: np.ndarray) -> np.ndarray:
     """A mask over blocks: those of `which` whose text, its trailing dots and ellipsis
-    left out, some block of `others` holds. Talkyard's "Recent comments in this topic"
+    left out, the blocks of `others` hold (read one after the other). Talkyard's "Recent comments in this topic"
     box beside the thread, inside the element, writes each post's text or its excerpt
     ("Just a precision: begin small and …. ") bare in the posts' own row, which the
     thread writes in `p`s: lifted, the box doubled the thread (magic_html's Talkyard
     topic 0.989 -> 0.918); a reply is a text of its own."""
     at = np.flatnonzero(which)
-    said = "\n".join(segment.texts(snap, blocks, np.flatnonzero(others)))
+    # joined as a reader reads them: an excerpt runs over a post's paragraphs
+    said = " ".join(segment.texts(snap, blocks, np.flatnonzero(others)))
     out = np.zeros(len(which), np.bool_)
     for i, text in zip(at.tolist(), segment.texts(snap, blocks, at)):
         line = text.rstrip(" .\u2026")
