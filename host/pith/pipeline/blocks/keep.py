@@ -20,7 +20,9 @@ Decisions a change must keep:
 - code, data tables and figures with an image inside the method's element are kept
   whatever the model says (`blocks_keep_structured`);
 - blocks inside page furniture (auto.furniture) outside the method's element are dropped
-  (`auto_furniture`): widening must not bring back what the method left out;
+  (`auto_furniture`): widening must not bring back what the method left out; nor are
+  blocks inside a tooltip (auto.hover) that shows less than `auto_furniture_max` of the
+  kept text, wherever the element grew (`without_hover`);
 - a passage the kept blocks hold twice (`copies`: a page shipping its content twice, one
   copy for a layout a stylesheet hides) is read once (`blocks_drop_copies`); on a product
   page a shorter passage too (`page_copies`: a description shipped once per layout); a
