@@ -184,6 +184,46 @@ def test_opacity_zero_hides_in_a_browser_capture_but_not_in_a_static_snapshot():
     assert compute(rendered).chars[1] == 0
 
 
+def test_a_captured_page_whose_sections_wait_to_scroll_in_shows_them():
+    # a browser's capture: p(2) shown; three sections at opacity:0 (4), each with text and
+    # each lower on the page (a scroll-reveal library's start state, Divi's et_animated,
+    # wcxb_dev_full 0138): read as shown, as a static snapshot reads them; the nav(9)
+    # hidden by visibility stays hidden
+    rows = [("html", -1), ("body", 0), ("p", 1, {"text": "Tutoring that works."}),
+            ("section", 1, {"hidden": 4, "y": 900}), ("h2", 3, {"text": "Resource library"}),
+            ("section", 1, {"hidden": 4, "y": 1400, "text": "Educator guide"}),
+            ("section", 1, {"hidden": 4, "y": 1900}), ("p", 6, {"text": "Why it works"}),
+            ("nav", 1, {"hidden": 6, "text": "menu"})]
+    snap = from_json(make_snapshot(rows, layout=True), 1000)
+    assert hidden_bits(snap).tolist() == [0] * 8 + [2]
+    assert compute(snap).chars[1] == len("Tutoringthatworks.ResourcelibraryEducatorguideWhyitworks")
+
+
+def test_a_captured_page_with_fewer_faded_sections_keeps_them_hidden():
+    # opacity:0 rows at two heights only: two sections with text, one empty (an icon), one
+    # inside a faded section: they hide, as a browser shows them
+    rows = [("html", -1), ("body", 0), ("p", 1, {"text": "Tutoring that works."}),
+            ("section", 1, {"hidden": 4, "y": 900}),
+            ("div", 3, {"hidden": 4, "y": 1400, "text": "Resource"}),
+            ("section", 1, {"hidden": 4, "y": 1900, "text": "Educator guide"}),
+            ("i", 1, {"hidden": 4, "y": 2400})]
+    snap = from_json(make_snapshot(rows, layout=True), 1000)
+    assert hidden_bits(snap).tolist() == [0, 0, 0, 4, 4, 4, 4]
+    assert compute(snap).chars[1] == len("Tutoringthatworks.")
+
+
+def test_a_captured_menu_whose_dropdowns_fade_in_side_by_side_stays_hidden():
+    # nav(2) > four dropdowns at opacity:0 with text, hanging from one bar (one height:
+    # baidu.com's header, magic_html train article-21475f4bb975): a closed menu, hidden
+    rows = [("html", -1), ("body", 0), ("nav", 1, {"y": 180}),
+            *[("dd", 2, {"hidden": 4, "y": 224, "x": 100 * i, "text": f"Team {i} pages"})
+              for i in range(4)],
+            ("p", 1, {"y": 400, "text": "The article."})]
+    snap = from_json(make_snapshot(rows, layout=True), 1000)
+    assert hidden_bits(snap).tolist() == [0, 0, 0, 4, 4, 4, 4, 0]
+    assert compute(snap).chars[1] == len("Thearticle.")
+
+
 def test_a_static_page_whose_sections_wait_to_fade_in_answers_them():
     """Static HTML of a product page saved mid-animation (apple.com's pattern, wcxb_dev_full
     3063): its sections are inline opacity:0 until scrolled to; the answer holds them."""

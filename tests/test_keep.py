@@ -119,6 +119,48 @@ def test_a_wider_scope_keeps_the_method_node_in_view(tmp_path):
     assert out.node == 2 and 3 in out.kept
 
 
+def question_with_tooltip():
+    """A Stack Exchange question over its answer: the question's vote tooltip (role=tooltip)
+    lies outside the answer, the element auto's tooltip drop was decided on."""
+    tip = {"text": "This question shows research effort; it is useful and clear",
+           "role": "tooltip"}
+    return from_json(make_snapshot([
+        ("html", -1), ("body", 0), ("div", 1, {"cls": "question"}),          # 0 1 2
+        ("div", 2, {"cls": "votecell"}), ("div", 3, tip),                    # 3 4
+        ("p", 2, {"text": "Why does print fail with a syntax error in Python 3?"}),  # 5
+        ("div", 1, {"cls": "answer"}),                                       # 6
+        ("p", 6, {"text": "Print is a function in Python 3: call it with parentheses."}),  # 7
+    ]), 1000)
+
+
+def test_a_tooltip_the_element_grew_over_is_left_out(tmp_path):
+    """The element grown from the answer to the question and its answers (posts.question)
+    is a pin: auto's drop of the tooltips inside its own element is gone, and the block
+    model, sure of every block here, kept the question's vote tooltip as its first line."""
+    path = link_model(tmp_path)
+    snap = question_with_tooltip()
+    feats = compute(snap)
+    method = Choice(node=1, score=np.zeros(snap.n), blocks=np.array([1]))
+    out = keep.apply(snap, feats, Options(), 1, method, model_path=path)
+    text = render.to_text(snap, feats, out.roots, out.drop, out.quiet)
+    assert "research effort" not in text
+    assert "syntax error" in text and "parentheses" in text
+    kept = keep.apply(snap, feats, Options(auto_furniture=False), 1, method, model_path=path)
+    assert 4 in kept.kept                                  # the rule, not the model, drops it
+
+
+def test_a_tooltip_holding_nearly_all_of_the_answer_stays(tmp_path):
+    """A page whose text sits in a tooltip-role wrapper is answered from it."""
+    path = link_model(tmp_path)
+    rows = [("html", -1), ("body", 0), ("div", 1, {"role": "tooltip"}),
+            ("p", 2, {"text": "The whole story sits in a tooltip wrapper, at length. " * 5})]
+    snap = from_json(make_snapshot(rows), 100)
+    feats = compute(snap)
+    method = Choice(node=1, score=np.zeros(snap.n), blocks=np.array([1]))
+    out = keep.apply(snap, feats, Options(), 1, method, model_path=path)
+    assert 3 in out.kept
+
+
 def test_a_model_that_needs_unknown_features_says_so(tmp_path):
     from pith.errors import PithError
     obj = {"kind": "logistic", "features": ["no_such_feature"], "threshold": 0.5,
@@ -235,6 +277,45 @@ def test_copies_keeps_one_paragraph_said_twice_and_short_repeated_lines():
     tiers = ["Phone consultation with an expert", "Two rounds of revisions"] * 3
     assert not keep.copies(tiers, chars_of(tiers)).any()           # under COPY_MIN_RUN_CHARS
     assert keep.copies(tiers, chars_of(tiers), min_run=40).tolist() == [False] * 2 + [True] * 4
+
+
+def test_quoted_copies_finds_a_reply_quoting_a_whole_earlier_post():
+    """The failure this fixes: a forum reply quoting a whole earlier answer (magic_html
+    train, a Vanilla forum: the quote a blockquote, one block) read the answer twice, and
+    `copies`, which looks for runs of blocks, saw no run. The quote's image addresses,
+    written as text, are its own characters, not the answer's."""
+    url = "https://cdn.example.com/uploads/NVOVB77BN181/image.png"
+    quote = " ".join([PARAS[0], url, PARAS[1], PARAS[2]])
+    texts = ["Headline", PARAS[0], PARAS[1], PARAS[2], "A reply of its own, short.", quote,
+             "Thanks, that helped."]
+    assert keep.quoted_copies(texts, chars_of(texts)).tolist() == [False] * 5 + [True, False]
+    # out of order it is no quote of the post
+    texts[5] = " ".join([PARAS[2], url, PARAS[1], PARAS[0]])
+    assert not keep.quoted_copies(texts, chars_of(texts), min_run=100).any()
+
+
+def test_quoted_copies_keeps_a_reply_quoting_a_line_and_answering_at_length():
+    own = "My answer to that, which says something new and says it at some length. " * 12
+    texts = [PARAS[0], PARAS[1], PARAS[2], " ".join([PARAS[0], PARAS[1], own])]
+    assert not keep.quoted_copies(texts, chars_of(texts)).any()     # under QUOTED_SHARE
+    assert keep.quoted_copies(texts, chars_of(texts), min_run=300, share=0.3).tolist() == [False] * 3 + [True]
+    one = [PARAS[0], PARAS[1], " ".join([PARAS[0], PARAS[0]])]     # one paragraph said twice
+    assert not keep.quoted_copies(one, chars_of(one), min_run=100).any()
+
+
+def test_apply_leaves_out_a_quote_of_an_earlier_post(tmp_path):
+    rows = [("html", -1), ("body", 0), ("article", 1)]
+    rows += [("p", 2, {"text": t}) for t in PARAS]
+    rows += [("blockquote", 2, {"text": " ".join(PARAS)}), ("p", 2, {"text": "Thanks!" * 5})]
+    snap = from_json(make_snapshot(rows), 1000)
+    feats = compute(snap)
+    method = Choice(node=2, score=np.zeros(snap.n), blocks=np.array([2]))
+    path = link_model(tmp_path)
+    once = keep.apply(snap, feats, Options(), 2, method, model_path=path)
+    assert 6 not in once.kept.tolist() and {3, 4, 5, 7} <= set(once.kept.tolist())
+    twice = keep.apply(snap, feats, Options(blocks_drop_quoted=False), 2, method,
+                       model_path=path)
+    assert 6 in twice.kept.tolist()
 
 
 # A product's description, as a shop ships it once per layout (a static snapshot, without
@@ -437,3 +518,32 @@ def test_a_captioned_figure_is_kept_by_default_and_judged_by_the_model_on_reques
     assert keep.structured(snap, blocks, figures, captioned=True).tolist() == [True, True]
     _, default = answer()                   # the picture and its caption stay
     assert "Photo: Jane Doe" in default and "under budget" in default
+
+
+def test_the_heap_walk_keeps_a_shallow_tree_at_its_leaf_whatever_the_row_holds():
+    """Model's heaps: a tree shallower than the model's depth goes on from its leaf as a
+    split no row passes (+inf), so its leaf is read at the last level; rows of NaN and
+    infinities walk as the plain walk of the trees as written does (NaN > split is false:
+    left)."""
+    trees = [{"feature": [0, -1, 1, -1, -1], "split": [0.5, 0, -1.0, 0, 0],
+              "left": [1, -1, 3, -1, -1], "right": [2, -1, 4, -1, -1],
+              "value": [0, 0.25, 0, -1.5, 2.0]},
+             {"feature": [-1], "split": [0], "left": [-1], "right": [-1], "value": [0.125]},
+             {"feature": [1, -1, -1], "split": [np.inf, 0, 0], "left": [1, -1, -1],
+              "right": [2, -1, -1], "value": [0, 3.0, -3.0]}]
+    model = keep.Model.from_json({"kind": "trees", "features": ["a", "b"], "threshold": 0.5,
+                                  "depth": 3, "trees": trees})
+    x = np.array([[0.0, 0.0], [1.0, -2.0], [1.0, 5.0], [np.nan, np.nan], [np.inf, np.inf],
+                  [-np.inf, -np.inf], [np.inf, np.nan], [0.5, -1.0]])
+
+    def plain(row):
+        total = 0.0
+        for tree in trees:
+            node = 0
+            while tree["feature"][node] >= 0:
+                right = row[tree["feature"][node]] > tree["split"][node]
+                node = tree["right" if right else "left"][node]
+            total += tree["value"][node]
+        return total
+
+    assert model.margin(x).tolist() == [plain(row) for row in x]

@@ -110,6 +110,19 @@ def test_the_model_is_a_softmax_of_the_standardised_features():
     assert p == pytest.approx(want)
 
 
+
+def test_the_best_class_of_one_row_is_the_softmaxs_to_the_bit():
+    """Model.best (classify's one row) answers what probabilities' argmax and its value
+    are, bit for bit, for the shipped model on rows of every scale."""
+    model = pagetype.load()
+    rng = np.random.default_rng(3)
+    rows = rng.normal(size=(3000, len(model.columns))) * rng.choice(
+        [1e-3, 1.0, 30.0, 1e4], size=(3000, len(model.columns)))
+    for x in rows:
+        p = model.probabilities(x)[0]
+        k = int(p.argmax())
+        assert model.best(x) == (k, float(p[k]))
+
 def test_a_model_reading_a_feature_this_host_lacks_is_refused(tmp_path):
     obj = {"classes": ["a", "b"], "features": ["no_such_feature"], "mean": [0], "scale": [1],
            "weights": [[1, -1]], "intercept": [0, 0]}
@@ -424,9 +437,9 @@ def reference_features(snap, feats, node):
 @pytest.mark.parametrize("seed", range(6))
 def test_features_equal_their_plain_definitions_on_random_trees(seed, monkeypatch):
     """The shares from each group's outermost rows, counts by tag code, repeated siblings
-    by class number (and by the three columns past KEY_LIMIT), class words from the
-    distinct tokens: equal to the plain computation, the chosen element anywhere (a list
-    item, inside one, holding some, the root)."""
+    by class number with their characters in one sorted integer (and by the three columns
+    past KEY_LIMIT), class words from the distinct tokens: equal to the plain computation,
+    the chosen element anywhere (a list item, inside one, holding some, the root)."""
     snap = from_json(random_page(seed), 100_000)
     feats = features_mod.compute(snap)
     li = [r for r in range(snap.n) if snap.tag[r] == "li"]

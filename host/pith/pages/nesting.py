@@ -24,6 +24,7 @@ lexbor's stack stays within a few times MAX_DEPTH and the parse is linear (NOTES
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import numpy as np
 
@@ -59,6 +60,14 @@ _SKIPPED = re.compile(r"<(?:!--|(" + wordtrie.trie([(n, "") for n in RAW_TEXT]) 
 _TAG_SPAN = re.compile(r"<(/?)([a-zA-Z][^\s/>]*)[^>]*")
 
 
+@lru_cache(maxsize=64)
+def _closer(name: str) -> re.Pattern:
+    """The end tag of the raw-text element `name` as the page spells it: kept compiled, a
+    page asks for it at each of its scripts (re.compile's own cache costs a Python call
+    and a key of three parts each time)."""
+    return re.compile(r"</" + name + r"\s*>", re.I)
+
+
 def _tag_spans(html: str) -> list[tuple[int, int]]:
     """The (start, end) spans of `html` that may hold tags: the page without its
     comments and its raw-text elements' contents (script, style...), whose "<" are text.
@@ -74,7 +83,7 @@ def _tag_spans(html: str) -> list[tuple[int, int]]:
             end = html.find("-->", m.end())
             at = len(html) if end < 0 else end + 3
         else:
-            close = re.compile(r"</" + m.group(1) + r"\s*>", re.I).search(html, m.end())
+            close = _closer(m.group(1)).search(html, m.end())
             at = len(html) if close is None else close.end()
 
 

@@ -642,7 +642,7 @@ def _inherited(parent: np.ndarray, own: np.ndarray, values: np.ndarray, default)
     up = np.append(up, n)                   # row n: the default, its own nearest
     while True:
         nxt = up[up]
-        if np.array_equal(nxt, up):
+        if (nxt == up).all():
             return np.append(values, default)[up[:n]]
         up = nxt
 

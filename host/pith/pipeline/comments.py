@@ -52,7 +52,7 @@ from .blocks.keep import pin
 from . import pagetype, render
 from .algorithms.auto import furniture, lowest_common_ancestor
 from .algorithms.base import Choice
-from .codes import first_seen, used
+from .codes import distinct, first_seen, used
 from .features import HIDING_BITS, Features, comment_tags, lower_in_place, tag_in
 from .metadata.shown import TAXONOMY_CLASSES
 from .options import Options
@@ -228,7 +228,7 @@ def containing(strings: list[str], words: tuple[str, ...]) -> np.ndarray:
         while at >= 0:
             hits.append(at)
             at = low.find(word, at + 1)
-    return np.unique(np.searchsorted(ends, np.array(hits, np.int64), side="right"))
+    return distinct(np.searchsorted(ends, np.array(hits, np.int64), side="right"))
 
 
 def find(snap: Snapshot, feats: Features) -> Thread | None:

@@ -41,6 +41,14 @@ HIDDEN_ON_PURPOSE = DISPLAY_NONE | ARIA_HIDDEN
 # opacity, stylesheets included: there it hides (NOTES.md, 'Why inline opacity:0 is read
 # in a static snapshot').
 STATIC_SHOWN_BITS = OPACITY_ZERO
+# A browser's capture whose opacity:0 sections with text (each the outermost hidden row of
+# its subtree, hidden by opacity alone) start at this many different heights is waiting for
+# a scroll-reveal library (Divi's et_animated, Webflow's interactions, AOS) to fade them in
+# as the reader scrolls down to each: its opacity:0 is read as shown, as a static
+# snapshot's is. A closed menu's dropdowns hang side by side from one bar (one or two
+# heights), a tooltip or a dialog is one section (NOTES.md, 'Why a rendered page's
+# scroll-reveal sections are read').
+REVEAL_SECTIONS_MIN = 3
 # The bits a page's reveal takes off: opacity:0 and visibility:hidden, the start state of
 # an anti-flicker snippet (the whole body at opacity 0 until an A/B-testing script has run)
 # or of a scroll animation. A page mostly hidden so is read revealed (`compute(revealed=
@@ -320,7 +328,7 @@ def hidden_bits(snap: Snapshot) -> np.ndarray:
 
 def _hidden_bits(snap: Snapshot) -> np.ndarray:
     bits = snap.hidden
-    if not snap.layout and ((bits & STATIC_SHOWN_BITS) > 0).any():
+    if (not snap.layout or scroll_reveal(snap, bits)) and ((bits & STATIC_SHOWN_BITS) > 0).any():
         bits = bits & ~STATIC_SHOWN_BITS
     shown_comments = undefined_comments(snap, bits)
     if len(shown_comments):
@@ -344,6 +352,24 @@ def _hidden_bits(snap: Snapshot) -> np.ndarray:
     bits[shown] &= ~DISPLAY_NONE
     bits[folded] &= ~FOLDED_CLOSED
     return bits
+
+
+def scroll_reveal(snap: Snapshot, bits: np.ndarray) -> bool:
+    """Whether a captured page waits for a scroll-reveal animation: the rows with text
+    below them hidden by opacity:0 alone, each under no hidden row, start at no fewer than
+    REVEAL_SECTIONS_MIN different heights (their boxes' tops, to the pixel; NOTES.md, 'Why
+    a rendered page's scroll-reveal sections are read')."""
+    faded = (bits & OPACITY_ZERO) > 0
+    if faded.sum() < REVEAL_SECTIONS_MIN:
+        return False
+    hiding = (bits & HIDING_BITS) > 0
+    tops = faded & ((bits & (HIDING_BITS & ~OPACITY_ZERO)) == 0) & ~snap.below(hiding)
+    if tops.sum() < REVEAL_SECTIONS_MIN:
+        return False
+    code = code_rows(snap)
+    own = np.where(code | snap.below(code), 0, own_lengths(snap))
+    sections = np.flatnonzero(tops & (snap.subtree_sum(own) > 0))
+    return len(np.unique(np.round(snap.y[sections]))) >= REVEAL_SECTIONS_MIN
 
 
 def custom_tags(snap: Snapshot) -> np.ndarray:

@@ -338,6 +338,11 @@ class Options:
         "is read once: pages ship their content twice for layouts a stylesheet hides (a "
         "static snapshot sees both copies) or carousels clone their slides, and a reader "
         "wants the article once (NOTES.md, 'Why the block stage drops copied passages')")
+    blocks_drop_quoted: bool = _opt(
+        True, "with the block stage, a kept quote (a blockquote, one block) holding, in order, the "
+        "texts of two or more earlier kept blocks, 500 characters or more and half its own, "
+        "is left out: a forum reply quoting a whole earlier post repeats what the reader "
+        "has read (NOTES.md, 'Why a quote of an earlier post is read once')")
     blocks_form_max: float = _opt(
         0.0, "with the block stage, the blocks of a form holding less than this share of "
         "the judged element's text are left out (a subscribe, search or comment form is "
@@ -393,6 +398,16 @@ class Options:
         "('author-bio', 'about-the-author', 'authorbox'; bios.py) is judged no content, "
         "unless such rows hold half the element's text (NOTES.md, 'Why an author box is "
         "left out')")
+    auto_rights_lines: bool = _opt(
+        True, "auto with auto_block_choice: a short block that is a rights notice "
+        "('Copyright © 2006 …', '© The Gazette', 'All rights reserved'; rights.py) is judged "
+        "no content, so the article does not end on its site's copyright line (NOTES.md, "
+        "'Why a copyright line is left out')")
+    auto_adjacent_repeats: bool = _opt(
+        True, "auto with auto_block_choice: a block whose text (at least "
+        "repeats.REPEAT_CHARS characters) is the previous text block's is judged no content, "
+        "so a carousel's clones and a credit under every picture are read once (NOTES.md, "
+        "'Why a line said twice in a row is read once')")
     auto_teasers: bool = _opt(
         True, "auto with auto_block_choice, on a page the page type model calls an article "
         "(not a forum's): lists of teaser cards after the post (three or more alike cards, "

@@ -232,8 +232,9 @@ CHOSEN = slice(NAMES.index("chosen_share"), NAMES.index("chosen_p") + 1)
 # Repeated siblings: a group of at least REPEAT_MIN same-tag, same-class siblings with
 # text is a list of cards, posts, products or results (one or two is a layout).
 REPEAT_MIN = 3
-# (parent, tag, class) numbers fit one int64 key while their product of ranges is below
-# this; past it (a page of millions of rows and distinct tags) the three are sorted as such.
+# (parent, tag, class, characters) numbers fit one int64 while their product of ranges is
+# below this; past it (a page of millions of rows and distinct tags) the three are sorted
+# as such.
 KEY_LIMIT = 2**63
 
 
@@ -343,7 +344,7 @@ def page_part(snap: Snapshot, feats: Features) -> PagePart:
     # other stages that read class names); the distinct names of the live rows
     cls_codes, classes = snap.string_codes("cls")
     id_codes, ids = snap.string_codes("id")
-    out += repeats(snap, feats, live, total, cls_codes[live], len(classes))
+    out += repeats(snap, feats, live, total, cls_codes, len(classes))
     out += [0.0] * (CHOSEN.stop - CHOSEN.start)
 
     short, short_chars = short_text(snap, feats, live)
@@ -456,34 +457,40 @@ def repeats(snap: Snapshot, feats: Features, live: np.ndarray, total: int,
             cls: np.ndarray, n_cls: int) -> list[float]:
     """Sibling structures repeated with the same tag and class (REPEAT_MIN or more with
     text): log of the largest group's size, the share of the page's text in the largest
-    group, and log of how many such groups there are. `cls`: per live row, a number of
-    its class (below `n_cls`; equal classes, equal numbers)."""
+    group, and log of how many such groups there are. `cls`: per row, a number of its
+    class (below `n_cls`; equal classes, equal numbers)."""
     codes, tags = snap.tag_codes()
-    live_rows = live.nonzero()[0]
-    has = (feats.chars[live_rows] > 0) & (live_rows > 0)
-    rows = live_rows[has]
+    has = live & (feats.chars > 0)
+    has[0] = False
+    rows = has.nonzero()[0]
     if not len(rows):
         return [0.0, 0.0, 0.0]
-    cls = cls[has]
-    if snap.n * len(tags) * n_cls < KEY_LIMIT:         # one int64 key per (parent, tag, class)
-        key = (snap.parent[rows] * len(tags) + codes[rows]) * n_cls + cls
-        order = key.argsort()
-        key = key[order]
+    chars = feats.chars[rows]
+    room = int(chars.max()) + 1
+    if int(snap.n) * len(tags) * n_cls * room < KEY_LIMIT:       # Python ints: no wrap
+        # one int64 per row: its (parent, tag, class) key and, below it, its characters;
+        # sorted as values (no argsort, no gathers in its order), a group is a run of one
+        # key and its characters' sum the run's remainders' (integers: any order, one sum)
+        packed = ((snap.parent[rows] * len(tags) + codes[rows]) * n_cls + cls[rows]) * room + chars
+        packed.sort()
+        key = packed // room
+        chars = packed - key * room
         changes = key[1:] != key[:-1]
     else:                                               # past int64: the three columns
-        order = np.lexsort((cls, codes[rows], snap.parent[rows]))
-        key = np.stack((snap.parent[rows], codes[rows], cls), axis=1)[order]
+        order = np.lexsort((cls[rows], codes[rows], snap.parent[rows]))
+        key = np.stack((snap.parent[rows], codes[rows], cls[rows]), axis=1)[order]
+        chars = chars[order]
         changes = (key[1:] != key[:-1]).any(axis=1)
     # the groups: runs of one key in sorted order
     first = np.ones(len(key), np.bool_)
     first[1:] = changes
     starts = first.nonzero()[0]
     size = np.diff(starts, append=len(key))
-    chars = np.add.reduceat(feats.chars[rows][order], starts)
+    sums = np.add.reduceat(chars, starts)
     big = size >= REPEAT_MIN
     if not big.any():
         return [0.0, 0.0, 0.0]
-    return [math.log1p(int(size.max())), float(chars[big].max()) / total,
+    return [math.log1p(int(size.max())), float(sums[big].max()) / total,
             math.log1p(int(big.sum()))]
 
 
@@ -523,6 +530,17 @@ class Model:
         z = z - z.max(axis=1, keepdims=True)
         e = np.exp(z)
         return e / e.sum(axis=1, keepdims=True)
+
+    def best(self, x: np.ndarray) -> tuple[int, float]:
+        """(the likeliest class's index, its probability) for one row `x`: `probabilities`'
+        answer in the same operations on the row as a 1-D array (its reductions without
+        their axis and kept dimensions: a few microseconds of numpy's per-call overhead
+        fewer, the same bits; tests/test_pagetype.py compares the two)."""
+        z = ((x - self.mean) / self.scale) @ self.weights + self.intercept
+        e = np.exp(z - z.max())
+        p = e / e.sum()
+        k = int(p.argmax())
+        return k, float(p[k])
 
     @classmethod
     def from_json(cls, obj: dict) -> "Model":
@@ -568,6 +586,5 @@ def _classify(snap: Snapshot, feats: Features, node: int, model: Model) -> tuple
     (not through the module's `classify`: a caller timing that, the cost bench, would
     count its time twice)."""
     page = feats.memo(("page_type_page",), lambda: page_part(snap, feats))
-    p = model.probabilities(features(snap, feats, node, page)[model.columns])[0]
-    best = int(p.argmax())
-    return model.classes[best], float(p[best])
+    best, p = model.best(features(snap, feats, node, page)[model.columns])
+    return model.classes[best], p

@@ -48,6 +48,8 @@ from . import features as features_mod
 from . import pagetype
 from . import posts
 from . import reader, render
+from . import repeats
+from . import rights
 from . import sidebars
 from . import teasers
 from . import wire
@@ -325,6 +327,13 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
         # an "About the author" box is not the post (NOTES.md, 'Why an author box is left out')
         page = posts.without_named(snap, feats, result.node, page,
                                    blocks_mod.compute(snap, feats), bios.boxes(snap))
+    if page is not None and opts.auto_rights_lines:
+        # a copyright notice is not the text (NOTES.md, 'Why a copyright line is left out')
+        page = rights.without(page)
+    if page is not None and opts.auto_adjacent_repeats:
+        # a line said twice in a row is read once (NOTES.md, 'Why a line said twice in a
+        # row is read once')
+        page = repeats.without(page, blocks_mod.compute(snap, feats))
     element = result
     if opts.blocks:
         mine = pin is None             # a reader's pinned element is judged as it is

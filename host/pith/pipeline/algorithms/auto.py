@@ -42,6 +42,7 @@ import numpy as np
 
 from ...errors import NoContent
 from .. import sidebars
+from ..codes import distinct
 from ..features import Features, tag_in
 from ..options import Options
 from ..snapshot import Snapshot
@@ -109,7 +110,7 @@ def union(snap: Snapshot, proposals: list[Choice], masks: list[np.ndarray],
     if not added:
         return proposals[win]
     chosen = [proposals[win]] + [proposals[i] for i in added]
-    parts = np.unique(np.concatenate([c.roots for c in chosen]).astype(np.int64))
+    parts = distinct(np.concatenate([c.roots for c in chosen]).astype(np.int64))
     drops = [c.drop for c in chosen if c.drop is not None]
     drop = np.logical_or.reduce(drops) if drops else None
     best = proposals[win]
@@ -233,11 +234,17 @@ def drop_furniture(snap: Snapshot, feats: Features, opts: Options, choice: Choic
     return dataclasses.replace(choice, drop=drop, parts=parts)
 
 
+@lru_cache(maxsize=None)
+def _method(name: str):
+    """The method's module, imported once (import_module's Python steps, five a page)."""
+    return importlib.import_module(f"{__package__}.{name}")
+
+
 def run(snap: Snapshot, feats: Features, opts: Options) -> Choice:
     proposals: list[Choice] = []
     proposes: list[bool] = []
     for method, overrides, proposer in ballot(opts):
-        module = importlib.import_module(f"{__package__}.{method}")
+        module = _method(method)
         # a voter is read only for the text it covers: a method may answer that faster
         answer = module.run if proposer else getattr(module, "vote", module.run)
         try:

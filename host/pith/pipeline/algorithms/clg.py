@@ -59,6 +59,7 @@ from pathlib import Path
 import numpy as np
 
 from ...errors import InternalError, NoContent
+from ..codes import distinct
 from ..features import Features, tag_in
 from ..options import Options
 from ..snapshot import Snapshot
@@ -327,7 +328,7 @@ def scores(snap: Snapshot, feats: Features) -> tuple[np.ndarray, Relative, str]:
 
 def _choice(snap: Snapshot, parts: np.ndarray, score: np.ndarray,
             others: list[int] | None = None) -> Choice:
-    parts = np.unique(np.asarray(parts, np.int64))
+    parts = distinct(np.asarray(parts, np.int64))
     node = int(parts[0]) if len(parts) == 1 else lca(snap, parts)
     blocks = [node] + [b for b in dict.fromkeys(others or []) if b != node]
     return Choice(node=node, score=score, blocks=np.array(blocks, np.int64),

@@ -28,6 +28,7 @@ import numpy as np
 
 from ...errors import NoContent
 from .base import Choice
+from ..codes import distinct
 from ..features import Features, shown_noscript, tag_in
 from ..options import Options
 from ..snapshot import Snapshot
@@ -67,7 +68,7 @@ def top_rated(scores: CnrScores, opts: Options) -> np.ndarray:
 
 def antichain(snap: Snapshot, rows: np.ndarray) -> np.ndarray:
     """Line (1): drop every row that lies inside the subtree of another row of the set."""
-    rows = np.unique(rows)
+    rows = distinct(rows)
     if len(rows) < 2:
         return rows
     reach = np.maximum.accumulate(snap.end[rows])

@@ -274,7 +274,7 @@ def nearest(snap: Snapshot, mask: np.ndarray) -> np.ndarray:
     jump = np.append(np.where(jump < 0, n, jump), n)
     while True:
         nxt = np.where(marked[jump], jump, jump[jump])
-        if np.array_equal(nxt, jump):
+        if (nxt == jump).all():
             break
         jump = nxt
     return np.where(jump[:n] == n, -1, jump[:n])

@@ -32,6 +32,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...errors import NoContent
+from ..codes import distinct
 from ..features import Features, tag_in
 from ..options import Options
 from ..snapshot import Snapshot
@@ -68,14 +69,14 @@ def satisfiable(snap: Snapshot, feats: Features, opts: Options) -> np.ndarray:
 def _satisfiable(snap: Snapshot, feats: Features, opts: Options) -> np.ndarray:
     g = opts.sst_generations
     owners = np.flatnonzero(~feats.gone & (feats.own_texts > 0))
-    candidates = np.unique(ancestors(snap, owners, g - 1))
+    candidates = distinct(ancestors(snap, owners, g - 1))
     # condition 1: a text node of length >= alpha within G generations below the root
     longest = longest_text_node(snap, feats)
     near = np.zeros(snap.n, np.bool_)
     reach = np.flatnonzero((longest > 0) & (longest >= opts.sst_min_text))
     near[reach] = True
     for _ in range(g - 1):
-        reach = np.unique(snap.parent[reach])
+        reach = distinct(snap.parent[reach])
         reach = reach[reach >= 0]
         near[reach] = True
     # condition 2: enough text, little of it anchor text

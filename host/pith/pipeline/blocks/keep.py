@@ -20,10 +20,14 @@ Decisions a change must keep:
 - code, data tables and figures with an image inside the method's element are kept
   whatever the model says (`blocks_keep_structured`);
 - blocks inside page furniture (auto.furniture) outside the method's element are dropped
-  (`auto_furniture`): widening must not bring back what the method left out;
+  (`auto_furniture`): widening must not bring back what the method left out; nor are
+  blocks inside a tooltip (auto.hover) that shows less than `auto_furniture_max` of the
+  kept text, wherever the element grew (`without_hover`);
 - a passage the kept blocks hold twice (`copies`: a page shipping its content twice, one
   copy for a layout a stylesheet hides) is read once (`blocks_drop_copies`); on a product
-  page a shorter passage too (`page_copies`: a description shipped once per layout);
+  page a shorter passage too (`page_copies`: a description shipped once per layout); a
+  quote holding earlier kept blocks' texts is left out (`quoted_copies`: a forum reply
+  quoting a whole earlier post, `blocks_drop_quoted`);
 - when the model keeps no text block, the element is answered whole (never empty);
 - a snapshot without layout uses the model's static half, as CLG does; the rendered half
   may be the static one too (the trainer ships it when it reads rendered pages as well:
@@ -50,7 +54,7 @@ from .. import math as math_mod
 from .. import pagetype
 from .. import prices
 from .. import teasers
-from ..algorithms.auto import furniture, lowest_common_ancestor
+from ..algorithms.auto import furniture, furniture_inside, hover, lowest_common_ancestor
 from ..algorithms.base import Choice
 from ..codes import first_seen
 from ...errors import PithError
@@ -87,6 +91,18 @@ COPY_MIN_BLOCK_CHARS = 20
 PRODUCT_COPY_MIN_RUN_CHARS = 250
 # The page type (pagetype.CLASSES) whose shorter copies go: a product page's.
 PRODUCT = "product"
+# Quoted copies (`quoted_copies`, option blocks_drop_quoted): a quote is one block
+# (segment.ATOMIC), so a forum reply quoting a whole earlier post holds that post's
+# paragraphs inside one block, and no run of blocks repeats; it is a copy when the earlier
+# blocks' texts found in it hold COPY_MIN_RUN_CHARS and at least QUOTED_SHARE of its
+# characters: mostly a copy, where a reply quoting a line and answering at length is not
+# (the rest of a quoted post is its image addresses, written as text; NOTES.md, 'Why a
+# quote of an earlier post is read once').
+QUOTED_SHARE = 0.5
+# The blocks searched for quoted passages: quotes. The search is a string search per long
+# block and earlier block, and a page's few quotes bound it (every long block of a 2,000
+# block page took 0.6 s).
+QUOTE_TAGS = frozenset({"blockquote"})
 
 # The structured blocks kept whatever the model says (`structured`): code and figures.
 CODE_BLOCK_TAGS = frozenset({"pre", "listing", "xmp", "plaintext"})
@@ -100,8 +116,12 @@ class Model:
 
     The trees' arrays are indexed by slot: node i of the concatenated trees has slots 2i
     (its left child's way) and 2i+1 (its right's), and holds its feature, split and value
-    at both; `children` maps a slot to the child's first slot. A walk then steps with
-    `children[slot + right]`, one operation fewer per level than from node indices."""
+    at both; `children` maps a slot to the child's first slot. The walk reads the same
+    trees laid out as complete binary heaps of `depth` levels (`heap_slot`: the slot each
+    heap node stands for; a leaf above the last level goes on as a split no row passes,
+    split +inf, to its left copy), so a step is arithmetic, `2 i + 1 + right`, not a
+    gather of the child (NOTES.md, 'Why masks go down the tree by a running sum and the
+    block trees walk as heaps')."""
 
     names: tuple[str, ...]
     threshold: float                   # keep at or above (a block the method shows, with `add`)
@@ -115,6 +135,10 @@ class Model:
                                        # (r 0) or right (r 1) child; a leaf's is its own
     value: np.ndarray | None = None    # per slot: the leaf's value (0 at splits)
     depth: int = 0
+    heap_slot: np.ndarray | None = None   # per heap node (tree t's at t * heap_size): its slot
+    heap_split: np.ndarray | None = None  # per heap node: its split (+inf: a leaf going on)
+    heap_value: np.ndarray | None = None  # per heap node: the leaf value at the last level
+    heap_size: int = 0                    # nodes of one tree's heap: 2 ** (depth + 1) - 1
     weights: np.ndarray | None = None  # logistic: per feature, on standardised values
     mean: np.ndarray | None = None
     scale: np.ndarray | None = None
@@ -157,14 +181,20 @@ class Model:
             return np.zeros(0)
         flat = np.ascontiguousarray(x, np.float64).ravel()
         base = (np.arange(b) * x.shape[1])[:, None]
-        slot = np.broadcast_to(self.roots, (b, t)).copy()
-        children, split = self.children, self.split
-        # np.take, not a[idx]: the same gather of a flat array by an index array, a
-        # quarter faster (the walk is most of the block stage's model time)
+        column = feature.take(self.heap_slot)          # per heap node, its column of x
+        split = self.heap_split
+        tree = np.arange(t) * self.heap_size           # each tree's root in the heaps
+        node = np.broadcast_to(tree, (b, t)).copy()
+        step = 1 - tree                                # t*T + i -> t*T + 2 i + 1
+        # take, not a[idx]: the same gather of a flat array by an index array, a quarter
+        # faster (the walk is most of the block stage's model time); the array's method,
+        # not np.take, whose Python wrapper costs a call on top
         for _ in range(self.depth):
-            right = np.take(flat, base + np.take(feature, slot)) > np.take(split, slot)
-            slot = np.take(children, slot + right)
-        return np.take(self.value, slot).sum(axis=1)
+            right = flat.take(base + column.take(node)) > split.take(node)
+            node *= 2
+            node += step
+            node += right
+        return self.heap_value.take(node).sum(axis=1)
 
     @classmethod
     def from_json(cls, obj: dict) -> "Model":
@@ -185,12 +215,41 @@ class Model:
         left = np.where(leaf, own, left + offset)
         right = np.where(leaf, own, right + offset)
         both = lambda a: np.repeat(a, 2)        # noqa: E731  (a node's value at its 2 slots)
+        depth = int(obj["depth"])
+        split = both(np.where(leaf, np.inf, cat("split")).astype(np.float64))
+        children = 2 * np.stack((left, right), axis=1).ravel()
+        value = both(cat("value").astype(np.float64))
+        heap_slot, heap_split, heap_value = _heaps(2 * roots, split, children, value, depth)
         return cls(names=names, threshold=float(obj["threshold"]), kind="trees", add=add,
                    base=float(obj.get("base", 0.0)), roots=2 * roots,
                    feature=both(np.where(leaf, 0, feature).astype(np.int64)),
-                   split=both(np.where(leaf, np.inf, cat("split")).astype(np.float64)),
-                   children=2 * np.stack((left, right), axis=1).ravel(),
-                   value=both(cat("value").astype(np.float64)), depth=int(obj["depth"]))
+                   split=split, children=children, value=value, depth=depth,
+                   heap_slot=heap_slot, heap_split=heap_split, heap_value=heap_value,
+                   heap_size=2 ** (depth + 1) - 1)
+
+
+def _heaps(roots: np.ndarray, split: np.ndarray, children: np.ndarray, value: np.ndarray,
+           depth: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(slot, split, value) per node of the trees laid out as complete binary heaps of
+    `depth` levels below the root (Model's docstring), level by level: a split's heap
+    children are its two children's slots, a leaf's are itself (at +inf, the left one is
+    taken), and the last level holds the value where the slot walk would stop."""
+    t, size = len(roots), 2 ** (depth + 1) - 1
+    slot = np.zeros(t * size, np.int64)
+    slot[np.arange(t) * size] = roots
+    tree = (np.arange(t) * size)[:, None]
+    for level in range(depth):
+        first = 2 ** level - 1
+        local = np.arange(first, 2 * first + 1)[None, :]
+        at = (tree + local).ravel()
+        here = slot[at]
+        slot[(tree + 2 * local + 1).ravel()] = children[here]
+        slot[(tree + 2 * local + 2).ravel()] = children[here + 1]
+    heap_split = split[slot]                # a leaf's split is +inf: no row goes right
+    last = (tree + np.arange(2 ** depth - 1, size)[None, :]).ravel()
+    heap_value = np.zeros(t * size)
+    heap_value[last] = value[slot[last]]
+    return slot, heap_split, heap_value
 
 
 @lru_cache(maxsize=8)
@@ -273,6 +332,40 @@ def copies(texts: list[str], chars: np.ndarray, min_block: int = COPY_MIN_BLOCK_
     run = np.cumsum(start) - 1
     size = np.bincount(run[mark], weights=chars[at][mark])
     out[at[mark]] = size[run[mark]] >= min_run
+    return out
+
+
+def quoted_copies(texts: list[str], chars: np.ndarray, quotes: np.ndarray | None = None,
+                  min_block: int = COPY_MIN_BLOCK_CHARS, min_run: int = COPY_MIN_RUN_CHARS,
+                  share: float = QUOTED_SHARE) -> np.ndarray:
+    """Which blocks (as `copies` reads them) quote passages read before: a block of at
+    least `min_run` characters holding, in order, the texts of two or more different
+    earlier blocks (each of `min_block` characters or more) that together are `min_run`
+    characters and `share` of its own; only the blocks `quotes` marks (bool per block,
+    None: every one) are searched. That is a reply quoting a whole earlier post (a quote
+    is one block, so `copies` finds no run); a reader has the post already."""
+    n = len(texts)
+    out = np.zeros(n, np.bool_)
+    at = np.flatnonzero(chars >= min_block)
+    if len(at) < 3:                    # two paragraphs and the quote holding them
+        return out
+    keys = [" ".join(texts[i].lower().split()) for i in at.tolist()]
+    sizes = chars[at]
+    # a string search has no array form; only the few long blocks are searched, and only
+    # for the shorter blocks before them
+    long = sizes >= min_run
+    if quotes is not None:
+        long &= quotes[at]
+    for k in np.flatnonzero(long).tolist():
+        body = keys[k]
+        inside = [j for j in np.flatnonzero(sizes[:k] < sizes[k]).tolist() if keys[j] in body]
+        pos, found, seen = 0, 0, set()
+        for j in inside:                   # in reading order, each after the one before
+            hit = -1 if keys[j] in seen else body.find(keys[j], pos)
+            if hit >= 0:
+                pos, found = hit + len(keys[j]), found + int(sizes[j])
+                seen.add(keys[j])
+        out[at[k]] = len(seen) >= 2 and found >= max(min_run, share * sizes[k])
     return out
 
 
@@ -451,6 +544,14 @@ def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: 
         land = furniture(snap)
         if land.any():
             keep &= in_method | ~snap.subtrees(np.flatnonzero(land))[rows]
+    if opts.auto_furniture:
+        # nor hover text the element grew over (NOTES.md, 'Why a tooltip is left out of the answer')
+        keep = without_hover(snap, feats, opts, blocks, rows, keep)
+    if opts.blocks_drop_quoted:      # a reply quoting a whole earlier post
+        kept_text = np.flatnonzero(keep & has_text)
+        keep[kept_text[quoted_copies([strings[i] for i in kept_text.tolist()],
+                                     blocks.chars[which[kept_text]],
+                                     tag_in(snap, QUOTE_TAGS)[rows[kept_text]])]] = False
     if opts.blocks_drop_copies:
         kept_text = np.flatnonzero(keep & has_text)
         keep[kept_text[page_copies(snap, feats, method.node,
@@ -466,6 +567,23 @@ def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: 
     inside = (rows >= node) & (rows < snap.end[node])
     base = method if node == method.node else pin(method, node)
     return with_blocks(snap, blocks, base, which[inside], keep[inside])
+
+
+def without_hover(snap: Snapshot, feats: Features, opts: Options, blocks: blocks_mod.Blocks,
+                  rows: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """`keep` (a mask over the block rows `rows`) without the blocks inside a tooltip
+    (auto.hover) that shows less than `auto_furniture_max` of the kept text: auto drops
+    the ones inside its own element, and an element grown or moved after it (a question
+    above its answers, posts.question; choose_by_blocks) holds others."""
+    tips = hover(snap)
+    if not tips.any() or not keep.any():
+        return keep
+    kept_rows = np.zeros(snap.n, np.bool_)
+    kept_rows[rows[keep]] = True
+    inner = furniture_inside(snap, feats, kept_rows[blocks.owner], tips, opts.auto_furniture_max)
+    if not inner.any():
+        return keep
+    return keep & ~snap.subtrees(np.flatnonzero(inner))[rows]
 
 
 def pin(choice: Choice, node: int) -> Choice:

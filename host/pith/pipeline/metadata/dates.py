@@ -40,7 +40,7 @@ for _i, _names in enumerate((
 # A month's name, the longest first: as `MONTH_ALTERNATION` (the definition) matches, but
 # written as a trie of the names (wordtrie.py), which Python's engine tries several times
 # faster at each place of a text (a case-insensitive alternation of 168 names is entered
-# name by name; tests/test_metadata.py compares the two).
+# name by name; tests/test_metadata_dates.py compares the two).
 MONTH_NAMES = sorted(MONTHS, key=len, reverse=True)
 MONTH_ALTERNATION = "(" + "|".join(map(re.escape, MONTH_NAMES)) + r")\.?"
 _MONTH = "(" + wordtrie.trie([(name, "") for name in MONTH_NAMES]) + r")\.?"
@@ -56,7 +56,7 @@ _YMD_EAST = re.compile(r"(\d{4})\s*(?:[年년]|\.\s)\s*(\d{1,2})\s*(?:[月월]|\
 # a case-insensitive trie gives the engine no first character to skip to, so it would
 # enter the trie's branches at every place of a text (_MDY) or after every day number
 # (_DMY); the look-ahead (the same letters under the same case folding) fails at once where
-# no name starts (NOTES.md, 'Why the stages read tags by their codes'; tests/test_metadata.py
+# no name starts (NOTES.md, 'Why the stages read tags by their codes'; tests/test_metadata_dates.py
 # compares the two).
 MONTH_START = "(?=[" + "".join(sorted({re.escape(name[0]) for name in MONTH_NAMES})) + "])"
 _DMY = re.compile(r"(\d{1,2})(?:st|nd|rd|th|er|º|\.)?(?:\s*|-)(?:de\s+)?" + MONTH_START + _MONTH

@@ -45,6 +45,11 @@ PUBLISHER_TYPES = frozenset(t.lower() for t in (
     "Organization", "NewsMediaOrganization", "Corporation", "LocalBusiness",
     "EducationalOrganization", "OnlineBusiness", "Store"))
 RANK_ENTITY, RANK_PAGE, RANK_OTHER = 0, 1, 2
+# Entities an article embeds (a news story's video, declared before or after it): among
+# the page's entities they come after the others, so a page declaring an Article and a
+# VideoObject is the article's, its date the article's
+# (NOTES.md, 'Why a page's date is its article's, not its video's or its masthead's').
+EMBEDDED_TYPES = frozenset(("videoobject",))
 NAME_TYPES = frozenset(("person", "organization", "newsmediaorganization", "corporation"))
 
 
@@ -212,7 +217,8 @@ def fields(texts: Iterable[str], page_url: str = "") -> dict[str, Any]:
         for o in [o for o in typed if ranks[id(o)] == RANK_ENTITY and "url" in o][:MAX_URL_CHECKS]:
             if elsewhere(o, page_url):
                 ranks[id(o)] = RANK_OTHER
-    ranked = sorted(typed, key=lambda o: ranks[id(o)])   # stable: document order per rank
+    # stable: document order per rank, an embedded entity after the others
+    ranked = sorted(typed, key=lambda o: (ranks[id(o)], bool(kinds[id(o)] & EMBEDDED_TYPES)))
     out: dict[str, Any] = {}
 
     def first(keys, read, pool=ranked):

@@ -347,7 +347,10 @@ def choose_title(declared: list[str | None], entity: str | None,
         # a template's og:title or microdata headline that is the site's name alone
         # ("Bombas" beside the <title> "All Men's Socks") names no page below the root
         declared = [None if c and fold(c) == fold(site) else c for c in declared]
-    offered = [c for c in (*declared, entity) if c]
+    # each title once: sources often declare the same one (og:title and <title>, JSON-LD's
+    # headline), and every reading below asks whether any title does something or the best
+    # of them, which a title's second copy never changes
+    offered = list(dict.fromkeys(c for c in (*declared, entity) if c))
     shown = [(without_section_number(t, offered), d) for t, d in headlines
              if not _names_the_site(t, site, host, offered)]
 
@@ -609,9 +612,18 @@ def compute(snap, gone: np.ndarray, node: int, title_inputs: list | None = None)
     title = choose_title(*inputs)
     if title_inputs is not None:
         title_inputs.append(inputs)
-    # each source's declared (published, modified), parsed once
-    declared_dates = [(dates.parse(src.get("published"), us), dates.parse(src.get("modified"), us))
-                      for src in sources]
+    # each source's declared (published, modified), parsed once: a date several sources
+    # declare alike (JSON-LD's datePublished and OpenGraph's published_time) is parsed once
+    parsed: dict[str, str | None] = {}
+
+    def parse(value: Any) -> str | None:
+        if not isinstance(value, str):
+            return dates.parse(value, us)
+        if value not in parsed:
+            parsed[value] = dates.parse(value, us)
+        return parsed[value]
+
+    declared_dates = [(parse(src.get("published")), parse(src.get("modified"))) for src in sources]
     published = next((p for p, _ in declared_dates if p), None)
     modified = next((m for _, m in declared_dates if m), None)
     # a page that declares only when it was modified, and shows no date, was first
@@ -625,7 +637,7 @@ def compute(snap, gone: np.ndarray, node: int, title_inputs: list | None = None)
         days = shown.shown_days(snap, gone, node, {d[:4] for d in (published, *declared_days)},
                                  us)
         published = shown_instead(published, declared_dates, days,
-                                  meta_published=bool(dates.parse(meta.get("published"), us)),
+                                  meta_published=bool(parse(meta.get("published"))),
                                   dateline=lambda: seen.get("published"))
     elif published and declared_days:
         # one declared day the page never shows, and the one date it shows near the top,

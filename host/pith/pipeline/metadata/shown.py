@@ -217,10 +217,25 @@ def _text_of(snap, row: int, sep: str, skip: frozenset[str] = frozenset()) -> st
 def matching_rows(snap, column: str, rx: re.Pattern, rows: np.ndarray) -> np.ndarray:
     """Rows of `rows` whose lower-cased `column` string matches `rx`: one search over the
     strings joined, each after a newline (a match is mapped to the row it starts in)."""
-    picked = snap.cols[column][rows].tolist()
-    if not picked:
-        return np.zeros(0, np.int64)
-    return rows[matching_strings(picked, rx)]
+    return Rows(snap, column, rows).matching(rx)
+
+
+class Rows:
+    """Rows whose `column` strings several patterns search (`matching`): the strings picked,
+    joined and lower-cased once (Searched), the first time a pattern asks (the byline's "By"
+    lines and its credit sentences search the same short texts)."""
+
+    def __init__(self, snap, column: str, rows: np.ndarray) -> None:
+        self.snap, self.column, self.rows = snap, column, rows
+        self.searched: Searched | None = None
+
+    def matching(self, rx: re.Pattern) -> np.ndarray:
+        """The rows whose lower-cased string matches `rx` (matching_rows's answer)."""
+        if not len(self.rows):
+            return np.zeros(0, np.int64)
+        if self.searched is None:
+            self.searched = Searched(self.snap.cols[self.column][self.rows].tolist())
+        return self.rows[self.searched.find(rx)]
 
 
 def matching_names(snap, column: str, rx: re.Pattern, rows: np.ndarray) -> np.ndarray:
@@ -229,35 +244,69 @@ def matching_names(snap, column: str, rx: re.Pattern, rows: np.ndarray) -> np.nd
     a median 353 rows, 54 distinct classes and 20 distinct ids on the shared datasets'
     pages): each distinct string is searched once (its number on the snapshot,
     Snapshot.string_codes), and its rows follow its answer."""
-    if not len(rows):
-        return np.zeros(0, np.int64)
-    codes, strings = snap.string_codes(column)
-    code = codes[rows]
-    distinct = used(code, len(strings))
-    hit = np.zeros(len(strings), np.bool_)
-    hit[distinct[matching_strings([strings[i] for i in distinct.tolist()], rx)]] = True
-    return rows[hit[code]]
+    return Names(snap, column, rows).matching(rx)
+
+
+class Names:
+    """`rows`' distinct `column` names (matching_names's), numbered, joined and lower-cased
+    once for every pattern that searches them (`matching`)."""
+
+    def __init__(self, snap, column: str, rows: np.ndarray) -> None:
+        codes, self.strings = snap.string_codes(column)
+        self.rows = rows
+        self.code = codes[rows]
+        self.distinct = used(self.code, len(self.strings))
+        self.searched = Searched([self.strings[i] for i in self.distinct.tolist()])
+
+    def matching(self, rx: re.Pattern) -> np.ndarray:
+        """The rows whose lower-cased name matches `rx` (matching_names's answer)."""
+        if not len(self.rows):
+            return np.zeros(0, np.int64)
+        hit = np.zeros(len(self.strings), np.bool_)
+        hit[self.distinct[self.searched.find(rx)]] = True
+        return self.rows[hit[self.code]]
+
+
+def window_names(snap, column: str, node: int) -> Names:
+    """The distinct `column` names of the rows `around` `node`, prepared once per snapshot
+    and element: the byline's class words and the date line's search the same window."""
+    return snap.memo(("window_names", column, int(node)),
+                     lambda: Names(snap, column, around(snap, node)))
 
 
 def matching_strings(strings: list[str], rx: re.Pattern, lower: bool = True) -> np.ndarray:
     """Indices of the `strings` whose lower-cased text (as written, `lower` False) matches
     `rx`: one search over the strings joined, each after a newline (a match is mapped to
     the string it starts in)."""
-    big = "\n" + "\n".join(strings)
-    if lower and big.isascii():                     # a flag Python keeps: no scan
-        big = big.lower()
-    elif lower:
-        # each string lower-cased alone: one holding a character beyond ASCII takes
-        # str.lower's slow path, not the whole text with it; the same text unless a
-        # string grows (İ), and then lower_in_place keeps the positions
-        low = "\n" + "\n".join(map(str.lower, strings))
-        big = low if len(low) == len(big) else lower_in_place(big)
-    hits = [m.start() for m in rx.finditer(big)]
-    if not hits:
-        return np.zeros(0, np.int64)
-    lengths = np.fromiter(map(len, strings), np.int64, len(strings)) + 1
-    starts = lengths.cumsum() - lengths
-    return ascending_distinct(starts.searchsorted(hits, side="right") - 1)   # hits ascend
+    return Searched(strings, lower).find(rx)
+
+
+class Searched:
+    """`strings` joined, each after a newline, and lower-cased (as written, `lower` False)
+    once, for every pattern `find` is asked with."""
+
+    def __init__(self, strings: list[str], lower: bool = True) -> None:
+        big = "\n" + "\n".join(strings)
+        if lower and big.isascii():                     # a flag Python keeps: no scan
+            big = big.lower()
+        elif lower:
+            # each string lower-cased alone: one holding a character beyond ASCII takes
+            # str.lower's slow path, not the whole text with it; the same text unless a
+            # string grows (İ), and then lower_in_place keeps the positions
+            low = "\n" + "\n".join(map(str.lower, strings))
+            big = low if len(low) == len(big) else lower_in_place(big)
+        self.strings, self.big = strings, big
+        self.starts: np.ndarray | None = None   # each string's place in `big`, on a first hit
+
+    def find(self, rx: re.Pattern) -> np.ndarray:
+        """Indices of the strings `rx` matches (a match is mapped to the string it starts in)."""
+        hits = [m.start() for m in rx.finditer(self.big)]
+        if not hits:
+            return np.zeros(0, np.int64)
+        if self.starts is None:
+            lengths = np.fromiter(map(len, self.strings), np.int64, len(self.strings)) + 1
+            self.starts = lengths.cumsum() - lengths
+        return ascending_distinct(self.starts.searchsorted(hits, side="right") - 1)   # hits ascend
 
 
 def around(snap, node: int) -> np.ndarray:
@@ -443,6 +492,14 @@ def byline(snap, gone: np.ndarray, node: int, author_links: list[int]) -> list[s
     to an author page, a row whose own text starts "By …", an element whose class or id
     names a byline or author (not an avatar, bio or card); [] when none."""
     rows = around(snap, node)
+    short: list[Rows] = []
+
+    def short_texts(rx: re.Pattern) -> np.ndarray:
+        """The short texts matching `rx`: the "By" lines and the credit sentences search
+        the same ones, picked and prepared once, when the first of the two asks."""
+        if not short:
+            short.append(Rows(snap, "text", short_rows(snap, "text", rows, MAX_BYLINE_CHARS * 2)))
+        return short[0].matching(rx)
 
     def links_to_authors():
         profiles = matching_rows(snap, "url", AUTHOR_URL, rows[snap.link[rows]])
@@ -453,12 +510,10 @@ def byline(snap, gone: np.ndarray, node: int, author_links: list[int]) -> list[s
     # the most specific first: links to the author, a line starting "By", a class name, a
     # credit sentence; each group found only when the ones before it hold no byline
     groups = (links_to_authors,
-              lambda: matching_rows(snap, "text", BY_TEXT,
-                                    short_rows(snap, "text", rows, MAX_BYLINE_CHARS * 2)),
-              lambda: distinct(np.concatenate([matching_names(snap, "cls", BYLINE_NAMES_TRIE, rows),
-                                               matching_names(snap, "id", BYLINE_NAMES_TRIE, rows)])),
-              lambda: matching_rows(snap, "text", CREDIT_CUE,
-                                    short_rows(snap, "text", rows, MAX_BYLINE_CHARS * 2)))
+              lambda: short_texts(BY_TEXT),
+              lambda: distinct(np.concatenate([window_names(snap, "cls", node).matching(BYLINE_NAMES_TRIE),
+                                               window_names(snap, "id", node).matching(BYLINE_NAMES_TRIE)])),
+              lambda: short_texts(CREDIT_CUE))
     parent = snap.parent
     for g, find_group in enumerate(groups):
         found = near(snap, node, find_group())
@@ -578,8 +633,8 @@ def dateline(snap, gone: np.ndarray, node: int, times: list[list],
         if d:
             return d
     look = around(snap, node)
-    cands = distinct(np.concatenate([matching_names(snap, "cls", DATE_NAMES_TRIE, look),
-                                     matching_names(snap, "id", DATE_NAMES_TRIE, look),
+    cands = distinct(np.concatenate([window_names(snap, "cls", node).matching(DATE_NAMES_TRIE),
+                                     window_names(snap, "id", node).matching(DATE_NAMES_TRIE),
                                      look[tag_in(snap, TIME)[look]]]))
     cands = near(snap, node, cands)
     cands = cands[~gone[cands] & (snap.end[cands] - cands <= MAX_BYLINE_ROWS)]
@@ -590,7 +645,7 @@ def dateline(snap, gone: np.ndarray, node: int, times: list[list],
                 and not is_clock(snap, r, inside=True):
             d = dates.find(t, us_order)
             if d and not UPDATE_WORDS.search(f"{t} {snap.cls[r]}".lower()):
-                return d
+                return published_over(snap, gone, node, r, t, d, us_order)
             update = update or d
     if update:
         return update
@@ -671,14 +726,41 @@ def date_after(snap, gone: np.ndarray, node: int, us_order: bool = False) -> str
     return found[1] if found else None
 
 
+# A date line above the chosen element that does not say what it dates may be the
+# masthead's day ("Wednesday, November 7 2012" in a "date-header", shown on every page);
+# a line after it that says it is the publication ("Published: November 4th, 2012",
+# "posted January 30, 2005") is the page's date
+# (NOTES.md, 'Why a page's date is its article's, not its video's or its masthead's').
+PUBLISHED_FIRST = True
+PUBLISHED_WORDS = re.compile(r"\b(?:published|posted|publié|veröffentlicht|publicado|pubblicato|gepubliceerd)\b")
+
+
+def published_over(snap, gone: np.ndarray, node: int, r: int, t: str, d: str,
+                   us_order: bool = False) -> str:
+    """`d`, the date line `t` at row `r` gives, unless `r` is above the chosen element and
+    `t` does not say it is the publication while a short date line after it, down to the
+    element's top window, does (PUBLISHED_WORDS, not an update): then the first such."""
+    if not PUBLISHED_FIRST or r >= node or PUBLISHED_WORDS.search(t.lower()):
+        return d
+    top = np.arange(r + 1, min(int(snap.end[node]), node + WINDOW_ROWS))
+    lines = [(q, c, s) for q, c, s in dated_lines(snap, top[~gone[top]])
+             if PUBLISHED_WORDS.search((f"{snap.text[q]} {s}" if c == "tail" else s).lower())
+             and not UPDATE_WORDS.search(s.lower())]
+    found = min(short_dates(snap, lines, us_order), default=None)
+    return found[1] if found else d
+
+
 def written_date(snap, gone: np.ndarray, node: int, us_order: bool = False) -> str | None:
     """A date written as a short text of its own (a row's text or tail) near the chosen
-    element's top: "February 4, 2025 - 11 minutes" in a plain <p>."""
+    element's top: "February 4, 2025 - 11 minutes" in a plain <p> (published_over)."""
     top = np.arange(max(0, node - WINDOW_ROWS), min(int(snap.end[node]), node + WINDOW_ROWS))
     lines = dated_lines(snap, top[~gone[top]])
-    found = min(((abs(r - node), d) for r, d in short_dates(snap, lines, us_order)),
+    found = min(((abs(r - node), r, d) for r, d in short_dates(snap, lines, us_order)),
                 default=None)
-    return found[1] if found else None
+    if not found:
+        return None
+    _, r, d = found
+    return published_over(snap, gone, node, r, snap.text[r], d, us_order)
 
 
 # Rows before the chosen element's top (and after it, inside it) whose dates are matched

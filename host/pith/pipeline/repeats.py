@@ -1,0 +1,62 @@
+"""Adjacent repeats: a block whose text is the text of the block just before it (a carousel's clone, a layout's second copy, a photo credit under every picture), which the reader needs once.
+
+Decisions a change must keep (NOTES.md, 'Why a line said twice in a row is read once'):
+- only the next text block, whitespace aside, a line of REPEAT_CHARS to REPEAT_MAX_CHARS
+  characters: "Credit: The Spruce Eats" under twelve pictures in a row, a carousel's cards
+  each written twice; a paragraph said twice is the copied-passage rule's;
+- of a run of copies the one the model judges likeliest stays as judged (a layout's
+  shown copy may be the second), the others are judged no content.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+# A line said twice in a row is a copy when it holds at least this many characters: a
+# credit line ("Credit: The Spruce Eats", 23) or a card's title; a table's "Yes" / "Yes"
+# cells or a pricing grid's "Unlimited" are shorter.
+REPEAT_CHARS = 20
+# ... and at most this many: a line (a credit, a caption, a card's title and its one
+# sentence; CrowdStrike's cards 150). A paragraph said twice is left to the copied-passage
+# rule (blocks.keep.copies, 'Why the block stage drops copied passages'), which keeps one
+# paragraph said twice on purpose; Readability's test pages repeat a 450-character
+# paragraph and their truths keep every copy.
+REPEAT_MAX_CHARS = 200
+
+
+def later_copies(texts: list[str], chars: np.ndarray) -> np.ndarray:
+    """Bool per block: its text (whitespace collapsed, REPEAT_CHARS to REPEAT_MAX_CHARS
+    characters) is the previous text block's."""
+    at = np.flatnonzero(chars > 0)
+    out = np.zeros(len(texts), bool)
+    if len(at) < 2:
+        return out
+    lines = np.array([" ".join(texts[i].split()) for i in at.tolist()], dtype=object)
+    line_like = np.fromiter((REPEAT_CHARS <= len(line) <= REPEAT_MAX_CHARS for line in lines),
+                            bool, len(lines))
+    same = (lines[1:] == lines[:-1]) & line_like[1:]
+    out[at[1:][same]] = True
+    return out
+
+
+def without(page, blocks):
+    """`page` (keep.Judged) with every copy of a run but the one the model judges likeliest
+    (the first of those, on a tie) judged no content: a shop writes a name three times,
+    once per layout, and the model keeps the copy its layout shows; as it is when there is
+    no run."""
+    copies = later_copies(page.texts, blocks.chars)
+    if not copies.any():
+        return page
+    at = np.flatnonzero(blocks.chars > 0)
+    later = copies[at]
+    starts = np.flatnonzero(~later)
+    run = np.cumsum(~later) - 1                       # each text block's run
+    q = page.p[at]
+    top = q == np.maximum.reduceat(q, starts)[run]    # at its run's best
+    seen = np.cumsum(top)
+    first_top = top & (seen - (seen - top)[starts][run] == 1)
+    repeated = np.bincount(run)[run] > 1
+    p = page.p.copy()
+    p[at[repeated & ~first_top]] = 0.0
+    return dataclasses.replace(page, p=p)

@@ -1,0 +1,58 @@
+"""Rights lines: the copyright notice under a post is not the post (issue 33's lines around the body)."""
+from conftest import PAGES
+from pith.pages import static
+from pith.pipeline import rights
+from pith.pipeline.options import Options
+from pith.pipeline.select import select
+
+TEASER_PAGE = PAGES / "teaser-cards" / "source.html"
+LAST_LINE = "returns for the season."
+NOTICE = "Copyright © 2024 The Harbour Gazette Ltd. Reproduction of this story is not permitted."
+
+
+def read(options=None):
+    """The teaser-cards story with the site's rights notice as the post body's last
+    paragraph (where many sites print it, inside the element the reader gets)."""
+    html = TEASER_PAGE.read_text(encoding="utf-8").replace(
+        f"{LAST_LINE}</p>\n    </div>", f"{LAST_LINE}</p>\n      <p>{NOTICE}</p>\n    </div>", 1)
+    assert NOTICE in html
+    snap = static.snapshot_from_html(html, "https://gazette.example.org/news/ferry-timetable")
+    return select(snap, Options.from_overrides(options or {})).output("text")
+
+
+def test_the_copyright_line_under_a_story_is_left_out():
+    """The failure this fixes: the block model judges the notice, a short line of words
+    and a year, as the story's last sentence and the article ended on it (fails with
+    auto_rights_lines off, below)."""
+    text = read()
+    assert LAST_LINE in text and "Copyright" not in text
+    assert NOTICE in read({"auto_rights_lines": False})
+
+
+def test_rights_notices_are_found_by_their_words():
+    found = ["Copyright 2000, The New Republic",
+             "Copyright © 2001 Yahoo! Inc. All rights reserved. Privacy Policy",
+             "Copyright ©2004 MX", "Copyright C2004 Jonathan Schell",
+             "© Canada Post Corporation, 2006",
+             "Created in 1996-2006 © by Tim Dirks. All rights reserved.",
+             "Copyright © 뉴시스. 무단전재 및 재배포 금지.", "(c) Copyright 1990-1994, Example Co."]
+    kept = ["Copyright license", "Copyright, Property, or Business matters",
+            "Copyright notice: all reader-contributed material is its author's",
+            "(Copyright: parts of this paper are reproduced from the network's course)",
+            "The court held that the copyright in the photographs had expired in 1998.",
+            "(c) the tenant shall repair the wall",
+            "All rights reserved. " + "No part of this book may be reproduced. " * 8]
+    assert rights.lines(found).all()
+    assert not rights.lines(kept).any()
+
+
+def test_a_credit_run_into_the_first_paragraph_is_the_paragraph():
+    """readability's msn page: the photo's "© Provided by …" credit and the story's first
+    paragraph are one block; the first form of the rule left the paragraph out."""
+    block = ("© Provided by Business Insider Inc Nintendo/Apple Nintendo and Apple shocked "
+             "the world earlier this year by announcing a mobile game, the company's first "
+             "foray into mobile gaming. It's a game you can play on your phone with one "
+             "hand, so what's not to love?")
+    assert len(block) > rights.RIGHTS_LINE_CHARS
+    assert not rights.lines([block]).any()
+    assert rights.lines([block[:60]]).all()
