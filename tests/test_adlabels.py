@@ -36,8 +36,8 @@ def test_ad_labels_are_found_by_their_whole_text():
     found = ["Advertisement", "ADVERTISEMENT", "Advertisement:", "Sponsored",
              "Continua após a publicidade", "İçeriğin Devamı Aşağıda", "广告", "Anzeige",
              "Story continues below advertisement", "Article continues after this ad",
-             "Advertisement - Scroll to continue", "Advertising"]
-    kept = ["Advertising is how the paper pays its reporters.",
+             "Advertisement - Scroll to continue"]
+    kept = ["Advertising", "Advertising is how the paper pays its reporters.",
             "Advertisement\nThe council met on Monday to set the harbour dues.",
             "Sponsored content policy", "广告法修订草案公布", "Continue reading",
             "Advertisements for the new ferry line appeared across the city."]
