@@ -1,4 +1,4 @@
-"""Listed items' names: a short link between two kept lines of a listing is kept (cards.py)."""
+"""Listed items' cards: a short link between two kept lines of a listing is kept, a card's button label is not (cards.py)."""
 import numpy as np
 
 from pith.pages import static

@@ -1,4 +1,4 @@
-"""Listed items' names: a short link between two kept blocks of a listing is kept too (an item's title between its rank and its score).
+"""Listed items' cards: a short link between two kept blocks of a listing is kept too (an item's title between its rank and its score), a card's button label is not.
 
 A listing's or a collection's items are cards: the item's name, a link to its own page,
 with a rank, a price, a score or a line of summary. The block model, fitted over all page
