@@ -119,6 +119,48 @@ def test_a_wider_scope_keeps_the_method_node_in_view(tmp_path):
     assert out.node == 2 and 3 in out.kept
 
 
+def question_with_tooltip():
+    """A Stack Exchange question over its answer: the question's vote tooltip (role=tooltip)
+    lies outside the answer, the element auto's tooltip drop was decided on."""
+    tip = {"text": "This question shows research effort; it is useful and clear",
+           "role": "tooltip"}
+    return from_json(make_snapshot([
+        ("html", -1), ("body", 0), ("div", 1, {"cls": "question"}),          # 0 1 2
+        ("div", 2, {"cls": "votecell"}), ("div", 3, tip),                    # 3 4
+        ("p", 2, {"text": "Why does print fail with a syntax error in Python 3?"}),  # 5
+        ("div", 1, {"cls": "answer"}),                                       # 6
+        ("p", 6, {"text": "Print is a function in Python 3: call it with parentheses."}),  # 7
+    ]), 1000)
+
+
+def test_a_tooltip_the_element_grew_over_is_left_out(tmp_path):
+    """The element grown from the answer to the question and its answers (posts.question)
+    is a pin: auto's drop of the tooltips inside its own element is gone, and the block
+    model, sure of every block here, kept the question's vote tooltip as its first line."""
+    path = link_model(tmp_path)
+    snap = question_with_tooltip()
+    feats = compute(snap)
+    method = Choice(node=1, score=np.zeros(snap.n), blocks=np.array([1]))
+    out = keep.apply(snap, feats, Options(), 1, method, model_path=path)
+    text = render.to_text(snap, feats, out.roots, out.drop, out.quiet)
+    assert "research effort" not in text
+    assert "syntax error" in text and "parentheses" in text
+    kept = keep.apply(snap, feats, Options(auto_furniture=False), 1, method, model_path=path)
+    assert 4 in kept.kept                                  # the rule, not the model, drops it
+
+
+def test_a_tooltip_holding_nearly_all_of_the_answer_stays(tmp_path):
+    """A page whose text sits in a tooltip-role wrapper is answered from it."""
+    path = link_model(tmp_path)
+    rows = [("html", -1), ("body", 0), ("div", 1, {"role": "tooltip"}),
+            ("p", 2, {"text": "The whole story sits in a tooltip wrapper, at length. " * 5})]
+    snap = from_json(make_snapshot(rows), 100)
+    feats = compute(snap)
+    method = Choice(node=1, score=np.zeros(snap.n), blocks=np.array([1]))
+    out = keep.apply(snap, feats, Options(), 1, method, model_path=path)
+    assert 3 in out.kept
+
+
 def test_a_model_that_needs_unknown_features_says_so(tmp_path):
     from pith.errors import PithError
     obj = {"kind": "logistic", "features": ["no_such_feature"], "threshold": 0.5,

@@ -2,6 +2,7 @@
 import json
 
 import numpy as np
+import pytest
 
 from builders import make_snapshot
 from conftest import PAGES
@@ -450,3 +451,52 @@ def test_a_line_after_the_answers_is_no_part_of_the_question():
     choice = Choice(node=10, score=np.zeros(snap.n), blocks=np.array([10]))
     _, judged = posts.question(snap, feats, choice, page, blocks, thread, 5, 0.25)
     assert (judged.p[at[[7, 8]]] >= 0.25).all() and judged.p[at[17]] == 0.03
+
+
+ASKED = "Should I thin the glaze or fire the front of the kiln cooler next time? "
+
+
+def bare_replies_page(within: bool = True):
+    """A thread (`div.wrap`, the element) of three posts (`div.post`): the first post's
+    text in two `p`s inside its `div.txt`, the two replies' text bare in their `div.txt`
+    (Invision's `div.ipsType_richText`), each post with a `div.btn` "Quote" button; under
+    the thread a box of recent comments (`div.recent`) writes the first post's excerpt
+    (over its paragraphs: the post's text is split in two `p`s) bare in a `div.txt` too
+    (Talkyard's). The model is sure of the first post's text (0.9) and
+    doubts the rest (0.1)."""
+    rows = [("html", -1), ("body", 0), ("div", 1, {"cls": "wrap"}),           # 0 1 2
+            ("div", 2, {"cls": "post"}), ("div", 3, {"cls": "txt"}),          # 3 4
+            ("p", 4, {"text": POST}), ("p", 4, {"text": ASKED * 3}),          # 5 6
+            ("div", 3, {"cls": "btn", "text": "Quote"})]                      # 7
+    for text in ("Thin it, the glaze crawls where it is thick.", "Go bare at the front."):
+        post = len(rows)
+        rows += [("div", 2, {"cls": "post"}), ("div", post, {"cls": "txt", "text": text}),
+                 ("div", post, {"cls": "btn", "text": "Quote"})]
+    rows += [("div", 2, {"cls": "recent"}),                                   # 14
+             ("div", 14, {"cls": "txt", "text": POST + ASKED[:20] + "...."})]
+    snap = from_json(make_snapshot(rows, url="https://forum.example.org/t/1"), 1000)
+    feats = compute(snap)
+    blocks = segment.compute(snap, feats)
+    p = np.where(np.isin(blocks.rows, [5, 6]), 0.9, 0.1)
+    choice = Choice(node=2, score=np.zeros(snap.n), blocks=np.array([2]))
+    out = posts.alike(snap, feats, choice, Judged(p=p, texts=[]), blocks, 0.25, 0.7, within)
+    return snap, blocks, out
+
+
+def test_a_reply_written_bare_in_the_posts_holder_is_kept_like_the_first_post():
+    """The failure this fixes (tests/fixtures/pages/forum-thread, an Invision topic: the
+    first post's text in `p`s inside `div.ipsType_richText`, the replies' bare inside it;
+    the last reply judged 0.22 and dropped): a bare-text block is its own classed row, so
+    its signature (`div` under `div.txt`) differed from the first post's text (`p` under
+    `div.txt`) and alike did not lift it. A block of the element that is its own classed
+    row is compared with the blocks inside a row of its tag and class now; the posts'
+    "Quote" buttons (`div.btn`) stay as they were, and so does a bare excerpt of a post
+    (magic_html's Talkyard topic, 0.989 -> 0.918 when its "Recent comments" box was
+    lifted too)."""
+    snap, blocks, (choice, page) = bare_replies_page()
+    at = blocks.index(snap.n)
+    replies, buttons, excerpt = at[[9, 12]], at[[10, 13]], at[15]
+    assert (replies >= 0).all() and (buttons >= 0).all() and excerpt >= 0
+    assert choice.node == 2
+    assert (page.p[replies] >= 0.25).all()
+    assert (page.p[buttons] == 0.1).all() and page.p[excerpt] == 0.1

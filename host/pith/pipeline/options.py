@@ -471,6 +471,13 @@ class Options:
         "a post the model doubts in a rendered capture still carries its replies (NOTES.md, "
         "'Why the replies inside the element are kept like its first post')")
 
+    forum_posts_bare: bool = _opt(
+        True, "with forum_posts, a reply of the element written bare in a classed row "
+        "(Invision's `div.ipsType_richText`, its own block) is written like the first "
+        "post's text in `p`s inside a row of that tag and class and kept like it, unless it "
+        "copies text the element shows (posts._bare; NOTES.md, 'Why a forum's replies are "
+        "kept like its first post')")
+
     forum_engine_posts: bool = _opt(
         True, "on a page with a forum engine's post markup (comments.FORUM_POST_CLASSES) and "
         "no named thread that is its content, the engine's posts are that thread "

@@ -18,6 +18,10 @@ kept like its first post'):
   names the posts' text when that row is the element or inside it (Stack Exchange's
   `s-prose` element holds the question's paragraphs; a class above the element names the
   page's column) and the model judges the block at least `SURE` in the element;
+- a block of bare text in its own classed row (Invision's one-line reply in
+  `div.ipsType_richText`) is written like the kept blocks inside a row of its tag and
+  class, when it is inside the element and copies no text the element shows
+  (`_bare`, option `forum_posts_bare`; Talkyard's "Recent comments" box copies the posts);
 - peers are outside the element, visible and not in furniture (nav, aside, footer);
 - the grown element holds at most `GROWN_MAX` times the text
   of the element and its peers (a class shared by the post and a sidebar's widget would
@@ -53,6 +57,7 @@ import numpy as np
 from . import comments
 from .algorithms.auto import furniture, lowest_common_ancestor
 from .algorithms.base import Choice
+from .blocks import segment
 from .blocks.features import TEXT_STATS_DATE, TEXT_STATS_STOP_END, text_stats
 from .blocks.keep import Judged, pin
 from .codes import first_seen
@@ -208,7 +213,7 @@ def meta_lines(snap: Snapshot, choice: Choice, page: Judged, blocks) -> Judged:
 
 def alike(snap: Snapshot, feats: Features, choice: Choice, page: Judged, blocks,
           floor: float, add: float | None, within: bool = True,
-          best: bool = True) -> tuple[Choice, Judged]:
+          best: bool = True, bare: bool = True) -> tuple[Choice, Judged]:
     """(`choice` grown to hold the posts written like the text it keeps, `page` with
     those posts judged at least `floor`, the other blocks the growth brings in judged no
     content under `add`, as blocks outside the element are); both as they are when the
@@ -218,7 +223,9 @@ def alike(snap: Snapshot, feats: Features, choice: Choice, page: Judged, blocks,
     `floor`: the short replies of a thread the element holds whole ("nice!",
     "元旦快乐！") that the model doubts. With `best` (option forum_posts_best), where the
     model is SURE of no block of the element, its block judged most likely, when kept
-    (at least `floor`), names the posts' text. On a forum's page no comment thread is
+    (at least `floor`), names the posts' text. With `bare` (option forum_posts_bare), a
+    block of bare text in its own classed row is written like the kept blocks inside a
+    row of its tag and class (`_bare`). On a forum's page no comment thread is
     left apart (comments.is_content), so none is in the way."""
     node = choice.node
     rows = blocks.rows
@@ -236,22 +243,23 @@ def alike(snap: Snapshot, feats: Features, choice: Choice, page: Judged, blocks,
         return choice, page
     wanted = np.zeros(int(sig.max()) + 2, np.bool_)
     wanted[sig[kept]] = True
+    named = (sig >= 0) & wanted[np.maximum(sig, 0)]
+    likened = named | _bare(snap, blocks, sig, holder, kept, inside) if bare else named
     land = furniture(snap)
     away = snap.subtrees(np.flatnonzero(land)) if land.any() else np.zeros(snap.n, np.bool_)
-    peer = (~inside & (sig >= 0) & wanted[np.maximum(sig, 0)] & (blocks.chars > 0)
+    peer = (~inside & named & (blocks.chars > 0)
             & ~away[rows] & ~feats.gone[rows])
     if not peer.any():
         if not within:
             return choice, page
-        return choice, _lifted(page, inside & wanted[np.maximum(sig, 0)] & (sig >= 0)
-                               & ~away[rows] & (blocks.linked <= INSIDE_LINKED * blocks.chars),
-                               floor)
+        return choice, _lifted(page, inside & likened & ~away[rows]
+                               & (blocks.linked <= INSIDE_LINKED * blocks.chars), floor)
     grown = lowest_common_ancestor(snap, np.append(rows[peer], node))
     posts = float(feats.chars[node]) + float(blocks.chars[peer].sum())
     if grown <= 0 or snap.tag[grown] in PAGE_TAGS or feats.chars[grown] > GROWN_MAX * posts:
         return choice, page
     held = (rows >= grown) & (rows < snap.end[grown])
-    alike_rows = (sig >= 0) & wanted[np.maximum(sig, 0)] & held & ~away[rows]
+    alike_rows = likened & held & ~away[rows]
     p = np.where(alike_rows, np.maximum(page.p, floor), page.p)
     # the rest the grown element brings in (authors' boxes, dates, moderators' notes) keeps
     # the bar of a block outside the element: the model's `add`
@@ -300,6 +308,51 @@ def question(snap: Snapshot, feats: Features, choice: Choice, page: Judged, bloc
     if grown <= 0 or snap.tag[grown] in PAGE_TAGS or feats.chars[grown] > comments.AROUND_MAX * both:
         return choice, page
     return pin(choice, grown), _lifted(page, lines, floor)
+
+
+def _bare(snap: Snapshot, blocks, sig: np.ndarray, holder: np.ndarray,
+          kept: np.ndarray, inside: np.ndarray) -> np.ndarray:
+    """A mask over the blocks `inside` the element of bare text in a row that is its own
+    classed holder (`signatures`) of the tag and class (trailing digits left out) of a
+    `kept` block's holder, but for copies (`_copies`). Invision writes a post's text in `p`s inside `div.ipsType_richText` and a
+    one-line reply bare in the same div, which is then the reply's block and its own
+    holder: its signature (`div` under that div) never matched the first post's (`p`
+    under it), and the reply was dropped (NOTES.md, 'Why a forum's replies are kept like
+    its first post'). Only this way round: a kept bare post names no block inside a row
+    of its kind."""
+    own = inside & (sig >= 0) & (holder == blocks.rows) & (blocks.chars > 0)
+    if not own.any():
+        return own
+    classed = np.flatnonzero(sig >= 0)
+    # the holders' kinds (tag and class), digits left out as in `signatures`
+    kinds = np.full(len(sig), -1, np.int64)
+    kinds[classed] = first_seen(zip(snap.tag[holder[classed]].tolist(),
+                                    [c.rstrip(comments.DIGITS)
+                                     for c in snap.cls[holder[classed]].tolist()]),
+                                len(classed))
+    liked = np.zeros(int(kinds.max()) + 1, np.bool_)
+    liked[kinds[kept & (sig >= 0)]] = True
+    out = own & liked[np.maximum(kinds, 0)]
+    if out.any():
+        out &= ~_copies(snap, blocks, out, inside & (blocks.chars > 0) & ~out)
+    return out
+
+
+def _copies(snap: Snapshot, blocks, which: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """A mask over blocks: those of `which` whose text, its trailing dots and ellipsis
+    left out, the blocks of `others` hold (read one after the other). Talkyard's "Recent comments in this topic"
+    box beside the thread, inside the element, writes each post's text or its excerpt
+    ("Just a precision: begin small and …. ") bare in the posts' own row, which the
+    thread writes in `p`s: lifted, the box doubled the thread (magic_html's Talkyard
+    topic 0.989 -> 0.918); a reply is a text of its own."""
+    at = np.flatnonzero(which)
+    # joined as a reader reads them: an excerpt runs over a post's paragraphs
+    said = " ".join(segment.texts(snap, blocks, np.flatnonzero(others)))
+    out = np.zeros(len(which), np.bool_)
+    for i, text in zip(at.tolist(), segment.texts(snap, blocks, at)):
+        line = text.rstrip(" .\u2026")
+        out[i] = bool(line) and line in said
+    return out
 
 
 def _best(candidates: np.ndarray, p: np.ndarray) -> np.ndarray:

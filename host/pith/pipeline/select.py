@@ -300,7 +300,7 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
         result, page = posts.alike(snap, feats, result, page, blocks_mod.compute(snap, feats),
                                    model.threshold, model.add,
                                    opts.forum_posts_within and content is not None,
-                                   opts.forum_posts_best)
+                                   opts.forum_posts_best, opts.forum_posts_bare)
         if opts.forum_meta:
             page = posts.meta_lines(snap, result, page, blocks_mod.compute(snap, feats))
         if opts.forum_sign_offs:

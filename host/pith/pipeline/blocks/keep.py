@@ -20,7 +20,9 @@ Decisions a change must keep:
 - code, data tables and figures with an image inside the method's element are kept
   whatever the model says (`blocks_keep_structured`);
 - blocks inside page furniture (auto.furniture) outside the method's element are dropped
-  (`auto_furniture`): widening must not bring back what the method left out;
+  (`auto_furniture`): widening must not bring back what the method left out; nor are
+  blocks inside a tooltip (auto.hover) that shows less than `auto_furniture_max` of the
+  kept text, wherever the element grew (`without_hover`);
 - a passage the kept blocks hold twice (`copies`: a page shipping its content twice, one
   copy for a layout a stylesheet hides) is read once (`blocks_drop_copies`); on a product
   page a shorter passage too (`page_copies`: a description shipped once per layout); a
@@ -52,7 +54,7 @@ from .. import math as math_mod
 from .. import pagetype
 from .. import prices
 from .. import teasers
-from ..algorithms.auto import furniture, lowest_common_ancestor
+from ..algorithms.auto import furniture, furniture_inside, hover, lowest_common_ancestor
 from ..algorithms.base import Choice
 from ..codes import first_seen
 from ...errors import PithError
@@ -544,6 +546,9 @@ def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: 
         land = furniture(snap)
         if land.any():
             keep &= in_method | ~snap.subtrees(np.flatnonzero(land))[rows]
+    if opts.auto_furniture:
+        # nor hover text the element grew over (NOTES.md, 'Why a tooltip is left out of the answer')
+        keep = without_hover(snap, feats, opts, blocks, rows, keep)
     if opts.blocks_drop_quoted:      # a reply quoting a whole earlier post
         kept_text = np.flatnonzero(keep & has_text)
         keep[kept_text[quoted_copies([strings[i] for i in kept_text.tolist()],
@@ -564,6 +569,23 @@ def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: 
     inside = (rows >= node) & (rows < snap.end[node])
     base = method if node == method.node else pin(method, node)
     return with_blocks(snap, blocks, base, which[inside], keep[inside])
+
+
+def without_hover(snap: Snapshot, feats: Features, opts: Options, blocks: blocks_mod.Blocks,
+                  rows: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """`keep` (a mask over the block rows `rows`) without the blocks inside a tooltip
+    (auto.hover) that shows less than `auto_furniture_max` of the kept text: auto drops
+    the ones inside its own element, and an element grown or moved after it (a question
+    above its answers, posts.question; choose_by_blocks) holds others."""
+    tips = hover(snap)
+    if not tips.any() or not keep.any():
+        return keep
+    kept_rows = np.zeros(snap.n, np.bool_)
+    kept_rows[rows[keep]] = True
+    inner = furniture_inside(snap, feats, kept_rows[blocks.owner], tips, opts.auto_furniture_max)
+    if not inner.any():
+        return keep
+    return keep & ~snap.subtrees(np.flatnonzero(inner))[rows]
 
 
 def pin(choice: Choice, node: int) -> Choice:
