@@ -1,4 +1,4 @@
-"""Listed items' names: a short link between two kept lines of a listing is kept (cards.py)."""
+"""Listed items' cards: a short link between two kept lines of a listing is kept, a card's button label is not (cards.py)."""
 import numpy as np
 
 from pith.pages import static
@@ -118,3 +118,73 @@ def test_between_leaves_a_count_out():
     out = cards.between(keep, has_text, linked, np.array([6, 4, 6, 6, 6]),
                         ["Studio", "6207", "£89.00", "KR233", "£99.00"])
     assert out.tolist() == [False, False, False, True, False]
+
+
+def shop_grid_page():
+    """A shop's category grid: each card a linked product name, a price, and a "Compare"
+    toggle and an "Add to cart" label in plain elements (no button tag), the shape of the
+    training sites' grids whose truths keep the names and prices but no control."""
+    items = "".join(
+        f'<div class="card"><h3><a href="/p/{name.lower()}">{name} Desk Lamp</a></h3>'
+        f'<p class="price">${40 + i * 3}.00</p>'
+        f'<p class="blurb">A {name.lower()} lamp with a weighted brass base and a '
+        f'linen shade, dimmable in {3 + i % 4} steps.</p>'
+        f'<div class="act"><span class="cmp">Compare</span></div>'
+        f'<div class="cart"><span>+ Wishlist</span></div></div>'
+        for i, name in enumerate(TOOLS))
+    return ("<!DOCTYPE html><html><head><title>Desk Lamps</title></head>"
+            "<body><header><nav><a href='/'>Home</a> <a href='/lamps'>Lamps</a></nav>"
+            "</header><main><h1>Desk Lamps</h1><p>Every desk lamp we stock, "
+            "sorted by how often readers buy them.</p>"
+            f'<div class="grid">{items}</div></main>'
+            "<footer><a href='/privacy'>Privacy Policy</a></footer></body></html>")
+
+
+def grid_decision():
+    """The grid page's selection, its block texts, and a decision keeping every text
+    block past the menu (what the block model kept of a training site's grid)."""
+    snap = static.snapshot_from_html(shop_grid_page(), "https://lamps.example.com/desk")
+    sel = select(snap, Options.from_overrides({}))
+    blocks = segment.compute(sel.snap, sel.feats)
+    texts = segment.texts(sel.snap, blocks, np.arange(len(blocks.rows)))
+    keep = (blocks.chars > 0) & (blocks.rows > 8)
+    return sel, texts, keep
+
+
+def test_a_listed_cards_controls_are_left_out():
+    """The failure this fixes: "Compare" and "+ Wishlist" read between the cards' lines;
+    they go, the names, prices and blurbs stay."""
+    sel, texts, keep = grid_decision()
+    assert sel.page_type[0] in cards.LISTED
+    control = np.array([t in ("Compare", "+ Wishlist") for t in texts])
+    assert (keep & control).sum() == 2 * len(TOOLS)
+    out = cards.controls(sel.snap, sel.feats, sel.element.node, keep, texts)
+    assert not out[control].any()
+    assert (out[~control] == keep[~control]).all()
+
+
+def test_an_articles_controls_stay(monkeypatch):
+    """On a page the page type model calls an article, the decision stays as it is."""
+    sel, texts, keep = grid_decision()
+    monkeypatch.setattr(cards.pagetype, "classify", lambda *a, **k: ("article", 0.9))
+    out = cards.controls(sel.snap, sel.feats, sel.element.node, keep, texts)
+    assert (out == keep).all()
+
+
+def test_the_grid_page_reads_no_control_with_the_option_on_only():
+    """End to end: the grid's answer holds no control label; with blocks_card_controls
+    off the block model's answer keeps them (the decision the rule corrects)."""
+    def answer(overrides):
+        snap = static.snapshot_from_html(shop_grid_page(), "https://lamps.example.com/desk")
+        return select(snap, Options.from_overrides(overrides)).output("text")
+    on, off = answer({}), answer({"blocks_card_controls": False})
+    assert "Quillmate Desk Lamp" in on
+    assert "Compare" not in on and "Wishlist" not in on
+    assert "Compare" in off or "Wishlist" in off
+
+
+def test_control_labels_are_whole_labels_only():
+    texts = ["Add to Cart", "+ Wishlist", "Compare", "QUICK VIEW", "View details",
+             "Compare prices from twelve shops", "Shop now", "Learn more", "Sold out", ""]
+    assert cards.control_labels(texts).tolist() == [
+        True, True, True, True, True, False, False, False, False, False]

@@ -1,4 +1,4 @@
-"""Listed items' names: a short link between two kept blocks of a listing is kept too (an item's title between its rank and its score).
+"""Listed items' cards: a short link between two kept blocks of a listing is kept too (an item's title between its rank and its score), a card's button label is not.
 
 A listing's or a collection's items are cards: the item's name, a link to its own page,
 with a rank, a price, a score or a line of summary. The block model, fitted over all page
@@ -19,8 +19,16 @@ Decisions a change must keep (NOTES.md, 'Why a listed item keeps its name'):
   whose text no other block repeats ("Add to Cart", "Compare": a card's buttons), both of
   whose neighbouring text blocks in the scope are kept; the first and the last text block
   of the scope have one neighbour and stay as decided.
+
+A card's controls are left out (`controls`; NOTES.md, 'Why a listed card's buttons are left
+out'): a text block that is the whole label of a shop card's button or toggle ("Add to
+cart", "Compare", "+ Wishlist", "Quick view"; CONTROL_LABEL), only on those page types too.
+The block model kept them between the cards' lines; the training truths of listings and
+collections never keep one.
 """
 from __future__ import annotations
+
+import re
 
 import numpy as np
 
@@ -34,6 +42,13 @@ LISTED = frozenset({"listing", "collection"})
 # An item's name is a line (a product's, a book's, a film's title); a longer link is an
 # excerpt or a teaser's sentence, which the block model judges as it judges text.
 NAME_MAX_CHARS = 120
+# A card's control: the whole text of a block (lower-cased, spaces collapsed) that is a
+# shop card's button or toggle label. Only labels the training truths of listings and
+# collections never keep: "Shop now", "Learn more" and "Sold out" are kept by some sites'
+# truths and stay (NOTES.md, 'Why a listed card's buttons are left out').
+CONTROL_LABEL = re.compile(
+    r"^\+?\s?(?:add to (?:cart|bag|basket|wishlist|compare)|wishlist|compare|quick ?view"
+    r"|view details|(?:select|choose) options)$")
 
 
 def between(keep: np.ndarray, has_text: np.ndarray, linked: np.ndarray,
@@ -71,3 +86,26 @@ def names(snap: Snapshot, feats: Features, node: int, rows: np.ndarray, keep: np
     if kind is None or kind[0] not in LISTED:
         return keep
     return keep | add
+
+
+def control_labels(texts: list[str]) -> np.ndarray:
+    """Bool per block text: the whole text is a card's control label (CONTROL_LABEL)."""
+    out = np.zeros(len(texts), np.bool_)
+    for i, text in enumerate(texts):    # a regular expression per short block
+        if 0 < len(text) <= 40:
+            out[i] = CONTROL_LABEL.match(" ".join(text.split()).lower()) is not None
+    return out
+
+
+def controls(snap: Snapshot, feats: Features, node: int, keep: np.ndarray,
+             texts: list[str]) -> np.ndarray:
+    """`keep` (per block, `texts` their texts) without the kept cards' control labels
+    (`control_labels`), on a page the page type model calls a listing or a collection
+    (`node` the method's element); `keep` as it is on any other page."""
+    drop = keep & control_labels(texts)
+    if not drop.any():
+        return keep
+    kind = pagetype.classify(snap, feats, node)
+    if kind is None or kind[0] not in LISTED:
+        return keep
+    return keep & ~drop

@@ -428,6 +428,13 @@ class Options:
         "doubts as it doubts a menu's entry (cards.py; NOTES.md, 'Why a listed item keeps "
         "its name')")
 
+    blocks_card_controls: bool = _opt(
+        True, "on a page the page type model calls a listing or a collection, a kept block "
+        "whose whole text is a card's button or toggle label ('Add to cart', 'Compare', "
+        "'+ Wishlist', 'Quick view'; cards.CONTROL_LABEL) is left out: the training truths "
+        "of listings never keep one (cards.py; NOTES.md, 'Why a listed card's buttons are "
+        "left out')")
+
     blocks_product_teasers: bool = _opt(
         True, "on a page the page type model calls a product's, the teaser groups "
         "(teasers.groups: other items' cards, each a linked name) after the last kept line "

@@ -532,6 +532,8 @@ def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: 
     if opts.blocks_item_names:       # a listed item's name between its kept lines
         keep = cards.names(snap, feats, method.node, rows, keep, has_text,
                            blocks.chars[which], strings)
+    if opts.blocks_card_controls:    # a listed card's buttons ("Add to cart", "Compare")
+        keep = cards.controls(snap, feats, method.node, keep, strings)
     if opts.blocks_product_price:    # a product's price beside its kept name
         keep = prices.beside_name(snap, feats, method.node, rows, keep, has_text,
                                   blocks.chars[which], strings)
