@@ -403,6 +403,11 @@ class Options:
         "('Copyright © 2006 …', '© The Gazette', 'All rights reserved'; rights.py) is judged "
         "no content, so the article does not end on its site's copyright line (NOTES.md, "
         "'Why a copyright line is left out')")
+    auto_ad_labels: bool = _opt(
+        True, "auto with auto_block_choice: a block whose whole text is an ad slot's label "
+        "('Advertisement', 'Continua após a publicidade'; adlabels.py) is judged no "
+        "content, so the story is not broken by its ads' labels (NOTES.md, 'Why an ad's "
+        "label is left out')")
     auto_adjacent_repeats: bool = _opt(
         True, "auto with auto_block_choice: a block whose text (at least "
         "repeats.REPEAT_CHARS characters) is the previous text block's is judged no content, "

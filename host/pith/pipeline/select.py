@@ -49,6 +49,7 @@ from . import pagetype
 from . import posts
 from . import reader, render
 from . import repeats
+from . import adlabels
 from . import rights
 from . import sidebars
 from . import teasers
@@ -330,6 +331,9 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
     if page is not None and opts.auto_rights_lines:
         # a copyright notice is not the text (NOTES.md, 'Why a copyright line is left out')
         page = rights.without(page)
+    if page is not None and opts.auto_ad_labels:
+        # an ad slot's label is not the text (NOTES.md, 'Why an ad's label is left out')
+        page = adlabels.without(page)
     if page is not None and opts.auto_adjacent_repeats:
         # a line said twice in a row is read once (NOTES.md, 'Why a line said twice in a
         # row is read once')
