@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from . import adlabels
 from . import bios
 from . import comments as comments_mod
 from . import footprint
@@ -49,7 +50,6 @@ from . import pagetype
 from . import posts
 from . import reader, render
 from . import repeats
-from . import adlabels
 from . import rights
 from . import sidebars
 from . import teasers
