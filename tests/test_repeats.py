@@ -6,7 +6,7 @@ import numpy as np
 from conftest import PAGES
 from pith.pages import static
 from pith.pipeline import repeats
-from pith.pipeline.blocks.keep import Judged
+from pith.pipeline.blocks.keep import Judged, collapsed
 from pith.pipeline.options import Options
 from pith.pipeline.select import select
 
@@ -40,7 +40,7 @@ def test_only_the_next_text_block_and_only_a_line_long_enough():
     chars = np.array([len(t) for t in texts])
     # the empty block between the first two copies is no text block; the third copy
     # follows another line; "Yes" twice is under REPEAT_CHARS
-    assert repeats.later_copies(texts, chars).tolist() == [
+    assert repeats.later_copies(collapsed(texts), chars).tolist() == [
         False, False, True, False, False, False, False]
 
 
@@ -52,7 +52,7 @@ def test_of_a_run_the_copy_the_model_keeps_is_the_one_that_stays():
                                                     "Credit: The Spruce Eats"]
     chars = np.array([len(t) for t in texts])
     page = Judged(p=np.array([0.1, 0.6, 0.6, 0.5, 0.9, 0.2]), texts=texts)
-    out = repeats.without(page, SimpleNamespace(chars=chars)).p
+    out = repeats.without(page, SimpleNamespace(chars=chars), collapsed(texts)).p
     assert out.tolist() == [0.0, 0.6, 0.0, 0.5, 0.9, 0.0]
 
 
@@ -63,4 +63,4 @@ def test_a_paragraph_said_twice_is_no_line():
     paragraph = "Lorem ipsum dolor sit amet, consectetur adipisicing elit. " * 5
     texts = [paragraph, paragraph]
     assert len(paragraph) > repeats.REPEAT_MAX_CHARS
-    assert not repeats.later_copies(texts, np.array([len(t) for t in texts])).any()
+    assert not repeats.later_copies(collapsed(texts), np.array([len(t) for t in texts])).any()

@@ -2,6 +2,7 @@
 from conftest import PAGES
 from pith.pages import static
 from pith.pipeline import rights
+from pith.pipeline.blocks.keep import collapsed
 from pith.pipeline.options import Options
 from pith.pipeline.select import select
 
@@ -42,8 +43,8 @@ def test_rights_notices_are_found_by_their_words():
             "The court held that the copyright in the photographs had expired in 1998.",
             "(c) the tenant shall repair the wall",
             "All rights reserved. " + "No part of this book may be reproduced. " * 8]
-    assert rights.lines(found).all()
-    assert not rights.lines(kept).any()
+    assert rights.lines(collapsed(found)).all()
+    assert not rights.lines(collapsed(kept)).any()
 
 
 def test_a_credit_run_into_the_first_paragraph_is_the_paragraph():
@@ -54,5 +55,5 @@ def test_a_credit_run_into_the_first_paragraph_is_the_paragraph():
              "foray into mobile gaming. It's a game you can play on your phone with one "
              "hand, so what's not to love?")
     assert len(block) > rights.RIGHTS_LINE_CHARS
-    assert not rights.lines([block]).any()
-    assert rights.lines([block[:60]]).all()
+    assert not rights.lines(collapsed([block])).any()
+    assert rights.lines(collapsed([block[:60]])).all()

@@ -42,20 +42,21 @@ TRIM = " \t\n.:;…·•|-–—_*()[]"
 AD_LABEL_CHARS = 40
 
 
-def labels(texts: list[str]) -> np.ndarray:
-    """Bool per block text: its whole text is an ad slot's label (AD_LABEL)."""
-    out = np.zeros(len(texts), bool)
-    for i, text in enumerate(texts):       # one regular expression per short block
+def labels(collapsed: list[str]) -> np.ndarray:
+    """Bool per block text (whitespace collapsed: keep.collapsed): its whole text is an ad
+    slot's label (AD_LABEL)."""
+    out = np.zeros(len(collapsed), bool)
+    for i, text in enumerate(collapsed):   # one regular expression per short block
         if len(text) <= 2 * AD_LABEL_CHARS:
-            line = " ".join(text.split()).lower().strip(TRIM)
+            line = text.lower().strip(TRIM)
             out[i] = 0 < len(line) <= AD_LABEL_CHARS and AD_LABEL.match(line) is not None
     return out
 
 
-def without(page):
-    """`page` (keep.Judged) with every ad label judged no content; `page` as it is when it
-    shows none."""
-    found = labels(page.texts)
+def without(page, collapsed: list[str]):
+    """`page` (keep.Judged) with every ad label judged no content (`collapsed`: its texts
+    as keep.collapsed gives them); `page` as it is when it shows none."""
+    found = labels(collapsed)
     if not found.any():
         return page
     return dataclasses.replace(page, p=np.where(found, 0.0, page.p))

@@ -25,14 +25,14 @@ REPEAT_CHARS = 20
 REPEAT_MAX_CHARS = 200
 
 
-def later_copies(texts: list[str], chars: np.ndarray) -> np.ndarray:
-    """Bool per block: its text (whitespace collapsed, REPEAT_CHARS to REPEAT_MAX_CHARS
-    characters) is the previous text block's."""
+def later_copies(collapsed: list[str], chars: np.ndarray) -> np.ndarray:
+    """Bool per block: its text (whitespace collapsed: keep.collapsed; REPEAT_CHARS to
+    REPEAT_MAX_CHARS characters) is the previous text block's."""
     at = np.flatnonzero(chars > 0)
-    out = np.zeros(len(texts), bool)
+    out = np.zeros(len(collapsed), bool)
     if len(at) < 2:
         return out
-    lines = np.array([" ".join(texts[i].split()) for i in at.tolist()], dtype=object)
+    lines = np.array([collapsed[i] for i in at.tolist()], dtype=object)
     line_like = np.fromiter((REPEAT_CHARS <= len(line) <= REPEAT_MAX_CHARS for line in lines),
                             bool, len(lines))
     same = (lines[1:] == lines[:-1]) & line_like[1:]
@@ -40,12 +40,12 @@ def later_copies(texts: list[str], chars: np.ndarray) -> np.ndarray:
     return out
 
 
-def without(page, blocks):
+def without(page, blocks, collapsed: list[str]):
     """`page` (keep.Judged) with every copy of a run but the one the model judges likeliest
     (the first of those, on a tie) judged no content: a shop writes a name three times,
     once per layout, and the model keeps the copy its layout shows; as it is when there is
     no run."""
-    copies = later_copies(page.texts, blocks.chars)
+    copies = later_copies(collapsed, blocks.chars)
     if not copies.any():
         return page
     at = np.flatnonzero(blocks.chars > 0)

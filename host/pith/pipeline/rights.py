@@ -47,23 +47,25 @@ RIGHTS_LINE_CHARS = 160
 RIGHTS_CHARS = 300
 
 
-def lines(texts: list[str]) -> np.ndarray:
-    """Bool per block text: a rights notice, opening like one (RIGHTS_OPENER, at most
-    RIGHTS_LINE_CHARS characters) or reserving the rights (RIGHTS_RESERVED, at most
-    RIGHTS_CHARS)."""
-    out = np.zeros(len(texts), bool)
-    for i, text in enumerate(texts):       # a regular expression or two per short block
-        line = " ".join(text.split()).lower()
-        if 0 < len(line) <= RIGHTS_CHARS:
+def lines(collapsed: list[str]) -> np.ndarray:
+    """Bool per block text (whitespace collapsed: keep.collapsed): a rights notice, opening
+    like one (RIGHTS_OPENER, at most RIGHTS_LINE_CHARS characters) or reserving the rights
+    (RIGHTS_RESERVED, at most RIGHTS_CHARS)."""
+    out = np.zeros(len(collapsed), bool)
+    for i, text in enumerate(collapsed):   # a regular expression or two per short block
+        if not 0 < len(text) <= RIGHTS_CHARS:
+            continue                       # lower case never shortens a text
+        line = text.lower()
+        if len(line) <= RIGHTS_CHARS:
             out[i] = ((len(line) <= RIGHTS_LINE_CHARS and RIGHTS_OPENER.search(line) is not None)
                       or RIGHTS_RESERVED.search(line) is not None)
     return out
 
 
-def without(page):
-    """`page` (keep.Judged) with every rights notice judged no content; `page` as it is
-    when it shows none."""
-    found = lines(page.texts)
+def without(page, collapsed: list[str]):
+    """`page` (keep.Judged) with every rights notice judged no content (`collapsed`: its
+    texts as keep.collapsed gives them); `page` as it is when it shows none."""
+    found = lines(collapsed)
     if not found.any():
         return page
     return dataclasses.replace(page, p=np.where(found, 0.0, page.p))

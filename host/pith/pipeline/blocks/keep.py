@@ -451,6 +451,12 @@ class Judged:
     texts: list[str]
 
 
+def collapsed(texts: list[str]) -> list[str]:
+    """Each block text with its whitespace collapsed to single spaces and trimmed: the form
+    the line rules after the choice (rights, adlabels, repeats) read, made once a page."""
+    return [" ".join(text.split()) for text in texts]
+
+
 def judge_page(snap: Snapshot, feats: Features, opts: Options, method: Choice,
                model_path: str = str(MODEL_PATH)) -> Judged | None:
     """Every block of the page judged at once, with `method`'s element as the method's;
