@@ -96,7 +96,6 @@ SHORT_WORDS = {
                       "syntax version api deprecated note".split()),
     "ago": frozenset("ago yesterday hours minutes days weeks months years".split()),
 }
-SHORT_ANY = frozenset().union(*SHORT_WORDS.values())
 # Currency signs: their count in the short text nodes is the price feature ("$19.99").
 CURRENCY = "$€£¥₹"
 # Beginnings of class and id name tokens (lower case), counted per group: `productCard`,
@@ -172,7 +171,6 @@ TITLE_WORDS = {
     "service": frozenset("service services company agency solutions pricing contact near "
                          "best repair professional".split()),
 }
-TITLE_ANY = frozenset().union(*TITLE_WORDS.values())
 # Labels of the URL's host name, per group: docs.python.org, community.example.com.
 HOST_WORDS = {
     "docs": frozenset("docs doc developer developers learn help support wiki api kb manual "
@@ -252,12 +250,31 @@ def tokens(text: str) -> list[str]:
     return letters(text).split()
 
 
-def token_counts(text: str, groups: dict[str, frozenset], words: frozenset) -> list[float]:
-    """Per group, log1p of how many of `text`'s lower-case tokens are its words; `words`
-    is every group's words (only those tokens are counted)."""
-    tally = Counter(filter(words.__contains__, tokens(text)))
-    seen = tally.keys()
-    return [math.log1p(sum(tally[w] for w in group & seen)) for group in groups.values()]
+def group_index(groups: dict[str, frozenset]) -> dict[str, tuple[int, ...]]:
+    """Each word of `groups` -> the positions of the groups that list it (token_counts'
+    index: a page's few distinct hits are each added to their groups, where every group
+    intersected its words with the hits)."""
+    index: dict[str, tuple[int, ...]] = {}
+    for k, group in enumerate(groups.values()):
+        for w in group:
+            index[w] = index.get(w, ()) + (k,)
+    return index
+
+
+def token_counts(text: str, groups: dict[str, frozenset],
+                 index: dict[str, tuple[int, ...]]) -> list[float]:
+    """Per group, log1p of how many of `text`'s lower-case tokens are its words; `index`:
+    group_index(groups) (only the tokens it holds are counted)."""
+    per = [0] * len(groups)
+    for word, count in Counter(filter(index.__contains__, tokens(text))).items():
+        for k in index[word]:
+            per[k] += count
+    return list(map(math.log1p, per))
+
+
+# The short texts' and the title's words, each to its groups (token_counts).
+SHORT_INDEX = group_index(SHORT_WORDS)
+TITLE_INDEX = group_index(TITLE_WORDS)
 
 
 def name_counts(names: Iterable[str]) -> list[float]:
@@ -353,7 +370,7 @@ def page_part(snap: Snapshot, feats: Features) -> PagePart:
     url = snap.meta.get("url") or ""
     out += url_features(url)
     title = snap.meta.get("title") or ""
-    out += token_counts(title, TITLE_WORDS, TITLE_ANY)
+    out += token_counts(title, TITLE_WORDS, TITLE_INDEX)
     out.append(float(min(len(title.split()), 30)))
 
     tel = tel_links(snap.url[snap.link & live].tolist())
@@ -509,7 +526,7 @@ def short_text(snap: Snapshot, feats: Features, live: np.ndarray) -> tuple[list[
     prices = text.count("$") if text.isascii() else sum(map(text.count, CURRENCY))
     chars = int(feats.text_chars[text_rows].sum() + feats.tail_chars[tail_rows].sum())
     return ([math.log1p(n_short), math.log1p(prices), prices / (n_short + 1.0)]
-            + token_counts(text, SHORT_WORDS, SHORT_ANY)), chars
+            + token_counts(text, SHORT_WORDS, SHORT_INDEX)), chars
 
 
 @dataclass(frozen=True)

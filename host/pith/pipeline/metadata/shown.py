@@ -328,6 +328,8 @@ def short_rows(snap, column: str, rows: np.ndarray, limit: int) -> np.ndarray:
 def near(snap, node: int, rows: np.ndarray) -> np.ndarray:
     """`rows` inside the chosen element or up to WINDOW_ROWS before it, nearest its top
     first (before it: by distance up; inside: by distance down)."""
+    if not len(rows):
+        return rows                # none: the same empty array, without five numpy calls
     lo, hi = node - WINDOW_ROWS, int(snap.end[node])
     rows = rows[(rows >= lo) & (rows < hi)]
     return rows[np.abs(rows - node).argsort(kind="stable")]
@@ -505,6 +507,8 @@ def byline(snap, gone: np.ndarray, node: int, author_links: list[int]) -> list[s
         profiles = matching_rows(snap, "url", AUTHOR_URL, rows[snap.link[rows]])
         if len(profiles):      # a social network's /profile/ is a follow or share link
             profiles = profiles[~np.isin(snap.host[profiles], SOCIAL_HOSTS)]
+        if not author_links:
+            return profiles    # ascending and distinct already (rows of the window's order)
         return distinct(np.concatenate([np.array(author_links, np.int64), profiles]))
 
     # the most specific first: links to the author, a line starting "By", a class name, a
@@ -516,7 +520,10 @@ def byline(snap, gone: np.ndarray, node: int, author_links: list[int]) -> list[s
               lambda: short_texts(CREDIT_CUE))
     parent = snap.parent
     for g, find_group in enumerate(groups):
-        found = near(snap, node, find_group())
+        found = find_group()
+        if not len(found):
+            continue                       # most groups find nothing: no numpy calls on none
+        found = near(snap, node, found)
         found = found[~gone[found] & (snap.end[found] - found <= MAX_BYLINE_ROWS)][:MAX_TRIES]
         found = found[~in_menu(snap, found)]
         for r in found.tolist():
@@ -637,7 +644,8 @@ def dateline(snap, gone: np.ndarray, node: int, times: list[list],
                                      window_names(snap, "id", node).matching(DATE_NAMES_TRIE),
                                      look[tag_in(snap, TIME)[look]]]))
     cands = near(snap, node, cands)
-    cands = cands[~gone[cands] & (snap.end[cands] - cands <= MAX_BYLINE_ROWS)]
+    if len(cands):
+        cands = cands[~gone[cands] & (snap.end[cands] - cands <= MAX_BYLINE_ROWS)]
     update = None
     for r in cands[:MAX_TRIES].tolist():
         t = text_of(snap, r)
@@ -676,10 +684,13 @@ def is_clock(snap, r: int, inside: bool = False) -> bool:
     `inside`, or an element inside `r` (a date line's block holding the clock's paragraph;
     a date read from a row's own text or tail needs only the row and its parent)."""
     p = int(snap.parent[r])
-    rows = ([p] if p >= 0 else []) + (list(range(r, min(int(snap.end[r]), r + MAX_BYLINE_ROWS)))
-                                      if inside else [r])
-    names = " ".join(f"{snap.cls[i]} {snap.id[i]}" for i in rows)
-    return bool(CLOCK_NAMES.search(names.lower()))
+    hi = min(int(snap.end[r]), r + MAX_BYLINE_ROWS) if inside else r + 1
+    # the rows' classes and ids as two slices (a pattern without spaces matches inside one
+    # name: their order and the spaces between them change no answer)
+    names = [*snap.cls[r:hi].tolist(), *snap.id[r:hi].tolist()]
+    if p >= 0:
+        names += (snap.cls[p], snap.id[p])
+    return bool(CLOCK_NAMES.search(" ".join(names).lower()))
 
 
 # The columns a short date line is read from: a row's own text, and the text after it (a
