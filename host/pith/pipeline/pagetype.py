@@ -118,10 +118,15 @@ NAME_WORDS = {
 # place costs a comparison per distinct next letter, not one per word), capturing the
 # word and the rest of the token (the pair is the token: a set of them is the distinct
 # tokens); NAME_GROUP names the word's group (the first that lists it, as an alternation
-# of the groups in order would).
-NAME_TOKENS = re.compile(" (" + wordtrie.trie([(w, "") for words in NAME_WORDS.values()
-                                                for w in words]) + ")([a-z]*)")
-NAME_GROUP = {w: k for k, words in reversed(list(enumerate(NAME_WORDS.values())))
+# of the groups in order would). Searched in the bytes of `letter_bytes` (no decoding
+# of a names text of ten kilobytes to a str), behind a look-ahead of the words' first
+# letters: a place in a run of spaces (a digit, a dash) fails at one test, not at one
+# per branch of the trie's first level.
+NAME_FIRSTS = "".join(sorted({w[0] for words in NAME_WORDS.values() for w in words}))
+NAME_TOKENS = re.compile((" (?=[" + NAME_FIRSTS + "])("
+                          + wordtrie.trie([(w, "") for words in NAME_WORDS.values() for w in words])
+                          + ")([a-z]*)").encode("ascii"))
+NAME_GROUP = {w.encode("ascii"): k for k, words in reversed(list(enumerate(NAME_WORDS.values())))
               for w in words}
 # Tokens of names and texts, once lower-cased: ASCII letter runs (every word above is
 # one; a Unicode letter class costs several times as much on a page of utility classes).
@@ -236,13 +241,19 @@ REPEAT_MIN = 3
 KEY_LIMIT = 2**63
 
 
-def letters(text: str) -> str:
-    """`text` lower-cased with every character but a-z a space (one or more): its
-    TOKEN runs are those of `text.lower()`. The byte table lower-cases A-Z itself, so
-    `str.lower` runs only on a text holding one of ASCII_FROM_LOWER."""
+def letter_bytes(text: str) -> bytes:
+    """`text` lower-cased with every character but a-z a space (one or more), as ASCII
+    bytes: its TOKEN runs are those of `text.lower()`. The byte table lower-cases A-Z
+    itself, so `str.lower` runs only on a text holding one of ASCII_FROM_LOWER. The page
+    type's searches and counts read the bytes (a decoding to str is a copy of them)."""
     if ASCII_FROM_LOWER[0] in text or ASCII_FROM_LOWER[1] in text:
         text = text.lower()
-    return text.encode("utf-8", "surrogatepass").translate(_LETTERS).decode("ascii")
+    return text.encode("utf-8", "surrogatepass").translate(_LETTERS)
+
+
+def letters(text: str) -> str:
+    """`letter_bytes` as a str."""
+    return letter_bytes(text).decode("ascii")
 
 
 def tokens(text: str) -> list[str]:
@@ -250,23 +261,25 @@ def tokens(text: str) -> list[str]:
     return letters(text).split()
 
 
-def group_index(groups: dict[str, frozenset]) -> dict[str, tuple[int, ...]]:
-    """Each word of `groups` -> the positions of the groups that list it (token_counts'
-    index: a page's few distinct hits are each added to their groups, where every group
-    intersected its words with the hits)."""
-    index: dict[str, tuple[int, ...]] = {}
+def group_index(groups: dict[str, frozenset]) -> dict[bytes, tuple[int, ...]]:
+    """Each word of `groups`, as ASCII bytes -> the positions of the groups that list it
+    (token_counts' index: a page's few distinct hits are each added to their groups,
+    where every group intersected its words with the hits)."""
+    index: dict[bytes, tuple[int, ...]] = {}
     for k, group in enumerate(groups.values()):
         for w in group:
-            index[w] = index.get(w, ()) + (k,)
+            key = w.encode("ascii")
+            index[key] = index.get(key, ()) + (k,)
     return index
 
 
 def token_counts(text: str, groups: dict[str, frozenset],
-                 index: dict[str, tuple[int, ...]]) -> list[float]:
+                 index: dict[bytes, tuple[int, ...]]) -> list[float]:
     """Per group, log1p of how many of `text`'s lower-case tokens are its words; `index`:
-    group_index(groups) (only the tokens it holds are counted)."""
+    group_index(groups) (only the tokens it holds are counted; the tokens are the bytes
+    of `letter_bytes`, split)."""
     per = [0] * len(groups)
-    for word, count in Counter(filter(index.__contains__, tokens(text))).items():
+    for word, count in Counter(filter(index.__contains__, letter_bytes(text).split())).items():
         for k in index[word]:
             per[k] += count
     return list(map(math.log1p, per))
@@ -281,14 +294,14 @@ def name_counts(names: Iterable[str]) -> list[float]:
     """Per NAME_WORDS group, log1p of how many distinct tokens of the class and id
     `names` begin with one of its words (distinct: a page of utility classes repeats the
     same long class strings on thousands of rows; pass each name once, it is cheaper).
-    One regex pass over the names' `letters` after a space, where every token follows a
+    One regex pass over the names' `letter_bytes` after a space, where every token follows a
     space (a literal first character, which the engine skips ahead to, where a word
     boundary was tried at every character): a match is a token that begins with a word,
     (word, rest of the token); the set of them is the distinct tokens, each counted in
     the first group it begins with (NAME_GROUP of its word). No list of every token, no
     second join of the distinct ones."""
     per = [0] * len(NAME_WORDS)
-    for word, _rest in set(NAME_TOKENS.findall(" " + letters(" ".join(names)))):
+    for word, _rest in set(NAME_TOKENS.findall(b" " + letter_bytes(" ".join(names)))):
         per[NAME_GROUP[word]] += 1
     return [math.log1p(c) for c in per]
 
