@@ -377,6 +377,56 @@ def test_dated_lines_are_the_short_texts_and_tails_holding_a_year_in_row_order()
                                                      6: "2019-06-05"}
 
 
+def test_first_date_is_the_min_over_every_dated_line():
+    """shown.first_date (the lines read nearest first, stopping at the first key a line
+    dates) gives what the min over short_dates of every line gave, for the keys the date
+    line reads (distance to the element's top, then row; the row): random rows of dates,
+    undated years, joining days, clocks, texts and tails of one row with two days."""
+    import random
+    rng = random.Random(7)
+    strings = ["4 March 2024", "March 3, 2020", "Room 2019", "Joined: Dec 11, 2021", "",
+               "2023-01-05", "12/05/2022", "May 2024", "Posted 1 June 2021 · 3 min"]
+    for trial in range(60):
+        rows = [("html", -1), ("body", 0)]
+        for _ in range(rng.randrange(1, 40)):
+            rows.append((rng.choice(["p", "span", "time"]), 1,
+                         {"text": rng.choice(strings), "tail": rng.choice(strings),
+                          "cls": rng.choice(["", "meta", "todays-date", "byline"])}))
+        snap = snapshot_mod.from_json(make_snapshot(rows), 1000)
+        lines = shown.dated_lines(snap, np.arange(snap.n))
+        node = rng.randrange(snap.n)
+        for us in (False, True):
+            near = min(((abs(r - node), r, d) for r, d in shown.short_dates(snap, lines, us)),
+                       default=None)
+            got = shown.first_date(snap, lines, lambda r: (abs(r - node), r), us)
+            assert got == (near[1:] if near else None), (trial, node)
+            first = min(shown.short_dates(snap, lines, us), default=None)
+            assert shown.first_date(snap, lines, int, us) == first, trial
+
+
+def test_a_clock_is_any_name_of_the_row_its_parent_or_its_rows():
+    """shown.is_clock reads the rows' classes and ids as slices: the answer the names of
+    each row in turn gave, on random rows with a clock's class or id here and there."""
+    import random
+    rng = random.Random(9)
+    names = ["", "meta", "Todays-Date", "date-today x", "current_day", "time", "today-show"]
+    rows = [("html", -1), ("body", 0)]
+    for _ in range(40):                               # a div of four spans, 40 times
+        div = len(rows)
+        for k in range(5):
+            rows.append(("span" if k else "div", div if k else 1,
+                         {"cls": rng.choice(names), "id": rng.choice(names)}))
+    snap = snapshot_mod.from_json(make_snapshot(rows), 1000)
+    for r in range(snap.n):
+        for inside in (False, True):
+            p = int(snap.parent[r])
+            rows_read = ([p] if p >= 0 else []) + (
+                list(range(r, min(int(snap.end[r]), r + shown.MAX_BYLINE_ROWS))) if inside else [r])
+            want = any(shown.CLOCK_NAMES.search(f"{snap.cls[i]} {snap.id[i]}".lower())
+                       for i in rows_read)
+            assert shown.is_clock(snap, r, inside) == want, (r, inside)
+
+
 def test_matching_names_searches_each_distinct_name_once_and_answers_every_row():
     """matching_names finds the rows matching_rows finds (classes repeated over rows, ids
     mostly empty, names in any case), and searches each distinct name once."""

@@ -119,13 +119,11 @@ NAME_WORDS = {
 # word and the rest of the token (the pair is the token: a set of them is the distinct
 # tokens); NAME_GROUP names the word's group (the first that lists it, as an alternation
 # of the groups in order would). Searched in the bytes of `letter_bytes` (no decoding
-# of a names text of ten kilobytes to a str), behind a look-ahead of the words' first
-# letters: a place in a run of spaces (a digit, a dash) fails at one test, not at one
-# per branch of the trie's first level.
-NAME_FIRSTS = "".join(sorted({w[0] for words in NAME_WORDS.values() for w in words}))
-NAME_TOKENS = re.compile((" (?=[" + NAME_FIRSTS + "])("
-                          + wordtrie.trie([(w, "") for words in NAME_WORDS.values() for w in words])
-                          + ")([a-z]*)").encode("ascii"))
+# of a names text of ten kilobytes to a str; a look-ahead of the words' first letters
+# before the trie measured no fewer instructions, NOTES.md, 'Why the stages read tags by
+# their codes').
+NAME_TOKENS = re.compile((" (" + wordtrie.trie([(w, "") for words in NAME_WORDS.values()
+                                                 for w in words]) + ")([a-z]*)").encode("ascii"))
 NAME_GROUP = {w.encode("ascii"): k for k, words in reversed(list(enumerate(NAME_WORDS.values())))
               for w in words}
 # Tokens of names and texts, once lower-cased: ASCII letter runs (every word above is

@@ -9,7 +9,7 @@ element's top. Rows that are code or hidden are not read.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -728,12 +728,31 @@ def short_dates(snap, lines: list[tuple[int, str, str]], us_order: bool = False)
             yield r, d
 
 
+def first_date(snap, lines: list[tuple[int, str, str]], key: Callable[[int], Any],
+               us_order: bool = False) -> tuple[int, str] | None:
+    """min((key(row), day) for (row, day) in short_dates(lines)) as (row, day), None when
+    no line holds one: the lines read in the order of their rows' keys, and no further
+    than the first key one of them dates (a window's list of dated posts is not parsed
+    line by line for the nearest; tests/test_metadata_shown.py checks it against the min).
+    Rows of one key are all read: the least day of them is the min's."""
+    best: tuple[int, str] | None = None
+    best_key = None
+    for line in sorted(lines, key=lambda line: key(line[0])):     # stable: texts, then tails
+        k = key(line[0])
+        if best is not None and k != best_key:
+            break
+        for r, d in short_dates(snap, [line], us_order):
+            if best is None or d < best[1]:
+                best, best_key = (r, d), k
+    return best
+
+
 def date_after(snap, gone: np.ndarray, node: int, us_order: bool = False) -> str | None:
     """The first short date line just after the chosen element (its next AFTER_ROWS
     rows): "Posted on April 13, 2023" under a post whose element the choice closed early."""
     end = int(snap.end[node])
     rows = np.arange(end, min(snap.n, end + AFTER_ROWS))
-    found = min(short_dates(snap, dated_lines(snap, rows[~gone[rows]]), us_order), default=None)
+    found = first_date(snap, dated_lines(snap, rows[~gone[rows]]), int, us_order)
     return found[1] if found else None
 
 
@@ -757,7 +776,7 @@ def published_over(snap, gone: np.ndarray, node: int, r: int, t: str, d: str,
     lines = [(q, c, s) for q, c, s in dated_lines(snap, top[~gone[top]])
              if PUBLISHED_WORDS.search((f"{snap.text[q]} {s}" if c == "tail" else s).lower())
              and not UPDATE_WORDS.search(s.lower())]
-    found = min(short_dates(snap, lines, us_order), default=None)
+    found = first_date(snap, lines, int, us_order)
     return found[1] if found else d
 
 
@@ -766,11 +785,10 @@ def written_date(snap, gone: np.ndarray, node: int, us_order: bool = False) -> s
     element's top: "February 4, 2025 - 11 minutes" in a plain <p> (published_over)."""
     top = np.arange(max(0, node - WINDOW_ROWS), min(int(snap.end[node]), node + WINDOW_ROWS))
     lines = dated_lines(snap, top[~gone[top]])
-    found = min(((abs(r - node), r, d) for r, d in short_dates(snap, lines, us_order)),
-                default=None)
+    found = first_date(snap, lines, lambda r: (abs(r - node), r), us_order)
     if not found:
         return None
-    _, r, d = found
+    r, d = found
     return published_over(snap, gone, node, r, snap.text[r], d, us_order)
 
 
