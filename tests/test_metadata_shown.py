@@ -620,8 +620,8 @@ def test_a_chinese_or_japanese_byline_label_names_the_author(line, names):
     assert meta_of(body, lang="zh")["authors"] == names
 
 
-# --- a byline's co-authors (NOTES.md, 'Why a byline's co-authors are read with the nearest
-# author link')
+# --- a byline's co-authors, a forum's dotted user name, a label under the post (NOTES.md,
+# 'Why a byline reads its co-authors, a forum's dotted user name and a label under the post')
 
 @pytest.mark.parametrize("line", [
     # a list of author links (energysage's "Written by:"), the nearest link the last

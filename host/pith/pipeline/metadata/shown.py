@@ -67,7 +67,8 @@ AUTHOR_URL = re.compile(r"/(?:author|authors|autor|autore|auteur|writers?|contri
 # A forum's link to a member's profile (the software's addresses above, XenForo's
 # /members/name.1/) and a user name of one word with dots in it ("b.scherer", "jo.p"): the
 # poster as the forum writes them, not a template's key ("page.author": NOT_NAME_PARTS)
-# (NOTES.md, 'Why a byline's co-authors are read with the nearest author link').
+# (NOTES.md,
+# 'Why a byline reads its co-authors, a forum's dotted user name and a label under the post').
 MEMBER_URL = re.compile(r"/members/[^/?#\s]+\.\d+/?(?:[?#]|$)|" + _MEMBER_URL, re.I)
 DOTTED_USER_NAME = re.compile(r"^\w[\w-]*(?:\.[\w-]+)+$")
 # Social networks' hosts: their /profile/ links are the site's follow and share buttons.
@@ -180,10 +181,9 @@ INITIAL = re.compile(r"^[A-Za-z]\.?$")
 NAME_TWICE = re.compile(r"^(.+?)\s*\(\s*\1\s*\)$", re.I)
 # A name's post-nominals after a comma ("Doris Munoz-Mantilla, MD, FOMA, DABOM", "Ph.D.",
 # "Trevor Brown, HB Retrofit, LLC"): degrees, boards and a company's form, each the name's
-# before it, none a name of its own (NOTES.md, 'Why a byline's co-authors are read with the
-# nearest author link'). Upper-case words up to six letters, dotted initials ("M.D."), and
-# the degrees written in mixed case; what follows it is the next comma, a name's join or
-# the end.
+# before it, none a name of its own: upper-case words up to six letters, dotted initials
+# ("M.D."), the degrees written in mixed case; after it the next comma, a join or the end
+# (NOTES.md, 'Why a byline reads its co-authors, a forum's dotted user name and a label under the post').
 POST_NOMINALS = re.compile(r",[ \t]*(?:[A-Z]{2,6}|(?:[A-Z][a-z]?\.){2,3}|PhD|MSc|BSc|MEd|MFA|"
                            r"PharmD|DrPH|PsyD|Esq\.?|Jr\.?|Sr\.?|Inc\.?|Ltd\.?|LLC)"
                            r"(?=[ \t]*(?:[,;&]|\band\b|$))")
@@ -578,7 +578,8 @@ def _names_at(snap, gone: np.ndarray, r: int, g: int) -> list[str]:
 
 # Levels up from an author link that hold the other links of the same byline: its parent
 # ("By <a>A</a> and <a>B</a>") or a list's ("<ul><li><a>A</a></li><li><a>B</a></li></ul>")
-# (NOTES.md, 'Why a byline's co-authors are read with the nearest author link').
+# (NOTES.md,
+# 'Why a byline reads its co-authors, a forum's dotted user name and a label under the post').
 COAUTHOR_LEVELS = 2
 
 
@@ -778,7 +779,8 @@ def short_dates(snap, lines: list[tuple[int, str, str]], us_order: bool = False)
 # "Author(s)"), the name in the next: an author box or credit under the post, read after
 # the chosen element when nothing above it or inside names anyone. A label alone, not a
 # "By" line: a "By" with its words after the content is a shop's "By Collection" or a
-# footer's (NOTES.md, 'Why a byline's co-authors are read with the nearest author link').
+# footer's (NOTES.md,
+# 'Why a byline reads its co-authors, a forum's dotted user name and a label under the post').
 AFTER_LABEL = re.compile(r"\n[ \t]*(?:(?:this|the)[ \t]+)?(?:(?:article|post|story|blog post|"
                          r"guide|piece)[ \t]+)?(?:written[ \t]+by|authors?|author\(s\)|autor(?:en)?|"
                          r"auteurs?)[ \t]*:?[ \t]*(?=\n|\Z)")
