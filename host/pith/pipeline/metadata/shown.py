@@ -781,7 +781,9 @@ def short_dates(snap, lines: list[tuple[int, str, str]], us_order: bool = False)
 # "By" line: a "By" with its words after the content is a shop's "By Collection" or a
 # footer's (NOTES.md,
 # 'Why a byline reads its co-authors, a forum's dotted user name and a label under the post').
-AFTER_LABEL = re.compile(r"\n[ \t]*(?:(?:this|the)[ \t]+)?(?:(?:article|post|story|blog post|"
+# Its first letters looked ahead (as BY_TEXT's): 6 µs a page against 13 without, median, and
+# 22 against 72 at the 95th percentile, over the first 300 training pages' short texts.
+AFTER_LABEL = re.compile(r"\n[ \t]*(?=[tapgsbw])(?:(?:this|the)[ \t]+)?(?:(?:article|post|story|blog post|"
                          r"guide|piece)[ \t]+)?(?:written[ \t]+by|authors?|author\(s\)|autor(?:en)?|"
                          r"auteurs?)[ \t]*:?[ \t]*(?=\n|\Z)")
 # The label's text is short: the longest form above, with spaces around.
