@@ -443,6 +443,13 @@ class Options:
         "not the product's text (teasers.after_product; NOTES.md, 'Why the cards of other "
         "products after a product are left out')")
 
+    blocks_product_price_cards: bool = _opt(
+        True, "with blocks_product_teasers, other products' cards named in no link count "
+        "as teaser groups too when each card shows a price and links off the page "
+        "(teasers.price_cards: eBay's 'People who viewed this item also viewed', "
+        "Zalando's 'How about these?'; NOTES.md, 'Why other products' priced cards are "
+        "left out')")
+
     blocks_product_price: bool = _opt(
         True, "on a page the page type model calls a product's, a price line "
         "(prices.PRICE_MAX_CHARS) between a kept block of the h1 naming the product and a "
