@@ -188,12 +188,14 @@ PRODUCT_LINES = ("Speckle Mug", "$60.00", "A wheel thrown stoneware mug",
 SECOND = (("Linen Napkin", "12.00"), ("Oak Tray", "58.00"), ("Cork Coaster", "9.00"))
 
 
-def product_page(related_first=False, second=False, unlinked=False):
+def product_page(related_first=False, second=False, unlinked=False, ahead=False):
     """A small shop's product page: menu, the product's name (h1), price and description,
     and a "You may also like" row of other products' cards, each a linked name and a
     price, after the description (or, `related_first`, between the price and the
     description). `unlinked`: each card's link holds its picture only, its name a plain
-    heading beside it (eBay's and Zalando's carousels)."""
+    heading beside it (eBay's and Zalando's carousels). `ahead`: the row comes before the
+    product's name, its heading in a wrapper of its own (eBay's "People who viewed this
+    item also viewed" above the item)."""
     if unlinked:
         cards = "".join(
             f'<li class="card"><a href="/products/{n.lower().replace(" ", "-")}">'
@@ -216,17 +218,23 @@ def product_page(related_first=False, second=False, unlinked=False):
         related += ("<section class='pairs'><div class='pairs-head'><h2>Better together</h2>"
                     f"</div><ul class='tiles'>{more}</ul></section>")
     body = (related + description) if related_first else (description + related)
+    top = ""
+    if ahead:
+        top = ("<section class='viewed'><div class='viewed-head'><h2>You may also like</h2>"
+               f"</div><div class='scroller'><ul>{cards}</ul></div></section>")
+        body = description
     return ("<!DOCTYPE html><html><head><title>Speckle Mug – Tidewater Ceramics</title>"
             '<meta property="og:type" content="product"></head>'
             "<body><header><nav><a href='/'>Home</a> <a href='/shop'>Shop</a> "
             "<a href='/cart'>Cart (0)</a></nav></header>"
-            "<main><div class='product'><h1 class='product-title'>Speckle Mug</h1>"
+            f"<main>{top}<div class='product'><h1 class='product-title'>Speckle Mug</h1>"
             f"<div class='product-price'>$60.00</div>{body}"
             "<button>Add to cart</button></div></main>"
             "<footer><a href='/privacy'>Privacy Policy</a></footer></body></html>")
 
 
-def product_kept(on, related_first=False, second=False, unlinked=False, priced=True):
+def product_kept(on, related_first=False, second=False, unlinked=False, priced=True,
+                 ahead=False, told=0.9, own_lines=True):
     """The texts the block stage keeps on `product_page`, its blocks judged as on the
     training sites' product pages (wcxb_dev_full hyosilver.com, zalando.co.uk): the
     product's name, price and description content, and the related cards' names and
@@ -234,14 +242,16 @@ def product_kept(on, related_first=False, second=False, unlinked=False, priced=T
     the model's `add` bar, so they are kept whatever the method's element shows)."""
     from pith.pipeline.blocks import keep as blocks_keep
     sel = select(static.snapshot_from_html(
-        product_page(related_first, second, unlinked),
+        product_page(related_first, second, unlinked, ahead),
         "https://tidewater.example.com/products/speckle-mug"))
     blocks = segment.compute(sel.snap, sel.feats)
     rows = blocks.rows
     texts = segment.texts(sel.snap, blocks, np.arange(len(rows)))
     p = np.zeros(len(rows))
     for i, t in enumerate(texts):
-        if t.startswith(PRODUCT_LINES):
+        if t.startswith(PRODUCT_LINES[2:]):     # the description, judged `told`
+            p[i] = told
+        elif t.startswith(PRODUCT_LINES):
             p[i] = 0.9
         elif t.startswith(tuple(n for n, _ in RELATED + SECOND) + ("$", "You may also like")):
             p[i] = 0.75
@@ -249,7 +259,8 @@ def product_kept(on, related_first=False, second=False, unlinked=False, priced=T
             p[i] = 0.66
             p[i] = 0.75
     opts = Options.from_overrides({"blocks_product_teasers": on,
-                                   "blocks_product_price_cards": priced})
+                                   "blocks_product_price_cards": priced,
+                                   "blocks_product_own_lines": own_lines})
     choice = blocks_keep.apply(sel.snap, sel.feats, opts, sel.scope, sel.element,
                                page=blocks_keep.Judged(p=p, texts=texts))
     kept = set(choice.kept.tolist())
@@ -305,6 +316,35 @@ def test_priced_cards_whose_names_are_no_links_after_the_product_are_left_out():
     assert not any(t.startswith((*(n for n, _ in RELATED), "You may also like"))
                    for t in after)
     assert not any(f"${p}" in after for _, p in RELATED)
+
+
+def test_cards_before_the_products_name_are_left_out_with_their_heading():
+    """The failure this fixes: a row of other products' cards above the product's h1
+    (judged content, 0.75) was read before the product, its heading too, with
+    blocks_product_price_cards off (nothing trails the product's last line); with it on
+    the row and the heading introducing it go, the product's lines stay."""
+    for unlinked in (False, True):
+        _, before = product_kept(True, unlinked=unlinked, priced=False, ahead=True)
+        assert "Speckle Bowl" in before and "You may also like" in before
+        _, after = product_kept(True, unlinked=unlinked, ahead=True)
+        assert all(any(t.startswith(line) for t in after) for line in PRODUCT_LINES)
+        assert not any(t.startswith((*(n for n, _ in RELATED), "You may also like"))
+                       for t in after)
+
+
+def test_the_listing_guard_weighs_the_products_lines_judged_under_sure():
+    """The failure this fixes: the description judged 0.4 (kept: the method shows it,
+    over the model's threshold; zalando.co.uk's specification rows are judged near 0.5)
+    was left out of the product's weight, so two rows of seven cards outweighed its one
+    sure line ("$60.00") tenfold and stayed, as if the page were a listing
+    (blocks_product_own_lines off); weighing every kept line of its own, they go."""
+    _, before = product_kept(True, second=True, told=0.4, own_lines=False)
+    assert "Speckle Bowl" in before and "Oak Tray" in before
+    assert any(t.startswith("A wheel thrown stoneware mug") for t in before)
+    _, after = product_kept(True, second=True, told=0.4)
+    assert all(any(t.startswith(line) for t in after) for line in PRODUCT_LINES)
+    assert not any(t.startswith((*(n for n, _ in RELATED + SECOND), "You may also like"))
+                   for t in after)
 
 
 def price_groups(html):

@@ -33,7 +33,13 @@ Decisions a change must keep (NOTES.md, 'Why teaser lists after the post are lef
   look") are left out in the block stage, after the element's choice (`after_product`,
   option `blocks_product_teasers`, called by blocks.keep): judged no content before the
   choice, they moved a shop's element off its product (NOTES.md, 'Why the cards of other
-  products after a product are left out').
+  products after a product are left out');
+- there, with `blocks_product_price_cards`, rows of cards that each show a price and link
+  off the page count as groups too (`price_cards`: a carousel naming its items in plain
+  headings beside a linked picture), and groups ending before the product's name (its
+  kept h1) go too, with the heading introducing them (`before_name`, `introducing`);
+  a product's own size or edition rows link nowhere else and make no such group
+  (NOTES.md, 'Why other products' priced cards are left out').
 """
 from __future__ import annotations
 
@@ -225,7 +231,8 @@ def titles(snap: Snapshot, feats: Features, rows: np.ndarray) -> np.ndarray:
 
 def after_product(snap: Snapshot, feats: Features, node: int, rows: np.ndarray,
                   keep: np.ndarray, has_text: np.ndarray, chars: np.ndarray,
-                  p: np.ndarray, texts: list[str] | None = None) -> np.ndarray:
+                  p: np.ndarray, texts: list[str] | None = None,
+                  all_lines: bool = False) -> np.ndarray:
     """`keep` (per block of the block stage's scope, `rows` their rows in document order,
     `chars` their visible characters, `p` their probabilities, `texts` their texts) without
     the teaser groups (`groups`; with `texts`, the priced cards of `price_cards` too) that
@@ -235,9 +242,10 @@ def after_product(snap: Snapshot, feats: Features, node: int, rows: np.ndarray,
     on a page the page type model calls a product's (`node` the method's element); `keep`
     as it is on any other page, when the product keeps no such line, or when the kept
     cards outweigh it POST_RATIO times (a listing the page type model took for a
-    product). The page type is asked for only when a kept group is found so (NOTES.md,
-    'Why the cards of other products after a product are left out', 'Why other
-    products' priced cards are left out')."""
+    product; with `all_lines`, every kept text block of its own outside groups and
+    headings weighed, not only those judged at least SURE). The page type is asked for only when a kept group is found so (NOTES.md,
+    'Why the cards of other products after a product are left out'; NOTES.md, 'Why
+    other products' priced cards are left out')."""
     found = groups(snap, feats)
     if texts is not None:
         found = outermost(snap, np.concatenate(
@@ -250,7 +258,10 @@ def after_product(snap: Snapshot, feats: Features, node: int, rows: np.ndarray,
     own = np.flatnonzero(keep & has_text & ~grouped & ~heading & (p >= SURE))
     if not len(own):
         return keep
-    most = POST_RATIO * chars[own].sum()
+    # the listing guard: the cards against the product's sure lines, or (`all_lines`)
+    # every kept line of its own
+    most = POST_RATIO * (chars[keep & has_text & ~grouped & ~heading].sum() if all_lines
+                         else chars[own].sum())
     last = rows[own[-1]]
     trailing = found[found > last]
     out = (snap.subtrees(trailing)[rows] & keep if len(trailing)
