@@ -99,6 +99,9 @@ H1 = frozenset({"h1"})
 # price, a struck earlier price, a unit price): the product's own comparison grid or
 # a spec table shows one per row too, but no link leading off the page in each row.
 CARD_MAX_PRICES = 3
+# Joins the short blocks' texts for one price search (`price_cards`): no price pattern
+# (prices.PRICE: signs, codes, digits, spaces) matches across it.
+SEPARATOR = "\x00"
 
 
 def left_out(snap: Snapshot, feats: Features, blocks, top: int, p: np.ndarray,
@@ -155,22 +158,28 @@ def price_cards(snap: Snapshot, feats: Features, rows: np.ndarray, has_text: np.
                 chars: np.ndarray, texts: list[str]) -> np.ndarray:
     """The outermost groups of other products' cards (rows, document order) among the
     blocks `rows` (`texts` their texts, `chars` their visible characters): rows with at
-    least MIN_CARDS alike cards (same tag and class) holding at least CARD_SHARE of the
-    row's visible text, a card holding 1 to CARD_MAX_PRICES price lines (a text block
+    least MIN_CARDS alike cards (same tag) holding at least CARD_SHARE of the row's
+    visible text, a card holding 1 to CARD_MAX_PRICES price lines (a text block
     of at most prices.PRICE_MAX_CHARS characters matching prices.PRICE) and a link
     leading off the page (its item's page). A shop's carousels name their items in
     headings that are no link ("People who viewed this item also viewed" on eBay, the
     name beside a linked picture), so `groups` misses them; the price says they are
     items for sale (NOTES.md, 'Why other products' priced cards are left out')."""
     short = np.flatnonzero(has_text & (chars <= prices.PRICE_MAX_CHARS))
-    is_price = [prices.PRICE.search(texts[i]) is not None for i in short.tolist()]
-    line = np.zeros(snap.n, np.bool_)
-    if len(short):
-        line[rows[short[np.array(is_price, np.bool_)]]] = True
-    if not line.any():
+    if not len(short):
         return np.zeros(0, np.int64)
+    # one regex pass over the short blocks' texts joined by a character no price
+    # spans (neither a digit, a sign nor a space), each match's start mapped back
+    joined = SEPARATOR.join(texts[i] for i in short.tolist())
+    starts = [m.start() for m in prices.PRICE.finditer(joined)]
+    if not starts:
+        return np.zeros(0, np.int64)
+    lengths = np.array([len(texts[i]) + 1 for i in short.tolist()])
+    ends = np.cumsum(lengths)
+    line = np.zeros(snap.n, np.bool_)
+    line[rows[short[np.searchsorted(ends, starts, side="right")]]] = True
     count = snap.subtree_sum(line)
-    away = snap.subtree_sum(away_links(snap))
+    away = snap.subtree_sum(feats.memo(("away_links",), lambda: away_links(snap)))
     parent = snap.parent
     card = np.flatnonzero((count >= 1) & (count <= CARD_MAX_PRICES) & (away >= 1)
                           & (parent >= 0) & (feats.chars > 0))
