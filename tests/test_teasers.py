@@ -360,7 +360,8 @@ def price_groups(html):
 def test_priced_rows_without_links_off_the_page_are_no_cards():
     """A product's own size or edition rows show a price each but link nowhere else (a
     button adds them to the cart): no group. The same rows, each linking to another
-    product's page, are one; a row with no price is none."""
+    product's page with its picture, are one; a row with no price is none, nor a
+    booking's dates linking off the page without a picture."""
     def rows(link, price=True):
         item = ("<li class='opt'>{0}<span>Size {1} – the mug in its {1} form</span>"
                 + ("<span>${2}.00</span>" if price else "") + "</li>")
@@ -371,6 +372,13 @@ def test_priced_rows_without_links_off_the_page_are_no_cards():
     assert price_groups(page.format(rows(link=False))) == []
     assert price_groups(page.format(rows(link=True))) == ["opts"]
     assert price_groups(page.format(rows(link=True, price=False))) == []
+    # a tour's dates, each with its price and a booking link to another site, and no
+    # picture: the page's own offer (magic_html's atlasobscura.com experience page)
+    dates = "<ul class='dates'>" + "".join(
+        f"<li class='date'><div>Sat, Jun {d}, 2024</div><div>6:00 a.m.–7:30 a.m.</div>"
+        f"<div>$40</div><div><a href='https://www.airbnb.com/experiences/1?d={d}'>Book on "
+        "Airbnb</a></div></li>" for d in (1, 8, 15)) + "</ul>"
+    assert price_groups(page.format(dates)) == []
 
 
 def test_an_article_keeps_its_trailing_cards_in_the_block_stage():

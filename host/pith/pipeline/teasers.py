@@ -99,6 +99,9 @@ H1 = frozenset({"h1"})
 # price, a struck earlier price, a unit price): the product's own comparison grid or
 # a spec table shows one per row too, but no link leading off the page in each row.
 CARD_MAX_PRICES = 3
+# A product card shows its item's picture (`price_cards`); a booking's or a plan's rows
+# (a date, a price, "Book on Airbnb") show a price and a link off the page but none.
+PICTURE_TAGS = frozenset({"img", "picture"})
 # Joins the short blocks' texts for one price search (`price_cards`): no price pattern
 # (prices.PRICE: signs, codes, digits, spaces) matches across it.
 SEPARATOR = "\x00"
@@ -180,9 +183,10 @@ def price_cards(snap: Snapshot, feats: Features, rows: np.ndarray, has_text: np.
     line[rows[short[np.searchsorted(ends, starts, side="right")]]] = True
     count = snap.subtree_sum(line)
     away = snap.subtree_sum(feats.memo(("away_links",), lambda: away_links(snap)))
+    pictured = snap.subtree_sum(tag_in(snap, PICTURE_TAGS))
     parent = snap.parent
     card = np.flatnonzero((count >= 1) & (count <= CARD_MAX_PRICES) & (away >= 1)
-                          & (parent >= 0) & (feats.chars > 0))
+                          & (pictured >= 1) & (parent >= 0) & (feats.chars > 0))
     if len(card) < MIN_CARDS:
         return np.zeros(0, np.int64)
     # alike by tag alone: a carousel marks its first (or shown) slide with a class of
