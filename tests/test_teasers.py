@@ -334,7 +334,7 @@ def test_cards_before_the_products_name_are_left_out_with_their_heading():
 
 def test_the_listing_guard_weighs_the_products_lines_judged_under_sure():
     """The failure this fixes: the description judged 0.4 (kept: the method shows it,
-    over the model's threshold; zalando.co.uk's specification rows are judged near 0.5)
+    over the model's threshold; zalando.co.uk's specification rows are judged 0.42-0.69)
     was left out of the product's weight, so two rows of seven cards outweighed its one
     sure line ("$60.00") tenfold and stayed, as if the page were a listing
     (blocks_product_own_lines off); weighing every kept line of its own, they go."""

@@ -454,8 +454,8 @@ class Options:
         True, "blocks_product_teasers' listing guard (cards outweighing the product "
         "teasers.POST_RATIO times stay) weighs every kept line of the product's own "
         "outside the groups and headings, not only those judged at least teasers.SURE: "
-        "a product's specification rows are judged near 0.5 and its description was "
-        "left out of the weight (NOTES.md, 'Why other products' priced cards are left out')")
+        "a product's price and specification rows are judged near 0.5, half of them "
+        "under it, and were left out of the weight (NOTES.md, 'Why other products' priced cards are left out')")
 
     blocks_product_price: bool = _opt(
         True, "on a page the page type model calls a product's, a price line "
