@@ -365,9 +365,10 @@ def test_priced_rows_without_links_off_the_page_are_no_cards():
     def rows(link, price=True):
         item = ("<li class='opt'>{0}<span>Size {1} – the mug in its {1} form</span>"
                 + ("<span>${2}.00</span>" if price else "") + "</li>")
+        sizes = (("small", 20), ("medium", 25), ("large", 30))
         return "<ul class='opts'>" + "".join(
             item.format(f"<a href='/p/{s}'><img src='/{s}.jpg' alt=''></a>" if link else "",
-                        s, n) for s, n in (("small", 20), ("medium", 25), ("large", 30))) + "</ul>"
+                        s, n) for s, n in sizes) + "</ul>"
     page = "<html><body><main><h1>Mug</h1>{}<button>Add</button></main></body></html>"
     assert price_groups(page.format(rows(link=False))) == []
     assert price_groups(page.format(rows(link=True))) == ["opts"]

@@ -162,12 +162,12 @@ def price_cards(snap: Snapshot, feats: Features, rows: np.ndarray, has_text: np.
     """The outermost groups of other products' cards (rows, document order) among the
     blocks `rows` (`texts` their texts, `chars` their visible characters): rows with at
     least MIN_CARDS alike cards (same tag) holding at least CARD_SHARE of the row's
-    visible text, a card holding 1 to CARD_MAX_PRICES price lines (a text block
-    of at most prices.PRICE_MAX_CHARS characters matching prices.PRICE) and a link
-    leading off the page (its item's page). A shop's carousels name their items in
-    headings that are no link ("People who viewed this item also viewed" on eBay, the
-    name beside a linked picture), so `groups` misses them; the price says they are
-    items for sale (NOTES.md, 'Why other products' priced cards are left out')."""
+    visible text, a card holding 1 to CARD_MAX_PRICES price lines (a text block of at
+    most prices.PRICE_MAX_CHARS characters matching prices.PRICE), a link leading off
+    the page (its item's page) and a picture (PICTURE_TAGS). A shop's carousels name
+    their items in headings that are no link ("People who viewed this item also viewed"
+    on eBay, the name beside a linked picture), so `groups` misses them; the price says
+    they are items for sale (NOTES.md, 'Why other products' priced cards are left out')."""
     short = np.flatnonzero(has_text & (chars <= prices.PRICE_MAX_CHARS))
     if not len(short):
         return np.zeros(0, np.int64)
@@ -256,9 +256,10 @@ def after_product(snap: Snapshot, feats: Features, node: int, rows: np.ndarray,
     as it is on any other page, when the product keeps no such line, or when the kept
     cards outweigh it POST_RATIO times (a listing the page type model took for a
     product; with `all_lines`, every kept text block of its own outside groups and
-    headings weighed, not only those judged at least SURE). The page type is asked for only when a kept group is found so (NOTES.md,
-    'Why the cards of other products after a product are left out'; NOTES.md, 'Why
-    other products' priced cards are left out')."""
+    headings weighed, not only those judged at least SURE). The page type is asked for
+    only when a kept group is found so (NOTES.md, 'Why the cards of other products after
+    a product are left out'; NOTES.md, 'Why other products' priced cards are left
+    out')."""
     found = groups(snap, feats)
     if texts is not None:
         found = outermost(snap, np.concatenate(
