@@ -2,8 +2,9 @@
 
 `select`: validate the capture (snapshot.from_json), compute per-node features
 (features.compute), score and choose with the selected algorithm (algorithms.<name>.run),
-run the block stage (blocks/keep.py, option `blocks`), read the page's metadata around
-the choice (pith.pipeline.metadata), and describe the choice (node, path, score, runner-ups, kept
+run the block stage (blocks/keep.py, option `blocks`), classify the page (pagetype), read
+the page's metadata around the choice (pith.pipeline.metadata; its title reads the page
+type), and describe the choice (node, path, score, runner-ups, kept
 blocks, metadata, stage timings). Decisions a change must keep:
   - when hiding leaves no text, or less than `hidden_min_visible` of the page's text
     (display:none and aria-hidden not counted), the page is in a state no reader sees as
