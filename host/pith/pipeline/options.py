@@ -546,6 +546,10 @@ class Options:
         "three blocks or more, outside code and quotes ('Comment hidden because of low "
         "score.', 'Re: <topic>'), is kept once (posts.repeated_lines; NOTES.md, "
         "'Why a board's repeated lines are left out')")
+    forum_tallies: bool = _opt(
+        True, "on a forum's or a Q&A site's page (posts.forum), a line of the thread's "
+        "counts ('4 replies 0 likes 0 votes 188 views', '2 Answers') is left out "
+        "(tallies.without; NOTES.md, 'Why a board's tally lines are left out')")
 
     # --- every method ----------------------------------------------------------------
     skip_hidden: bool = _opt(
