@@ -304,7 +304,8 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
                                    opts.forum_posts_within and content is not None,
                                    opts.forum_posts_best, opts.forum_posts_bare)
         if opts.forum_meta:
-            page = posts.meta_lines(snap, result, page, blocks_mod.compute(snap, feats))
+            page = posts.meta_lines(snap, result, page, blocks_mod.compute(snap, feats),
+                                    opts.forum_meta_dates)
         if opts.forum_sign_offs:
             page = posts.without_named(snap, feats, result.node, page,
                                        blocks_mod.compute(snap, feats), posts.sign_offs(snap))
