@@ -47,9 +47,9 @@ def lines(texts: list[str]) -> np.ndarray:
     """Bool per block text: a tally line (at most TALLY_WORDS words, counts at least
     TALLY_SHARE of them)."""
     out = np.zeros(len(texts), bool)
-    for i, text in enumerate(texts):      # a regular expression or two per short block
-        if not 0 < len(text) <= TALLY_CHARS:
-            continue
+    size = np.fromiter(map(len, texts), np.int64, len(texts))
+    for i in np.flatnonzero((size > 0) & (size <= TALLY_CHARS)).tolist():
+        text = texts[i]                   # a regular expression or two per short block
         words = len(WORD.findall(text))
         if not 0 < words <= TALLY_WORDS:
             continue
