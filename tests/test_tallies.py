@@ -52,6 +52,7 @@ def test_a_page_that_is_no_forum_keeps_its_counts():
     on, off = qa(html=html, url=url), qa({"forum_tallies": False}, html=html, url=url)
     assert not posts.forum(on.snap)
     assert on.output("text") == off.output("text")
+    assert BAR in lines_of(on.output("text")) and HEADER in lines_of(on.output("text"))
 
 
 def test_tally_lines_by_their_words():
