@@ -506,7 +506,8 @@ def clean_declared_author(a: str) -> str | None:
 def byline(snap, gone: np.ndarray, node: int, author_links: list[int]) -> list[str]:
     """Names of the byline nearest the chosen element's top: a rel=author link or a link
     to an author page, a row whose own text starts "By …", an element whose class or id
-    names a byline or author (not an avatar, bio or card); [] when none."""
+    names a byline or author (not an avatar, bio or card); an author link read with the
+    other author links of its byline (`_coauthors`); [] when none."""
     rows = around(snap, node)
     short: list[Rows] = []
 
