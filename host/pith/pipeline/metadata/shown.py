@@ -14,7 +14,6 @@ from typing import Any, Callable
 import numpy as np
 
 from .. import wordtrie
-from ..cased import cased
 from ..codes import ascending_distinct, distinct, used
 from ..features import lower_in_place, string_lengths, tag_in
 from . import dates
@@ -97,9 +96,6 @@ BY_TEXT = re.compile(r"\n[ \t]*(?=[wprabvd作记記撰著筆文])(?:(?:(?:writte
 # ahead (the whole sentence's pattern, unanchored, or an alternation of cues, cost up to
 # 0.3-0.5 ms on some pages: 40 times a single literal's search).
 CREDIT_CUE = re.compile(r"written\s+by\b")
-# The two searches of the byline's short texts, as written (cased.py: the same matches as
-# the lower-case patterns over the texts lower-cased, without lower-casing them first).
-BY_TEXT_CASED, CREDIT_CUE_CASED = (re.compile(cased(rx.pattern)) for rx in (BY_TEXT, CREDIT_CUE))
 CREDIT_SENTENCE = re.compile(r"\b(?:this|the)\s+(?:post|article|story|blog post|blog|piece|guide)"
                              r"\s+(?:was|is|has been)\s+written\s+by\b")
 # Who else a page names with "by": its reviewers, editors, photographers.
@@ -242,20 +238,18 @@ def matching_rows(snap, column: str, rx: re.Pattern, rows: np.ndarray) -> np.nda
 class Rows:
     """Rows whose `column` strings several patterns search (`matching`): the strings picked,
     joined and lower-cased once (Searched), the first time a pattern asks (the byline's "By"
-    lines and its credit sentences search the same short texts); with `lower` False, as
-    written (for patterns made by cased.py)."""
+    lines and its credit sentences search the same short texts)."""
 
-    def __init__(self, snap, column: str, rows: np.ndarray, lower: bool = True) -> None:
-        self.snap, self.column, self.rows, self.lower = snap, column, rows, lower
+    def __init__(self, snap, column: str, rows: np.ndarray) -> None:
+        self.snap, self.column, self.rows = snap, column, rows
         self.searched: Searched | None = None
 
     def matching(self, rx: re.Pattern) -> np.ndarray:
-        """The rows whose lower-cased string (as written, `lower` False) matches `rx`
-        (matching_rows's answer)."""
+        """The rows whose lower-cased string matches `rx` (matching_rows's answer)."""
         if not len(self.rows):
             return np.zeros(0, np.int64)
         if self.searched is None:
-            self.searched = Searched(self.snap.cols[self.column][self.rows].tolist(), self.lower)
+            self.searched = Searched(self.snap.cols[self.column][self.rows].tolist())
         return self.rows[self.searched.find(rx)]
 
 
@@ -523,8 +517,7 @@ def byline(snap, gone: np.ndarray, node: int, author_links: list[int]) -> list[s
         """The short texts matching `rx`: the "By" lines and the credit sentences search
         the same ones, picked and prepared once, when the first of the two asks."""
         if not short:
-            short.append(Rows(snap, "text", short_rows(snap, "text", rows, MAX_BYLINE_CHARS * 2),
-                              lower=False))
+            short.append(Rows(snap, "text", short_rows(snap, "text", rows, MAX_BYLINE_CHARS * 2)))
         return short[0].matching(rx)
 
     def links_to_authors():
@@ -538,10 +531,10 @@ def byline(snap, gone: np.ndarray, node: int, author_links: list[int]) -> list[s
     # the most specific first: links to the author, a line starting "By", a class name, a
     # credit sentence; each group found only when the ones before it hold no byline
     groups = (links_to_authors,
-              lambda: short_texts(BY_TEXT_CASED),
+              lambda: short_texts(BY_TEXT),
               lambda: distinct(np.concatenate([window_names(snap, "cls", node).matching(BYLINE_NAMES_TRIE),
                                                window_names(snap, "id", node).matching(BYLINE_NAMES_TRIE)])),
-              lambda: short_texts(CREDIT_CUE_CASED))
+              lambda: short_texts(CREDIT_CUE))
     for g, find_group in enumerate(groups):
         candidates = find_group()
         if not len(candidates):
