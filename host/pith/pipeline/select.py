@@ -352,6 +352,10 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
     if opts.blocks:
         mine = pin is None             # a reader's pinned element is judged as it is
         scope = keep.widen(snap, feats, result.node, opts.blocks_grow if mine else 0)
+        if mine and top >= 0 and opts.auto_headline_scope:
+            # the title beside the post's body is the post's (NOTES.md, 'Why the headline
+            # beside the post's body is read with it')
+            scope = headline.scope_over(snap, feats, scope, top)
         result = keep.apply(snap, feats, opts, scope, result,
                             answer=None if mine else result.node, page=page,
                             leave_out=comments_mod.left_out(thread, scope))
