@@ -225,12 +225,13 @@ def test_an_entry_title_beside_the_posts_body_is_read_with_it():
     """A Typepad entry: its `h3` title sits in the entry beside the `entry-content` row that
     the block stage's scope grows to, so the post was read without its title (dragnet_train
     Seth Godin, TechCrunch-like blogs). The scope now moves up to the entry, which holds
-    little more than the two (headline.scope_over)."""
-    text = entry_page().output("text")
+    little more than the two (headline.scope_over). The option ships off (the truths
+    disagree on such titles: NOTES.md), so it is turned on here."""
+    text = entry_page({"auto_headline_scope": True}).output("text")
     assert text.startswith(ENTRY_TITLE)
     assert "Nobody complained about the timetable." in text
     assert "Recent posts" not in text and "Storm season" not in text
-    before = entry_page({"auto_headline_scope": False}).output("text")
+    before = entry_page().output("text")
     assert ENTRY_TITLE not in before and "Nobody complained" in before
 
 
