@@ -330,17 +330,19 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
                                    blocks_mod.compute(snap, feats), bios.boxes(snap))
     if page is not None and (opts.auto_rights_lines or opts.auto_ad_labels
                              or opts.auto_adjacent_repeats):
-        lines = keep.collapsed(page.texts)  # the three rules read the same lines
+        # the three rules read the page's texts as judged (whitespace collapsed) and
+        # search the features' join of them (NOTES.md, 'Why the line rules search a
+        # page's texts at once')
         if opts.auto_rights_lines:
             # a copyright notice is not the text (NOTES.md, 'Why a copyright line is left out')
-            page = rights.without(page, lines)
+            page = rights.without(page)
         if opts.auto_ad_labels:
             # an ad slot's label is not the text (NOTES.md, 'Why an ad's label is left out')
-            page = adlabels.without(page, lines)
+            page = adlabels.without(page)
         if opts.auto_adjacent_repeats:
             # a line said twice in a row is read once (NOTES.md, 'Why a line said twice in
             # a row is read once')
-            page = repeats.without(page, blocks_mod.compute(snap, feats), lines)
+            page = repeats.without(page, blocks_mod.compute(snap, feats))
     element = result
     if opts.blocks:
         mine = pin is None             # a reader's pinned element is judged as it is
