@@ -69,3 +69,29 @@ def test_a_paragraph_said_twice_is_no_line():
     texts = [paragraph, paragraph]
     assert len(paragraph) > repeats.REPEAT_MAX_CHARS
     assert not repeats.later_copies(collapsed(texts), np.array([len(t) for t in texts])).any()
+
+
+def slow_copies(texts, chars):
+    """The rule as it read before its prefilter: every text block against the one before."""
+    at = [i for i in range(len(texts)) if chars[i] > 0]
+    out = [False] * len(texts)
+    for a, b in zip(at, at[1:]):
+        out[b] = (texts[a] == texts[b]
+                  and repeats.REPEAT_CHARS <= len(texts[b]) <= repeats.REPEAT_MAX_CHARS)
+    return out
+
+
+def test_the_length_prefilter_passes_over_no_copy():
+    """Only texts as long as the text block before them are compared (NOTES.md, 'Why the
+    line rules search a page's texts at once'); copies at the edges of the line lengths
+    (REPEAT_CHARS and REPEAT_MAX_CHARS exactly, one over and one under) are judged as the
+    rule read them text by text, and texts of one length that differ are not copies."""
+    texts = []
+    for size in (repeats.REPEAT_CHARS - 1, repeats.REPEAT_CHARS, repeats.REPEAT_MAX_CHARS,
+                 repeats.REPEAT_MAX_CHARS + 1):
+        line = ("Credit: The Spruce Eats " * 10)[:size]
+        texts += [line, line, "", line, line[:-1] + "!"]
+    chars = np.array([len(t) for t in texts])
+    got = repeats.later_copies(texts, chars).tolist()
+    assert got == slow_copies(texts, chars)
+    assert sum(got) == 4      # REPEAT_CHARS and REPEAT_MAX_CHARS: the copy and the one after the empty block
