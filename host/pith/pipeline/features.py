@@ -147,7 +147,8 @@ def containing(strings: list[str], words: tuple[str, ...]) -> np.ndarray:
     character of a page's names cost more than the tests it saves). An "İ" is kept as it
     is (lower_in_place), where str.lower writes "i" and a combining dot: no word ending in
     "i" or holding that dot, and each string holding a word str.lower's form holds is
-    found (the prefilters of comments.name_rows, sidebars, rights and adlabels)."""
+    found (the prefilters of comments.name_rows and sidebars; blocks.features.Joined's
+    `holding`, rights' and adlabels', searches a join lower-cased the same way)."""
     low = lower_in_place("\n".join(strings))
     lengths = np.fromiter(map(len, strings), np.int64, len(strings))
     ends = np.cumsum(lengths + 1)                        # past each string's newline
