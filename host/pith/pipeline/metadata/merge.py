@@ -16,7 +16,7 @@ import re
 import urllib.parse
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any, Callable, Collection
 
 import numpy as np
 
@@ -554,17 +554,34 @@ def shown_alone(published: str, line: str, days: dict[str, bool]) -> str:
     return line if apart > 1 and days == {line[:10]: False} else published
 
 
-def local_day(published: str | None, url_day: str | None) -> str | None:
+def local_day(published: str | None, url_day: str | None,
+              declared: Collection[str] = ()) -> str | None:
     """The publish date, on the URL's day when the URL names the day before or after it: a
     time declared in UTC ("2025-12-19T02:41Z") of a post the site dates 18 December in its
-    own time zone, as its URL and its readers do."""
-    if not (published and url_day) or published[:10] == url_day:
+    own time zone, as its URL and its readers do; a day only shown (a date line, which may
+    be a comment's) likewise. A day the page declares without a time (`declared`: its
+    parsed declared dates) is the site's own word for it and stays: a newspaper's URL may
+    name the print edition's day after it (NOTES.md, 'Why a page's own declared address
+    dates it')."""
+    if not (published and url_day) or published[:10] == url_day \
+            or (_instant(published) is None and published in declared):
         return published
     try:
         apart = abs((dt.date.fromisoformat(published[:10]) - dt.date.fromisoformat(url_day)).days)
     except ValueError:
         return published
     return url_day if apart == 1 else published
+
+
+def declared_url_day(links: dict, meta: dict, ld: dict) -> str | None:
+    """The day the address a page declares as its own names (its canonical link, og:url
+    or twitter:url, JSON-LD's url, first found: the Metadata's `url` order): a permalink's
+    /2012/10/29/ on a page saved, pasted or crawled without its address, or read at one
+    that names no day (a short link, an AMP or print copy)."""
+    for url in (links.get("url"), meta.get("url"), ld.get("url")):
+        if isinstance(url, str) and url:
+            return dates.from_url(url)
+    return None
 
 
 def compute(snap, gone: np.ndarray, node: int, title_inputs: list | None = None) -> Metadata:
@@ -628,7 +645,10 @@ def compute(snap, gone: np.ndarray, node: int, title_inputs: list | None = None)
     modified = next((m for _, m in declared_dates if m), None)
     # a page that declares only when it was modified, and shows no date, was first
     # published then as far as anyone can tell (WCXB labels it so)
-    published = published or seen.get("published") or seen.get("url_date") or modified
+    # the URL's day: the address the page was read at, else the one it declares as its own
+    # (NOTES.md, 'Why a page's own declared address dates it')
+    url_day = seen.get("url_date") or declared_url_day(links, meta, ld)
+    published = published or seen.get("published") or url_day or modified
     # the page never shows its declared publish date but shows another date it declares
     # (its modified date, a second source's publish date), not as an update: readers, and
     # WCXB's labels, take the shown one (NOTES.md, 'Why the page's metadata is one computation, and its precedence')
@@ -648,7 +668,7 @@ def compute(snap, gone: np.ndarray, node: int, title_inputs: list | None = None)
         if line and line[:10] != published[:10]:
             days = shown.shown_days(snap, gone, node, {published[:4], line[:4]}, us)
             published = shown_alone(published, line, days)
-    published = local_day(published, seen.get("url_date") if published else None)
+    published = local_day(published, url_day if published else None, declared_days)
     # an author named like the site is the publisher: a shown byline may name the person,
     # else the site is the author (a shop's or a one-person blog's posts)
     declared_authors = [c for a in first("authors") or [] if (c := shown.clean_declared_author(a))]
