@@ -561,8 +561,8 @@ def local_day(published: str | None, url_day: str | None,
     own time zone, as its URL and its readers do; a day only shown (a date line, which may
     be a comment's) likewise. A day the page declares without a time (`declared`: its
     parsed declared dates) is the site's own word for it and stays: a newspaper's URL may
-    name the print edition's day after it (NOTES.md, 'Why a page's own declared address
-    dates it')."""
+    name the print edition's day after it (NOTES.md, 'Why a declared address dates a page,
+    and a comment's date line does not')."""
     if not (published and url_day) or published[:10] == url_day \
             or (_instant(published) is None and published in declared):
         return published
@@ -643,11 +643,11 @@ def compute(snap, gone: np.ndarray, node: int, title_inputs: list | None = None)
     declared_dates = [(parse(src.get("published")), parse(src.get("modified"))) for src in sources]
     published = next((p for p, _ in declared_dates if p), None)
     modified = next((m for _, m in declared_dates if m), None)
+    # the URL's day: the address the page was read at, else the one it declares as its own
+    # (NOTES.md, 'Why a declared address dates a page, and a comment's date line does not')
+    url_day = seen.get("url_date") or declared_url_day(links, meta, ld)
     # a page that declares only when it was modified, and shows no date, was first
     # published then as far as anyone can tell (WCXB labels it so)
-    # the URL's day: the address the page was read at, else the one it declares as its own
-    # (NOTES.md, 'Why a page's own declared address dates it')
-    url_day = seen.get("url_date") or declared_url_day(links, meta, ld)
     published = published or seen.get("published") or url_day or modified
     # the page never shows its declared publish date but shows another date it declares
     # (its modified date, a second source's publish date), not as an update: readers, and
