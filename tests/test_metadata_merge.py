@@ -66,6 +66,18 @@ def test_a_day_declared_without_a_time_stays_a_day_off_the_urls():
     assert merge.local_day("2012-07-24", "2012-07-25", []) == "2012-07-25"
 
 
+def test_the_one_shown_day_replaces_a_declared_day_only_when_it_is_earlier():
+    # a Discourse thread declares its first post's day; the one full day it shows is the
+    # closing notice's, three days later
+    head = '<meta property="article:published_time" content="2022-05-07T03:00:45+00:00">'
+    body = ('<div class="post-stream"><h1>Run two studios</h1><p>' + "The question's words. " * 30
+            + '</p><p class="small-action">Closed on <span class="date">May 10, 2022</span></p></div>')
+    assert meta_of(body, head=head)["published"] == "2022-05-07T03:00:45+00:00"
+    assert merge.shown_alone("2022-05-07", "2022-05-10", {"2022-05-10": False}) == "2022-05-07"
+    # shown before it: the page's own day (the declared one its import's)
+    assert merge.shown_alone("2022-05-07", "2000-04-24", {"2000-04-24": False}) == "2000-04-24"
+
+
 def test_an_author_named_like_the_site_is_kept_when_nothing_else_names_one():
     head = ('<meta property="og:site_name" content="Sam Bossley">'
             '<meta name="author" content="Sam Bossley">')

@@ -548,10 +548,13 @@ def shown_instead(published: str, declared: list[tuple[str | None, str | None]],
 def shown_alone(published: str, line: str, days: dict[str, bool]) -> str:
     """`line` (the page's date line) instead of the one day a page declares, when it is
     the one day shown near the top of those years (`days`: shown_days's), not as an
-    update, and not the day before or after the declared one (the same instant, or the
-    same day written in another zone)."""
-    apart = abs((dt.date.fromisoformat(line[:10]) - dt.date.fromisoformat(published[:10])).days)
-    return line if apart > 1 and days == {line[:10]: False} else published
+    update, and more than a day before the declared one (a day off is the same instant, or
+    the same day written in another zone): a declared day after what the page shows is
+    its import or build; a shown day after the declared one is something that happened
+    since (a thread's closing notice, a reply), the publication stands (NOTES.md, 'Why a
+    declared address dates a page, and a comment's date line does not')."""
+    before = (dt.date.fromisoformat(published[:10]) - dt.date.fromisoformat(line[:10])).days
+    return line if before > 1 and days == {line[:10]: False} else published
 
 
 def local_day(published: str | None, url_day: str | None,
