@@ -443,6 +443,22 @@ class Options:
         "not the product's text (teasers.after_product; NOTES.md, 'Why the cards of other "
         "products after a product are left out')")
 
+    blocks_product_price_cards: bool = _opt(
+        True, "with blocks_product_teasers, other products' cards named in no link count "
+        "as teaser groups too when each card shows a price and a picture and links off "
+        "the page, and such groups ending before the product's h1 go too "
+        "(teasers.price_cards: eBay's 'People who viewed this item also viewed', "
+        "Zalando's 'How about these?'; NOTES.md, 'Why other products' priced cards are "
+        "left out')")
+
+    blocks_product_own_lines: bool = _opt(
+        True, "blocks_product_teasers' listing guard (cards outweighing the product "
+        "teasers.POST_RATIO times stay) weighs every kept line of the product's own "
+        "outside the groups and headings, not only those judged at least teasers.SURE: "
+        "a product's price and specification rows are judged near 0.5, half of them "
+        "under it, and were left out of the weight (NOTES.md, 'Why other products' "
+        "priced cards are left out')")
+
     blocks_product_price: bool = _opt(
         True, "on a page the page type model calls a product's, a price line "
         "(prices.PRICE_MAX_CHARS) between a kept block of the h1 naming the product and a "
@@ -531,6 +547,11 @@ class Options:
         "lines ('Posts: 1,077', 'Offline': short, no sentence, every line under their "
         "signature one) (posts.meta_lines; NOTES.md, "
         "'Why a post's meta lines are left out')")
+    forum_meta_dates: bool = _opt(
+        True, "with forum_meta, a post's date line written bare ('May 9th, 2024 05:18 AM', "
+        "'#2 2024-08-03 14:22:38') that posts repeat under one signature is left out even "
+        "where the block model is sure of it (posts.bare_date; NOTES.md, 'Why a post's "
+        "bare date line is left out')")
     forum_sign_offs: bool = _opt(
         True, "on a forum's or a Q&A site's page (posts.forum), a row whose class or id "
         "names a signature (a member's sign-off under each post, Stack Exchange's "
@@ -546,6 +567,10 @@ class Options:
         "three blocks or more, outside code and quotes ('Comment hidden because of low "
         "score.', 'Re: <topic>'), is kept once (posts.repeated_lines; NOTES.md, "
         "'Why a board's repeated lines are left out')")
+    forum_tallies: bool = _opt(
+        True, "on a forum's or a Q&A site's page (posts.forum), a line of the thread's "
+        "counts ('4 replies 0 likes 0 votes 188 views', '2 Answers') is left out "
+        "(tallies.without; NOTES.md, 'Why a board's tally lines are left out')")
 
     # --- every method ----------------------------------------------------------------
     skip_hidden: bool = _opt(

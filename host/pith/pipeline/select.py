@@ -2,8 +2,9 @@
 
 `select`: validate the capture (snapshot.from_json), compute per-node features
 (features.compute), score and choose with the selected algorithm (algorithms.<name>.run),
-run the block stage (blocks/keep.py, option `blocks`), read the page's metadata around
-the choice (pith.pipeline.metadata), and describe the choice (node, path, score, runner-ups, kept
+run the block stage (blocks/keep.py, option `blocks`), classify the page (pagetype), read
+the page's metadata around the choice (pith.pipeline.metadata; its title reads the page
+type), and describe the choice (node, path, score, runner-ups, kept
 blocks, metadata, stage timings). Decisions a change must keep:
   - when hiding leaves no text, or less than `hidden_min_visible` of the page's text
     (display:none and aria-hidden not counted), the page is in a state no reader sees as
@@ -52,6 +53,7 @@ from . import reader, render
 from . import repeats
 from . import rights
 from . import sidebars
+from . import tallies
 from . import teasers
 from . import wire
 from .wire import (MAX_BLOCK_ROWS, MAX_LISTED_PARTS, MAX_LISTED_PATH,  # noqa: F401
@@ -303,7 +305,8 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
                                    opts.forum_posts_within and content is not None,
                                    opts.forum_posts_best, opts.forum_posts_bare)
         if opts.forum_meta:
-            page = posts.meta_lines(snap, result, page, blocks_mod.compute(snap, feats))
+            page = posts.meta_lines(snap, result, page, blocks_mod.compute(snap, feats),
+                                    opts.forum_meta_dates)
         if opts.forum_sign_offs:
             page = posts.without_named(snap, feats, result.node, page,
                                        blocks_mod.compute(snap, feats), posts.sign_offs(snap))
@@ -312,6 +315,10 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
                                        blocks_mod.compute(snap, feats), posts.notices(snap))
         if opts.forum_repeats:
             page = posts.repeated_lines(snap, result.node, page, blocks_mod.compute(snap, feats))
+        if opts.forum_tallies:
+            # a thread's counts are not a post's text (NOTES.md, 'Why a board's tally lines
+            # are left out')
+            page = tallies.without(page)
     if page is not None and top >= 0 and opts.forum_question_lines:
         # the question above its answers is more than its title, once the answers are
         # kept alike (NOTES.md, 'Why a question is kept with its answers')
@@ -351,13 +358,16 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
         if top >= 0 and opts.auto_post_whole:
             result = whole_post(snap, feats, opts, element, result, page, top, thread)
     t4 = time.perf_counter()
-    metadata = metadata_mod.compute(snap, feats.gone, result.node)
-    t5 = time.perf_counter()
+    # the page type first: the title's choice reads it (NOTES.md, 'Why a service page's
+    # declared title names it')
     page_type = pagetype.classify(snap, feats, result.node)
+    t5 = time.perf_counter()
+    metadata = metadata_mod.compute(snap, feats.gone, result.node,
+                                    page_type=page_type[0] if page_type else None)
     t6 = time.perf_counter()
     timings = {"validate_ms": (t1 - t0) * 1e3, "features_ms": (t2 - t1) * 1e3,
                "score_ms": (t3 - t2) * 1e3, "blocks_ms": (t4 - t3) * 1e3,
-               "metadata_ms": (t5 - t4) * 1e3, "page_type_ms": (t6 - t5) * 1e3,
+               "metadata_ms": (t6 - t5) * 1e3, "page_type_ms": (t5 - t4) * 1e3,
                "total_ms": (t6 - t0) * 1e3}
     return Selection(snap=snap, feats=feats, result=result, options=opts, timings=timings,
                      hidden_ignored=hidden_ignored, pinned=pin is not None,
@@ -372,7 +382,8 @@ def metadata_at(sel: Selection, node: int) -> dict[str, Any]:
     node = sel.snap.check_node(node)
     if node == sel.node and sel.metadata is not None:
         return sel.metadata.to_wire()
-    return metadata_mod.compute(sel.snap, sel.feats.gone, node).to_wire()
+    return metadata_mod.compute(sel.snap, sel.feats.gone, node,
+                                page_type=sel.page_type[0] if sel.page_type else None).to_wire()
 
 
 def choose_by_blocks(snap: snapshot_mod.Snapshot, feats: features_mod.Features, opts: Options,
