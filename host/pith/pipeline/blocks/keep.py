@@ -453,7 +453,7 @@ class Judged:
 
 def collapsed(texts: list[str]) -> list[str]:
     """Each block text with its whitespace collapsed to single spaces and trimmed: the form
-    the line rules after the choice (rights, adlabels, repeats) read, made once a page."""
+    the line rules after the choice (rights, adlabels, notices, repeats) read, made once a page."""
     return [" ".join(text.split()) for text in texts]
 
 
