@@ -1,7 +1,8 @@
 """Platform notices: a platform's hosting statement and a newsletter's sign-up prompt are not the post (issue 33's lines around the body)."""
 from conftest import PAGES
 from pith.pages import static
-from pith.pipeline import notices
+from pith.pipeline import features, notices, snapshot
+from pith.pipeline.blocks import segment
 from pith.pipeline.blocks.keep import collapsed
 from pith.pipeline.options import Options
 from pith.pipeline.select import select
@@ -28,11 +29,12 @@ def test_a_hosted_posts_platform_statement_is_left_out():
 
 
 def test_a_newsletter_box_inside_a_story_is_left_out():
-    """The failure this fixes: a newsletter box between two paragraphs, its call and its
-    consent kept as the story's lines (fails with auto_signup_prompts off, below)."""
+    """The failure this fixes: a newsletter box between two paragraphs, its name, its call
+    and its consent kept as the story's lines (fails with auto_signup_prompts off, below)."""
     text = read(NEWSLETTER)
     assert "opens onto the mountains." in text and "Tickets go on sale next month" in text
     assert "Sign up" not in text and "By signing up" not in text
+    assert "Rail Review Weekly" not in text        # the box's name goes with its prompt
     off = read(NEWSLETTER, {"auto_signup_prompts": False})
     assert "Sign up for our weekly newsletter" in off and "By signing up you agree" in off
 
@@ -72,3 +74,26 @@ def test_signup_prompts_are_found_by_their_consent_confirmation_or_call():
             "Sign up for our newsletter. " + "The council met on Monday to set the dues. " * 8]
     assert notices.signups(collapsed(found)).all()
     assert not notices.signups(collapsed(kept)).any()
+
+
+def box_of(body):
+    """Per text block of `body`: (its text, inside a sign-up prompt's box)."""
+    snap = snapshot.from_json(static.snapshot_from_html(f"<html><body>{body}</body></html>",
+                                                        "https://news.example.org/a"), 10_000)
+    feats = features.compute(snap, skip_hidden=True)
+    blocks = segment.compute(snap, feats)
+    texts = collapsed(segment.texts(snap, blocks))
+    found = notices.boxes(snap, feats, blocks, notices.signups(texts))
+    return list(zip(texts, found.tolist()))
+
+
+def test_a_prompts_box_is_its_short_lines_and_no_paragraph_of_the_story():
+    short_story = ("The morning ferry leaves forty minutes later from next Monday while the "
+                   "crews rebuild the wall that fell in January.")
+    box = box_of(f'<div class="wrap"><p>{short_story}</p>'
+                 '<div class="promo"><h4>Harbour Weekly</h4><p>Want more island news?</p>'
+                 '<p>Sign up for our newsletter.</p></div></div>')
+    assert box == [(short_story, False), ("Harbour Weekly", True),
+                   ("Want more island news?", True), ("Sign up for our newsletter.", True)]
+    box = box_of(f'<div class="story"><p>{short_story}</p><p>Sign up for our newsletter.</p></div>')
+    assert box == [(short_story, False), ("Sign up for our newsletter.", True)]

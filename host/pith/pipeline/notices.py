@@ -44,6 +44,13 @@ SIGNUP = re.compile(
     r"|(?:^|[.!?]\s+)(?:sign up|subscribe|join)\b[^.!?]{0,60}?"
     r"\b(?:newsletters?|mailing list|e-?mails?|inbox)\b"
     r"|(?:^|[.!?]\s+)get (?:our|the)\b[^.!?]{0,40}?\bnewsletters?\b")
+# A prompt's box: the largest container round a sign-up prompt of at most BOX_CHARS
+# visible (non-space) characters whose other text blocks are each a line of at most
+# BOX_LINE_CHARS — the box's name and its question ("Mashable Light Speed", "Want more
+# out-of-this world tech, space and science stories?", 56). A container holding a
+# paragraph of the story is no box, however short the story.
+BOX_CHARS = 400
+BOX_LINE_CHARS = 80
 # A notice is a short block: NetEase's English statement, the longest the training pages
 # wrote, is 206 characters; Time Out's consent line 190. Longer, a block is prose that
 # mentions a newsletter.
@@ -69,6 +76,24 @@ def signups(collapsed: list[str]) -> np.ndarray:
     """Bool per block text (whitespace collapsed: keep.collapsed): a newsletter's sign-up
     prompt (SIGNUP)."""
     return _found(collapsed, SIGNUP)
+
+
+def boxes(snap, feats, blocks, found: np.ndarray) -> np.ndarray:
+    """Bool per block (`blocks`, segment.Blocks): `found` (the prompts, per block) and every
+    block inside a prompt's box (BOX_CHARS, BOX_LINE_CHARS)."""
+    out = found.copy()
+    rows = blocks.rows
+    line = (blocks.chars <= BOX_LINE_CHARS) | found
+    for row in rows[found].tolist():       # a page shows a prompt or two
+        box, node = -1, row
+        while node >= 0 and feats.chars[node] <= BOX_CHARS:
+            inside = (rows >= node) & (rows < snap.end[node])
+            if not line[inside].all():
+                break
+            box, node = node, int(snap.parent[node])
+        if box >= 0:
+            out |= (rows >= box) & (rows < snap.end[box])
+    return out
 
 
 def without(page, found: np.ndarray):

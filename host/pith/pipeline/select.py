@@ -352,7 +352,8 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
         if opts.auto_signup_prompts:
             # nor is a newsletter's sign-up prompt (NOTES.md, 'Why a platform's notices are
             # left out')
-            page = notices.without(page, notices.signups(lines))
+            page = notices.without(page, notices.boxes(snap, feats, blocks_mod.compute(snap, feats),
+                                                       notices.signups(lines)))
         if opts.auto_adjacent_repeats:
             # a line said twice in a row is read once (NOTES.md, 'Why a line said twice in
             # a row is read once')
