@@ -7,9 +7,9 @@ newsletter box ("Sign up for Mashable's weekly Light Speed newsletter.", "By sig
 agree to our Terms of Use and Privacy Policy.", "Thanks for signing up!"). Inside the chosen
 element, the block model judges such a line as it judges the story's sentences and keeps
 it (issue 33: the lines around the body; on a three-line Sohu story the statement is a
-quarter of the answer). No training truth of the five datasets keeps a hosting statement;
-the sign-up prompts of this form are left out by every truth that shows one (NOTES.md, 'Why
-a platform's notices are left out').
+quarter of the answer). The truths leave both out: counted on the training sites before
+the rules, in auto's answers, every line of these forms was one its truth lacks (NOTES.md,
+'Why a platform's notices are left out').
 
 Decisions a change must keep (that section):
 - a line is a notice by its words: the hosting statement's own phrase (HOSTING, Chinese and
@@ -18,6 +18,8 @@ Decisions a change must keep (that section):
   Plus", "Sign up to take action in your state" are the text's;
 - only a short block (NOTICE_CHARS): a paragraph that mentions a newsletter in passing, or
   an article about subscriptions, is text;
+- a prompt's box goes with it, but only a box of short lines (BOX_CHARS, BOX_LINE_CHARS):
+  a container that holds a paragraph is the story's;
 - on every page type, after the element is chosen, as the rights lines are.
 """
 from __future__ import annotations
