@@ -365,9 +365,12 @@ def test_an_en_dash_in_a_shown_heading_is_the_headlines_own():
     assert meta_of(ARTICLE.format(h=h), title=h)["title"] == "Best Residential Movers in NYC 2025"
 
 
-def test_a_soft_hyphen_in_the_headline_is_not_drawn_nor_read():
+def test_a_soft_hyphen_in_the_headline_is_not_drawn_nor_read(monkeypatch):
     # "Assis&shy;tance": the h1's words are the declared title's, and the title holds no
-    # character the browser does not draw
+    # character the browser does not draw (an article: the page type model calls this
+    # one-paragraph page a service, whose h1 agreeing in part yields to the declared title)
+    from pith.pipeline import pagetype
+    monkeypatch.setattr(pagetype, "classify", lambda *a: ("article", 0.9))
     h = "Home Repair Assis&shy;tance Program"
     m = meta_of(ARTICLE.format(h=h), title="City of Marion Building Department: Home Repair Assistance Program",
                 url="https://city.test/home-repair")
@@ -476,6 +479,37 @@ def test_a_title_several_sources_declare_alike_is_weighed_once(monkeypatch):
                                          host, root=False)
 
 
+def test_a_service_pages_h1_agreeing_in_part_yields_to_its_declared_title(monkeypatch):
+    """On a service page an h1 that shares some words with the declared title but is not it
+    (nor what it leads with) is the hero's pitch: the declared title names the service. On
+    other pages, or where the title leads with the h1, the h1 stays (NOTES.md, 'Why a
+    service page's declared title names it')."""
+    declared = ["Finance & Accounting Staffing and Recruiting", None,
+                "Finance & Accounting Staffing and Recruiting | Robert Half"]
+    h1s = [("Finance and accounting talent that really counts", 4)]
+    assert merge.TITLE_AGREEMENT <= merge.agreement(h1s[0][0], declared[0]) < 1.0
+    args = (declared, None, h1s, "Robert Half", "roberthalf.test")
+    assert merge.choose_title(*args, root=False, page_type="service") \
+        == "Finance & Accounting Staffing and Recruiting"
+    for other in ("article", "product", None):
+        assert merge.choose_title(*args, root=False, page_type=other) == h1s[0][0]
+    # a declared title that leads with the h1 agrees fully: the h1 even on a service page
+    assert merge.choose_title(["Pet Insurance | Dogs & Cats | Progressive"], None,
+                              [("Pet Insurance", 3)], "Progressive", None, root=False,
+                              page_type="service") == "Pet Insurance"
+    # select reads the page type before the metadata and hands it on
+    from pith.pipeline import pagetype
+    body = ("<section><h1>Finance and accounting talent that really counts</h1><p>"
+            + "We place people in finance teams across the country, fast. " * 8
+            + "</p></section>")
+    for kind, want in (("service", "Finance & Accounting Staffing and Recruiting"),
+                       ("article", "Finance and accounting talent that really counts")):
+        monkeypatch.setattr(pagetype, "classify", lambda *a, kind=kind: (kind, 0.9))
+        m = meta_of(body, title=declared[2], url="https://www.roberthalf.test/finance",
+                    head=f'<meta property="og:title" content="{declared[0]}">')
+        assert m["title"] == want
+
+
 def test_a_cjk_titles_unspaced_separators_set_off_its_channel_and_site():
     # the h1 the declared title leads with next to "_" agrees with it: the h1
     declared = "短视频与大众文化生产_要闻_电影网_1905.com"
@@ -549,7 +583,8 @@ def test_title_candidates_are_every_form_a_choice_could_take():
     inputs: list = []
     assert merge.of_selection(sel, title_inputs=inputs).title == merge.of_selection(sel).title \
         == "How tides work"
-    [(declared, entity, headlines, site, host, root)] = inputs
+    [(declared, entity, headlines, site, host, root, page_type)] = inputs
+    assert page_type == sel.page_type[0]
     assert (declared[2], entity, [t for t, _ in headlines], root) == \
         ("How tides work | Harbour Gazette", None, ["How tides work"], False)
     assert merge.choose_title(*inputs[0]) == "How tides work"

@@ -2,8 +2,9 @@
 
 `select`: validate the capture (snapshot.from_json), compute per-node features
 (features.compute), score and choose with the selected algorithm (algorithms.<name>.run),
-run the block stage (blocks/keep.py, option `blocks`), read the page's metadata around
-the choice (pith.pipeline.metadata), and describe the choice (node, path, score, runner-ups, kept
+run the block stage (blocks/keep.py, option `blocks`), classify the page (pagetype), read
+the page's metadata around the choice (pith.pipeline.metadata; its title reads the page
+type), and describe the choice (node, path, score, runner-ups, kept
 blocks, metadata, stage timings). Decisions a change must keep:
   - when hiding leaves no text, or less than `hidden_min_visible` of the page's text
     (display:none and aria-hidden not counted), the page is in a state no reader sees as
@@ -368,13 +369,16 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
         if top >= 0 and opts.auto_post_whole:
             result = whole_post(snap, feats, opts, element, result, page, top, thread)
     t4 = time.perf_counter()
-    metadata = metadata_mod.compute(snap, feats.gone, result.node)
-    t5 = time.perf_counter()
+    # the page type first: the title's choice reads it (NOTES.md, 'Why a service page's
+    # declared title names it')
     page_type = pagetype.classify(snap, feats, result.node)
+    t5 = time.perf_counter()
+    metadata = metadata_mod.compute(snap, feats.gone, result.node,
+                                    page_type=page_type[0] if page_type else None)
     t6 = time.perf_counter()
     timings = {"validate_ms": (t1 - t0) * 1e3, "features_ms": (t2 - t1) * 1e3,
                "score_ms": (t3 - t2) * 1e3, "blocks_ms": (t4 - t3) * 1e3,
-               "metadata_ms": (t5 - t4) * 1e3, "page_type_ms": (t6 - t5) * 1e3,
+               "metadata_ms": (t6 - t5) * 1e3, "page_type_ms": (t5 - t4) * 1e3,
                "total_ms": (t6 - t0) * 1e3}
     return Selection(snap=snap, feats=feats, result=result, options=opts, timings=timings,
                      hidden_ignored=hidden_ignored, pinned=pin is not None,
@@ -389,7 +393,8 @@ def metadata_at(sel: Selection, node: int) -> dict[str, Any]:
     node = sel.snap.check_node(node)
     if node == sel.node and sel.metadata is not None:
         return sel.metadata.to_wire()
-    return metadata_mod.compute(sel.snap, sel.feats.gone, node).to_wire()
+    return metadata_mod.compute(sel.snap, sel.feats.gone, node,
+                                page_type=sel.page_type[0] if sel.page_type else None).to_wire()
 
 
 def choose_by_blocks(snap: snapshot_mod.Snapshot, feats: features_mod.Features, opts: Options,

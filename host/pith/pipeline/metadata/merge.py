@@ -42,6 +42,12 @@ MIN_LABEL_CHARS = 4
 # declared title is right more often (NOTES.md, 'Why the page's metadata is one
 # computation, and its precedence').
 TITLE_AGREEMENT = 0.3
+# Page types (pagetype.CLASSES) whose declared title is their name where a shown h1 agrees
+# with it only in part (TITLE_AGREEMENT or more, but the title neither is the h1 nor leads
+# with it): a service page's h1 is its hero's slogan or pitch ("Finance and accounting
+# talent that really counts" under "Finance & Accounting Staffing and Recruiting"), and
+# the <title> names the service (NOTES.md, 'Why a service page's declared title names it').
+DECLARED_NAME_TYPES = frozenset({"service"})
 # Separators between a headline and the site's name in a <title> / og:title.
 TITLE_SEPARATORS = (" | ", " - ", " – ", " — ", " · ", " :: ", " » ", " « ", " / ", " : ", " ~ ")
 # Separators after which a title's first part ends and a tagline, a section or a site
@@ -330,9 +336,11 @@ def _first_if_longest(title: str, separators: tuple[str, ...]) -> str:
 
 def choose_title(declared: list[str | None], entity: str | None,
                  headlines: list[tuple[str, int]], site: str | None,
-                 host: str | None, root: bool = True) -> str | None:
+                 host: str | None, root: bool = True,
+                 page_type: str | None = None) -> str | None:
     """The title: the shown h1 that agrees best with a declared title (<meta>'s, the
-    document's, JSON-LD's entity's), when it agrees by TITLE_AGREEMENT or more; among equals
+    document's, JSON-LD's entity's), when it agrees by TITLE_AGREEMENT or more (on a page
+    of DECLARED_NAME_TYPES, `page_type`, fully: the title is the h1 or leads with it); among equals
     the one a declared title writes character for character, then the nearest the chosen
     element; else the first declared title; JSON-LD's entity
     headline only when no other is declared (a listing's first item is an entity too);
@@ -365,7 +373,9 @@ def choose_title(declared: list[str | None], entity: str | None,
         score, _, _, best = max((max(agreement(t, c) for c in offered),
                                  any(" ".join(t.split()) in c for c in written), -d, t)
                                 for t, d in shown)
-        if score >= TITLE_AGREEMENT:
+        # a service page's h1 agreeing in part is its pitch (NOTES.md, 'Why a service
+        # page's declared title names it')
+        if score >= (1.0 if page_type in DECLARED_NAME_TYPES else TITLE_AGREEMENT):
             return as_typed(heading(without_prefix(strip_site(best, site, host), offered, site,
                                                    host)), offered, site, host)
     for c in declared:
@@ -567,11 +577,14 @@ def local_day(published: str | None, url_day: str | None) -> str | None:
     return url_day if apart == 1 else published
 
 
-def compute(snap, gone: np.ndarray, node: int, title_inputs: list | None = None) -> Metadata:
+def compute(snap, gone: np.ndarray, node: int, title_inputs: list | None = None,
+            page_type: str | None = None) -> Metadata:
     """The metadata of a validated snapshot, read around the chosen row `node` (`gone`:
-    the features' code-or-hidden mask). A `title_inputs` list is given what the title was
-    chosen from, `choose_title`'s arguments (declared, entity, headlines, site, host, root):
-    the bench's reach and the learned choice's records read them; the host passes none."""
+    the features' code-or-hidden mask), on a page of type `page_type` (pagetype.classify's,
+    None when unknown: the title's choice reads it). A `title_inputs` list is given what the
+    title was chosen from, `choose_title`'s arguments (declared, entity, headlines, site,
+    host, root, page type): the bench's reach and the learned choice's records read them;
+    the host passes none."""
     declared = snap.meta.get("declared") or {}
     ld = jsonld.fields([*declared.get("ld", ()), *tags.ld_in_meta(declared.get("meta", ()))],
                        snap.meta.get("url") or "")
@@ -608,7 +621,7 @@ def compute(snap, gone: np.ndarray, node: int, title_inputs: list | None = None)
     inputs = ([_title_text(meta.get("title")), _title_text(items.get("title")),
                _title_text(doc_title)], _title_text(ld.get("title")),
               [(v, d) for t, d in seen.get("headlines") if (v := INVISIBLE.sub("", t))],
-              site, host, urllib.parse.urlsplit(page_url).path.strip("/") == "")
+              site, host, urllib.parse.urlsplit(page_url).path.strip("/") == "", page_type)
     title = choose_title(*inputs)
     if title_inputs is not None:
         title_inputs.append(inputs)
@@ -674,6 +687,7 @@ def compute(snap, gone: np.ndarray, node: int, title_inputs: list | None = None)
 
 
 def of_selection(sel, node: int | None = None, title_inputs: list | None = None) -> Metadata:
-    """The metadata of a pipeline Selection, read around `node` (default: its choice);
-    `title_inputs` as `compute`'s."""
-    return compute(sel.snap, sel.feats.gone, sel.node if node is None else node, title_inputs)
+    """The metadata of a pipeline Selection, read around `node` (default: its choice), of
+    the selection's page type; `title_inputs` as `compute`'s."""
+    return compute(sel.snap, sel.feats.gone, sel.node if node is None else node, title_inputs,
+                   sel.page_type[0] if sel.page_type else None)
