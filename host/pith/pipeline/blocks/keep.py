@@ -50,6 +50,7 @@ import numpy as np
 from . import features as bf
 from . import segment as blocks_mod
 from .. import cards
+from .. import demos
 from .. import math as math_mod
 from .. import pagetype
 from .. import prices
@@ -535,6 +536,8 @@ def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: 
     in_method = bf.method_mask(snap, blocks, rows, method.node)
     if opts.blocks_keep_structured:
         keep |= structured(snap, blocks, which, opts.blocks_keep_captioned_figures) & in_method
+    if opts.blocks_service_code:     # a service page's code is its product's demo
+        keep = demos.left_out(snap, feats, method.node, rows, keep, CODE_BLOCK_TAGS)
     if opts.blocks_item_names:       # a listed item's name between its kept lines
         keep = cards.names(snap, feats, method.node, rows, keep, has_text,
                            blocks.chars[which], strings)
