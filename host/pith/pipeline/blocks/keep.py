@@ -18,7 +18,8 @@ Decisions a change must keep:
 - a block with no text cannot be judged from a text truth: it is kept when a text block
   next to it is kept, so an article's images stay and a sidebar's thumbnails go;
 - code, data tables and figures with an image inside the method's element are kept
-  whatever the model says (`blocks_keep_structured`);
+  whatever the model says (`blocks_keep_structured`), but a service page's code blocks,
+  its product's demos, are left out (`blocks_service_code`, demos.py);
 - blocks inside page furniture (auto.furniture) outside the method's element are dropped
   (`auto_furniture`): widening must not bring back what the method left out; nor are
   blocks inside a tooltip (auto.hover) that shows less than `auto_furniture_max` of the
