@@ -450,6 +450,22 @@ class Options:
         "not the product's text (teasers.after_product; NOTES.md, 'Why the cards of other "
         "products after a product are left out')")
 
+    blocks_product_price_cards: bool = _opt(
+        True, "with blocks_product_teasers, other products' cards named in no link count "
+        "as teaser groups too when each card shows a price and a picture and links off "
+        "the page, and such groups ending before the product's h1 go too "
+        "(teasers.price_cards: eBay's 'People who viewed this item also viewed', "
+        "Zalando's 'How about these?'; NOTES.md, 'Why other products' priced cards are "
+        "left out')")
+
+    blocks_product_own_lines: bool = _opt(
+        True, "blocks_product_teasers' listing guard (cards outweighing the product "
+        "teasers.POST_RATIO times stay) weighs every kept line of the product's own "
+        "outside the groups and headings, not only those judged at least teasers.SURE: "
+        "a product's price and specification rows are judged near 0.5, half of them "
+        "under it, and were left out of the weight (NOTES.md, 'Why other products' "
+        "priced cards are left out')")
+
     blocks_product_price: bool = _opt(
         True, "on a page the page type model calls a product's, a price line "
         "(prices.PRICE_MAX_CHARS) between a kept block of the h1 naming the product and a "

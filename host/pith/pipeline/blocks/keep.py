@@ -549,7 +549,9 @@ def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: 
                                   blocks.chars[which], strings)
     if opts.blocks_product_teasers:  # other products' cards after the product
         keep = teasers.after_product(snap, feats, method.node, rows, keep, has_text,
-                                     blocks.chars[which], p)
+                                     blocks.chars[which], p,
+                                     strings if opts.blocks_product_price_cards else None,
+                                     opts.blocks_product_own_lines)
     if opts.blocks_form_max > 0:
         keep &= ~small_form(snap, feats, element, opts.blocks_form_max)[rows]
     if opts.auto_furniture:          # widening never brings back furniture the method left
