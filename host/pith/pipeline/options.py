@@ -438,6 +438,13 @@ class Options:
         "doubts as it doubts a menu's entry (cards.py; NOTES.md, 'Why a listed item keeps "
         "its name')")
 
+    blocks_service_code: bool = _opt(
+        True, "on a page the page type model calls a service page, the code blocks (pre) "
+        "the block stage keeps are left out: a landing page's code is its product's demo "
+        "(an editor's screen, a platform's API example), which the training truths of "
+        "service pages never keep (demos.py; NOTES.md, 'Why a service page's code samples "
+        "are left out')")
+
     blocks_card_controls: bool = _opt(
         True, "on a page the page type model calls a listing or a collection, a kept block "
         "whose whole text is a card's button or toggle label ('Add to cart', 'Compare', "

@@ -18,7 +18,8 @@ Decisions a change must keep:
 - a block with no text cannot be judged from a text truth: it is kept when a text block
   next to it is kept, so an article's images stay and a sidebar's thumbnails go;
 - code, data tables and figures with an image inside the method's element are kept
-  whatever the model says (`blocks_keep_structured`);
+  whatever the model says (`blocks_keep_structured`), but a service page's code blocks,
+  its product's demos, are left out (`blocks_service_code`, demos.py);
 - blocks inside page furniture (auto.furniture) outside the method's element are dropped
   (`auto_furniture`): widening must not bring back what the method left out; nor are
   blocks inside a tooltip (auto.hover) that shows less than `auto_furniture_max` of the
@@ -50,6 +51,7 @@ import numpy as np
 from . import features as bf
 from . import segment as blocks_mod
 from .. import cards
+from .. import demos
 from .. import math as math_mod
 from .. import pagetype
 from .. import prices
@@ -537,6 +539,8 @@ def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: 
     in_method = bf.method_mask(snap, blocks, rows, method.node)
     if opts.blocks_keep_structured:
         keep |= structured(snap, blocks, which, opts.blocks_keep_captioned_figures) & in_method
+    if opts.blocks_service_code:     # a service page's code is its product's demo
+        keep = demos.left_out(snap, feats, method.node, rows, keep, CODE_BLOCK_TAGS)
     if opts.blocks_item_names:       # a listed item's name between its kept lines
         keep = cards.names(snap, feats, method.node, rows, keep, has_text,
                            blocks.chars[which], strings)
