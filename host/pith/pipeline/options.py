@@ -416,6 +416,16 @@ class Options:
         "('Advertisement', 'Continua após a publicidade'; adlabels.py) is judged no "
         "content, so the story is not broken by its ads' labels (NOTES.md, 'Why an ad's "
         "label is left out')")
+    auto_hosting_notices: bool = _opt(
+        True, "auto with auto_block_choice: a short block that is a platform's hosting "
+        "statement ('…本平台仅提供信息存储服务。', '… only provides information storage "
+        "services.'; notices.py) is judged no content, so a hosted post does not end on its "
+        "platform's legal line (NOTES.md, 'Why a platform's notices are left out')")
+    auto_signup_prompts: bool = _opt(
+        True, "auto with auto_block_choice: a short block that is a newsletter's sign-up "
+        "prompt ('Sign up for our newsletter …', 'By signing up you agree …', 'Thanks for "
+        "signing up!'; notices.py) is judged no content, so the story is not broken by its "
+        "newsletter box (NOTES.md, 'Why a platform's notices are left out')")
     auto_adjacent_repeats: bool = _opt(
         True, "auto with auto_block_choice: a block whose text (at least "
         "repeats.REPEAT_CHARS characters) is the previous text block's is judged no content, "
@@ -435,6 +445,13 @@ class Options:
         "too: a listed item's name between its rank and its score, which the block model "
         "doubts as it doubts a menu's entry (cards.py; NOTES.md, 'Why a listed item keeps "
         "its name')")
+
+    blocks_service_code: bool = _opt(
+        True, "on a page the page type model calls a service page, the code blocks (pre) "
+        "the block stage keeps are left out: a landing page's code is its product's demo "
+        "(an editor's screen, a platform's API example), which the training truths of "
+        "service pages never keep (demos.py; NOTES.md, 'Why a service page's code samples "
+        "are left out')")
 
     blocks_card_controls: bool = _opt(
         True, "on a page the page type model calls a listing or a collection, a kept block "
