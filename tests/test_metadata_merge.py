@@ -33,6 +33,51 @@ def test_a_utc_time_a_day_off_the_urls_day_takes_the_urls_day():
                    )["published"] == "2025-12-19T02:41:41+00:00"
 
 
+def test_a_page_read_without_its_address_is_dated_by_the_address_it_declares():
+    # a saved WordPress post, no date shown or declared but its permalink's
+    canonical = '<link rel="canonical" href="http://blog.test/2012/11/05/hospital-quality/">'
+    for head in (canonical, '<meta property="og:url" content="http://blog.test/2012/11/05/q/">'):
+        assert meta_of(ARTICLE.format(h="Quality"), head=head, url="")["published"] == "2012-11-05"
+    # the address it was read at comes first
+    assert meta_of(ARTICLE.format(h="Quality"), head=canonical,
+                   url="http://blog.test/2012/11/06/q/")["published"] == "2012-11-06"
+    assert meta_of(ARTICLE.format(h="Quality"), url="")["published"] is None
+
+
+def test_a_shown_day_a_day_off_the_declared_addresss_day_takes_the_addresss():
+    # the only date shown is the first comment's, posted after midnight
+    canonical = '<link rel="canonical" href="http://blog.test/2012/10/28/food-for-storms/">'
+    body = (ARTICLE.format(h="Food for storms")
+            + '<div class="comments"><p class="info">On October 29, 2012 at 2:35am, Ann said</p></div>')
+    assert meta_of(body, head=canonical, url="")["published"] == "2012-10-28"
+
+
+def test_a_day_declared_without_a_time_stays_a_day_off_the_urls():
+    # a newspaper's URL names the print edition's day; the page declares and shows its own
+    head = '<meta itemprop="datePublished" content="2012-07-24">'
+    body = ('<article><h1>Editors charged</h1><p class="dateline">Published: July 24, 2012</p><p>'
+            + "Words of the article go on for a while here. " * 8 + "</p></article>")
+    url = "http://news.test/2012/07/25/world/editors-charged.html"
+    assert meta_of(body, head=head, url=url)["published"] == "2012-07-24"
+    assert merge.local_day("2012-07-24", "2012-07-25", ["2012-07-24"]) == "2012-07-24"
+    # a UTC time, or a day only shown, still takes the URL's adjacent day
+    assert merge.local_day("2012-07-24T23:10:00+00:00", "2012-07-25", ["2012-07-24T23:10:00+00:00"]) \
+        == "2012-07-25"
+    assert merge.local_day("2012-07-24", "2012-07-25", []) == "2012-07-25"
+
+
+def test_the_one_shown_day_replaces_a_declared_day_only_when_it_is_earlier():
+    # a Discourse thread declares its first post's day; the one full day it shows is the
+    # closing notice's, three days later
+    head = '<meta property="article:published_time" content="2022-05-07T03:00:45+00:00">'
+    body = ('<div class="post-stream"><h1>Run two studios</h1><p>' + "The question's words. " * 30
+            + '</p><p class="small-action">Closed on <span class="date">May 10, 2022</span></p></div>')
+    assert meta_of(body, head=head)["published"] == "2022-05-07T03:00:45+00:00"
+    assert merge.shown_alone("2022-05-07", "2022-05-10", {"2022-05-10": False}) == "2022-05-07"
+    # shown before it: the page's own day (the declared one its import's)
+    assert merge.shown_alone("2022-05-07", "2000-04-24", {"2000-04-24": False}) == "2000-04-24"
+
+
 def test_an_author_named_like_the_site_is_kept_when_nothing_else_names_one():
     head = ('<meta property="og:site_name" content="Sam Bossley">'
             '<meta name="author" content="Sam Bossley">')

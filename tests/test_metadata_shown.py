@@ -265,6 +265,16 @@ def test_a_posters_joining_day_is_not_the_posts_date(profile):
     assert meta_of("<h1>Football season</h1>" + post)["published"] == "2019-08-27"
 
 
+@pytest.mark.parametrize("meta", ["commentmetadata", "comment-date", "reply-time"])
+def test_a_date_line_named_as_a_comments_is_not_the_posts(meta):
+    comment = (f'<li><cite>Reader</cite> says:<br><small class="{meta}"><a href="#c1">November '
+               '2nd, 2012 at 8:44 pm</a></small><p>' + "A reader's comment. " * 5 + "</p></li>")
+    body = ('<div class="entry"><h1>Open enrollment</h1><p>Published on November 1st, 2012</p><p>'
+            + "The post's words go on. " * 30 + "</p><ol class='commentlist'>" + comment * 3
+            + "</ol></div>")
+    assert meta_of(body)["published"] == "2012-11-01"
+
+
 @pytest.mark.parametrize("clock", [
     '<div class="block-date"><p id="todays-date-custom"><strong>Friday</strong>, December 19, 2025</p></div>',
     '<p class="date current-date">December 19, 2025</p>',

@@ -47,6 +47,7 @@ from . import comments as comments_mod
 from . import footprint
 from . import headline
 from . import features as features_mod
+from . import notices
 from . import pagetype
 from . import posts
 from . import reader, render
@@ -336,22 +337,38 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
         page = posts.without_named(snap, feats, result.node, page,
                                    blocks_mod.compute(snap, feats), bios.boxes(snap))
     if page is not None and (opts.auto_rights_lines or opts.auto_ad_labels
+                             or opts.auto_hosting_notices or opts.auto_signup_prompts
                              or opts.auto_adjacent_repeats):
-        lines = keep.collapsed(page.texts)  # the three rules read the same lines
+        # the line rules read the page's texts as judged (whitespace collapsed) and
+        # search the features' join of them (NOTES.md, 'Why the line rules search a
+        # page's texts at once')
         if opts.auto_rights_lines:
             # a copyright notice is not the text (NOTES.md, 'Why a copyright line is left out')
-            page = rights.without(page, lines)
+            page = rights.without(page)
         if opts.auto_ad_labels:
             # an ad slot's label is not the text (NOTES.md, 'Why an ad's label is left out')
-            page = adlabels.without(page, lines)
+            page = adlabels.without(page)
+        if opts.auto_hosting_notices:
+            # a platform's hosting statement is not the post (NOTES.md, 'Why a platform's
+            # notices are left out')
+            page = notices.without(page, notices.hosting(page.texts, page.join))
+        if opts.auto_signup_prompts:
+            # nor is a newsletter's sign-up prompt (NOTES.md, 'Why a platform's notices are
+            # left out')
+            page = notices.without(page, notices.boxes(snap, feats, blocks_mod.compute(snap, feats),
+                                                       notices.signups(page.texts, page.join)))
         if opts.auto_adjacent_repeats:
             # a line said twice in a row is read once (NOTES.md, 'Why a line said twice in
             # a row is read once')
-            page = repeats.without(page, blocks_mod.compute(snap, feats), lines)
+            page = repeats.without(page, blocks_mod.compute(snap, feats))
     element = result
     if opts.blocks:
         mine = pin is None             # a reader's pinned element is judged as it is
         scope = keep.widen(snap, feats, result.node, opts.blocks_grow if mine else 0)
+        if mine and top >= 0 and opts.auto_headline_scope:
+            # the title beside the post's body is the post's (NOTES.md, 'Why the headline
+            # beside the post's body is read with it')
+            scope = headline.scope_over(snap, feats, scope, top)
         result = keep.apply(snap, feats, opts, scope, result,
                             answer=None if mine else result.node, page=page,
                             leave_out=comments_mod.left_out(thread, scope))

@@ -30,7 +30,7 @@ import re
 
 import numpy as np
 
-from .features import tag_in
+from .features import containing, tag_in
 from .snapshot import Snapshot
 
 # An id or a class (lower-cased) naming a sidebar: the word, with at most a side or rank
@@ -42,6 +42,8 @@ SIDEBAR_NAME = re.compile(r"(?:^|\s)sidebar(?:[-_]?(?:left|right|primary|seconda
 # Tags whose row inside a sidebar-named one makes it the page's layout, not a sidebar: the
 # page's main landmark or its article ("container sidebar-right" holding Django's docs).
 MAIN_TAGS = frozenset({"main", "article"})
+# The word every name SIDEBAR_NAME reads holds (lower-cased): a string without it is not read.
+SIDEBAR_WORD = ("sidebar",)
 
 
 def named(snap: Snapshot) -> np.ndarray:
@@ -51,14 +53,18 @@ def named(snap: Snapshot) -> np.ndarray:
 
 
 def _named(snap: Snapshot) -> np.ndarray:
-    # each distinct id and class string tested once (Snapshot.string_codes), the rows
-    # follow their string's answer
+    # each distinct id and class string holding the word tested once
+    # (Snapshot.string_codes; NOTES.md, 'Why the line rules search a page's texts at
+    # once'), the rows follow their string's answer
     out = np.zeros(snap.n, np.bool_)
     for column in ("id", "cls"):
         codes, strings = snap.string_codes(column)
-        hit = np.fromiter((SIDEBAR_NAME.search(s.lower()) is not None for s in strings),
-                          np.bool_, len(strings))
-        out |= hit[codes]
+        named = containing(strings, SIDEBAR_WORD)
+        if len(named):
+            hit = np.zeros(len(strings), np.bool_)
+            hit[named] = [SIDEBAR_NAME.search(strings[i].lower()) is not None
+                          for i in named.tolist()]
+            out |= hit[codes]
     if out.any():
         # a named row holding the page's main landmark or an article is its layout
         mains = tag_in(snap, MAIN_TAGS) | (np.char.lower(snap.role.astype(str)) == "main")

@@ -139,7 +139,11 @@ def groups(snap: Snapshot, feats: Features) -> np.ndarray:
     alike cards (same tag and class) holding at least CARD_SHARE of the row's visible
     text. A card holds one linked title (`linked_titles`), or is one link itself, at
     least MIN_TITLE_CHARS long, with no linked title in it (a list item that is another
-    story's title)."""
+    story's title). Found once a page (after_post and after_product both ask)."""
+    return feats.memo(("teaser_groups",), lambda: _groups(snap, feats))
+
+
+def _groups(snap: Snapshot, feats: Features) -> np.ndarray:
     titled = linked_titles(snap, feats)
     count = snap.subtree_sum(titled)
     parent = snap.parent
@@ -147,9 +151,20 @@ def groups(snap: Snapshot, feats: Features) -> np.ndarray:
     card = np.flatnonzero(((count == 1) | link) & (parent >= 0) & (feats.chars > 0))
     if len(card) < MIN_CARDS:
         return np.zeros(0, np.int64)
-    kind = first_seen(zip(parent[card].tolist(), snap.tag[card].tolist(),
-                          snap.cls[card].tolist()), len(card))
-    alike = card[np.bincount(kind, minlength=len(card))[kind] >= MIN_CARDS]
+    # alike: the same parent, tag and class (the page's tag and class codes), counted
+    # by one sort, no tuple a card (NOTES.md, 'Why the line rules search a page's texts
+    # at once')
+    keys = (snap.string_codes("cls")[0][card], snap.tag_codes()[0][card], parent[card])
+    order = np.lexsort(keys)
+    step = np.zeros(len(card), np.bool_)      # a new kind starts here, in sorted order
+    step[0] = True
+    for key in keys:
+        ordered = key[order]
+        step[1:] |= ordered[1:] != ordered[:-1]
+    run = np.cumsum(step) - 1
+    alike = np.zeros(len(card), np.bool_)
+    alike[order] = np.bincount(run)[run] >= MIN_CARDS
+    alike = card[alike]
     cards = np.bincount(parent[alike], minlength=snap.n)
     held = np.bincount(parent[alike], weights=feats.chars[alike], minlength=snap.n)
     group = ((cards >= MIN_CARDS) & (held >= CARD_SHARE * feats.chars) & (feats.chars > 0)

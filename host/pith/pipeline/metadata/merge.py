@@ -16,7 +16,7 @@ import re
 import urllib.parse
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any, Callable, Collection
 
 import numpy as np
 
@@ -558,23 +558,43 @@ def shown_instead(published: str, declared: list[tuple[str | None, str | None]],
 def shown_alone(published: str, line: str, days: dict[str, bool]) -> str:
     """`line` (the page's date line) instead of the one day a page declares, when it is
     the one day shown near the top of those years (`days`: shown_days's), not as an
-    update, and not the day before or after the declared one (the same instant, or the
-    same day written in another zone)."""
-    apart = abs((dt.date.fromisoformat(line[:10]) - dt.date.fromisoformat(published[:10])).days)
-    return line if apart > 1 and days == {line[:10]: False} else published
+    update, and more than a day before the declared one (a day off is the same instant, or
+    the same day written in another zone): a declared day after what the page shows is
+    its import or build; a shown day after the declared one is something that happened
+    since (a thread's closing notice, a reply), the publication stands (NOTES.md, 'Why a
+    declared address dates a page, and a comment's date line does not')."""
+    before = (dt.date.fromisoformat(published[:10]) - dt.date.fromisoformat(line[:10])).days
+    return line if before > 1 and days == {line[:10]: False} else published
 
 
-def local_day(published: str | None, url_day: str | None) -> str | None:
+def local_day(published: str | None, url_day: str | None,
+              declared: Collection[str] = ()) -> str | None:
     """The publish date, on the URL's day when the URL names the day before or after it: a
     time declared in UTC ("2025-12-19T02:41Z") of a post the site dates 18 December in its
-    own time zone, as its URL and its readers do."""
-    if not (published and url_day) or published[:10] == url_day:
+    own time zone, as its URL and its readers do; a day only shown (a date line, which may
+    be a comment's) likewise. A day the page declares without a time (`declared`: its
+    parsed declared dates) is the site's own word for it and stays: a newspaper's URL may
+    name the print edition's day after it (NOTES.md, 'Why a declared address dates a page,
+    and a comment's date line does not')."""
+    if not (published and url_day) or published[:10] == url_day \
+            or (_instant(published) is None and published in declared):
         return published
     try:
         apart = abs((dt.date.fromisoformat(published[:10]) - dt.date.fromisoformat(url_day)).days)
     except ValueError:
         return published
     return url_day if apart == 1 else published
+
+
+def declared_url_day(links: dict, meta: dict, ld: dict) -> str | None:
+    """The day the address a page declares as its own names (its canonical link, og:url
+    or twitter:url, JSON-LD's url, first found: the Metadata's `url` order): a permalink's
+    /2012/10/29/ on a page saved, pasted or crawled without its address, or read at one
+    that names no day (a short link, an AMP or print copy)."""
+    for url in (links.get("url"), meta.get("url"), ld.get("url")):
+        if isinstance(url, str) and url:
+            return dates.from_url(url)
+    return None
 
 
 def compute(snap, gone: np.ndarray, node: int, title_inputs: list | None = None,
@@ -639,9 +659,12 @@ def compute(snap, gone: np.ndarray, node: int, title_inputs: list | None = None,
     declared_dates = [(parse(src.get("published")), parse(src.get("modified"))) for src in sources]
     published = next((p for p, _ in declared_dates if p), None)
     modified = next((m for _, m in declared_dates if m), None)
+    # the URL's day: the address the page was read at, else the one it declares as its own
+    # (NOTES.md, 'Why a declared address dates a page, and a comment's date line does not')
+    url_day = seen.get("url_date") or declared_url_day(links, meta, ld)
     # a page that declares only when it was modified, and shows no date, was first
     # published then as far as anyone can tell (WCXB labels it so)
-    published = published or seen.get("published") or seen.get("url_date") or modified
+    published = published or seen.get("published") or url_day or modified
     # the page never shows its declared publish date but shows another date it declares
     # (its modified date, a second source's publish date), not as an update: readers, and
     # WCXB's labels, take the shown one (NOTES.md, 'Why the page's metadata is one computation, and its precedence')
@@ -661,7 +684,7 @@ def compute(snap, gone: np.ndarray, node: int, title_inputs: list | None = None,
         if line and line[:10] != published[:10]:
             days = shown.shown_days(snap, gone, node, {published[:4], line[:4]}, us)
             published = shown_alone(published, line, days)
-    published = local_day(published, seen.get("url_date") if published else None)
+    published = local_day(published, url_day if published else None, declared_days)
     # an author named like the site is the publisher: a shown byline may name the person,
     # else the site is the author (a shop's or a one-person blog's posts)
     declared_authors = [c for a in first("authors") or [] if (c := shown.clean_declared_author(a))]

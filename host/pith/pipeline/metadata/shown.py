@@ -8,6 +8,7 @@ element's top. Rows that are code or hidden are not read.
 """
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any, Callable
 
@@ -684,6 +685,10 @@ def label_next(snap, gone: np.ndarray, r: int, label: str) -> str:
 
 
 TIME = frozenset(("time",))
+# A date line named as a comment's or reply's own ("commentmetadata", "comment-date",
+# "reply-time": its "meta", "date" or "time" is what made it a candidate) dates the comment
+# (NOTES.md, 'Why a declared address dates a page, and a comment's date line does not').
+COMMENT_DATE_NAMES = re.compile(r"comment|repl(?:y|ies)")
 
 
 def dateline(snap, gone: np.ndarray, node: int, times: list[list],
@@ -705,7 +710,9 @@ def dateline(snap, gone: np.ndarray, node: int, times: list[list],
     if len(cands):
         cands = cands[~gone[cands] & (snap.end[cands] - cands <= MAX_BYLINE_ROWS)]
     update = None
-    for r in cands[:MAX_TRIES].tolist():
+    own = (r for r in cands.tolist()
+           if not COMMENT_DATE_NAMES.search(f"{snap.cls[r]} {snap.id[r]}".lower()))
+    for r in itertools.islice(own, MAX_TRIES):
         t = text_of(snap, r)
         if 0 < len(t) <= MAX_DATELINE_CHARS and not JOINED.search(t.lower()) \
                 and not is_clock(snap, r, inside=True):
