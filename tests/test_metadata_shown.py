@@ -1,12 +1,10 @@
 """pith.pipeline.metadata.shown: what a page shows: its byline, date lines, headings and dated texts."""
 from __future__ import annotations
 
-import re
-
 import numpy as np
 import pytest
 
-from pith.pipeline.metadata import dates, shown
+from pith.pipeline.metadata import dates, shown, window
 from pith.pages import static
 from pith.pipeline import snapshot as snapshot_mod
 
@@ -378,7 +376,7 @@ def test_dated_lines_are_the_short_texts_and_tails_holding_a_year_in_row_order()
                      (2, "tail", "Posted 2023"), (3, "tail", " Dec 11, 2021"),
                      (6, "tail", "\u0130\u0130 5 June 2019")]
     per_column = [(r, column, snap.cols[column][r]) for column in ("text", "tail")
-                  for r in shown.matching_rows(snap, column, dates.YEAR, shown.short_rows(
+                  for r in window.matching_rows(snap, column, dates.YEAR, window.short_rows(
                       snap, column, every, shown.MAX_DATELINE_CHARS)).tolist()]
     assert lines == per_column
     assert shown.dated_lines(snap, every[:2]) == []
@@ -431,73 +429,10 @@ def test_a_clock_is_any_name_of_the_row_its_parent_or_its_rows():
         for inside in (False, True):
             p = int(snap.parent[r])
             rows_read = ([p] if p >= 0 else []) + (
-                list(range(r, min(int(snap.end[r]), r + shown.MAX_BYLINE_ROWS))) if inside else [r])
+                list(range(r, min(int(snap.end[r]), r + window.MAX_BYLINE_ROWS))) if inside else [r])
             want = any(shown.CLOCK_NAMES.search(f"{snap.cls[i]} {snap.id[i]}".lower())
                        for i in rows_read)
             assert shown.is_clock(snap, r, inside) == want, (r, inside)
-
-
-def test_matching_names_searches_each_distinct_name_once_and_answers_every_row():
-    """matching_names finds the rows matching_rows finds (classes repeated over rows, ids
-    mostly empty, names in any case), and searches each distinct name once."""
-    import random
-    import re
-    rng = random.Random(11)
-    names = ["byline", "Post-Meta", "entry-date", "author-box", "", "", "card", "BYLINE x",
-             "published-on", "nav", "date", "writer2"]
-    rows = [("html", -1), ("body", 0)] + [
-        ("div", 1, {"cls": rng.choice(names), "id": rng.choice(names)}) for _ in range(300)]
-    snap = snapshot_mod.from_json(make_snapshot(rows), 1000)
-    window = np.arange(2, 302)
-    for column in ("cls", "id"):
-        for rx in (shown.BYLINE_NAMES, shown.DATE_NAMES):
-            want = shown.matching_rows(snap, column, rx, window)
-            assert len(want) and shown.matching_names(snap, column, rx, window).tolist() == want.tolist()
-
-    class Counting:                      # a pattern that counts the strings it is given
-        def __init__(self, rx):
-            self.rx, self.searched = rx, []
-
-        def finditer(self, text):
-            self.searched.append(text)
-            return self.rx.finditer(text)
-    counting = Counting(shown.DATE_NAMES)
-    shown.matching_names(snap, "cls", counting, window)
-    assert len(counting.searched) == 1
-    assert counting.searched[0].count("\n") == len(set(snap.cls[window].tolist()))
-    assert shown.matching_names(snap, "cls", re.compile("x"), window[:0]).tolist() == []
-
-
-def test_window_names_are_prepared_once_per_element_and_answer_as_matching_rows():
-    """The byline's class words and the date line search the distinct names around the
-    chosen element prepared once (window_names, remembered per snapshot and element): each
-    pattern's rows are matching_rows's over `around` that element, for another element
-    another window's; and the byline's "By" lines and credit sentences search one
-    preparation of the short texts (Rows) with matching_rows's answers."""
-    import random
-    rng = random.Random(5)
-    names = ["byline", "Post-Meta", "entry-date", "author-box", "", "", "card", "BYLINE x",
-             "published-on", "nav", "date", "writer2", "Écrivain-date"]
-    texts = ["By Jane Doe", "", "Written by Ann Roe", "March 3, 2024", "Share", "BY İLKER"]
-    rows = [("html", -1), ("body", 0)] + [
-        ("div", 1, {"cls": rng.choice(names), "id": rng.choice(names), "text": rng.choice(texts)})
-        for _ in range(1200)]
-    snap = snapshot_mod.from_json(make_snapshot(rows), 5000)
-    for node in (1, 900, 1, 1100):
-        prepared = shown.window_names(snap, "cls", node)
-        assert shown.window_names(snap, "cls", node) is prepared
-        for column in ("cls", "id"):
-            for rx in (shown.BYLINE_NAMES_TRIE, shown.DATE_NAMES_TRIE):
-                want = shown.matching_rows(snap, column, rx, shown.around(snap, node))
-                got = shown.window_names(snap, column, node).matching(rx)
-                assert len(want) and got.tolist() == want.tolist()
-    assert shown.window_names(snap, "cls", 1) is not shown.window_names(snap, "cls", 900)
-    short = shown.short_rows(snap, "text", shown.around(snap, 1), shown.MAX_BYLINE_CHARS * 2)
-    prepared = shown.Rows(snap, "text", short)
-    for rx in (shown.BY_TEXT, shown.CREDIT_CUE, re.compile("İlker")):
-        want = shown.matching_rows(snap, "text", rx, short)
-        assert len(want) and prepared.matching(rx).tolist() == want.tolist()
-    assert shown.Rows(snap, "text", short[:0]).matching(shown.BY_TEXT).tolist() == []
 
 
 def test_a_buttons_words_in_a_heading_are_no_part_of_it():
@@ -510,15 +445,6 @@ def test_a_buttons_words_in_a_heading_are_no_part_of_it():
     m = meta_of(ARTICLE.format(h=h.replace(" <i>x</i>", "")), title="tokio - Rust",
                 url="https://docs.rs/tokio/latest/tokio/")
     assert m["title"] == "Crate tokio"
-
-
-def test_a_line_break_in_the_headline_is_a_space():
-    body = "<article><h1><span>News Product<br>Management Certification</span></h1><p>" + \
-        "Course text. " * 40 + "</p></article>"
-    m = meta_of(body, title="News Product Management Certification — News Product Alliance")
-    assert m["title"] == "News Product Management Certification"
-    snap = static.snapshot_of_html("<p>a<br>b</p>", "http://pith.test/", 100)
-    assert shown.text_of(snap, list(snap.tag).index("p")) == "a b"
 
 
 def test_a_forum_prefix_label_in_the_headline():
@@ -535,12 +461,6 @@ def test_a_forum_prefix_label_in_the_headline():
     # a class naming something else (a tagline) is no label
     snap = static.snapshot_of_html('<h1><span class="brand">Acme</span> Rocket skates</h1>', "http://pith.test/", 100)
     assert shown.headlines(snap, np.zeros(snap.n, bool), 0)[0][0] == "Acme Rocket skates"
-
-
-def test_matching_strings_maps_hits_to_their_strings_after_a_longer_lower_case():
-    # "İ" lower-cases to two code points; the hit in the third string stays the third's
-    strings = ["İ" * 20, "posted by Ada", "x" * 40]
-    assert shown.matching_strings(strings, shown.BY_TEXT).tolist() == [1]
 
 
 def test_shown_h1_is_the_h1_rows_not_gone_in_document_order():
@@ -568,25 +488,6 @@ def test_heading_text_leaves_out_a_control_only_inside_its_own_heading():
     assert shown.heading_text(snap, 4) == "Second"
     assert snap.memo(("heading_controls",), lambda: None).tolist() == \
         [False, False, False, True, False, True]
-
-
-def test_matching_strings_lower_cases_each_string_as_the_joined_text():
-    """matching_strings lower-cases each string alone (str.lower's slow path only for the
-    strings beyond ASCII) and finds what the lower-cased joined text (lower_in_place,
-    positions kept) finds: the same strings on random lists of ASCII, a final sigma
-    before a newline, a dotted I (whose lower case grows), the Kelvin sign and ß."""
-    from pith.pipeline.features import lower_in_place
-    rng = np.random.default_rng(11)
-    alphabet = ["By ", "by", "BY", "x", " ", "\t", "Σ", "ΣΑ", "İ", "\u212a", "ß", "é", "\n", "2024"]
-    rx = re.compile(r"\n[ \t]*by[ \t\n]|σ|ς|k|2024")
-    for _ in range(500):
-        strings = ["".join(rng.choice(alphabet, size=int(rng.integers(0, 5))))
-                   for _ in range(int(rng.integers(0, 8)))]
-        big = lower_in_place("\n" + "\n".join(strings))
-        starts = np.cumsum([0] + [len(s) + 1 for s in strings])
-        want = sorted({int(np.searchsorted(starts, m.start(), side="right") - 1)
-                       for m in rx.finditer(big)})
-        assert shown.matching_strings(strings, rx).tolist() == want, strings
 
 
 # --- bylines left out: menus, forms, sentences, date labels (NOTES.md, 'Why a byline is

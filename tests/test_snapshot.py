@@ -290,18 +290,18 @@ def test_string_codes_number_equal_strings_equally_with_the_empty_string_code_0(
 
 
 def test_subtree_texts_are_kept_per_snapshot_row_and_separator():
-    """Snapshot.subtree_texts: one dict per snapshot, which metadata/shown.py text_of
+    """Snapshot.subtree_texts: one dict per snapshot, which metadata/window.py text_of
     fills; a row's text is found once per separator, and another snapshot has its own."""
-    from pith.pipeline.metadata import shown
+    from pith.pipeline.metadata import window
     rows = [("html", -1), ("p", 0, {"text": "By", "tail": " end"}), ("a", 1, {"text": "Jane"}),
             ("span", 1, {"text": "Doe"})]
     snap, other = (from_json(make_snapshot(rows), 100) for _ in range(2))
     assert snap.subtree_texts() is snap.subtree_texts() and snap.subtree_texts() == {}
-    assert shown.text_of(snap, 1) == "ByJaneDoe" and shown.text_of(snap, 1, "\n") == "By\nJane\nDoe"
+    assert window.text_of(snap, 1) == "ByJaneDoe" and window.text_of(snap, 1, "\n") == "By\nJane\nDoe"
     assert snap.subtree_texts() == {(1, ""): "ByJaneDoe", (1, "\n"): "By\nJane\nDoe"}
     snap.subtree_texts()[(1, "")] = "kept"          # asked again: the kept text, not found anew
-    assert shown.text_of(snap, np.int64(1)) == "kept"
-    assert other.subtree_texts() == {} and shown.text_of(other, 1) == "ByJaneDoe"
+    assert window.text_of(snap, np.int64(1)) == "kept"
+    assert other.subtree_texts() == {} and window.text_of(other, 1) == "ByJaneDoe"
 
 
 def test_memo_computes_once_and_hands_out_a_read_only_array():

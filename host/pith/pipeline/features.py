@@ -133,7 +133,7 @@ def lower_in_place(s: str) -> str:
     (İ, two code points) is kept as it is, so a position in `s` is the same position in
     the answer (searches over strings joined, each hit mapped back to its string by the
     strings' lengths: blocks.features.text_stats, `containing`,
-    metadata.shown.matching_strings)."""
+    metadata.window.matching_strings)."""
     low = s.lower()
     if len(low) == len(s):
         return low
@@ -219,7 +219,7 @@ def filled(snap: Snapshot, column: str) -> np.ndarray:
 def string_lengths(snap: Snapshot, column: str) -> np.ndarray:
     """len() of each row's `column` string, counted once per snapshot: the non-space
     counts (column_lengths) start from them, and the metadata picks the short texts of
-    the rows around the chosen element by them (metadata/shown.py, `short_rows`), where
+    the rows around the chosen element by them (metadata/window.py, `short_rows`), where
     each search counted its window's strings again (NOTES.md, 'Why a page's class and id
     names are numbered once')."""
     return snap.memo(("lengths", column),

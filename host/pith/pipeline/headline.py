@@ -28,7 +28,7 @@ import numpy as np
 from . import pagetype
 from .blocks import expected, segment
 from .features import Features, tag_in
-from .metadata import dates, shown
+from .metadata import dates, window
 from .metadata.merge import TITLE_SEPARATORS, fold, title_parts
 from .snapshot import Snapshot
 
@@ -110,7 +110,7 @@ def _matches(snap: Snapshot, feats: Features) -> np.ndarray:
         return np.zeros(0, np.int64)
     rows = np.flatnonzero(tag_in(snap, HEADINGS) & ~feats.gone & (feats.chars >= MIN_CHARS)
                           & (feats.chars <= MAX_CHARS))[:MAX_HEADINGS]
-    return np.array([r for r in rows.tolist() if fold(shown.text_of(snap, r)) in wanted],
+    return np.array([r for r in rows.tolist() if fold(window.text_of(snap, r)) in wanted],
                     np.int64)
 
 
@@ -132,7 +132,7 @@ def find(snap: Snapshot, feats: Features, blocks, p: np.ndarray, floor: float) -
     rows, score = rows[at >= 0], p[at[at >= 0]]
     # the longest title shown wins (a site's name is a part of the title, its headline the
     # rest or the whole), then the higher heading (h1 over a list's h5), then the first
-    texts = [fold(shown.text_of(snap, r)) for r in rows.tolist()]
+    texts = [fold(window.text_of(snap, r)) for r in rows.tolist()]
     size = np.array([len(t) for t in texts])
     level = np.array([int(snap.tag[r][1]) for r in rows.tolist()])
     best = np.lexsort((rows, level, -size))[0]
@@ -161,7 +161,7 @@ def _titled_before(snap: Snapshot, feats: Features, row: int) -> bool:
     whole = [fold(t) for t in _declared(snap)]
     firsts = np.flatnonzero(tag_in(snap, H1) & ~feats.gone & (feats.chars > 0))
     for r in firsts[firsts < row][:MAX_HEADINGS].tolist():
-        text = fold(shown.text_of(snap, r))
+        text = fold(window.text_of(snap, r))
         if text and not any(text in t for t in whole):
             return True
     return False

@@ -116,7 +116,7 @@ class Snapshot:
 
     def subtree_texts(self) -> dict[tuple[int, str], str]:
         """The subtree texts found on this snapshot ((row, separator) -> text), which
-        metadata/shown.py `text_of` fills and reads: the headline anchor, the title's
+        metadata/window.py `text_of` fills and reads: the headline anchor, the title's
         choice, the byline and the date line ask for some rows' texts (the page's h1s, a
         byline that is also a date line) more than once (NOTES.md, 'Why a page's class
         and id names are numbered once')."""

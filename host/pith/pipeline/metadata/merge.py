@@ -20,7 +20,7 @@ from typing import Any, Callable, Collection
 
 import numpy as np
 
-from . import dates, jsonld, shown, tags
+from . import dates, jsonld, shown, tags, window
 
 # Limits of the reply's strings (the page writes them; a reply stays far under 1 MB).
 MAX_TITLE_CHARS = 500
@@ -610,7 +610,7 @@ def compute(snap, gone: np.ndarray, node: int, title_inputs: list | None = None,
                        snap.meta.get("url") or "")
     meta = tags.meta_fields(declared.get("meta", ()))
     items = tags.item_fields(declared.get("items", ()), declared.get("scopes", ()),
-                             lambda r: shown.text_of(snap, r), snap.end,
+                             lambda r: window.text_of(snap, r), snap.end,
                              lambda r: shown.name_in(snap, r))
     links = tags.link_fields(declared.get("links", ()))
     # a numeric date both of whose readings are days is read in the order the page's
@@ -620,7 +620,7 @@ def compute(snap, gone: np.ndarray, node: int, title_inputs: list | None = None,
     raw_dates = [v for src in (ld, meta, items) for k in ("published", "modified")
                  if isinstance(v := src.get(k), str)]
     us = dates.NumericOrder((snap.meta.get("lang") or "").lower().startswith("en-us"),
-                            lambda: shown.page_text(snap),
+                            lambda: window.page_text(snap),
                             lambda: dates.unambiguous_days(raw_dates))
     seen = shown.Shown(snap, gone, node, us)     # read only for the fields nothing declares
     page_url = snap.meta.get("url") or ""
@@ -637,7 +637,7 @@ def compute(snap, gone: np.ndarray, node: int, title_inputs: list | None = None,
     site = first("site")
     if not site:
         site = site_from_title(doc_title, seen.get("title"),
-                               lambda: shown.site_places_text(snap, gone))
+                               lambda: window.site_places_text(snap, gone))
     inputs = ([_title_text(meta.get("title")), _title_text(items.get("title")),
                _title_text(doc_title)], _title_text(ld.get("title")),
               [(v, d) for t, d in seen.get("headlines") if (v := INVISIBLE.sub("", t))],

@@ -1,10 +1,6 @@
 """What a page only shows about itself: its headline, a byline or date line near the chosen content, a <time>, the URL's date.
 
-Candidates are looked for in the rows around the chosen element (WINDOW_ROWS before its
-top and after it, and the last WINDOW_ROWS of it: an author box at the end of the
-text), in one regular-expression pass per column (the rows' strings joined, each match
-mapped back to its row: no Python loop over rows), then ranked by their distance to the
-element's top. Rows that are code or hidden are not read.
+Candidates are the rows around the chosen element (window.py), nearest its top first.
 """
 from __future__ import annotations
 
@@ -15,24 +11,17 @@ from typing import Any, Callable
 import numpy as np
 
 from .. import wordtrie
-from ..codes import ascending_distinct, distinct, used
-from ..features import lower_in_place, string_lengths, tag_in
+from ..codes import distinct
+from ..features import tag_in
 from . import dates
+from .window import (AFTER_ROWS, MAX_BYLINE_ROWS, MAX_TRIES, WINDOW_ROWS, Rows, _text_of, around,
+                     matching_rows, matching_strings, near, short_rows, text_of, window_names)
 
-# Rows before the chosen element that count as "its top": a header of a headline, a
-# byline, a date and share buttons runs to a hundred rows or two.
-WINDOW_ROWS = 300
-# A byline element holds a name or two: more rows than this is an author box or a list.
-MAX_BYLINE_ROWS = 30
 # A byline is a name or two; a text this long is a sentence or an author's bio (as the
 # extension's collector had it).
 MAX_BYLINE_CHARS = 100
 # A date line is short: "Published 4 March 2024 · 5 min read".
 MAX_DATELINE_CHARS = 120
-# Rows after the chosen element read for a date line when none is above it or inside.
-AFTER_ROWS = 300
-# Candidates read before giving up (each costs a subtree's text).
-MAX_TRIES = 12
 # Class and id words that name a byline or a date line ("authoring", "authorization",
 # "authority" are headings of documentation, not its author: docs.rs's "Authoring
 # applications").
@@ -190,165 +179,6 @@ POST_NOMINALS = re.compile(r",[ \t]*(?:[A-Z]{2,6}|(?:[A-Z][a-z]?\.){2,3}|PhD|MSc
                            r"(?=[ \t]*(?:[,;&]|\band\b|$))")
 AUTHOR_SPLIT = re.compile(r"\s*(?:,|&|、|，|\band\b|\bund\b|\bet\b|\by\b|\be\b)\s*", re.I)
 _HAS_DIGIT = re.compile(r"\d")
-
-
-def text_of(snap, row: int, sep: str = "") -> str:
-    """The text of `row`'s subtree (text and tails in document order), whitespace
-    collapsed; `sep` "\n" puts a newline between the texts of different elements (a
-    byline's name and date in two spans, which a static snapshot cannot tell apart from
-    one word), collapsing the rest of the whitespace of each line. Found once per
-    snapshot, row and `sep` (Snapshot.subtree_texts)."""
-    cache = snap.subtree_texts()
-    key = (int(row), sep)
-    got = cache.get(key)
-    if got is None:
-        got = cache[key] = _text_of(snap, int(row), sep)
-    return got
-
-
-def _text_of(snap, row: int, sep: str, skip: frozenset[str] = frozenset()) -> str:
-    """`text_of` uncached; the subtrees of `skip`'s tags left out (their tails kept)."""
-    end = int(snap.end[row])
-    text, tail, stop, tag = snap.text, snap.tail, snap.end, snap.tag
-    parts = [text[row]]
-    open_ends: list[tuple[int, int]] = []
-    skipped_to = 0
-    for j in range(row + 1, end):
-        if j < skipped_to:
-            continue
-        while open_ends and open_ends[-1][0] <= j:
-            parts.append(tail[open_ends.pop()[1]])
-        if tag[j] in skip:
-            skipped_to = int(stop[j])
-        else:
-            parts.append(" " if tag[j] == "br" else text[j])     # a line break is a space
-        open_ends.append((int(stop[j]), j))
-    while open_ends:
-        parts.append(tail[open_ends.pop()[1]])
-    if sep == "\n":
-        return "\n".join(x for x in (" ".join(p.split()) for p in parts) if x)
-    return " ".join(sep.join(parts).split())
-
-
-def matching_rows(snap, column: str, rx: re.Pattern, rows: np.ndarray) -> np.ndarray:
-    """Rows of `rows` whose lower-cased `column` string matches `rx`: one search over the
-    strings joined, each after a newline (a match is mapped to the row it starts in)."""
-    return Rows(snap, column, rows).matching(rx)
-
-
-class Rows:
-    """Rows whose `column` strings several patterns search (`matching`): the strings picked,
-    joined and lower-cased once (Searched), the first time a pattern asks (the byline's "By"
-    lines and its credit sentences search the same short texts)."""
-
-    def __init__(self, snap, column: str, rows: np.ndarray) -> None:
-        self.snap, self.column, self.rows = snap, column, rows
-        self.searched: Searched | None = None
-
-    def matching(self, rx: re.Pattern) -> np.ndarray:
-        """The rows whose lower-cased string matches `rx` (matching_rows's answer)."""
-        if not len(self.rows):
-            return np.zeros(0, np.int64)
-        if self.searched is None:
-            self.searched = Searched(self.snap.cols[self.column][self.rows].tolist())
-        return self.rows[self.searched.find(rx)]
-
-
-def matching_names(snap, column: str, rx: re.Pattern, rows: np.ndarray) -> np.ndarray:
-    """`matching_rows` for a pattern that never reads a newline, over a column whose rows
-    repeat their strings (class and id names: the window `around` a page's element holds
-    a median 353 rows, 54 distinct classes and 20 distinct ids on the shared datasets'
-    pages): each distinct string is searched once (its number on the snapshot,
-    Snapshot.string_codes), and its rows follow its answer."""
-    return Names(snap, column, rows).matching(rx)
-
-
-class Names:
-    """`rows`' distinct `column` names (matching_names's), numbered, joined and lower-cased
-    once for every pattern that searches them (`matching`)."""
-
-    def __init__(self, snap, column: str, rows: np.ndarray) -> None:
-        codes, self.strings = snap.string_codes(column)
-        self.rows = rows
-        self.code = codes[rows]
-        self.distinct = used(self.code, len(self.strings))
-        self.searched = Searched([self.strings[i] for i in self.distinct.tolist()])
-
-    def matching(self, rx: re.Pattern) -> np.ndarray:
-        """The rows whose lower-cased name matches `rx` (matching_names's answer)."""
-        if not len(self.rows):
-            return np.zeros(0, np.int64)
-        hit = np.zeros(len(self.strings), np.bool_)
-        hit[self.distinct[self.searched.find(rx)]] = True
-        return self.rows[hit[self.code]]
-
-
-def window_names(snap, column: str, node: int) -> Names:
-    """The distinct `column` names of the rows `around` `node`, prepared once per snapshot
-    and element: the byline's class words and the date line's search the same window."""
-    return snap.memo(("window_names", column, int(node)),
-                     lambda: Names(snap, column, around(snap, node)))
-
-
-def matching_strings(strings: list[str], rx: re.Pattern, lower: bool = True) -> np.ndarray:
-    """Indices of the `strings` whose lower-cased text (as written, `lower` False) matches
-    `rx`: one search over the strings joined, each after a newline (a match is mapped to
-    the string it starts in)."""
-    return Searched(strings, lower).find(rx)
-
-
-class Searched:
-    """`strings` joined, each after a newline, and lower-cased (as written, `lower` False)
-    once, for every pattern `find` is asked with."""
-
-    def __init__(self, strings: list[str], lower: bool = True) -> None:
-        big = "\n" + "\n".join(strings)
-        if lower and big.isascii():                     # a flag Python keeps: no scan
-            big = big.lower()
-        elif lower:
-            # each string lower-cased alone: one holding a character beyond ASCII takes
-            # str.lower's slow path, not the whole text with it; the same text unless a
-            # string grows (İ), and then lower_in_place keeps the positions
-            low = "\n" + "\n".join(map(str.lower, strings))
-            big = low if len(low) == len(big) else lower_in_place(big)
-        self.strings, self.big = strings, big
-        self.starts: np.ndarray | None = None   # each string's place in `big`, on a first hit
-
-    def find(self, rx: re.Pattern) -> np.ndarray:
-        """Indices of the strings `rx` matches (a match is mapped to the string it starts in)."""
-        hits = [m.start() for m in rx.finditer(self.big)]
-        if not hits:
-            return np.zeros(0, np.int64)
-        if self.starts is None:
-            lengths = np.fromiter(map(len, self.strings), np.int64, len(self.strings)) + 1
-            self.starts = lengths.cumsum() - lengths
-        return ascending_distinct(self.starts.searchsorted(hits, side="right") - 1)   # hits ascend
-
-
-def around(snap, node: int) -> np.ndarray:
-    """The rows looked at: WINDOW_ROWS before the chosen element's top and after it, and
-    its last WINDOW_ROWS."""
-    end = int(snap.end[node])
-    top = np.arange(max(0, node - WINDOW_ROWS), min(end, node + WINDOW_ROWS))
-    bottom = np.arange(max(node + WINDOW_ROWS, end - WINDOW_ROWS), end)
-    return np.concatenate([top, bottom])
-
-
-def short_rows(snap, column: str, rows: np.ndarray, limit: int) -> np.ndarray:
-    """The rows of `rows` whose `column` string is 1..limit characters long (the
-    snapshot's lengths, counted once: features.string_lengths)."""
-    lengths = string_lengths(snap, column)[rows]
-    return rows[(lengths > 0) & (lengths <= limit)]
-
-
-def near(snap, node: int, rows: np.ndarray) -> np.ndarray:
-    """`rows` inside the chosen element or up to WINDOW_ROWS before it, nearest its top
-    first (before it: by distance up; inside: by distance down)."""
-    if not len(rows):
-        return rows                # none: the same empty array, without five numpy calls
-    lo, hi = node - WINDOW_ROWS, int(snap.end[node])
-    rows = rows[(rows >= lo) & (rows < hi)]
-    return rows[np.abs(rows - node).argsort(kind="stable")]
 
 
 # The shown h1s a page's title is looked for among: a logo, a section name and the
@@ -954,26 +784,6 @@ def shown_days(snap, gone: np.ndarray, node: int, years: set[str],
             if d and d[:4] in years:
                 put(d[:10], r, snap.text[r])
     return out
-
-
-def page_text(snap) -> str:
-    """Every text and tail of the page, a newline apart (read once a page, and only when a
-    numeric date's order is asked: dates.NumericOrder)."""
-    return "\n".join(snap.cols["text"].tolist() + snap.cols["tail"].tolist())
-
-
-# Where a page names itself besides its title: its banner and its footer ("© Site").
-SITE_PLACE_TAGS = frozenset(("header", "footer"))
-SITE_PLACE_ROLES = ("banner", "contentinfo")
-# Rows of a header or footer read for the site's name (a mega-footer is a sitemap).
-MAX_PLACE_ROWS = 2000
-
-
-def site_places_text(snap, gone: np.ndarray) -> str:
-    """The folded text of the page's shown headers and footers (tags and ARIA roles)."""
-    rows = np.flatnonzero((tag_in(snap, SITE_PLACE_TAGS) | np.isin(snap.role, SITE_PLACE_ROLES))
-                          & ~gone & (snap.end - np.arange(snap.n) <= MAX_PLACE_ROWS))
-    return " ".join(text_of(snap, int(r)) for r in rows[:10]).casefold()
 
 
 class Shown:
