@@ -5,7 +5,7 @@ import re
 
 import numpy as np
 
-from pith.pipeline.metadata import shown, window
+from pith.pipeline.metadata import byline, shown, window
 from pith.pages import static
 from pith.pipeline import snapshot as snapshot_mod
 
@@ -26,7 +26,7 @@ def test_matching_names_searches_each_distinct_name_once_and_answers_every_row()
     snap = snapshot_mod.from_json(make_snapshot(rows), 1000)
     rows_around = np.arange(2, 302)
     for column in ("cls", "id"):
-        for rx in (shown.BYLINE_NAMES, shown.DATE_NAMES):
+        for rx in (byline.BYLINE_NAMES, shown.DATE_NAMES):
             want = window.matching_rows(snap, column, rx, rows_around)
             assert len(want) and window.matching_names(snap, column, rx, rows_around).tolist() == want.tolist()
 
@@ -63,17 +63,17 @@ def test_window_names_are_prepared_once_per_element_and_answer_as_matching_rows(
         prepared = window.window_names(snap, "cls", node)
         assert window.window_names(snap, "cls", node) is prepared
         for column in ("cls", "id"):
-            for rx in (shown.BYLINE_NAMES_TRIE, shown.DATE_NAMES_TRIE):
+            for rx in (byline.BYLINE_NAMES_TRIE, shown.DATE_NAMES_TRIE):
                 want = window.matching_rows(snap, column, rx, window.around(snap, node))
                 got = window.window_names(snap, column, node).matching(rx)
                 assert len(want) and got.tolist() == want.tolist()
     assert window.window_names(snap, "cls", 1) is not window.window_names(snap, "cls", 900)
-    short = window.short_rows(snap, "text", window.around(snap, 1), shown.MAX_BYLINE_CHARS * 2)
+    short = window.short_rows(snap, "text", window.around(snap, 1), byline.MAX_BYLINE_CHARS * 2)
     prepared = window.Rows(snap, "text", short)
-    for rx in (shown.BY_TEXT, shown.CREDIT_CUE, re.compile("İlker")):
+    for rx in (byline.BY_TEXT, byline.CREDIT_CUE, re.compile("İlker")):
         want = window.matching_rows(snap, "text", rx, short)
         assert len(want) and prepared.matching(rx).tolist() == want.tolist()
-    assert window.Rows(snap, "text", short[:0]).matching(shown.BY_TEXT).tolist() == []
+    assert window.Rows(snap, "text", short[:0]).matching(byline.BY_TEXT).tolist() == []
 
 
 def test_a_line_break_in_the_headline_is_a_space():
@@ -88,7 +88,7 @@ def test_a_line_break_in_the_headline_is_a_space():
 def test_matching_strings_maps_hits_to_their_strings_after_a_longer_lower_case():
     # "İ" lower-cases to two code points; the hit in the third string stays the third's
     strings = ["İ" * 20, "posted by Ada", "x" * 40]
-    assert window.matching_strings(strings, shown.BY_TEXT).tolist() == [1]
+    assert window.matching_strings(strings, byline.BY_TEXT).tolist() == [1]
 
 
 def test_matching_strings_lower_cases_each_string_as_the_joined_text():

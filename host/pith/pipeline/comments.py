@@ -54,7 +54,7 @@ from .algorithms.auto import furniture, lowest_common_ancestor
 from .algorithms.base import Choice
 from .codes import distinct, first_seen, used
 from .features import HIDING_BITS, Features, comment_tags, containing, tag_in
-from .metadata.shown import TAXONOMY_CLASSES
+from .metadata.byline import TAXONOMY_CLASSES
 from .options import Options
 from .snapshot import Snapshot
 from .threadnames import THREAD_LITERALS, names_thread
@@ -342,7 +342,7 @@ def asks_question(snap: Snapshot) -> bool:
 def names_question(name: str) -> bool:
     """Whether an id or a class value holds a word with a part QUESTION_WORD (split at
     `-`, `_` and a lower-to-upper case turn), a post's taxonomy left out
-    (metadata.shown.TAXONOMY_CLASSES: WordPress files a blog post under
+    (metadata.byline.TAXONOMY_CLASSES: WordPress files a blog post under
     `category-question-characters`)."""
     return any(part.lower() == QUESTION_WORD for word in TAXONOMY_CLASSES.sub("", name).split()
                for part in QUESTION_PARTS.split(word))

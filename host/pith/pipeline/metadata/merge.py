@@ -20,7 +20,7 @@ from typing import Any, Callable, Collection
 
 import numpy as np
 
-from . import dates, jsonld, shown, tags, window
+from . import byline, dates, jsonld, shown, tags, window
 
 # Limits of the reply's strings (the page writes them; a reply stays far under 1 MB).
 MAX_TITLE_CHARS = 500
@@ -611,7 +611,7 @@ def compute(snap, gone: np.ndarray, node: int, title_inputs: list | None = None,
     meta = tags.meta_fields(declared.get("meta", ()))
     items = tags.item_fields(declared.get("items", ()), declared.get("scopes", ()),
                              lambda r: window.text_of(snap, r), snap.end,
-                             lambda r: shown.name_in(snap, r))
+                             lambda r: byline.name_in(snap, r))
     links = tags.link_fields(declared.get("links", ()))
     # a numeric date both of whose readings are days is read in the order the page's
     # other numeric dates show, else month first for lang en-US
@@ -687,7 +687,7 @@ def compute(snap, gone: np.ndarray, node: int, title_inputs: list | None = None,
     published = local_day(published, url_day if published else None, declared_days)
     # an author named like the site is the publisher: a shown byline may name the person,
     # else the site is the author (a shop's or a one-person blog's posts)
-    declared_authors = [c for a in first("authors") or [] if (c := shown.clean_declared_author(a))]
+    declared_authors = [c for a in first("authors") or [] if (c := byline.clean_declared_author(a))]
     authors = [a for a in declared_authors if a and not (site and fold(a) == fold(site))] \
         or seen.get("authors") or [a for a in declared_authors if a] \
         or ld.get("org_authors") or []

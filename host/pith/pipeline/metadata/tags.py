@@ -212,7 +212,7 @@ def _short_text(row: int, text_of: Callable[[int], str], end: np.ndarray,
 
 def link_fields(links: list[list]) -> dict[str, Any]:
     """Candidate fields of the link entries [row, rel, href]: canonical, license,
-    image_src; rel=author links are the shown byline's business (shown.py), rel=tag
+    image_src; rel=author links are the shown byline's business (byline.py), rel=tag
     links' text too."""
     out: dict[str, Any] = {}
     for _row, rel, href in links:
