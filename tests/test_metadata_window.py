@@ -5,7 +5,7 @@ import re
 
 import numpy as np
 
-from pith.pipeline.metadata import byline, shown, window
+from pith.pipeline.metadata import byline, dateline, window
 from pith.pages import static
 from pith.pipeline import snapshot as snapshot_mod
 
@@ -26,7 +26,7 @@ def test_matching_names_searches_each_distinct_name_once_and_answers_every_row()
     snap = snapshot_mod.from_json(make_snapshot(rows), 1000)
     rows_around = np.arange(2, 302)
     for column in ("cls", "id"):
-        for rx in (byline.BYLINE_NAMES, shown.DATE_NAMES):
+        for rx in (byline.BYLINE_NAMES, dateline.DATE_NAMES):
             want = window.matching_rows(snap, column, rx, rows_around)
             assert len(want) and window.matching_names(snap, column, rx, rows_around).tolist() == want.tolist()
 
@@ -37,7 +37,7 @@ def test_matching_names_searches_each_distinct_name_once_and_answers_every_row()
         def finditer(self, text):
             self.searched.append(text)
             return self.rx.finditer(text)
-    counting = Counting(shown.DATE_NAMES)
+    counting = Counting(dateline.DATE_NAMES)
     window.matching_names(snap, "cls", counting, rows_around)
     assert len(counting.searched) == 1
     assert counting.searched[0].count("\n") == len(set(snap.cls[rows_around].tolist()))
@@ -63,7 +63,7 @@ def test_window_names_are_prepared_once_per_element_and_answer_as_matching_rows(
         prepared = window.window_names(snap, "cls", node)
         assert window.window_names(snap, "cls", node) is prepared
         for column in ("cls", "id"):
-            for rx in (byline.BYLINE_NAMES_TRIE, shown.DATE_NAMES_TRIE):
+            for rx in (byline.BYLINE_NAMES_TRIE, dateline.DATE_NAMES_TRIE):
                 want = window.matching_rows(snap, column, rx, window.around(snap, node))
                 got = window.window_names(snap, column, node).matching(rx)
                 assert len(want) and got.tolist() == want.tolist()

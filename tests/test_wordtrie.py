@@ -53,9 +53,9 @@ def test_a_compiled_alternation_matches_as_itself():
     """wordtrie.compiled of the metadata's class-word patterns (what the byline and the date
     line search as tries) finds the same spans as the patterns, on random texts of their
     letters, hyphens and spaces, and keeps their flags."""
-    from pith.pipeline.metadata import byline, shown
+    from pith.pipeline.metadata import byline, dateline
     rng = random.Random(7)
-    for plain in (byline.BYLINE_NAMES, shown.DATE_NAMES):
+    for plain in (byline.BYLINE_NAMES, dateline.DATE_NAMES):
         fast = wordtrie.compiled(plain)
         assert fast.flags == plain.flags and fast.pattern != plain.pattern
         words = wordtrie.alternatives(plain.pattern)

@@ -80,7 +80,7 @@ CONTENT_SHARE = 0.5
 POST_HEADING_TAGS = frozenset({"h1"})
 # ... nearest before the first content block is the post's own when the blocks between
 # hold at most this many characters (a byline, a date line, share buttons: a dateline is
-# at most 120, metadata/shown.py) ...
+# at most 120, metadata/dateline.py) ...
 POST_HEADING_GAP = 200
 # ... and at least this share of the labelled characters of the smallest element holding
 # both (the heading aside) is content: the post's container, not the column a menu's or a

@@ -3,9 +3,11 @@
 Modules, one job each: `declared` (the snapshot's `declared` object: built by the static
 capture, checked when it comes from outside), `jsonld` (schema.org JSON-LD), `tags`
 (<meta>, microdata, <link rel>: OpenGraph, Twitter cards, Dublin Core, ...), `dates`
-(date strings to ISO 8601), `shown` (what the page only shows: an h1, a byline or date
-line at the top of the chosen content, the URL's date), `merge` (precedence, the title's
-site suffix, limits: the `Metadata` every output carries), `frontmatter` (YAML).
+(date strings to ISO 8601), `window` (the rows around the chosen content and how they
+are searched), `byline` (the names a page shows), `dateline` (the dates a page shows),
+`shown` (what the page only shows, gathered: its h1, the byline, the date line, the URL's
+date), `merge` (precedence, the title's site suffix, limits: the `Metadata` every output
+carries), `frontmatter` (YAML).
 Its modules import nothing else of the pipeline (pipeline.snapshot imports `declared`,
 select imports `merge`): they read a validated Snapshot and the features' `gone` mask.
 """

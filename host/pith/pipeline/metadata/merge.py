@@ -21,6 +21,7 @@ from typing import Any, Callable, Collection
 import numpy as np
 
 from . import byline, dates, jsonld, shown, tags, window
+from .dateline import shown_days
 
 # Limits of the reply's strings (the page writes them; a reply stays far under 1 MB).
 MAX_TITLE_CHARS = 500
@@ -670,7 +671,7 @@ def compute(snap, gone: np.ndarray, node: int, title_inputs: list | None = None,
     # WCXB's labels, take the shown one (NOTES.md, 'Why the page's metadata is one computation, and its precedence')
     declared_days = [d for pair in declared_dates for d in pair if d]
     if published and any(d[:10] != published[:10] for d in declared_days):
-        days = shown.shown_days(snap, gone, node, {d[:4] for d in (published, *declared_days)},
+        days = shown_days(snap, gone, node, {d[:4] for d in (published, *declared_days)},
                                  us)
         published = shown_instead(published, declared_dates, days,
                                   meta_published=bool(parse(meta.get("published"))),
@@ -682,7 +683,7 @@ def compute(snap, gone: np.ndarray, node: int, title_inputs: list | None = None,
         # JSON-LD publish date yields to a shown update')
         line = seen.get("published")
         if line and line[:10] != published[:10]:
-            days = shown.shown_days(snap, gone, node, {published[:4], line[:4]}, us)
+            days = shown_days(snap, gone, node, {published[:4], line[:4]}, us)
             published = shown_alone(published, line, days)
     published = local_day(published, url_day if published else None, declared_days)
     # an author named like the site is the publisher: a shown byline may name the person,
