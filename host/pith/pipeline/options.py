@@ -420,6 +420,12 @@ class Options:
         "their row's text; teasers.py) are judged no content when nothing after them is "
         "the post's, so 'More from', 'Related stories' and 'Most read' lists are not read "
         "as the article's end (NOTES.md, 'Why teaser lists after the post are left out')")
+    auto_teasers_story: bool = _opt(
+        True, "auto with auto_teasers: teaser lists trailing a post whose headline sits in "
+        "an `article` element holding the post and none of the lists are left out however "
+        "far their cards outweigh the post (teasers.story): the page says where its story "
+        "ends, and a stream of other stories after a short story is not its content "
+        "(NOTES.md, 'Why a stream of other stories after a short story is left out')")
 
     blocks_item_names: bool = _opt(
         True, "on a page the page type model calls a listing or a collection, a short link "

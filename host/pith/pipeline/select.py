@@ -397,7 +397,8 @@ def choose_by_blocks(snap: snapshot_mod.Snapshot, feats: features_mod.Features, 
         def forum(page_snap: snapshot_mod.Snapshot) -> bool:
             return posts.forum(page_snap, opts.forum_question)
         page = dataclasses.replace(page, p=teasers.left_out(snap, feats, blocks, top, page.p,
-                                                             method.node, forum))
+                                                             method.node, forum,
+                                                             opts.auto_teasers_story))
     # a column the page names a sidebar is not the post beside it (NOTES.md, 'Why a named
     # sidebar is not the post')
     if opts.auto_sidebars:
