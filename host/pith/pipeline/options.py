@@ -387,6 +387,13 @@ class Options:
         "one) the vote's element are judged no content before the element is chosen: a "
         "column beside the post, not the post (NOTES.md, 'Why a named sidebar is not the "
         "post')")
+    auto_page_headers: bool = _opt(
+        True, "auto with auto_block_choice: the blocks inside a row whose id or a class is "
+        "the word header ('header', 'header2'; sidebars.headers), holding no main landmark "
+        "nor article, and holding neither the headline nor (without one) the vote's element, "
+        "are judged no content before the element is chosen: the page's banner (its name, "
+        "a tagline) is not the post under it (NOTES.md, 'Why a named page header is not the "
+        "post')")
     auto_post_whole: bool = _opt(
         True, "auto with auto_headline: when the block stage would answer the headline alone, "
         "the answer is the headline's post (its nearest container with other text, at most "

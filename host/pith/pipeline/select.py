@@ -404,6 +404,12 @@ def choose_by_blocks(snap: snapshot_mod.Snapshot, feats: features_mod.Features, 
     if opts.auto_sidebars:
         page = dataclasses.replace(page, p=sidebars.left_out(
             snap, blocks, headline.holders(snap, top if top >= 0 else method.node), page.p))
+    # nor is a banner the page names its header (NOTES.md, 'Why a named page header is not
+    # the post')
+    if opts.auto_page_headers:
+        page = dataclasses.replace(page, p=sidebars.left_out(
+            snap, blocks, headline.holders(snap, top if top >= 0 else method.node), page.p,
+            sidebars.headers(snap)))
     if top < 0:
         best = expected.choose(snap, blocks, page.p)
     else:
