@@ -444,6 +444,21 @@ def test_the_notes_contents_lists_every_section_once():
     assert sorted(listed) == sorted(sections)
 
 
+
+BENCHMARKS = PACKAGE_DIR.parent / "BENCHMARKS.md"
+
+
+def test_the_benchmarks_contents_lists_every_section_once():
+    """The benchmarks page's contents (one line a section, under its subject) and its
+    sections agree, so the newest figures and each branch's can be found from the top."""
+    text = BENCHMARKS.read_text(encoding="utf-8")
+    contents = text.split("\n## Contents, by subject\n", 1)[1].split("\n## ", 1)[0]
+    listed = re.findall(r"^  - '(.+)'$", contents, flags=re.M)
+    sections = [s for s in re.findall(r"^## (.+)$", text, flags=re.M)
+                if s != "Contents, by subject"]
+    assert len(sections) == len(set(sections)), "two sections of one title"
+    assert sorted(listed) == sorted(sections)
+
 def test_the_pointer_reader_reads_wrapped_pointers():
     source = ('x = _opt(1, "a reason (NOTES.md, \'Why the "\n        "thing is 1\')")\n'
               "# seed (NOTES.md, 'Why the\n# trees are shallow').\n")

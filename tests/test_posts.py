@@ -199,6 +199,45 @@ def test_every_posts_meta_line_is_left_out_and_the_posts_kept():
 
 
 
+def bare_date_page(top: str, bare: bool = True):
+    """Three posts (`div.post`), each a date line `top` of post i (`p.when`, its `{i}`
+    filled) above its text; the model is sure of the date lines (0.7, as it was of
+    devdojo's "May 9th, 2024 05:18 AM" and FluxBB's "#2 2024-08-03 14:22:38"), 0.9 of the
+    posts' text. (blocks, the date lines' mask, the judged page after meta_lines.)"""
+    said = ["My starter doubles in four hours yet every loaf comes out flat and dense. " * 2,
+            "Fifteen degrees is your problem: the bulk needs twelve hours or more. " * 2,
+            "Thank you both, the oven light trick worked and the loaf rose at last. " * 2]
+    rows = [("html", -1), ("body", 0), ("div", 1, {"cls": "topic"})]
+    for i, text in enumerate(said):
+        post = len(rows)
+        rows += [("div", 2, {"cls": "post"}),
+                 ("p", post, {"cls": "when", "text": top.format(i=i + 2)}),
+                 ("p", post, {"cls": "text", "text": text})]
+    snap = from_json(make_snapshot(rows, url="https://forum.example.org/t/1"), 1000)
+    blocks = segment.compute(snap, compute(snap))
+    when = np.isin(blocks.rows, [4, 7, 10])
+    choice = Choice(node=2, score=np.zeros(snap.n), blocks=np.array([2]))
+    page = Judged(p=np.where(when, 0.7, 0.9), texts=segment.texts(snap, blocks))
+    return blocks, when, posts.meta_lines(snap, choice, page, blocks, bare)
+
+
+def test_a_posts_bare_date_line_goes_however_sure_the_model_is():
+    """The failure this fixes (devdojo's "May 9th, 2024 05:18 AM" over every answer on
+    magic_html's training Q&A pages, judged 0.57-0.77; bbs.archlinux.org's "#2 2024-08-03
+    14:22:38" on WCXB's): a date line every post repeats stayed because the model was sure
+    of it. Left out when it is a date alone; a sure line with words besides the date
+    ("Topic starter …"), a month without its day, and the posts' text stay."""
+    for top in ("May {i}th, 2024 05:18 AM", "#{i} 2024-08-03 14:22:38"):
+        blocks, when, page = bare_date_page(top)
+        assert when.sum() == 3 and (page.p[when] == 0).all() and (page.p[~when] == 0.9).all()
+        blocks, when, page = bare_date_page(top, bare=False)       # before: all stayed
+        assert (page.p[when] == 0.7).all()
+    for top in ("Topic starter 0{i}/05/2024 9:58 pm", "May 202{i}"):
+        blocks, when, page = bare_date_page(top)
+        assert (page.p[when] == 0.7).all()
+    assert posts.bare_date("Jul 3, 2009 at 0:57") and not posts.bare_date("12 replies")
+
+
 def card_page(p_card: float):
     """Three posts (`div.post`), each an author card (`div.card > dl > dd`: "Posts: …",
     "Offline") beside its text (`div.body > p`), every post a short sentence; the first

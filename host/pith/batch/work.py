@@ -17,6 +17,8 @@ Parquet carry the same thing and a failed record is a row like any other:
                            collection, documentation, service) and the model's
                            probability of it (pipeline/pagetype.py)
   text, markdown, html     the main content (markdown and html only when asked for)
+  comments                 the comment thread under the post, apart from `text`
+                           (null when the page shows none)
   path                     the chosen element's path: element-child indices from the root
                            (host/SNAPSHOT.md's portable node form)
   blocks                   how many blocks the block stage kept (null with it off)

@@ -36,7 +36,7 @@ MAX_DEPTH = 128
 MAX_DECODED_BYTES = 1 << 30
 
 # Bytes one decoded value costs, measured on CPython 3 (64-bit) with orjson by the peak
-# resident memory of decoding 64 MiB arrays of one value repeated (tests/test_framing.py
+# resident memory of decoding 64 MiB arrays of one value repeated (tests/test_shape.py
 # checks the estimate against a real decode): the slot holding it in its list or dict
 # (with the list's growth),
 SLOT_BYTES = 21

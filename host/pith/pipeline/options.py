@@ -544,6 +544,11 @@ class Options:
         "lines ('Posts: 1,077', 'Offline': short, no sentence, every line under their "
         "signature one) (posts.meta_lines; NOTES.md, "
         "'Why a post's meta lines are left out')")
+    forum_meta_dates: bool = _opt(
+        True, "with forum_meta, a post's date line written bare ('May 9th, 2024 05:18 AM', "
+        "'#2 2024-08-03 14:22:38') that posts repeat under one signature is left out even "
+        "where the block model is sure of it (posts.bare_date; NOTES.md, 'Why a post's "
+        "bare date line is left out')")
     forum_sign_offs: bool = _opt(
         True, "on a forum's or a Q&A site's page (posts.forum), a row whose class or id "
         "names a signature (a member's sign-off under each post, Stack Exchange's "
@@ -559,6 +564,10 @@ class Options:
         "three blocks or more, outside code and quotes ('Comment hidden because of low "
         "score.', 'Re: <topic>'), is kept once (posts.repeated_lines; NOTES.md, "
         "'Why a board's repeated lines are left out')")
+    forum_tallies: bool = _opt(
+        True, "on a forum's or a Q&A site's page (posts.forum), a line of the thread's "
+        "counts ('4 replies 0 likes 0 votes 188 views', '2 Answers') is left out "
+        "(tallies.without; NOTES.md, 'Why a board's tally lines are left out')")
 
     # --- every method ----------------------------------------------------------------
     skip_hidden: bool = _opt(

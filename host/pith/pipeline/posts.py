@@ -32,7 +32,9 @@ kept like its first post'):
 in every post ("Topic starter 08/05/2024 9:58 pm", "asked Jul 28, 2016") is judged no
 content when short, dated, doubted by the model and repeated under one signature, and so
 are an author card's lines ("Posts: 1,077", "Offline") when every line under their
-signature is one (NOTES.md, 'Why a post's meta lines are left out').
+signature is one (NOTES.md, 'Why a post's meta lines are left out'); a date line written
+bare ("May 9th, 2024 05:18 AM") so repeated goes however sure the model is of it (option
+`forum_meta_dates`; NOTES.md, 'Why a post's bare date line is left out').
 
 `without_named` (select.py, options `forum_sign_offs` and `forum_notices`): what a board
 writes under a post from its author's profile — the sign-off a member sets once ("Former Chocolate
@@ -61,6 +63,7 @@ from .blocks import segment
 from .blocks.features import TEXT_STATS_DATE, TEXT_STATS_STOP_END, text_stats
 from .blocks.keep import Judged, pin
 from .codes import first_seen
+from .metadata import dates
 from .features import Features, tag_in
 from .headline import HEADINGS, post as headline_post
 from .snapshot import Snapshot
@@ -90,6 +93,13 @@ META_WORDS = 8
 # ... and written so in at least this many posts (under one signature): a line of its own
 # the element shows once is a post's, a line every post repeats is the board's.
 META_REPEAT = 2
+# A post's date line written bare ("May 9th, 2024 05:18 AM", FluxBB's "#2 2024-08-03
+# 14:22:38"): every word of it a number (a day, a year, a time, the post's number, an
+# ordinal's suffix), a month's name (metadata.dates.MONTHS) or one of these; such a line
+# repeated under one signature is the board's even where the model is sure of it (NOTES.md,
+# 'Why a post's bare date line is left out').
+BARE_DATE_WORDS = frozenset({"am", "pm", "at"})
+BARE_NUMBER = re.compile(r"\d{1,4}(?:st|nd|rd|th)?")
 # An author card's line ("Posts: 1,077", "Member since: August 29, 2011", "Offline") is at
 # most META_WORDS words and at most this many characters: a word of Chinese or Japanese
 # text holds a sentence, which a card's line never is (NOTES.md, 'Why a post's meta lines
@@ -166,12 +176,24 @@ def signatures(snap: Snapshot, blocks) -> tuple[np.ndarray, np.ndarray]:
     return out, holder
 
 
-def meta_lines(snap: Snapshot, choice: Choice, page: Judged, blocks) -> Judged:
+def bare_date(text: str) -> bool:
+    """Whether `text` is a date written bare: it holds a date (metadata.dates.find) and
+    every word of it is a number of at most four digits (an ordinal's suffix allowed), a
+    month's name or one of BARE_DATE_WORDS."""
+    words = re.findall(r"\w+", text.lower())
+    return bool(words) and all(w in BARE_DATE_WORDS or w in dates.MONTHS
+                               or BARE_NUMBER.fullmatch(w) for w in words) \
+        and dates.find(text) is not None
+
+
+def meta_lines(snap: Snapshot, choice: Choice, page: Judged, blocks,
+               bare: bool = True) -> Judged:
     """`page` with every post's meta lines judged no content. In the element, a block of
     at most META_WORDS words whose signature (`signatures`) at least META_REPEAT such
     blocks share is one when either
-    - it holds a date and the model doubts it (under `SURE`): the author's and date line
-      a board writes above or below each post; or
+    - it holds a date and the model doubts it (under `SURE`), or, with `bare` (option
+      forum_meta_dates), it is a date written bare (`bare_date`) however sure the model
+      is: the author's and date line a board writes above or below each post; or
     - every block of the element under its signature is a card's line (at most
       CARD_CHARS characters, no stop at its end, not a heading) and the model doubts
       them on the whole (their mean under `SURE`): an author card's fields ("Posts:
@@ -192,6 +214,11 @@ def meta_lines(snap: Snapshot, choice: Choice, page: Judged, blocks) -> Judged:
     stats = text_stats([page.texts[i] for i in at.tolist()])
     doubted = page.p[at] < SURE
     dated = (stats[:, TEXT_STATS_DATE] > 0) & doubted
+    if bare:
+        # a post's date line alone is the board's, sure or not (NOTES.md, 'Why a post's
+        # bare date line is left out'); its date is read by metadata.dates, which knows
+        # "May 9th, 2024" where the block features' pattern does not
+        dated |= np.fromiter((bare_date(page.texts[i]) for i in at.tolist()), bool, len(at))
     # a card's line: a few characters, not a sentence (no stop at its end: a short reply
     # is one, "Posts: 1,077" is not) and not a heading (a review's "Best for Basics")
     short = ((blocks.chars[at] <= CARD_CHARS) & (stats[:, TEXT_STATS_STOP_END] == 0)

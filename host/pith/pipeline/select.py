@@ -52,6 +52,7 @@ from . import reader, render
 from . import repeats
 from . import rights
 from . import sidebars
+from . import tallies
 from . import teasers
 from . import wire
 from .wire import (MAX_BLOCK_ROWS, MAX_LISTED_PARTS, MAX_LISTED_PATH,  # noqa: F401
@@ -303,7 +304,8 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
                                    opts.forum_posts_within and content is not None,
                                    opts.forum_posts_best, opts.forum_posts_bare)
         if opts.forum_meta:
-            page = posts.meta_lines(snap, result, page, blocks_mod.compute(snap, feats))
+            page = posts.meta_lines(snap, result, page, blocks_mod.compute(snap, feats),
+                                    opts.forum_meta_dates)
         if opts.forum_sign_offs:
             page = posts.without_named(snap, feats, result.node, page,
                                        blocks_mod.compute(snap, feats), posts.sign_offs(snap))
@@ -312,6 +314,10 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
                                        blocks_mod.compute(snap, feats), posts.notices(snap))
         if opts.forum_repeats:
             page = posts.repeated_lines(snap, result.node, page, blocks_mod.compute(snap, feats))
+        if opts.forum_tallies:
+            # a thread's counts are not a post's text (NOTES.md, 'Why a board's tally lines
+            # are left out')
+            page = tallies.without(page)
     if page is not None and top >= 0 and opts.forum_question_lines:
         # the question above its answers is more than its title, once the answers are
         # kept alike (NOTES.md, 'Why a question is kept with its answers')
