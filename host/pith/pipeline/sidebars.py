@@ -50,10 +50,6 @@ SIDEBAR_NAME = re.compile(r"(?:^|\s)sidebar(?:[-_]?(?:left|right|primary|seconda
 # ("header", "header2"); a part before or after it names a post's title area
 # ("page-header", "entry-header") or one piece of the banner ("header-inner").
 HEADER_NAME = re.compile(r"(?:^|\s)header(?:[-_]?\d+)?(?=\s|$)")
-# The page's banner element, and the sectioning elements inside which a `header` is their
-# own (an article's title area), not the page's banner (the HTML-AAM mapping of `header`).
-HEADER_TAGS = frozenset({"header"})
-SECTIONING_TAGS = frozenset({"article", "aside", "main", "nav", "section"})
 # Tags whose row inside a sidebar-named one makes it the page's layout, not a sidebar: the
 # page's main landmark or its article ("container sidebar-right" holding Django's docs).
 MAIN_TAGS = frozenset({"main", "article"})
@@ -66,29 +62,16 @@ def named(snap: Snapshot) -> np.ndarray:
 
 
 def headers(snap: Snapshot) -> np.ndarray:
-    """Rows whose id or a class names the page's banner (HEADER_NAME, any case), or that
-    are its banner landmark (`banners`), and which hold no `main` or `article` nor a row
-    whose role is main (a theme's "header" row wrapping the whole page is its layout)."""
-    return snap.memo(("page headers",), lambda: _named(snap, HEADER_NAME, banners(snap)))
+    """Rows whose id or a class names the page's banner (HEADER_NAME, any case) and which
+    hold no `main` or `article` nor a row whose role is main (a theme's "header" row
+    wrapping the whole page is its layout)."""
+    return snap.memo(("page headers",), lambda: _named(snap, HEADER_NAME))
 
 
-def banners(snap: Snapshot) -> np.ndarray:
-    """Rows that are the page's banner landmark: role="banner" (any case), or a `header`
-    element inside no sectioning element (SECTIONING_TAGS), which browsers map to the
-    banner role (an article's or a section's own `header` is not the page's)."""
-    roles = np.zeros(snap.n, np.bool_)
-    has = np.flatnonzero(snap.role != "")          # few rows have a role: lower only those
-    roles[has] = np.char.lower(snap.role[has].astype(str)) == "banner"
-    tags = tag_in(snap, HEADER_TAGS)
-    if tags.any():
-        tags &= ~snap.below(tag_in(snap, SECTIONING_TAGS))
-    return roles | tags
-
-
-def _named(snap: Snapshot, name: re.Pattern, also: np.ndarray | None = None) -> np.ndarray:
+def _named(snap: Snapshot, name: re.Pattern) -> np.ndarray:
     # each distinct id and class string tested once (Snapshot.string_codes), the rows
-    # follow their string's answer; `also`: rows that count without a name
-    out = np.zeros(snap.n, np.bool_) if also is None else also.copy()
+    # follow their string's answer
+    out = np.zeros(snap.n, np.bool_)
     for column in ("id", "cls"):
         codes, strings = snap.string_codes(column)
         hit = np.fromiter((name.search(s.lower()) is not None for s in strings),
