@@ -3,7 +3,7 @@ import numpy as np
 
 from builders import make_snapshot
 from pith.pipeline import sidebars
-from pith.pipeline.blocks import segment
+from pith.pipeline.blocks import keep, segment
 from pith.pipeline.features import compute
 from pith.pipeline.options import Options
 from pith.pipeline.select import select
@@ -42,6 +42,14 @@ def test_a_sidebar_named_row_holding_the_main_landmark_or_an_article_is_the_layo
     assert np.flatnonzero(sidebars.named(snap)).tolist() == [5]
 
 
+def even(snap, feats, opts, method, *args, **kwargs):
+    """keep.judge_page judging every block with text alike (0.6): the block model unsure
+    which of two prose columns is the post."""
+    blocks = segment.compute(snap, feats)
+    texts = segment.texts(snap, blocks, np.arange(len(blocks.rows)))
+    return keep.Judged(p=np.where(blocks.chars > 0, 0.6, 0.0), texts=texts)
+
+
 def short_post_beside_a_profile(sidebar="sidebar"):
     """A blog: a short post (no heading showing the title), then a sidebar holding a
     longer profile in prose. Rows 2-4 are the post, 5-8 the sidebar."""
@@ -61,13 +69,6 @@ def test_a_short_post_is_not_read_as_its_named_sidebar(monkeypatch):
     content as the post's lines, and the element of highest expected F1 was the
     sidebar's longer box (page F1 0.00). The named sidebar is no content beside the
     post (NOTES.md, 'Why a named sidebar is not the post')."""
-    from pith.pipeline.blocks import keep
-
-    def even(snap, feats, opts, method, *args, **kwargs):
-        blocks = segment.compute(snap, feats)
-        texts = segment.texts(snap, blocks, np.arange(len(blocks.rows)))
-        return keep.Judged(p=np.where(blocks.chars > 0, 0.6, 0.0), texts=texts)
-
     monkeypatch.setattr(keep, "judge_page", even)
     text = select(short_post_beside_a_profile()).output("text")
     assert "right brain" in text and "capri pants" not in text
@@ -130,13 +131,6 @@ def test_a_short_post_is_not_read_as_the_tagline_of_its_named_header(monkeypatch
     two; the block model judged both alike and the element of highest expected F1 was
     the tagline (page F1 0.00). The named header is no content over the post (NOTES.md,
     'Why a named page header is not the post'); fails with auto_page_headers off."""
-    from pith.pipeline.blocks import keep
-
-    def even(snap, feats, opts, method, *args, **kwargs):
-        blocks = segment.compute(snap, feats)
-        texts = segment.texts(snap, blocks, np.arange(len(blocks.rows)))
-        return keep.Judged(p=np.where(blocks.chars > 0, 0.6, 0.0), texts=texts)
-
     monkeypatch.setattr(keep, "judge_page", even)
     text = select(short_post_under_a_tagline()).output("text")
     assert "invites to give away" in text and "overdue category" not in text
