@@ -1,13 +1,19 @@
 """Ad labels: the label over an ad slot inside a story is not the story (issue 33's lines around the body)."""
+import random
+
 from conftest import PAGES
 from pith.pages import static
 from pith.pipeline import adlabels
-from pith.pipeline.blocks.keep import collapsed
 from pith.pipeline.options import Options
 from pith.pipeline.select import select
 
 TEASER_PAGE = PAGES / "teaser-cards" / "source.html"
 SLOT = '<div class="ad-slot"><p>{}</p></div>'
+
+
+def collapsed(texts):
+    """Texts with their whitespace collapsed, the form segment.texts gives the rules."""
+    return [" ".join(t.split()) for t in texts]
 
 
 def read(label, options=None):
@@ -44,3 +50,49 @@ def test_ad_labels_are_found_by_their_whole_text():
             "Advertisements for the new ferry line appeared across the city."]
     assert adlabels.labels(collapsed(found)).all()
     assert not adlabels.labels(collapsed(kept)).any()
+
+
+def slow_labels(texts):
+    """The rule as it read before its prefilter: every short text lower-cased and matched."""
+    out = []
+    for text in texts:
+        line = text.lower().strip(adlabels.TRIM) if len(text) <= 2 * adlabels.AD_LABEL_CHARS else ""
+        out.append(0 < len(line) <= adlabels.AD_LABEL_CHARS and adlabels.AD_LABEL.match(line) is not None)
+    return out
+
+
+LABELS = ["advertisement", "advertisements", "advert", "sponsored", "anzeige", "werbung",
+          "publicité", "publicite", "publicidad", "publicidade", "pubblicità", "pubblicita",
+          "reklam", "реклама", "广告", "廣告", "広告", "광고", "story continues below",
+          "article continues after the advert", "content continue below this advert",
+          "continua após a publicidade", "continúa después de la publicidad",
+          "içeriğin devamı aşağıda", "i̇çeriğin devamı aşağıda",
+          "advertisement – scroll to continue", "scroll to continue with content"]
+
+
+def test_the_prefilter_passes_over_no_label():
+    """Only the texts holding one of AD_WORDS are read (NOTES.md, 'Why the line rules
+    search a page's texts at once'); every form AD_LABEL reads is still found at the
+    filter's edge: in capitals and title case, trimmed to exactly 2 x AD_LABEL_CHARS
+    characters, at the first and the last place of the join, beside an "İ" and after a
+    text cut at the join's TEXT_STATS_MAX_CHARS."""
+    for label in LABELS:
+        forms = [label, label.upper(), label.title()]
+        pad = max(0, 2 * adlabels.AD_LABEL_CHARS - len(label) - 2)
+        forms.append("— " + label + " " + "." * pad)
+        for filler in ([], ["İstanbul"], ["word " * 5000]):
+            for form in forms:
+                texts = [form] + filler + ["A paragraph."] + [form]
+                assert adlabels.labels(texts).tolist() == slow_labels(texts), form
+        assert len(label) <= adlabels.AD_LABEL_CHARS and adlabels.labels([label]).all(), label
+
+
+def test_the_prefilter_agrees_with_the_rule_on_mixed_texts():
+    rng = random.Random(20261128)
+    parts = ["Advertisement", "ADVERT", "sponsored", "Publicidad", "continues", "below",
+             "after", "the", "ad", "story", "İçeriğin", "Devamı", "Aşağıda", "广告", "—", ":",
+             "scroll to continue", "with content", "x" * 30]
+    for _ in range(300):
+        texts = [" ".join(rng.choice(parts) for _ in range(rng.randint(0, 4)))
+                 for _ in range(rng.randint(1, 12))]
+        assert adlabels.labels(texts).tolist() == slow_labels(texts)

@@ -33,6 +33,51 @@ def test_a_utc_time_a_day_off_the_urls_day_takes_the_urls_day():
                    )["published"] == "2025-12-19T02:41:41+00:00"
 
 
+def test_a_page_read_without_its_address_is_dated_by_the_address_it_declares():
+    # a saved WordPress post, no date shown or declared but its permalink's
+    canonical = '<link rel="canonical" href="http://blog.test/2012/11/05/hospital-quality/">'
+    for head in (canonical, '<meta property="og:url" content="http://blog.test/2012/11/05/q/">'):
+        assert meta_of(ARTICLE.format(h="Quality"), head=head, url="")["published"] == "2012-11-05"
+    # the address it was read at comes first
+    assert meta_of(ARTICLE.format(h="Quality"), head=canonical,
+                   url="http://blog.test/2012/11/06/q/")["published"] == "2012-11-06"
+    assert meta_of(ARTICLE.format(h="Quality"), url="")["published"] is None
+
+
+def test_a_shown_day_a_day_off_the_declared_addresss_day_takes_the_addresss():
+    # the only date shown is the first comment's, posted after midnight
+    canonical = '<link rel="canonical" href="http://blog.test/2012/10/28/food-for-storms/">'
+    body = (ARTICLE.format(h="Food for storms")
+            + '<div class="comments"><p class="info">On October 29, 2012 at 2:35am, Ann said</p></div>')
+    assert meta_of(body, head=canonical, url="")["published"] == "2012-10-28"
+
+
+def test_a_day_declared_without_a_time_stays_a_day_off_the_urls():
+    # a newspaper's URL names the print edition's day; the page declares and shows its own
+    head = '<meta itemprop="datePublished" content="2012-07-24">'
+    body = ('<article><h1>Editors charged</h1><p class="dateline">Published: July 24, 2012</p><p>'
+            + "Words of the article go on for a while here. " * 8 + "</p></article>")
+    url = "http://news.test/2012/07/25/world/editors-charged.html"
+    assert meta_of(body, head=head, url=url)["published"] == "2012-07-24"
+    assert merge.local_day("2012-07-24", "2012-07-25", ["2012-07-24"]) == "2012-07-24"
+    # a UTC time, or a day only shown, still takes the URL's adjacent day
+    assert merge.local_day("2012-07-24T23:10:00+00:00", "2012-07-25", ["2012-07-24T23:10:00+00:00"]) \
+        == "2012-07-25"
+    assert merge.local_day("2012-07-24", "2012-07-25", []) == "2012-07-25"
+
+
+def test_the_one_shown_day_replaces_a_declared_day_only_when_it_is_earlier():
+    # a Discourse thread declares its first post's day; the one full day it shows is the
+    # closing notice's, three days later
+    head = '<meta property="article:published_time" content="2022-05-07T03:00:45+00:00">'
+    body = ('<div class="post-stream"><h1>Run two studios</h1><p>' + "The question's words. " * 30
+            + '</p><p class="small-action">Closed on <span class="date">May 10, 2022</span></p></div>')
+    assert meta_of(body, head=head)["published"] == "2022-05-07T03:00:45+00:00"
+    assert merge.shown_alone("2022-05-07", "2022-05-10", {"2022-05-10": False}) == "2022-05-07"
+    # shown before it: the page's own day (the declared one its import's)
+    assert merge.shown_alone("2022-05-07", "2000-04-24", {"2000-04-24": False}) == "2000-04-24"
+
+
 def test_an_author_named_like_the_site_is_kept_when_nothing_else_names_one():
     head = ('<meta property="og:site_name" content="Sam Bossley">'
             '<meta name="author" content="Sam Bossley">')
@@ -365,9 +410,12 @@ def test_an_en_dash_in_a_shown_heading_is_the_headlines_own():
     assert meta_of(ARTICLE.format(h=h), title=h)["title"] == "Best Residential Movers in NYC 2025"
 
 
-def test_a_soft_hyphen_in_the_headline_is_not_drawn_nor_read():
+def test_a_soft_hyphen_in_the_headline_is_not_drawn_nor_read(monkeypatch):
     # "Assis&shy;tance": the h1's words are the declared title's, and the title holds no
-    # character the browser does not draw
+    # character the browser does not draw (an article: the page type model calls this
+    # one-paragraph page a service, whose h1 agreeing in part yields to the declared title)
+    from pith.pipeline import pagetype
+    monkeypatch.setattr(pagetype, "classify", lambda *a: ("article", 0.9))
     h = "Home Repair Assis&shy;tance Program"
     m = meta_of(ARTICLE.format(h=h), title="City of Marion Building Department: Home Repair Assistance Program",
                 url="https://city.test/home-repair")
@@ -476,6 +524,37 @@ def test_a_title_several_sources_declare_alike_is_weighed_once(monkeypatch):
                                          host, root=False)
 
 
+def test_a_service_pages_h1_agreeing_in_part_yields_to_its_declared_title(monkeypatch):
+    """On a service page an h1 that shares some words with the declared title but is not it
+    (nor what it leads with) is the hero's pitch: the declared title names the service. On
+    other pages, or where the title leads with the h1, the h1 stays (NOTES.md, 'Why a
+    service page's declared title names it')."""
+    declared = ["Finance & Accounting Staffing and Recruiting", None,
+                "Finance & Accounting Staffing and Recruiting | Robert Half"]
+    h1s = [("Finance and accounting talent that really counts", 4)]
+    assert merge.TITLE_AGREEMENT <= merge.agreement(h1s[0][0], declared[0]) < 1.0
+    args = (declared, None, h1s, "Robert Half", "roberthalf.test")
+    assert merge.choose_title(*args, root=False, page_type="service") \
+        == "Finance & Accounting Staffing and Recruiting"
+    for other in ("article", "product", None):
+        assert merge.choose_title(*args, root=False, page_type=other) == h1s[0][0]
+    # a declared title that leads with the h1 agrees fully: the h1 even on a service page
+    assert merge.choose_title(["Pet Insurance | Dogs & Cats | Progressive"], None,
+                              [("Pet Insurance", 3)], "Progressive", None, root=False,
+                              page_type="service") == "Pet Insurance"
+    # select reads the page type before the metadata and hands it on
+    from pith.pipeline import pagetype
+    body = ("<section><h1>Finance and accounting talent that really counts</h1><p>"
+            + "We place people in finance teams across the country, fast. " * 8
+            + "</p></section>")
+    for kind, want in (("service", "Finance & Accounting Staffing and Recruiting"),
+                       ("article", "Finance and accounting talent that really counts")):
+        monkeypatch.setattr(pagetype, "classify", lambda *a, kind=kind: (kind, 0.9))
+        m = meta_of(body, title=declared[2], url="https://www.roberthalf.test/finance",
+                    head=f'<meta property="og:title" content="{declared[0]}">')
+        assert m["title"] == want
+
+
 def test_a_cjk_titles_unspaced_separators_set_off_its_channel_and_site():
     # the h1 the declared title leads with next to "_" agrees with it: the h1
     declared = "短视频与大众文化生产_要闻_电影网_1905.com"
@@ -549,7 +628,8 @@ def test_title_candidates_are_every_form_a_choice_could_take():
     inputs: list = []
     assert merge.of_selection(sel, title_inputs=inputs).title == merge.of_selection(sel).title \
         == "How tides work"
-    [(declared, entity, headlines, site, host, root)] = inputs
+    [(declared, entity, headlines, site, host, root, page_type)] = inputs
+    assert page_type == sel.page_type[0]
     assert (declared[2], entity, [t for t, _ in headlines], root) == \
         ("How tides work | Harbour Gazette", None, ["How tides work"], False)
     assert merge.choose_title(*inputs[0]) == "How tides work"

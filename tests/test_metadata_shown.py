@@ -265,6 +265,16 @@ def test_a_posters_joining_day_is_not_the_posts_date(profile):
     assert meta_of("<h1>Football season</h1>" + post)["published"] == "2019-08-27"
 
 
+@pytest.mark.parametrize("meta", ["commentmetadata", "comment-date", "reply-time"])
+def test_a_date_line_named_as_a_comments_is_not_the_posts(meta):
+    comment = (f'<li><cite>Reader</cite> says:<br><small class="{meta}"><a href="#c1">November '
+               '2nd, 2012 at 8:44 pm</a></small><p>' + "A reader's comment. " * 5 + "</p></li>")
+    body = ('<div class="entry"><h1>Open enrollment</h1><p>Published on November 1st, 2012</p><p>'
+            + "The post's words go on. " * 30 + "</p><ol class='commentlist'>" + comment * 3
+            + "</ol></div>")
+    assert meta_of(body)["published"] == "2012-11-01"
+
+
 @pytest.mark.parametrize("clock", [
     '<div class="block-date"><p id="todays-date-custom"><strong>Friday</strong>, December 19, 2025</p></div>',
     '<p class="date current-date">December 19, 2025</p>',
@@ -375,6 +385,56 @@ def test_dated_lines_are_the_short_texts_and_tails_holding_a_year_in_row_order()
     # the member's joining day is read and left out by its label
     assert dict(shown.short_dates(snap, lines)) == {2: "2024-05-12", 7: "2020-03-03",
                                                      6: "2019-06-05"}
+
+
+def test_first_date_is_the_min_over_every_dated_line():
+    """shown.first_date (the lines read nearest first, stopping at the first key a line
+    dates) gives what the min over short_dates of every line gave, for the keys the date
+    line reads (distance to the element's top, then row; the row): random rows of dates,
+    undated years, joining days, clocks, texts and tails of one row with two days."""
+    import random
+    rng = random.Random(7)
+    strings = ["4 March 2024", "March 3, 2020", "Room 2019", "Joined: Dec 11, 2021", "",
+               "2023-01-05", "12/05/2022", "May 2024", "Posted 1 June 2021 · 3 min"]
+    for trial in range(60):
+        rows = [("html", -1), ("body", 0)]
+        for _ in range(rng.randrange(1, 40)):
+            rows.append((rng.choice(["p", "span", "time"]), 1,
+                         {"text": rng.choice(strings), "tail": rng.choice(strings),
+                          "cls": rng.choice(["", "meta", "todays-date", "byline"])}))
+        snap = snapshot_mod.from_json(make_snapshot(rows), 1000)
+        lines = shown.dated_lines(snap, np.arange(snap.n))
+        node = rng.randrange(snap.n)
+        for us in (False, True):
+            near = min(((abs(r - node), r, d) for r, d in shown.short_dates(snap, lines, us)),
+                       default=None)
+            got = shown.first_date(snap, lines, lambda r: (abs(r - node), r), us)
+            assert got == (near[1:] if near else None), (trial, node)
+            first = min(shown.short_dates(snap, lines, us), default=None)
+            assert shown.first_date(snap, lines, int, us) == first, trial
+
+
+def test_a_clock_is_any_name_of_the_row_its_parent_or_its_rows():
+    """shown.is_clock reads the rows' classes and ids as slices: the answer the names of
+    each row in turn gave, on random rows with a clock's class or id here and there."""
+    import random
+    rng = random.Random(9)
+    names = ["", "meta", "Todays-Date", "date-today x", "current_day", "time", "today-show"]
+    rows = [("html", -1), ("body", 0)]
+    for _ in range(40):                               # a div of four spans, 40 times
+        div = len(rows)
+        for k in range(5):
+            rows.append(("span" if k else "div", div if k else 1,
+                         {"cls": rng.choice(names), "id": rng.choice(names)}))
+    snap = snapshot_mod.from_json(make_snapshot(rows), 1000)
+    for r in range(snap.n):
+        for inside in (False, True):
+            p = int(snap.parent[r])
+            rows_read = ([p] if p >= 0 else []) + (
+                list(range(r, min(int(snap.end[r]), r + shown.MAX_BYLINE_ROWS))) if inside else [r])
+            want = any(shown.CLOCK_NAMES.search(f"{snap.cls[i]} {snap.id[i]}".lower())
+                       for i in rows_read)
+            assert shown.is_clock(snap, r, inside) == want, (r, inside)
 
 
 def test_matching_names_searches_each_distinct_name_once_and_answers_every_row():
@@ -618,3 +678,80 @@ def test_a_chinese_or_japanese_byline_label_names_the_author(line, names):
     assert shown.clean_byline(line) == names
     body = f"<article><h1>新闻</h1><p>{line}</p><p>" + "这是文章的正文内容。" * 40 + "</p></article>"
     assert meta_of(body, lang="zh")["authors"] == names
+
+
+# --- a byline's co-authors, a forum's dotted user name, a label under the post (NOTES.md,
+# 'Why a byline reads its co-authors, a forum's dotted user name and a label under the post')
+
+@pytest.mark.parametrize("line", [
+    # a list of author links (energysage's "Written by:"), the nearest link the last
+    '<div><span>Written by: <ul><li><a href="/authors/emily-walker/">Emily Walker</a></li>'
+    '<li><a href="/authors/casey-mcdevitt/">Casey McDevitt</a></li></ul></span></div>',
+    # links inside one line
+    '<p>By <a href="/author/emily-walker">Emily Walker</a> and '
+    '<a href="/author/casey-mcdevitt">Casey McDevitt</a></p>',
+])
+def test_every_author_link_of_the_nearest_byline_in_the_pages_order(line):
+    body = f"<article>{line}<h1>Solar panels</h1><p>" + "Solar text. " * 40 + "</p></article>"
+    assert meta_of(body)["authors"] == ["Emily Walker", "Casey McDevitt"]
+
+
+def test_an_author_link_of_another_byline_or_role_is_no_coauthor():
+    # an editor's link in the next element, a teaser's author further away: not read
+    body = ('<article><div><div><span>Written by <a href="/authors/emily-walker/">Emily '
+            'Walker</a></span></div><div><span>Edited by: <a href="/authors/kris-zag/">Kris '
+            'Zag</a></span></div></div><h1>Solar panels</h1><p>' + "Solar text. " * 40 +
+            '</p></article>')
+    assert meta_of(body)["authors"] == ["Emily Walker"]
+
+
+@pytest.mark.parametrize("href", ["./memberlist.php?mode=viewprofile&u=421190", "/members/b.scherer.77/",
+                                  "/member.php?u=12", "/profile.php?id=5"])
+def test_a_forum_posters_dotted_user_name_is_a_name(href):
+    # phpBB's first post by "b.scherer": the user name, not a template's key
+    post = ('<article><h1>Which boot order?</h1><div class="poster"><a class="username" '
+            f'href="{href}">b.scherer</a></div><p>' + "Boot text. " * 40 + "</p></article>")
+    assert meta_of(post)["authors"] == ["b.scherer"]
+
+
+def test_a_dotted_key_outside_a_forums_profile_link_is_no_name():
+    body = ('<article><h1>Docs</h1><p>By <a href="/author/x/">page.author</a></p><p>'
+            + "Doc text. " * 40 + "</p></article>")
+    assert meta_of(body)["authors"] == []
+
+
+@pytest.mark.parametrize("label", ["Written by", "Article written by:", "Author(s)", "Authors"])
+def test_a_byline_label_alone_after_the_content_names_the_next_element(label):
+    # an author box under the post, when nothing above the content names anyone
+    body = ("<article><h1>Weight loss medications</h1><p>" + "Dose text. " * 40 + "</p></article>"
+            f'<div class="box"><h2>{label}</h2><div><h3>Doris Munoz-Mantilla, MD</h3>'
+            "<p>Obesity medicine physician.</p></div></div>")
+    assert meta_of(body)["authors"][0] == "Doris Munoz-Mantilla"
+
+
+@pytest.mark.parametrize("after", [
+    '<div><p>By Collection</p><p>Summer Dresses</p></div>',       # a "By" line with its words
+    '<div><h2>Written by</h2></div><p>Sign up for our newsletter</p>',   # no next element
+    '<div><h2>About the author</h2><p>She is a doctor who writes.</p></div>',
+])
+def test_no_byline_is_read_after_the_content_from_a_by_line_or_a_lone_label(after):
+    body = "<article><h1>Dresses</h1><p>" + "Dress text. " * 40 + "</p></article>" + after
+    assert meta_of(body)["authors"] == []
+
+
+def test_a_byline_above_the_content_comes_before_a_label_after_it():
+    body = ('<article><h1>Dresses</h1><p>By <a href="/author/ann-roe">Ann Roe</a></p><p>'
+            + "Dress text. " * 40 + '</p></article><div><h2>Written by</h2><p>Jo Lee</p></div>')
+    assert meta_of(body)["authors"] == ["Ann Roe"]
+
+
+@pytest.mark.parametrize("line,names", [
+    ("By Doris Munoz-Mantilla, MD, FOMA, DABOM", ["Doris Munoz-Mantilla"]),
+    ("Shelby Loos, DVM and Molly Price", ["Shelby Loos", "Molly Price"]),
+    ("By Jane Doe, Ph.D.", ["Jane Doe"]),
+    ("Trevor Brown, HB Retrofit, LLC", ["Trevor Brown", "HB Retrofit"]),
+    ("By CHRISTINA NG and DAN HARRIS", ["CHRISTINA NG", "DAN HARRIS"]),   # capitals, not after a comma
+    ("By MSNBC", ["MSNBC"]),                                              # a name alone stays
+])
+def test_a_names_post_nominals_are_no_names(line, names):
+    assert shown.clean_byline(line) == names

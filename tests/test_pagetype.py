@@ -348,6 +348,25 @@ def test_only_two_characters_beyond_ascii_lower_case_to_an_ascii_letter():
         assert pagetype.letters(text).split() == pagetype.TOKEN.findall(text.lower())
 
 
+def test_token_counts_count_each_groups_words_among_the_tokens():
+    """pagetype.token_counts (the tokens as bytes, each hit added to its groups through
+    group_index) against its definition: per group, log1p of how many of the text's
+    lower-case letter tokens are its words, a word of two groups counted in both; on
+    random texts of the short texts' and title's words in any case, other words, digits,
+    marks, dotted I and the Kelvin sign."""
+    rng = np.random.default_rng(8)
+    for groups, index in ((pagetype.SHORT_WORDS, pagetype.SHORT_INDEX),
+                          (pagetype.TITLE_WORDS, pagetype.TITLE_INDEX)):
+        words = sorted(set().union(*groups.values()))
+        parts = words + [w.upper() for w in words[:20]] + ["x", "2", "-", " ", "\n", "İ",
+                                                           "\u212a", "é", "Reply2all"]
+        for _ in range(200):
+            text = "".join(rng.choice(parts, size=int(rng.integers(0, 30))))
+            tokens = pagetype.TOKEN.findall(text.lower())
+            want = [math.log1p(sum(t in group for t in tokens)) for group in groups.values()]
+            assert pagetype.token_counts(text, groups, index) == want, text
+
+
 def test_name_counts_count_the_distinct_tokens_each_group_begins():
     """pagetype.name_counts (one search for a group word after each token's space) against
     its definition: per NAME_WORDS group, the distinct lower-case ASCII letter tokens of

@@ -161,15 +161,18 @@ def test_a_post_the_model_doubts_still_names_its_replies():
     assert choice.node == 3 and page.p[at[7]] == 0.1
 
 
+# The texts of a three-post thread about bread (meta_page, bare_date_page).
+THREE_POSTS = ["My starter doubles in four hours yet every loaf comes out flat and dense. " * 2,
+               "Fifteen degrees is your problem: the bulk needs twelve hours or more. " * 2,
+               "Thank you both, the oven light trick worked and the loaf rose at last. " * 2]
+
+
 def meta_page(p_meta: float):
     """Three posts (`div.post`), each a meta line in `div.top` ("Topic starter" and a
     date) above its text (`div.body > p`); the second post also has a dated line of its
     own (`div.edit`). The model judges the meta lines `p_meta`, the posts' text 0.9."""
-    said = ["My starter doubles in four hours yet every loaf comes out flat and dense. " * 2,
-            "Fifteen degrees is your problem: the bulk needs twelve hours or more. " * 2,
-            "Thank you both, the oven light trick worked and the loaf rose at last. " * 2]
     rows = [("html", -1), ("body", 0), ("div", 1, {"cls": "topic"})]
-    for i, text in enumerate(said):
+    for i, text in enumerate(THREE_POSTS):
         post = len(rows)
         rows += [("div", 2, {"cls": f"post post-{i}"}),
                  ("div", post, {"cls": "top", "text": f"Topic starter 0{i + 1}/05/2024 9:58 pm"}),
@@ -198,17 +201,13 @@ def test_every_posts_meta_line_is_left_out_and_the_posts_kept():
     assert (page.p[tops] == posts.SURE).all()
 
 
-
 def bare_date_page(top: str, bare: bool = True):
     """Three posts (`div.post`), each a date line `top` of post i (`p.when`, its `{i}`
     filled) above its text; the model is sure of the date lines (0.7, as it was of
     devdojo's "May 9th, 2024 05:18 AM" and FluxBB's "#2 2024-08-03 14:22:38"), 0.9 of the
     posts' text. (blocks, the date lines' mask, the judged page after meta_lines.)"""
-    said = ["My starter doubles in four hours yet every loaf comes out flat and dense. " * 2,
-            "Fifteen degrees is your problem: the bulk needs twelve hours or more. " * 2,
-            "Thank you both, the oven light trick worked and the loaf rose at last. " * 2]
     rows = [("html", -1), ("body", 0), ("div", 1, {"cls": "topic"})]
-    for i, text in enumerate(said):
+    for i, text in enumerate(THREE_POSTS):
         post = len(rows)
         rows += [("div", 2, {"cls": "post"}),
                  ("p", post, {"cls": "when", "text": top.format(i=i + 2)}),

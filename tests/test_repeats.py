@@ -6,7 +6,7 @@ import numpy as np
 from conftest import PAGES
 from pith.pages import static
 from pith.pipeline import repeats
-from pith.pipeline.blocks.keep import Judged, collapsed
+from pith.pipeline.blocks.keep import Judged
 from pith.pipeline.options import Options
 from pith.pipeline.select import select
 
@@ -14,6 +14,11 @@ TEASER_PAGE = PAGES / "teaser-cards" / "source.html"
 CREDIT = "Photograph: The Harbour Gazette archive"
 PHOTO = f'<div class="photo"><img src="/img/{{k}}.jpg" alt=""><span class="credit">{CREDIT}</span></div>'
 ANCHOR = "pumping out seawater.</p>"
+
+
+def collapsed(texts):
+    """Texts with their whitespace collapsed, the form segment.texts gives the rules."""
+    return [" ".join(t.split()) for t in texts]
 
 
 def read(options=None):
@@ -52,7 +57,7 @@ def test_of_a_run_the_copy_the_model_keeps_is_the_one_that_stays():
                                                     "Credit: The Spruce Eats"]
     chars = np.array([len(t) for t in texts])
     page = Judged(p=np.array([0.1, 0.6, 0.6, 0.5, 0.9, 0.2]), texts=texts)
-    out = repeats.without(page, SimpleNamespace(chars=chars), collapsed(texts)).p
+    out = repeats.without(page, SimpleNamespace(chars=chars)).p
     assert out.tolist() == [0.0, 0.6, 0.0, 0.5, 0.9, 0.0]
 
 
@@ -64,3 +69,29 @@ def test_a_paragraph_said_twice_is_no_line():
     texts = [paragraph, paragraph]
     assert len(paragraph) > repeats.REPEAT_MAX_CHARS
     assert not repeats.later_copies(collapsed(texts), np.array([len(t) for t in texts])).any()
+
+
+def slow_copies(texts, chars):
+    """The rule as it read before its prefilter: every text block against the one before."""
+    at = [i for i in range(len(texts)) if chars[i] > 0]
+    out = [False] * len(texts)
+    for a, b in zip(at, at[1:]):
+        out[b] = (texts[a] == texts[b]
+                  and repeats.REPEAT_CHARS <= len(texts[b]) <= repeats.REPEAT_MAX_CHARS)
+    return out
+
+
+def test_the_length_prefilter_passes_over_no_copy():
+    """Only texts as long as the text block before them are compared (NOTES.md, 'Why the
+    line rules search a page's texts at once'); copies at the edges of the line lengths
+    (REPEAT_CHARS and REPEAT_MAX_CHARS exactly, one over and one under) are judged as the
+    rule read them text by text, and texts of one length that differ are not copies."""
+    texts = []
+    for size in (repeats.REPEAT_CHARS - 1, repeats.REPEAT_CHARS, repeats.REPEAT_MAX_CHARS,
+                 repeats.REPEAT_MAX_CHARS + 1):
+        line = ("Credit: The Spruce Eats " * 10)[:size]
+        texts += [line, line, "", line, line[:-1] + "!"]
+    chars = np.array([len(t) for t in texts])
+    got = repeats.later_copies(texts, chars).tolist()
+    assert got == slow_copies(texts, chars)
+    assert sum(got) == 4      # REPEAT_CHARS and REPEAT_MAX_CHARS: the copy and the one after the empty block

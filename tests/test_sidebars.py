@@ -137,3 +137,20 @@ def test_a_short_post_is_not_read_as_the_tagline_of_its_named_header(monkeypatch
     before = select(short_post_under_a_tagline(),
                     Options.from_overrides({"auto_page_headers": False})).output("text")
     assert "overdue category" in before
+
+
+def test_the_prefilter_passes_over_no_sidebar_name():
+    """Only the id and class strings holding "sidebar" are matched (NOTES.md, 'Why the
+    line rules search a page's texts at once'); a name at the filter's edge is still
+    found: in capitals, on a line of its own in the attribute, the first and the last
+    string of the page, beside an "İ" (two characters lower-cased: the strings are then
+    searched one at a time) and in a string holding one."""
+    names = ["SIDEBAR", "post\nsidebar", "x İ sidebar-right-2", "Sidebar_Primary",
+             "İ has-sidebar", "sidebar-layout", "widget", "SIDEBAR2\tcol"]
+    for extra in ((), ("İstanbul",)):
+        classes = names + list(extra) + [names[0]]
+        snap = named_page(ids=classes, classes=classes)
+        want = [sidebars.SIDEBAR_NAME.search(name.lower()) is not None for name in classes]
+        got = sidebars.named(snap)[2:].tolist()
+        assert got == want + want
+        assert got[0] and got[-1]

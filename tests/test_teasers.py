@@ -223,14 +223,23 @@ PRODUCT_LINES = ("Speckle Mug", "$60.00", "A wheel thrown stoneware mug",
 SECOND = (("Linen Napkin", "12.00"), ("Oak Tray", "58.00"), ("Cork Coaster", "9.00"))
 
 
-def product_page(related_first=False, second=False):
+def product_page(related_first=False, second=False, unlinked=False, ahead=False):
     """A small shop's product page: menu, the product's name (h1), price and description,
     and a "You may also like" row of other products' cards, each a linked name and a
     price, after the description (or, `related_first`, between the price and the
-    description)."""
-    cards = "".join(
-        f'<li class="card"><a href="/products/{n.lower().replace(" ", "-")}"><h3>{n}</h3>'
-        f'</a><span class="price">${p}</span></li>' for n, p in RELATED)
+    description). `unlinked`: each card's link holds its picture only, its name a plain
+    heading beside it (eBay's and Zalando's carousels). `ahead`: the row comes before the
+    product's name, its heading in a wrapper of its own (eBay's "People who viewed this
+    item also viewed" above the item)."""
+    if unlinked:
+        cards = "".join(
+            f'<li class="card"><a href="/products/{n.lower().replace(" ", "-")}">'
+            f'<img src="/img/{n[:4]}.jpg" alt=""></a><h3>{n}</h3>'
+            f'<span class="price">${p}</span></li>' for n, p in RELATED)
+    else:
+        cards = "".join(
+            f'<li class="card"><a href="/products/{n.lower().replace(" ", "-")}"><h3>{n}</h3>'
+            f'</a><span class="price">${p}</span></li>' for n, p in RELATED)
     related = f"<section class='related'><h2>You may also like</h2><ul>{cards}</ul></section>"
     description = (
         "<p>A wheel thrown stoneware mug with a matte speckled glaze, made by hand in our "
@@ -244,17 +253,23 @@ def product_page(related_first=False, second=False):
         related += ("<section class='pairs'><div class='pairs-head'><h2>Better together</h2>"
                     f"</div><ul class='tiles'>{more}</ul></section>")
     body = (related + description) if related_first else (description + related)
+    top = ""
+    if ahead:
+        top = ("<section class='viewed'><div class='viewed-head'><h2>You may also like</h2>"
+               f"</div><div class='scroller'><ul>{cards}</ul></div></section>")
+        body = description
     return ("<!DOCTYPE html><html><head><title>Speckle Mug – Tidewater Ceramics</title>"
             '<meta property="og:type" content="product"></head>'
             "<body><header><nav><a href='/'>Home</a> <a href='/shop'>Shop</a> "
             "<a href='/cart'>Cart (0)</a></nav></header>"
-            "<main><div class='product'><h1 class='product-title'>Speckle Mug</h1>"
+            f"<main>{top}<div class='product'><h1 class='product-title'>Speckle Mug</h1>"
             f"<div class='product-price'>$60.00</div>{body}"
             "<button>Add to cart</button></div></main>"
             "<footer><a href='/privacy'>Privacy Policy</a></footer></body></html>")
 
 
-def product_kept(on, related_first=False, second=False):
+def product_kept(on, related_first=False, second=False, unlinked=False, priced=True,
+                 ahead=False, told=0.9, own_lines=True):
     """The texts the block stage keeps on `product_page`, its blocks judged as on the
     training sites' product pages (wcxb_dev_full hyosilver.com, zalando.co.uk): the
     product's name, price and description content, and the related cards' names and
@@ -262,21 +277,25 @@ def product_kept(on, related_first=False, second=False):
     the model's `add` bar, so they are kept whatever the method's element shows)."""
     from pith.pipeline.blocks import keep as blocks_keep
     sel = select(static.snapshot_from_html(
-        product_page(related_first, second),
+        product_page(related_first, second, unlinked, ahead),
         "https://tidewater.example.com/products/speckle-mug"))
     blocks = segment.compute(sel.snap, sel.feats)
     rows = blocks.rows
     texts = segment.texts(sel.snap, blocks, np.arange(len(rows)))
     p = np.zeros(len(rows))
     for i, t in enumerate(texts):
-        if t.startswith(PRODUCT_LINES):
+        if t.startswith(PRODUCT_LINES[2:]):     # the description, judged `told`
+            p[i] = told
+        elif t.startswith(PRODUCT_LINES):
             p[i] = 0.9
         elif t.startswith(tuple(n for n, _ in RELATED + SECOND) + ("$", "You may also like")):
             p[i] = 0.75
         elif t == "Better together":            # zalando's such heading: 0.66
             p[i] = 0.66
             p[i] = 0.75
-    opts = Options.from_overrides({"blocks_product_teasers": on})
+    opts = Options.from_overrides({"blocks_product_teasers": on,
+                                   "blocks_product_price_cards": priced,
+                                   "blocks_product_own_lines": own_lines})
     choice = blocks_keep.apply(sel.snap, sel.feats, opts, sel.scope, sel.element,
                                page=blocks_keep.Judged(p=p, texts=texts))
     kept = set(choice.kept.tolist())
@@ -317,6 +336,85 @@ def test_cards_before_the_products_own_last_line_stay():
     _, before = product_kept(False, related_first=True)
     _, after = product_kept(True, related_first=True)
     assert after == before
+
+
+def test_priced_cards_whose_names_are_no_links_after_the_product_are_left_out():
+    """The failure this fixes: other products' cards whose link holds the picture and
+    whose name is a plain heading (eBay's "People who viewed this item also viewed") are
+    no teaser group, and stayed with blocks_product_price_cards off; with it on, each
+    card showing a price and linking off the page, they go with their heading, and the
+    product's own name, price and description stay."""
+    _, before = product_kept(True, unlinked=True, priced=False)
+    assert "Speckle Bowl" in before and "You may also like" in before
+    _, after = product_kept(True, unlinked=True)
+    assert all(any(t.startswith(line) for t in after) for line in PRODUCT_LINES)
+    assert not any(t.startswith((*(n for n, _ in RELATED), "You may also like"))
+                   for t in after)
+    assert not any(f"${p}" in after for _, p in RELATED)
+
+
+def test_cards_before_the_products_name_are_left_out_with_their_heading():
+    """The failure this fixes: a row of other products' cards above the product's h1
+    (judged content, 0.75) was read before the product, its heading too, with
+    blocks_product_price_cards off (nothing trails the product's last line); with it on
+    the row and the heading introducing it go, the product's lines stay."""
+    for unlinked in (False, True):
+        _, before = product_kept(True, unlinked=unlinked, priced=False, ahead=True)
+        assert "Speckle Bowl" in before and "You may also like" in before
+        _, after = product_kept(True, unlinked=unlinked, ahead=True)
+        assert all(any(t.startswith(line) for t in after) for line in PRODUCT_LINES)
+        assert not any(t.startswith((*(n for n, _ in RELATED), "You may also like"))
+                       for t in after)
+
+
+def test_the_listing_guard_weighs_the_products_lines_judged_under_sure():
+    """The failure this fixes: the description judged 0.4 (kept: the method shows it,
+    over the model's threshold; zalando.co.uk's specification rows are judged 0.42-0.69)
+    was left out of the product's weight, so two rows of seven cards outweighed its one
+    sure line ("$60.00") tenfold and stayed, as if the page were a listing
+    (blocks_product_own_lines off); weighing every kept line of its own, they go."""
+    _, before = product_kept(True, second=True, told=0.4, own_lines=False)
+    assert "Speckle Bowl" in before and "Oak Tray" in before
+    assert any(t.startswith("A wheel thrown stoneware mug") for t in before)
+    _, after = product_kept(True, second=True, told=0.4)
+    assert all(any(t.startswith(line) for t in after) for line in PRODUCT_LINES)
+    assert not any(t.startswith((*(n for n, _ in RELATED + SECOND), "You may also like"))
+                   for t in after)
+
+
+def price_groups(html):
+    snap = from_json(static.snapshot_from_html(html, "https://shop.example.com/p/mug"), 10_000)
+    feats = compute(snap)
+    blocks = segment.compute(snap, feats)
+    texts = segment.texts(snap, blocks, np.arange(len(blocks.rows)))
+    found = teasers.price_cards(snap, feats, blocks.rows, blocks.chars > 0, blocks.chars,
+                                texts)
+    return [snap.cls[r] for r in found.tolist()]
+
+
+def test_priced_rows_without_links_off_the_page_are_no_cards():
+    """A product's own size or edition rows show a price each but link nowhere else (a
+    button adds them to the cart): no group. The same rows, each linking to another
+    product's page with its picture, are one; a row with no price is none, nor a
+    booking's dates linking off the page without a picture."""
+    def rows(link, price=True):
+        item = ("<li class='opt'>{0}<span>Size {1} – the mug in its {1} form</span>"
+                + ("<span>${2}.00</span>" if price else "") + "</li>")
+        sizes = (("small", 20), ("medium", 25), ("large", 30))
+        return "<ul class='opts'>" + "".join(
+            item.format(f"<a href='/p/{s}'><img src='/{s}.jpg' alt=''></a>" if link else "",
+                        s, n) for s, n in sizes) + "</ul>"
+    page = "<html><body><main><h1>Mug</h1>{}<button>Add</button></main></body></html>"
+    assert price_groups(page.format(rows(link=False))) == []
+    assert price_groups(page.format(rows(link=True))) == ["opts"]
+    assert price_groups(page.format(rows(link=True, price=False))) == []
+    # a tour's dates, each with its price and a booking link to another site, and no
+    # picture: the page's own offer (magic_html's atlasobscura.com experience page)
+    dates = "<ul class='dates'>" + "".join(
+        f"<li class='date'><div>Sat, Jun {d}, 2024</div><div>6:00 a.m.–7:30 a.m.</div>"
+        f"<div>$40</div><div><a href='https://www.airbnb.com/experiences/1?d={d}'>Book on "
+        "Airbnb</a></div></li>" for d in (1, 8, 15)) + "</ul>"
+    assert price_groups(page.format(dates)) == []
 
 
 def test_an_article_keeps_its_trailing_cards_in_the_block_stage():

@@ -74,7 +74,7 @@ def forms(title: str, site: str | None, host: str | None, heading: bool) -> list
 def candidates(inputs: tuple, rule: str | None) -> tuple[list[str], np.ndarray]:
     """The folded candidates of one page's title inputs (choose_title's arguments) and their
     FEATURES rows; the rule's answer is always one."""
-    declared, entity, heads, site, host, root = inputs
+    declared, entity, heads, site, host, root = inputs[:6]
     declared = [merge._filled(c, site, host) for c in declared]
     sources = [*zip(("meta", "items", "doc"), declared), ("ld", entity)]
     found: dict[str, dict] = {}

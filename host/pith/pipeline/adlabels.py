@@ -23,6 +23,8 @@ import re
 
 import numpy as np
 
+from .blocks import features as bf
+
 # An ad slot's label, the block's whole text (lower-cased, whitespace collapsed, trimmed
 # of the dashes, dots and colons around it): the word for an ad ("advertisement",
 # "anzeige", "publicidad", "广告" …), or a "the story continues below / after the ad"
@@ -40,23 +42,31 @@ AD_LABEL = re.compile(
 TRIM = " \t\n.:;…·•|-–—_*()[]"
 # A label is a short line: no block longer than this is read (the longest form above).
 AD_LABEL_CHARS = 40
+# A word one of which every label AD_LABEL reads holds (lower-cased; "contin" for
+# "continues", "continua", "continúa"; "public" for "publicité", "publicidad"): a text
+# without any is not read. None ends in "i" (features.containing).
+AD_WORDS = ("advert", "sponsored", "anzeige", "werbung", "public", "pubblicit", "reklam",
+            "реклама", "广告", "廣告", "広告", "광고", "contin", "çeriğin")
 
 
-def labels(collapsed: list[str]) -> np.ndarray:
-    """Bool per block text (whitespace collapsed: keep.collapsed): its whole text is an ad
-    slot's label (AD_LABEL)."""
-    out = np.zeros(len(collapsed), bool)
-    for i, text in enumerate(collapsed):   # one regular expression per short block
+def labels(texts: list[str], join: bf.Joined | None = None) -> np.ndarray:
+    """Bool per block text (whitespace collapsed, as segment.texts gives them): its whole
+    text is an ad slot's label (AD_LABEL). Only the texts holding one of AD_WORDS are read (NOTES.md,
+    'Why the line rules search a page's texts at once')."""
+    out = np.zeros(len(texts), bool)
+    join = bf.joined(texts) if join is None else join
+    for i in np.flatnonzero(join.holding(AD_WORDS)).tolist():   # one regular expression per hit
+        text = texts[i]
         if len(text) <= 2 * AD_LABEL_CHARS:
             line = text.lower().strip(TRIM)
             out[i] = 0 < len(line) <= AD_LABEL_CHARS and AD_LABEL.match(line) is not None
     return out
 
 
-def without(page, collapsed: list[str]):
-    """`page` (keep.Judged) with every ad label judged no content (`collapsed`: its texts
-    as keep.collapsed gives them); `page` as it is when it shows none."""
-    found = labels(collapsed)
+def without(page):
+    """`page` (keep.Judged) with every ad label judged no content (its texts read as
+    `labels` reads them, searched in its `join`); `page` as it is when it shows none."""
+    found = labels(page.texts, page.join)
     if not found.any():
         return page
     return dataclasses.replace(page, p=np.where(found, 0.0, page.p))

@@ -53,7 +53,7 @@ from . import pagetype, render
 from .algorithms.auto import furniture, lowest_common_ancestor
 from .algorithms.base import Choice
 from .codes import distinct, first_seen, used
-from .features import HIDING_BITS, Features, comment_tags, lower_in_place, tag_in
+from .features import HIDING_BITS, Features, comment_tags, containing, tag_in
 from .metadata.shown import TAXONOMY_CLASSES
 from .options import Options
 from .snapshot import Snapshot
@@ -212,23 +212,6 @@ def name_rows(snap: Snapshot, test, within: np.ndarray | None = None,
         passed[distinct] = hit[code]
         out |= passed[codes] if within is None else passed[codes] & within
     return out
-
-
-def containing(strings: list[str], words: tuple[str, ...]) -> np.ndarray:
-    """Indices of the `strings` whose lower-cased form holds one of `words` (lower case,
-    no newline): each word looked for with str.find over the strings joined by newlines,
-    a hit mapped to its string (C-level scans; a regular expression tried at every
-    character of a page's names cost more than the tests it saves)."""
-    low = lower_in_place("\n".join(strings))
-    lengths = np.fromiter(map(len, strings), np.int64, len(strings))
-    ends = np.cumsum(lengths + 1)                        # past each string's newline
-    hits = []
-    for word in words:
-        at = low.find(word)
-        while at >= 0:
-            hits.append(at)
-            at = low.find(word, at + 1)
-    return distinct(np.searchsorted(ends, np.array(hits, np.int64), side="right"))
 
 
 def find(snap: Snapshot, feats: Features) -> Thread | None:

@@ -13,6 +13,7 @@ import re
 
 import numpy as np
 
+from .codes import distinct
 from .snapshot import Snapshot
 from .threadnames import names_thread
 
@@ -131,12 +132,33 @@ def lower_in_place(s: str) -> str:
     """`s` lower-cased character for character: a character whose lower case is longer
     (İ, two code points) is kept as it is, so a position in `s` is the same position in
     the answer (searches over strings joined, each hit mapped back to its string by the
-    strings' lengths: blocks.features.text_stats, comments.containing,
+    strings' lengths: blocks.features.text_stats, `containing`,
     metadata.shown.matching_strings)."""
     low = s.lower()
     if len(low) == len(s):
         return low
     return "".join(c if len(c.lower()) != 1 else c.lower() for c in s)
+
+
+def containing(strings: list[str], words: tuple[str, ...]) -> np.ndarray:
+    """Indices of the `strings` whose lower-cased form holds one of `words` (lower case,
+    no newline): each word looked for with str.find over the strings joined by newlines,
+    a hit mapped to its string (C-level scans; a regular expression tried at every
+    character of a page's names cost more than the tests it saves). An "İ" is kept as it
+    is (lower_in_place), where str.lower writes "i" and a combining dot: no word ending in
+    "i" or holding that dot, and each string holding a word str.lower's form holds is
+    found (the prefilters of comments.name_rows and sidebars; blocks.features.Joined's
+    `holding`, rights' and adlabels', searches a join lower-cased the same way)."""
+    low = lower_in_place("\n".join(strings))
+    lengths = np.fromiter(map(len, strings), np.int64, len(strings))
+    ends = np.cumsum(lengths + 1)                        # past each string's newline
+    hits = []
+    for word in words:
+        at = low.find(word)
+        while at >= 0:
+            hits.append(at)
+            at = low.find(word, at + 1)
+    return distinct(np.searchsorted(ends, np.array(hits, np.int64), side="right"))
 
 
 def nonspace_lengths(strings: np.ndarray, lengths: np.ndarray | None = None) -> np.ndarray:

@@ -57,6 +57,11 @@ POST_MAX_SHARE = 0.5
 # Headings read at most (each costs its subtree's text): a page of thousands of headings
 # is a listing, whose first ones are read.
 MAX_HEADINGS = 400
+# The block stage's scope moves up to the row holding the headline and the scope when that
+# row holds at most this many times their text: the headline's row adds a date line or a
+# share row (a Typepad entry: 191 characters over 151), not a column of other posts
+# (NOTES.md, 'Why the headline beside the post's body is read with it').
+SCOPE_SHARE = 1.5
 # Words of a date line an answer may keep beside the headline and still show it `alone`
 # ("| November 12th 2012", "Posted by Ines on 14 October 2012"): posts.META_WORDS, the
 # words of a board's author and date line.
@@ -235,3 +240,18 @@ def post(snap: Snapshot, feats: Features, row: int, outside: np.ndarray | None =
         return -1
     node = int(up[-1])                 # preorder: the deepest holder is the last
     return node if text[node] <= POST_MAX_SHARE * text[0] else -1
+
+
+def scope_over(snap: Snapshot, feats: Features, scope: int, row: int) -> int:
+    """The block stage's scope given the headline `row`: `scope` when it holds the
+    headline or does not follow it; else the nearest row holding both when its visible
+    text is at most SCOPE_SHARE times theirs (an entry's title beside its body), else
+    `scope` (NOTES.md, 'Why the headline beside the post's body is read with it')."""
+    if row < 0 or row >= scope or snap.end[row] > scope:
+        return scope
+    both = np.flatnonzero(holders(snap, row) & holders(snap, scope))
+    if not len(both):
+        return scope
+    common = int(both[-1])             # preorder: the deepest holder is the last
+    near = feats.chars[common] <= SCOPE_SHARE * (feats.chars[scope] + feats.chars[row])
+    return common if near else scope

@@ -373,6 +373,14 @@ class Options:
         "element holds it; not on product pages. A short post beside a longer sidebar list "
         "or comment thread is then read with its title, not its neighbour (NOTES.md, 'Why "
         "the element holds the headline')")
+    auto_headline_scope: bool = _opt(
+        False, "auto with auto_headline: when the block stage's scope (the element grown "
+        "blocks_grow times) lies after the headline without holding it, the scope is their "
+        "nearest common ancestor if that holds at most SCOPE_SHARE (1.5) times the text of "
+        "the two (headline.scope_over): a blog's entry title sits beside its body, not "
+        "above it in one row, and the post was read without its title (NOTES.md, 'Why the "
+        "headline beside the post's body is read with it'). Off: the truths disagree "
+        "(dragnet_train keeps such titles, wcxb_dev_full's and magic_html's leave them out)")
     auto_thread_first: bool = _opt(
         True, "auto with auto_block_choice: the vote's element, when it lies inside the "
         "comment thread left out of the body (comments.apart), moves out of it before the "
@@ -415,6 +423,16 @@ class Options:
         "('Advertisement', 'Continua após a publicidade'; adlabels.py) is judged no "
         "content, so the story is not broken by its ads' labels (NOTES.md, 'Why an ad's "
         "label is left out')")
+    auto_hosting_notices: bool = _opt(
+        True, "auto with auto_block_choice: a short block that is a platform's hosting "
+        "statement ('…本平台仅提供信息存储服务。', '… only provides information storage "
+        "services.'; notices.py) is judged no content, so a hosted post does not end on its "
+        "platform's legal line (NOTES.md, 'Why a platform's notices are left out')")
+    auto_signup_prompts: bool = _opt(
+        True, "auto with auto_block_choice: a short block that is a newsletter's sign-up "
+        "prompt ('Sign up for our newsletter …', 'By signing up you agree …', 'Thanks for "
+        "signing up!'; notices.py) is judged no content, so the story is not broken by its "
+        "newsletter box (NOTES.md, 'Why a platform's notices are left out')")
     auto_adjacent_repeats: bool = _opt(
         True, "auto with auto_block_choice: a block whose text (at least "
         "repeats.REPEAT_CHARS characters) is the previous text block's is judged no content, "
@@ -441,6 +459,13 @@ class Options:
         "doubts as it doubts a menu's entry (cards.py; NOTES.md, 'Why a listed item keeps "
         "its name')")
 
+    blocks_service_code: bool = _opt(
+        True, "on a page the page type model calls a service page, the code blocks (pre) "
+        "the block stage keeps are left out: a landing page's code is its product's demo "
+        "(an editor's screen, a platform's API example), which the training truths of "
+        "service pages never keep (demos.py; NOTES.md, 'Why a service page's code samples "
+        "are left out')")
+
     blocks_card_controls: bool = _opt(
         True, "on a page the page type model calls a listing or a collection, a kept block "
         "whose whole text is a card's button or toggle label ('Add to cart', 'Compare', "
@@ -455,6 +480,22 @@ class Options:
         "heading: 'You may also like', 'Complete the look' and 'Matching designs' rows are "
         "not the product's text (teasers.after_product; NOTES.md, 'Why the cards of other "
         "products after a product are left out')")
+
+    blocks_product_price_cards: bool = _opt(
+        True, "with blocks_product_teasers, other products' cards named in no link count "
+        "as teaser groups too when each card shows a price and a picture and links off "
+        "the page, and such groups ending before the product's h1 go too "
+        "(teasers.price_cards: eBay's 'People who viewed this item also viewed', "
+        "Zalando's 'How about these?'; NOTES.md, 'Why other products' priced cards are "
+        "left out')")
+
+    blocks_product_own_lines: bool = _opt(
+        True, "blocks_product_teasers' listing guard (cards outweighing the product "
+        "teasers.POST_RATIO times stay) weighs every kept line of the product's own "
+        "outside the groups and headings, not only those judged at least teasers.SURE: "
+        "a product's price and specification rows are judged near 0.5, half of them "
+        "under it, and were left out of the weight (NOTES.md, 'Why other products' "
+        "priced cards are left out')")
 
     blocks_product_price: bool = _opt(
         True, "on a page the page type model calls a product's, a price line "

@@ -96,7 +96,6 @@ SHORT_WORDS = {
                       "syntax version api deprecated note".split()),
     "ago": frozenset("ago yesterday hours minutes days weeks months years".split()),
 }
-SHORT_ANY = frozenset().union(*SHORT_WORDS.values())
 # Currency signs: their count in the short text nodes is the price feature ("$19.99").
 CURRENCY = "$€£¥₹"
 # Beginnings of class and id name tokens (lower case), counted per group: `productCard`,
@@ -119,10 +118,13 @@ NAME_WORDS = {
 # place costs a comparison per distinct next letter, not one per word), capturing the
 # word and the rest of the token (the pair is the token: a set of them is the distinct
 # tokens); NAME_GROUP names the word's group (the first that lists it, as an alternation
-# of the groups in order would).
-NAME_TOKENS = re.compile(" (" + wordtrie.trie([(w, "") for words in NAME_WORDS.values()
-                                                for w in words]) + ")([a-z]*)")
-NAME_GROUP = {w: k for k, words in reversed(list(enumerate(NAME_WORDS.values())))
+# of the groups in order would). Searched in the bytes of `letter_bytes` (no decoding
+# of a names text of ten kilobytes to a str; a look-ahead of the words' first letters
+# before the trie measured no fewer instructions, NOTES.md, 'Why the stages read tags by
+# their codes').
+NAME_TOKENS = re.compile((" (" + wordtrie.trie([(w, "") for words in NAME_WORDS.values()
+                                                 for w in words]) + ")([a-z]*)").encode("ascii"))
+NAME_GROUP = {w.encode("ascii"): k for k, words in reversed(list(enumerate(NAME_WORDS.values())))
               for w in words}
 # Tokens of names and texts, once lower-cased: ASCII letter runs (every word above is
 # one; a Unicode letter class costs several times as much on a page of utility classes).
@@ -172,7 +174,6 @@ TITLE_WORDS = {
     "service": frozenset("service services company agency solutions pricing contact near "
                          "best repair professional".split()),
 }
-TITLE_ANY = frozenset().union(*TITLE_WORDS.values())
 # Labels of the URL's host name, per group: docs.python.org, community.example.com.
 HOST_WORDS = {
     "docs": frozenset("docs doc developer developers learn help support wiki api kb manual "
@@ -238,13 +239,19 @@ REPEAT_MIN = 3
 KEY_LIMIT = 2**63
 
 
-def letters(text: str) -> str:
-    """`text` lower-cased with every character but a-z a space (one or more): its
-    TOKEN runs are those of `text.lower()`. The byte table lower-cases A-Z itself, so
-    `str.lower` runs only on a text holding one of ASCII_FROM_LOWER."""
+def letter_bytes(text: str) -> bytes:
+    """`text` lower-cased with every character but a-z a space (one or more), as ASCII
+    bytes: its TOKEN runs are those of `text.lower()`. The byte table lower-cases A-Z
+    itself, so `str.lower` runs only on a text holding one of ASCII_FROM_LOWER. The page
+    type's searches and counts read the bytes (a decoding to str is a copy of them)."""
     if ASCII_FROM_LOWER[0] in text or ASCII_FROM_LOWER[1] in text:
         text = text.lower()
-    return text.encode("utf-8", "surrogatepass").translate(_LETTERS).decode("ascii")
+    return text.encode("utf-8", "surrogatepass").translate(_LETTERS)
+
+
+def letters(text: str) -> str:
+    """`letter_bytes` as a str."""
+    return letter_bytes(text).decode("ascii")
 
 
 def tokens(text: str) -> list[str]:
@@ -252,26 +259,47 @@ def tokens(text: str) -> list[str]:
     return letters(text).split()
 
 
-def token_counts(text: str, groups: dict[str, frozenset], words: frozenset) -> list[float]:
-    """Per group, log1p of how many of `text`'s lower-case tokens are its words; `words`
-    is every group's words (only those tokens are counted)."""
-    tally = Counter(filter(words.__contains__, tokens(text)))
-    seen = tally.keys()
-    return [math.log1p(sum(tally[w] for w in group & seen)) for group in groups.values()]
+def group_index(groups: dict[str, frozenset]) -> dict[bytes, tuple[int, ...]]:
+    """Each word of `groups`, as ASCII bytes -> the positions of the groups that list it
+    (token_counts' index: a page's few distinct hits are each added to their groups,
+    where every group intersected its words with the hits)."""
+    index: dict[bytes, tuple[int, ...]] = {}
+    for k, group in enumerate(groups.values()):
+        for w in group:
+            key = w.encode("ascii")
+            index[key] = index.get(key, ()) + (k,)
+    return index
+
+
+def token_counts(text: str, groups: dict[str, frozenset],
+                 index: dict[bytes, tuple[int, ...]]) -> list[float]:
+    """Per group, log1p of how many of `text`'s lower-case tokens are its words; `index`:
+    group_index(groups) (only the tokens it holds are counted; the tokens are the bytes
+    of `letter_bytes`, split)."""
+    per = [0] * len(groups)
+    for word, count in Counter(filter(index.__contains__, letter_bytes(text).split())).items():
+        for k in index[word]:
+            per[k] += count
+    return list(map(math.log1p, per))
+
+
+# The short texts' and the title's words, each to its groups (token_counts).
+SHORT_INDEX = group_index(SHORT_WORDS)
+TITLE_INDEX = group_index(TITLE_WORDS)
 
 
 def name_counts(names: Iterable[str]) -> list[float]:
     """Per NAME_WORDS group, log1p of how many distinct tokens of the class and id
     `names` begin with one of its words (distinct: a page of utility classes repeats the
     same long class strings on thousands of rows; pass each name once, it is cheaper).
-    One regex pass over the names' `letters` after a space, where every token follows a
+    One regex pass over the names' `letter_bytes` after a space, where every token follows a
     space (a literal first character, which the engine skips ahead to, where a word
     boundary was tried at every character): a match is a token that begins with a word,
     (word, rest of the token); the set of them is the distinct tokens, each counted in
     the first group it begins with (NAME_GROUP of its word). No list of every token, no
     second join of the distinct ones."""
     per = [0] * len(NAME_WORDS)
-    for word, _rest in set(NAME_TOKENS.findall(" " + letters(" ".join(names)))):
+    for word, _rest in set(NAME_TOKENS.findall(b" " + letter_bytes(" ".join(names)))):
         per[NAME_GROUP[word]] += 1
     return [math.log1p(c) for c in per]
 
@@ -353,7 +381,7 @@ def page_part(snap: Snapshot, feats: Features) -> PagePart:
     url = snap.meta.get("url") or ""
     out += url_features(url)
     title = snap.meta.get("title") or ""
-    out += token_counts(title, TITLE_WORDS, TITLE_ANY)
+    out += token_counts(title, TITLE_WORDS, TITLE_INDEX)
     out.append(float(min(len(title.split()), 30)))
 
     tel = tel_links(snap.url[snap.link & live].tolist())
@@ -509,7 +537,7 @@ def short_text(snap: Snapshot, feats: Features, live: np.ndarray) -> tuple[list[
     prices = text.count("$") if text.isascii() else sum(map(text.count, CURRENCY))
     chars = int(feats.text_chars[text_rows].sum() + feats.tail_chars[tail_rows].sum())
     return ([math.log1p(n_short), math.log1p(prices), prices / (n_short + 1.0)]
-            + token_counts(text, SHORT_WORDS, SHORT_ANY)), chars
+            + token_counts(text, SHORT_WORDS, SHORT_INDEX)), chars
 
 
 @dataclass(frozen=True)

@@ -25,27 +25,31 @@ REPEAT_CHARS = 20
 REPEAT_MAX_CHARS = 200
 
 
-def later_copies(collapsed: list[str], chars: np.ndarray) -> np.ndarray:
-    """Bool per block: its text (whitespace collapsed: keep.collapsed; REPEAT_CHARS to
+def later_copies(texts: list[str], chars: np.ndarray) -> np.ndarray:
+    """Bool per block: its text (whitespace collapsed, as segment.texts gives them; REPEAT_CHARS to
     REPEAT_MAX_CHARS characters) is the previous text block's."""
     at = np.flatnonzero(chars > 0)
-    out = np.zeros(len(collapsed), bool)
+    out = np.zeros(len(texts), bool)
     if len(at) < 2:
         return out
-    lines = np.array([collapsed[i] for i in at.tolist()], dtype=object)
-    line_like = np.fromiter((REPEAT_CHARS <= len(line) <= REPEAT_MAX_CHARS for line in lines),
-                            bool, len(lines))
-    same = (lines[1:] == lines[:-1]) & line_like[1:]
-    out[at[1:][same]] = True
+    # equal texts are of equal length: only line-long texts as long as the text before
+    # them are compared (NOTES.md, 'Why the line rules search a page's texts at once')
+    size = np.fromiter(map(len, texts), np.int64, len(texts))[at]
+    pair = ((size[1:] == size[:-1]) & (size[1:] >= REPEAT_CHARS)
+            & (size[1:] <= REPEAT_MAX_CHARS)).nonzero()[0]
+    if len(pair):
+        same = [texts[b] == texts[a]
+                for a, b in zip(at[pair].tolist(), at[pair + 1].tolist())]
+        out[at[pair + 1][np.array(same, bool)]] = True
     return out
 
 
-def without(page, blocks, collapsed: list[str]):
+def without(page, blocks):
     """`page` (keep.Judged) with every copy of a run but the one the model judges likeliest
     (the first of those, on a tie) judged no content: a shop writes a name three times,
     once per layout, and the model keeps the copy its layout shows; as it is when there is
     no run."""
-    copies = later_copies(collapsed, blocks.chars)
+    copies = later_copies(page.texts, blocks.chars)
     if not copies.any():
         return page
     at = np.flatnonzero(blocks.chars > 0)

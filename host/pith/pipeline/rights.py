@@ -26,6 +26,8 @@ import re
 
 import numpy as np
 
+from .blocks import features as bf
+
 # What a rights notice opens with (lower-cased, whitespace collapsed): "copyright" or "©"
 # or "(c)", then within a few characters a year or a holder's name. "Copyright license" or
 # "Copyright, property …" as a heading does not open with a year or a ©, so it stays.
@@ -45,14 +47,21 @@ RIGHTS_LINE_CHARS = 160
 # excerpt's "The foregoing is excerpted from … All rights reserved. No part of this book
 # may be reproduced …", 277). Longer, a block is prose about rights.
 RIGHTS_CHARS = 300
+# A word one of which every notice holds (lower-cased): RIGHTS_OPENER opens with the first
+# three, RIGHTS_RESERVED needs one of the others; a text without any is not read.
+RIGHTS_WORDS = ("copyright", "©", "(c)", "all rights reserved", "무단", "版权所有", "無断転載")
 
 
-def lines(collapsed: list[str]) -> np.ndarray:
-    """Bool per block text (whitespace collapsed: keep.collapsed): a rights notice, opening
-    like one (RIGHTS_OPENER, at most RIGHTS_LINE_CHARS characters) or reserving the rights
-    (RIGHTS_RESERVED, at most RIGHTS_CHARS)."""
-    out = np.zeros(len(collapsed), bool)
-    for i, text in enumerate(collapsed):   # a regular expression or two per short block
+def lines(texts: list[str], join: bf.Joined | None = None) -> np.ndarray:
+    """Bool per block text (whitespace collapsed, as segment.texts gives them): a rights
+    notice, opening like one (RIGHTS_OPENER, at most RIGHTS_LINE_CHARS characters) or
+    reserving the rights (RIGHTS_RESERVED, at most RIGHTS_CHARS). Only the texts holding one of RIGHTS_WORDS
+    are read (NOTES.md, 'Why the line rules search a page's texts at once'), found in
+    `join` (bf.joined of the texts; made when None)."""
+    out = np.zeros(len(texts), bool)
+    join = bf.joined(texts) if join is None else join
+    for i in np.flatnonzero(join.holding(RIGHTS_WORDS)).tolist():   # a page's one notice or none
+        text = texts[i]
         if not 0 < len(text) <= RIGHTS_CHARS:
             continue                       # lower case never shortens a text
         line = text.lower()
@@ -62,10 +71,10 @@ def lines(collapsed: list[str]) -> np.ndarray:
     return out
 
 
-def without(page, collapsed: list[str]):
-    """`page` (keep.Judged) with every rights notice judged no content (`collapsed`: its
-    texts as keep.collapsed gives them); `page` as it is when it shows none."""
-    found = lines(collapsed)
+def without(page):
+    """`page` (keep.Judged) with every rights notice judged no content (its texts read as
+    `lines` reads them, searched in its `join`); `page` as it is when it shows none."""
+    found = lines(page.texts, page.join)
     if not found.any():
         return page
     return dataclasses.replace(page, p=np.where(found, 0.0, page.p))

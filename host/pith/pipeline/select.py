@@ -2,8 +2,9 @@
 
 `select`: validate the capture (snapshot.from_json), compute per-node features
 (features.compute), score and choose with the selected algorithm (algorithms.<name>.run),
-run the block stage (blocks/keep.py, option `blocks`), read the page's metadata around
-the choice (pith.pipeline.metadata), and describe the choice (node, path, score, runner-ups, kept
+run the block stage (blocks/keep.py, option `blocks`), classify the page (pagetype), read
+the page's metadata around the choice (pith.pipeline.metadata; its title reads the page
+type), and describe the choice (node, path, score, runner-ups, kept
 blocks, metadata, stage timings). Decisions a change must keep:
   - when hiding leaves no text, or less than `hidden_min_visible` of the page's text
     (display:none and aria-hidden not counted), the page is in a state no reader sees as
@@ -46,6 +47,7 @@ from . import comments as comments_mod
 from . import footprint
 from . import headline
 from . import features as features_mod
+from . import notices
 from . import pagetype
 from . import posts
 from . import reader, render
@@ -335,35 +337,54 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
         page = posts.without_named(snap, feats, result.node, page,
                                    blocks_mod.compute(snap, feats), bios.boxes(snap))
     if page is not None and (opts.auto_rights_lines or opts.auto_ad_labels
+                             or opts.auto_hosting_notices or opts.auto_signup_prompts
                              or opts.auto_adjacent_repeats):
-        lines = keep.collapsed(page.texts)  # the three rules read the same lines
+        # the line rules read the page's texts as judged (whitespace collapsed) and
+        # search the features' join of them (NOTES.md, 'Why the line rules search a
+        # page's texts at once')
         if opts.auto_rights_lines:
             # a copyright notice is not the text (NOTES.md, 'Why a copyright line is left out')
-            page = rights.without(page, lines)
+            page = rights.without(page)
         if opts.auto_ad_labels:
             # an ad slot's label is not the text (NOTES.md, 'Why an ad's label is left out')
-            page = adlabels.without(page, lines)
+            page = adlabels.without(page)
+        if opts.auto_hosting_notices:
+            # a platform's hosting statement is not the post (NOTES.md, 'Why a platform's
+            # notices are left out')
+            page = notices.without(page, notices.hosting(page.texts, page.join))
+        if opts.auto_signup_prompts:
+            # nor is a newsletter's sign-up prompt (NOTES.md, 'Why a platform's notices are
+            # left out')
+            page = notices.without(page, notices.boxes(snap, feats, blocks_mod.compute(snap, feats),
+                                                       notices.signups(page.texts, page.join)))
         if opts.auto_adjacent_repeats:
             # a line said twice in a row is read once (NOTES.md, 'Why a line said twice in
             # a row is read once')
-            page = repeats.without(page, blocks_mod.compute(snap, feats), lines)
+            page = repeats.without(page, blocks_mod.compute(snap, feats))
     element = result
     if opts.blocks:
         mine = pin is None             # a reader's pinned element is judged as it is
         scope = keep.widen(snap, feats, result.node, opts.blocks_grow if mine else 0)
+        if mine and top >= 0 and opts.auto_headline_scope:
+            # the title beside the post's body is the post's (NOTES.md, 'Why the headline
+            # beside the post's body is read with it')
+            scope = headline.scope_over(snap, feats, scope, top)
         result = keep.apply(snap, feats, opts, scope, result,
                             answer=None if mine else result.node, page=page,
                             leave_out=comments_mod.left_out(thread, scope))
         if top >= 0 and opts.auto_post_whole:
             result = whole_post(snap, feats, opts, element, result, page, top, thread)
     t4 = time.perf_counter()
-    metadata = metadata_mod.compute(snap, feats.gone, result.node)
-    t5 = time.perf_counter()
+    # the page type first: the title's choice reads it (NOTES.md, 'Why a service page's
+    # declared title names it')
     page_type = pagetype.classify(snap, feats, result.node)
+    t5 = time.perf_counter()
+    metadata = metadata_mod.compute(snap, feats.gone, result.node,
+                                    page_type=page_type[0] if page_type else None)
     t6 = time.perf_counter()
     timings = {"validate_ms": (t1 - t0) * 1e3, "features_ms": (t2 - t1) * 1e3,
                "score_ms": (t3 - t2) * 1e3, "blocks_ms": (t4 - t3) * 1e3,
-               "metadata_ms": (t5 - t4) * 1e3, "page_type_ms": (t6 - t5) * 1e3,
+               "metadata_ms": (t6 - t5) * 1e3, "page_type_ms": (t5 - t4) * 1e3,
                "total_ms": (t6 - t0) * 1e3}
     return Selection(snap=snap, feats=feats, result=result, options=opts, timings=timings,
                      hidden_ignored=hidden_ignored, pinned=pin is not None,
@@ -378,7 +399,8 @@ def metadata_at(sel: Selection, node: int) -> dict[str, Any]:
     node = sel.snap.check_node(node)
     if node == sel.node and sel.metadata is not None:
         return sel.metadata.to_wire()
-    return metadata_mod.compute(sel.snap, sel.feats.gone, node).to_wire()
+    return metadata_mod.compute(sel.snap, sel.feats.gone, node,
+                                page_type=sel.page_type[0] if sel.page_type else None).to_wire()
 
 
 def choose_by_blocks(snap: snapshot_mod.Snapshot, feats: features_mod.Features, opts: Options,

@@ -37,7 +37,7 @@ import re
 
 import numpy as np
 
-from .features import tag_in
+from .features import containing, tag_in
 from .snapshot import Snapshot
 
 # An id or a class (lower-cased) naming a sidebar: the word, with at most a side or rank
@@ -53,30 +53,38 @@ HEADER_NAME = re.compile(r"(?:^|\s)header(?:[-_]?\d+)?(?=\s|$)")
 # Tags whose row inside a sidebar-named one makes it the page's layout, not a sidebar: the
 # page's main landmark or its article ("container sidebar-right" holding Django's docs).
 MAIN_TAGS = frozenset({"main", "article"})
+# The word every name SIDEBAR_NAME reads holds (lower-cased): a string without it is not read.
+SIDEBAR_WORD = ("sidebar",)
+# ... and every name HEADER_NAME reads.
+HEADER_WORD = ("header",)
 
 
 def named(snap: Snapshot) -> np.ndarray:
     """Rows whose id or a class names a sidebar (SIDEBAR_NAME, any case) and which hold
     no `main` or `article` (MAIN_TAGS) nor a row whose role is main."""
-    return snap.memo(("sidebars",), lambda: _named(snap, SIDEBAR_NAME))
+    return snap.memo(("sidebars",), lambda: _named(snap, SIDEBAR_NAME, SIDEBAR_WORD))
 
 
 def headers(snap: Snapshot) -> np.ndarray:
     """Rows whose id or a class names the page's banner (HEADER_NAME, any case) and which
     hold no `main` or `article` nor a row whose role is main (a theme's "header" row
     wrapping the whole page is its layout)."""
-    return snap.memo(("page headers",), lambda: _named(snap, HEADER_NAME))
+    return snap.memo(("page headers",), lambda: _named(snap, HEADER_NAME, HEADER_WORD))
 
 
-def _named(snap: Snapshot, name: re.Pattern) -> np.ndarray:
-    # each distinct id and class string tested once (Snapshot.string_codes), the rows
-    # follow their string's answer
+def _named(snap: Snapshot, name: re.Pattern, word: tuple[str, ...]) -> np.ndarray:
+    # each distinct id and class string holding the `word` tested once
+    # (Snapshot.string_codes; NOTES.md, 'Why the line rules search a page's texts at
+    # once'), the rows follow their string's answer
     out = np.zeros(snap.n, np.bool_)
     for column in ("id", "cls"):
         codes, strings = snap.string_codes(column)
-        hit = np.fromiter((name.search(s.lower()) is not None for s in strings),
-                          np.bool_, len(strings))
-        out |= hit[codes]
+        found = containing(strings, word)
+        if len(found):
+            hit = np.zeros(len(strings), np.bool_)
+            hit[found] = [name.search(strings[i].lower()) is not None
+                          for i in found.tolist()]
+            out |= hit[codes]
     if out.any():
         # a named row holding the page's main landmark or an article is its layout
         mains = tag_in(snap, MAIN_TAGS) | (np.char.lower(snap.role.astype(str)) == "main")

@@ -37,7 +37,13 @@ Decisions a change must keep (NOTES.md, 'Why teaser lists after the post are lef
   look") are left out in the block stage, after the element's choice (`after_product`,
   option `blocks_product_teasers`, called by blocks.keep): judged no content before the
   choice, they moved a shop's element off its product (NOTES.md, 'Why the cards of other
-  products after a product are left out').
+  products after a product are left out');
+- there, with `blocks_product_price_cards`, rows of cards that each show a price and link
+  off the page count as groups too (`price_cards`: a carousel naming its items in plain
+  headings beside a linked picture), and groups ending before the product's name (its
+  kept h1) go too, with the heading introducing them (`before_name`, `introducing`);
+  a product's own size or edition rows link nowhere else and make no such group
+  (NOTES.md, 'Why other products' priced cards are left out').
 """
 from __future__ import annotations
 
@@ -46,7 +52,8 @@ from typing import Callable
 import numpy as np
 
 from . import pagetype
-from .links import linked
+from . import prices
+from .links import away_links, linked
 from .codes import first_seen
 from .features import Features, tag_in
 from .snapshot import Snapshot
@@ -93,6 +100,19 @@ ARTICLE_P = 0.5
 # a linked name and a price, which the block model judges as it judges the product's own
 # short lines (option blocks_product_teasers, `after_product`).
 PRODUCT = "product"
+# A product's name is its page's h1 (`before_name`): other items' cards above it are no
+# part of it.
+H1 = frozenset({"h1"})
+# A product card (`price_cards`) shows its item's price on at most this many lines (a
+# price, a struck earlier price, a unit price): the product's own comparison grid or
+# a spec table shows one per row too, but no link leading off the page in each row.
+CARD_MAX_PRICES = 3
+# A product card shows its item's picture (`price_cards`); a booking's or a plan's rows
+# (a date, a price, "Book on Airbnb") show a price and a link off the page but none.
+PICTURE_TAGS = frozenset({"img", "picture"})
+# Joins the short blocks' texts for one price search (`price_cards`): no price pattern
+# (prices.PRICE: signs, codes, digits, spaces) matches across it.
+SEPARATOR = "\x00"
 
 
 def left_out(snap: Snapshot, feats: Features, blocks, top: int, p: np.ndarray,
@@ -128,7 +148,11 @@ def groups(snap: Snapshot, feats: Features) -> np.ndarray:
     alike cards (same tag and class) holding at least CARD_SHARE of the row's visible
     text. A card holds one linked title (`linked_titles`), or is one link itself, at
     least MIN_TITLE_CHARS long, with no linked title in it (a list item that is another
-    story's title)."""
+    story's title). Found once a page (after_post and after_product both ask)."""
+    return feats.memo(("teaser_groups",), lambda: _groups(snap, feats))
+
+
+def _groups(snap: Snapshot, feats: Features) -> np.ndarray:
     titled = linked_titles(snap, feats)
     count = snap.subtree_sum(titled)
     parent = snap.parent
@@ -136,13 +160,66 @@ def groups(snap: Snapshot, feats: Features) -> np.ndarray:
     card = np.flatnonzero(((count == 1) | link) & (parent >= 0) & (feats.chars > 0))
     if len(card) < MIN_CARDS:
         return np.zeros(0, np.int64)
-    kind = first_seen(zip(parent[card].tolist(), snap.tag[card].tolist(),
-                          snap.cls[card].tolist()), len(card))
-    alike = card[np.bincount(kind, minlength=len(card))[kind] >= MIN_CARDS]
+    # alike: the same parent, tag and class (the page's tag and class codes), counted
+    # by one sort, no tuple a card (NOTES.md, 'Why the line rules search a page's texts
+    # at once')
+    keys = (snap.string_codes("cls")[0][card], snap.tag_codes()[0][card], parent[card])
+    order = np.lexsort(keys)
+    step = np.zeros(len(card), np.bool_)      # a new kind starts here, in sorted order
+    step[0] = True
+    for key in keys:
+        ordered = key[order]
+        step[1:] |= ordered[1:] != ordered[:-1]
+    run = np.cumsum(step) - 1
+    alike = np.zeros(len(card), np.bool_)
+    alike[order] = np.bincount(run)[run] >= MIN_CARDS
+    alike = card[alike]
     cards = np.bincount(parent[alike], minlength=snap.n)
     held = np.bincount(parent[alike], weights=feats.chars[alike], minlength=snap.n)
     group = ((cards >= MIN_CARDS) & (held >= CARD_SHARE * feats.chars) & (feats.chars > 0)
              & (held <= CARD_MAX_CHARS * cards))
+    return np.flatnonzero(group & ~snap.below(group))
+
+
+def price_cards(snap: Snapshot, feats: Features, rows: np.ndarray, has_text: np.ndarray,
+                chars: np.ndarray, texts: list[str]) -> np.ndarray:
+    """The outermost groups of other products' cards (rows, document order) among the
+    blocks `rows` (`texts` their texts, `chars` their visible characters): rows with at
+    least MIN_CARDS alike cards (same tag) holding at least CARD_SHARE of the row's
+    visible text, a card holding 1 to CARD_MAX_PRICES price lines (a text block of at
+    most prices.PRICE_MAX_CHARS characters matching prices.PRICE), a link leading off
+    the page (its item's page) and a picture (PICTURE_TAGS). A shop's carousels name
+    their items in headings that are no link ("People who viewed this item also viewed"
+    on eBay, the name beside a linked picture), so `groups` misses them; the price says
+    they are items for sale (NOTES.md, 'Why other products' priced cards are left out')."""
+    short = np.flatnonzero(has_text & (chars <= prices.PRICE_MAX_CHARS))
+    if not len(short):
+        return np.zeros(0, np.int64)
+    # one regex pass over the short blocks' texts joined by a character no price
+    # spans (neither a digit, a sign nor a space), each match's start mapped back
+    joined = SEPARATOR.join(texts[i] for i in short.tolist())
+    starts = [m.start() for m in prices.PRICE.finditer(joined)]
+    if not starts:
+        return np.zeros(0, np.int64)
+    lengths = np.array([len(texts[i]) + 1 for i in short.tolist()])
+    ends = np.cumsum(lengths)
+    line = np.zeros(snap.n, np.bool_)
+    line[rows[short[np.searchsorted(ends, starts, side="right")]]] = True
+    count = snap.subtree_sum(line)
+    away = snap.subtree_sum(feats.memo(("away_links",), lambda: away_links(snap)))
+    pictured = snap.subtree_sum(tag_in(snap, PICTURE_TAGS))
+    parent = snap.parent
+    card = np.flatnonzero((count >= 1) & (count <= CARD_MAX_PRICES) & (away >= 1)
+                          & (pictured >= 1) & (parent >= 0) & (feats.chars > 0))
+    if len(card) < MIN_CARDS:
+        return np.zeros(0, np.int64)
+    # alike by tag alone: a carousel marks its first (or shown) slide with a class of
+    # its own, and the price and the link already say what a card is
+    kind = first_seen(zip(parent[card].tolist(), snap.tag[card].tolist()), len(card))
+    alike = card[np.bincount(kind, minlength=len(card))[kind] >= MIN_CARDS]
+    cards = np.bincount(parent[alike], minlength=snap.n)
+    held = np.bincount(parent[alike], weights=feats.chars[alike], minlength=snap.n)
+    group = (cards >= MIN_CARDS) & (held >= CARD_SHARE * feats.chars) & (feats.chars > 0)
     return np.flatnonzero(group & ~snap.below(group))
 
 
@@ -211,17 +288,26 @@ def titles(snap: Snapshot, feats: Features, rows: np.ndarray) -> np.ndarray:
 
 def after_product(snap: Snapshot, feats: Features, node: int, rows: np.ndarray,
                   keep: np.ndarray, has_text: np.ndarray, chars: np.ndarray,
-                  p: np.ndarray) -> np.ndarray:
+                  p: np.ndarray, texts: list[str] | None = None,
+                  all_lines: bool = False) -> np.ndarray:
     """`keep` (per block of the block stage's scope, `rows` their rows in document order,
-    `chars` their visible characters, `p` their probabilities) without the teaser groups (`groups`) that start after the
-    product's last kept line of its own (a kept text block outside every group judged at
-    least SURE), nor their titles (`titles`), on a page the page type model calls a
-    product's (`node` the method's element); `keep` as it is on any other page, when the
-    product keeps no such line, or when the kept cards outweigh it POST_RATIO times (a
-    listing the page type model took for a product). The page type is asked for only
-    when a kept group trails (NOTES.md, 'Why the cards of other products after a product
-    are left out')."""
+    `chars` their visible characters, `p` their probabilities, `texts` their texts) without
+    the teaser groups (`groups`; with `texts`, the priced cards of `price_cards` too) that
+    start after the product's last kept line of its own (a kept text block outside every
+    group judged at least SURE), nor their titles, and (with `texts`) without the groups
+    that end before the product's name (`before_name`) nor the headings introducing them,
+    on a page the page type model calls a product's (`node` the method's element); `keep`
+    as it is on any other page, when the product keeps no such line, or when the kept
+    cards outweigh it POST_RATIO times (a listing the page type model took for a
+    product; with `all_lines`, every kept text block of its own outside groups and
+    headings weighed, not only those judged at least SURE). The page type is asked for
+    only when a kept group is found so (NOTES.md, 'Why the cards of other products after
+    a product are left out'; NOTES.md, 'Why other products' priced cards are left
+    out')."""
     found = groups(snap, feats)
+    if texts is not None:
+        found = outermost(snap, np.concatenate(
+            (found, price_cards(snap, feats, rows, has_text, chars, texts))))
     if not len(found):
         return keep
     grouped = snap.subtrees(found)[rows]
@@ -230,17 +316,66 @@ def after_product(snap: Snapshot, feats: Features, node: int, rows: np.ndarray,
     own = np.flatnonzero(keep & has_text & ~grouped & ~heading & (p >= SURE))
     if not len(own):
         return keep
+    # the listing guard: the cards against the product's sure lines, or (`all_lines`)
+    # every kept line of its own
+    most = POST_RATIO * (chars[keep & has_text & ~grouped & ~heading].sum() if all_lines
+                         else chars[own].sum())
     last = rows[own[-1]]
     trailing = found[found > last]
-    out = snap.subtrees(trailing)[rows] & keep if len(trailing) else None
-    if out is None or not out.any():
-        return keep
-    if chars[out & has_text].sum() > POST_RATIO * chars[own].sum():
+    out = (snap.subtrees(trailing)[rows] & keep if len(trailing)
+           else np.zeros(len(rows), np.bool_))
+    if chars[out & has_text].sum() > most:
+        out[:] = False
+    lead = np.zeros(len(rows), np.bool_)
+    if texts is not None:
+        lead = before_name(snap, found, rows, keep)
+        if chars[lead & has_text].sum() > most:
+            lead[:] = False
+    if not (out | lead).any():
         return keep
     kind = pagetype.classify(snap, feats, node)
     if kind is None or kind[0] != PRODUCT:
         return keep
     # the headings between the product's last line and the last trailing group: the
     # lists' titles ("Complete the look", "Better together")
-    out |= heading & (rows > last) & (rows < snap.end[trailing].max())
+    if out.any():
+        out |= heading & (rows > last) & (rows < snap.end[trailing].max())
+    if lead.any():
+        out |= lead | introducing(keep & has_text, heading, lead)
     return keep & ~out
+
+
+def outermost(snap: Snapshot, found: np.ndarray) -> np.ndarray:
+    """The rows `found` that lie inside no other of them, in document order."""
+    mask = np.zeros(snap.n, np.bool_)
+    mask[found] = True
+    return np.flatnonzero(mask & ~snap.below(mask))
+
+
+def before_name(snap: Snapshot, found: np.ndarray, rows: np.ndarray,
+                keep: np.ndarray) -> np.ndarray:
+    """Per block (`rows`, `keep` as decided): kept blocks inside the groups `found` that
+    end before the first kept block of an h1 (the product's name: what the page sells
+    starts there; a row of other items above it is "recently viewed" or "people who
+    viewed this item also viewed", eBay's first carousel). None without a kept h1."""
+    h1 = tag_in(snap, H1)
+    named = np.flatnonzero(keep & (h1 | snap.below(h1))[rows])
+    if not len(named):
+        return np.zeros(len(rows), np.bool_)
+    ahead = found[snap.end[found] <= rows[named[0]]]
+    if not len(ahead):
+        return np.zeros(len(rows), np.bool_)
+    return snap.subtrees(ahead)[rows] & keep
+
+
+def introducing(text: np.ndarray, heading: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """Per block: a heading block among `text` (kept text blocks) whose next kept text
+    block that is no heading is `out`: the heading introduces what goes ("People who
+    viewed this item also viewed" above its carousel, in a wrapper of its own)."""
+    body = np.flatnonzero(text & ~heading)
+    heads = np.flatnonzero(text & heading)
+    after = np.searchsorted(body, heads)
+    ok = after < len(body)
+    res = np.zeros(len(text), np.bool_)
+    res[heads[ok][out[body[after[ok]]]]] = True
+    return res

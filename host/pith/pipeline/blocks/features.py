@@ -302,24 +302,51 @@ def _matching(pattern: re.Pattern, joined: str, starts: np.ndarray, n: np.ndarra
     return out
 
 
-def text_stats(strings: list[str]) -> np.ndarray:
+@dataclass(frozen=True, eq=False)
+class Joined:
+    """Block texts joined by newlines, each cut at TEXT_STATS_MAX_CHARS, as written
+    (`text`) and lower-cased in place (`low`, features.lower_in_place), with each one's
+    start and length: what `text_stats` reads, made once a page (keep.judge_page) so the
+    line rules after the choice search the same join (`holding`; NOTES.md, 'Why the line
+    rules search a page's texts at once')."""
+
+    text: str
+    low: str
+    starts: np.ndarray
+    n: np.ndarray
+
+    def holding(self, words: tuple[str, ...]) -> np.ndarray:
+        """Bool per string: its lower-cased text (its first TEXT_STATS_MAX_CHARS
+        characters) holds one of `words` (none ending in "i" or holding a newline:
+        features.containing)."""
+        return _containing(self.low, self.starts, self.n, words)
+
+
+def joined(strings: list[str]) -> Joined:
+    """`strings` joined for `text_stats` and the line rules (Joined)."""
+    strings = [s[:TEXT_STATS_MAX_CHARS] for s in strings]
+    n = np.fromiter(map(len, strings), np.int64, len(strings))
+    starts = np.concatenate(([0], np.cumsum(n + 1)[:-1]))
+    text = "\n".join(strings)
+    return Joined(text, lower_in_place(text), starts, n)
+
+
+def text_stats(strings: list[str], join: Joined | None = None) -> np.ndarray:
     """(blocks, 10): digit, capital, stop and comma shares, mean word length, ends with a
     stop, furniture words per word, a date, a copyright sign, starts with "By ".
     Character classes are counted over the code points of all strings at once (one
     bincount); the furniture-word pattern runs once over the strings joined by newlines
     (no pattern spans one), the date pattern searches the strings that can hold a date, and
     a copyright sign is a containment. A string longer than TEXT_STATS_MAX_CHARS is read
-    from its first that many characters."""
+    from its first that many characters. `join`: `joined(strings)`, when made already."""
     k = len(strings)
     out = np.zeros((k, 10))
     if not k:
         return out
     out[:, TEXT_STATS_STOP_END] = [bool(s) and s[-1] in ".!?。！？:\"”'" for s in strings]
-    strings = [s[:TEXT_STATS_MAX_CHARS] for s in strings]
-    n = np.fromiter(map(len, strings), np.int64, k)
-    starts = np.concatenate(([0], np.cumsum(n + 1)[:-1]))
-    joined = "\n".join(strings)
-    cp = np.frombuffer(joined.encode("utf-32-le"), np.uint32)
+    join = joined(strings) if join is None else join
+    n, starts, text, low = join.n, join.starts, join.text, join.low
+    cp = np.frombuffer(text.encode("utf-32-le"), np.uint32)
     # each character's block (the newline after a block counts with it, as "other")
     owner = np.repeat(np.arange(k), n + 1)[:len(cp)]
     code = _class_table()[np.minimum(cp, _BMP_LAST + 1)]
@@ -331,8 +358,7 @@ def text_stats(strings: list[str]) -> np.ndarray:
     out[:, 2] = counts[:, _STOP] / size * 100
     out[:, 3] = counts[:, _COMMA] / size * 100
     out[:, 4] = np.minimum(n / words, 30.0)
-    low = lower_in_place(joined)
-    # low has the code points of joined where it matters: no lower-casing makes or unmakes
+    # low has the code points of the text where it matters: no lower-casing makes or unmakes
     # a decimal digit, and the string positions are the same
     digits = (counts[:, _DIGIT] + counts[:, _DECIMAL]) > 0
     out[:, 6] = _counts(_BOILER, low, starts, k) / words
@@ -431,11 +457,12 @@ def _window_mean(values: np.ndarray, k: int) -> np.ndarray:
 def matrix(snap: Snapshot, feats: Features, blocks: blocks_mod.Blocks, sig: PageSignals,
            element: int, which: np.ndarray, drop: np.ndarray | None,
            parts: np.ndarray | None, layout: bool, method: int | None = None,
-           strings: list[str] | None = None) -> np.ndarray:
+           strings: list[str] | None = None, join: Joined | None = None) -> np.ndarray:
     """Feature rows (columns NAMES, or LAYOUT_NAMES when `layout`) of the blocks at
     positions `which` (document order, all inside `element`); `method` is the element
     the method chose (the scope may be wider: keep.py), `element` itself by default;
-    `strings`, the blocks' texts (blocks.texts of `which`) when the caller has them."""
+    `strings`, the blocks' texts (blocks.texts of `which`) when the caller has them, and
+    `join`, their `joined`."""
     method = element if method is None else method
     rows = blocks.rows[which]
     m = len(rows)
@@ -484,7 +511,7 @@ def matrix(snap: Snapshot, feats: Features, blocks: blocks_mod.Blocks, sig: Page
     cols += list(fam.T.astype(np.float64)) + list(own.T.astype(np.float64))
     if strings is None:
         strings = blocks_mod.texts(snap, blocks, which)
-    cols += list(text_stats(strings).T)
+    cols += list(text_stats(strings, join).T)
 
     away_idx = [list(FAMILIES).index(k) for k in _AWAY]
     away = fam[:, away_idx].sum(axis=1).astype(np.float64)

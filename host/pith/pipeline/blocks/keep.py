@@ -18,7 +18,8 @@ Decisions a change must keep:
 - a block with no text cannot be judged from a text truth: it is kept when a text block
   next to it is kept, so an article's images stay and a sidebar's thumbnails go;
 - code, data tables and figures with an image inside the method's element are kept
-  whatever the model says (`blocks_keep_structured`);
+  whatever the model says (`blocks_keep_structured`), but a service page's code blocks,
+  its product's demos, are left out (`blocks_service_code`, demos.py);
 - blocks inside page furniture (auto.furniture) outside the method's element are dropped
   (`auto_furniture`): widening must not bring back what the method left out; nor are
   blocks inside a tooltip (auto.hover) that shows less than `auto_furniture_max` of the
@@ -50,6 +51,7 @@ import numpy as np
 from . import features as bf
 from . import segment as blocks_mod
 from .. import cards
+from .. import demos
 from .. import math as math_mod
 from .. import pagetype
 from .. import prices
@@ -349,13 +351,15 @@ def quoted_copies(texts: list[str], chars: np.ndarray, quotes: np.ndarray | None
     at = np.flatnonzero(chars >= min_block)
     if len(at) < 3:                    # two paragraphs and the quote holding them
         return out
-    keys = [" ".join(texts[i].lower().split()) for i in at.tolist()]
     sizes = chars[at]
     # a string search has no array form; only the few long blocks are searched, and only
     # for the shorter blocks before them
     long = sizes >= min_run
     if quotes is not None:
         long &= quotes[at]
+    if not long.any():                 # most pages: no quote, no text read
+        return out
+    keys = [" ".join(texts[i].lower().split()) for i in at.tolist()]
     for k in np.flatnonzero(long).tolist():
         body = keys[k]
         inside = [j for j in np.flatnonzero(sizes[:k] < sizes[k]).tolist() if keys[j] in body]
@@ -445,16 +449,13 @@ def model_of(snap: Snapshot, model_path: str = str(MODEL_PATH)) -> Model:
 @dataclass(frozen=True, eq=False)
 class Judged:
     """Every block of a page judged at once (`judge_page`): the probability of each block
-    (by position in blocks.rows; 0 without text) and each block's text."""
+    (by position in blocks.rows; 0 without text), each block's text (whitespace collapsed
+    already: segment.texts) and the texts joined as the block features read them
+    (features.Joined; None when not made: the line rules join them then)."""
 
     p: np.ndarray
     texts: list[str]
-
-
-def collapsed(texts: list[str]) -> list[str]:
-    """Each block text with its whitespace collapsed to single spaces and trimmed: the form
-    the line rules after the choice (rights, adlabels, repeats) read, made once a page."""
-    return [" ".join(text.split()) for text in texts]
+    join: bf.Joined | None = None
 
 
 def judge_page(snap: Snapshot, feats: Features, opts: Options, method: Choice,
@@ -467,27 +468,30 @@ def judge_page(snap: Snapshot, feats: Features, opts: Options, method: Choice,
         return None
     has_text = blocks.chars > 0
     texts = blocks_mod.texts(snap, blocks, which)
+    join = bf.joined(texts)           # the features' and the line rules' (select) join
     p, _ = probabilities(snap, feats, opts, 0, method, blocks, which, model_path,
-                         judged=has_text, strings=texts)
-    return Judged(p=np.where(has_text, p, 0.0), texts=texts)
+                         judged=has_text, strings=texts, join=join)
+    return Judged(p=np.where(has_text, p, 0.0), texts=texts, join=join)
 
 
 def probabilities(snap: Snapshot, feats: Features, opts: Options, element: int,
                   method: Choice, blocks: blocks_mod.Blocks, which: np.ndarray,
                   model_path: str = str(MODEL_PATH),
                   judged: np.ndarray | None = None,
-                  strings: list[str] | None = None) -> tuple[np.ndarray, Model]:
+                  strings: list[str] | None = None,
+                  join: bf.Joined | None = None) -> tuple[np.ndarray, Model]:
     """(probability per block at `which`, the model) for this snapshot. With `judged` (a
     mask over `which`), a tree model walks those blocks only and the others get 0: each
     block walks the trees on its own, so the probabilities of the judged are the same
-    (a logistic model, one matrix product, scores them all)."""
+    (a logistic model, one matrix product, scores them all). `strings` and `join`: the
+    blocks' texts and their features.joined, when made already."""
     model = model_of(snap, model_path)
     sig = bf.page_signals(snap, feats, opts, element, read=blocks.rows[which])
     # the layout columns only for a model that reads one (a box-free model reads
     # rendered pages too: train_blocks.choose_rendered)
     layout = snap.layout and model.reads_layout
     x = bf.matrix(snap, feats, blocks, sig, element, which, method.drop, method.parts,
-                  layout=layout, method=method.node, strings=strings)
+                  layout=layout, method=method.node, strings=strings, join=join)
     columns = model.columns(bf.LAYOUT_NAMES if layout else bf.NAMES)
     if judged is None or model.kind != "trees" or judged.all():
         return model.probability(x, columns), model
@@ -535,6 +539,8 @@ def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: 
     in_method = bf.method_mask(snap, blocks, rows, method.node)
     if opts.blocks_keep_structured:
         keep |= structured(snap, blocks, which, opts.blocks_keep_captioned_figures) & in_method
+    if opts.blocks_service_code:     # a service page's code is its product's demo
+        keep = demos.left_out(snap, feats, method.node, rows, keep, CODE_BLOCK_TAGS)
     if opts.blocks_item_names:       # a listed item's name between its kept lines
         keep = cards.names(snap, feats, method.node, rows, keep, has_text,
                            blocks.chars[which], strings)
@@ -545,7 +551,9 @@ def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: 
                                   blocks.chars[which], strings)
     if opts.blocks_product_teasers:  # other products' cards after the product
         keep = teasers.after_product(snap, feats, method.node, rows, keep, has_text,
-                                     blocks.chars[which], p)
+                                     blocks.chars[which], p,
+                                     strings if opts.blocks_product_price_cards else None,
+                                     opts.blocks_product_own_lines)
     if opts.blocks_form_max > 0:
         keep &= ~small_form(snap, feats, element, opts.blocks_form_max)[rows]
     if opts.auto_furniture:          # widening never brings back furniture the method left

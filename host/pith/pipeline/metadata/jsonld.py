@@ -72,7 +72,10 @@ def parse(texts: Iterable[str]) -> list[Any]:
     inside strings, which pages write and browsers' JSON.parse refuses)."""
     out = []
     for text in texts:
-        text = WRAPPER_START.sub("", text.strip(), count=1)
+        text = text.strip()
+        wrapped = WRAPPER_START.match(text)     # anchored: a search would try every place
+        if wrapped:
+            text = text[wrapped.end():]
         if text.rstrip().endswith(WRAPPER_END_TAILS):
             text = WRAPPER_END.sub("", text, count=1)
         try:

@@ -16,7 +16,7 @@ import re
 import urllib.parse
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any, Callable, Collection
 
 import numpy as np
 
@@ -42,6 +42,12 @@ MIN_LABEL_CHARS = 4
 # declared title is right more often (NOTES.md, 'Why the page's metadata is one
 # computation, and its precedence').
 TITLE_AGREEMENT = 0.3
+# Page types (pagetype.CLASSES) whose declared title is their name where a shown h1 agrees
+# with it only in part (TITLE_AGREEMENT or more, but the title neither is the h1 nor leads
+# with it): a service page's h1 is its hero's slogan or pitch ("Finance and accounting
+# talent that really counts" under "Finance & Accounting Staffing and Recruiting"), and
+# the <title> names the service (NOTES.md, 'Why a service page's declared title names it').
+DECLARED_NAME_TYPES = frozenset({"service"})
 # Separators between a headline and the site's name in a <title> / og:title.
 TITLE_SEPARATORS = (" | ", " - ", " – ", " — ", " · ", " :: ", " » ", " « ", " / ", " : ", " ~ ")
 # Separators after which a title's first part ends and a tagline, a section or a site
@@ -330,9 +336,11 @@ def _first_if_longest(title: str, separators: tuple[str, ...]) -> str:
 
 def choose_title(declared: list[str | None], entity: str | None,
                  headlines: list[tuple[str, int]], site: str | None,
-                 host: str | None, root: bool = True) -> str | None:
+                 host: str | None, root: bool = True,
+                 page_type: str | None = None) -> str | None:
     """The title: the shown h1 that agrees best with a declared title (<meta>'s, the
-    document's, JSON-LD's entity's), when it agrees by TITLE_AGREEMENT or more; among equals
+    document's, JSON-LD's entity's), when it agrees by TITLE_AGREEMENT or more (on a page
+    of DECLARED_NAME_TYPES, `page_type`, fully: the title is the h1 or leads with it); among equals
     the one a declared title writes character for character, then the nearest the chosen
     element; else the first declared title; JSON-LD's entity
     headline only when no other is declared (a listing's first item is an entity too);
@@ -365,7 +373,9 @@ def choose_title(declared: list[str | None], entity: str | None,
         score, _, _, best = max((max(agreement(t, c) for c in offered),
                                  any(" ".join(t.split()) in c for c in written), -d, t)
                                 for t, d in shown)
-        if score >= TITLE_AGREEMENT:
+        # a service page's h1 agreeing in part is its pitch (NOTES.md, 'Why a service
+        # page's declared title names it')
+        if score >= (1.0 if page_type in DECLARED_NAME_TYPES else TITLE_AGREEMENT):
             return as_typed(heading(without_prefix(strip_site(best, site, host), offered, site,
                                                    host)), offered, site, host)
     for c in declared:
@@ -548,17 +558,26 @@ def shown_instead(published: str, declared: list[tuple[str | None, str | None]],
 def shown_alone(published: str, line: str, days: dict[str, bool]) -> str:
     """`line` (the page's date line) instead of the one day a page declares, when it is
     the one day shown near the top of those years (`days`: shown_days's), not as an
-    update, and not the day before or after the declared one (the same instant, or the
-    same day written in another zone)."""
-    apart = abs((dt.date.fromisoformat(line[:10]) - dt.date.fromisoformat(published[:10])).days)
-    return line if apart > 1 and days == {line[:10]: False} else published
+    update, and more than a day before the declared one (a day off is the same instant, or
+    the same day written in another zone): a declared day after what the page shows is
+    its import or build; a shown day after the declared one is something that happened
+    since (a thread's closing notice, a reply), the publication stands (NOTES.md, 'Why a
+    declared address dates a page, and a comment's date line does not')."""
+    before = (dt.date.fromisoformat(published[:10]) - dt.date.fromisoformat(line[:10])).days
+    return line if before > 1 and days == {line[:10]: False} else published
 
 
-def local_day(published: str | None, url_day: str | None) -> str | None:
+def local_day(published: str | None, url_day: str | None,
+              declared: Collection[str] = ()) -> str | None:
     """The publish date, on the URL's day when the URL names the day before or after it: a
     time declared in UTC ("2025-12-19T02:41Z") of a post the site dates 18 December in its
-    own time zone, as its URL and its readers do."""
-    if not (published and url_day) or published[:10] == url_day:
+    own time zone, as its URL and its readers do; a day only shown (a date line, which may
+    be a comment's) likewise. A day the page declares without a time (`declared`: its
+    parsed declared dates) is the site's own word for it and stays: a newspaper's URL may
+    name the print edition's day after it (NOTES.md, 'Why a declared address dates a page,
+    and a comment's date line does not')."""
+    if not (published and url_day) or published[:10] == url_day \
+            or (_instant(published) is None and published in declared):
         return published
     try:
         apart = abs((dt.date.fromisoformat(published[:10]) - dt.date.fromisoformat(url_day)).days)
@@ -567,11 +586,25 @@ def local_day(published: str | None, url_day: str | None) -> str | None:
     return url_day if apart == 1 else published
 
 
-def compute(snap, gone: np.ndarray, node: int, title_inputs: list | None = None) -> Metadata:
+def declared_url_day(links: dict, meta: dict, ld: dict) -> str | None:
+    """The day the address a page declares as its own names (its canonical link, og:url
+    or twitter:url, JSON-LD's url, first found: the Metadata's `url` order): a permalink's
+    /2012/10/29/ on a page saved, pasted or crawled without its address, or read at one
+    that names no day (a short link, an AMP or print copy)."""
+    for url in (links.get("url"), meta.get("url"), ld.get("url")):
+        if isinstance(url, str) and url:
+            return dates.from_url(url)
+    return None
+
+
+def compute(snap, gone: np.ndarray, node: int, title_inputs: list | None = None,
+            page_type: str | None = None) -> Metadata:
     """The metadata of a validated snapshot, read around the chosen row `node` (`gone`:
-    the features' code-or-hidden mask). A `title_inputs` list is given what the title was
-    chosen from, `choose_title`'s arguments (declared, entity, headlines, site, host, root):
-    the bench's reach and the learned choice's records read them; the host passes none."""
+    the features' code-or-hidden mask), on a page of type `page_type` (pagetype.classify's,
+    None when unknown: the title's choice reads it). A `title_inputs` list is given what the
+    title was chosen from, `choose_title`'s arguments (declared, entity, headlines, site,
+    host, root, page type): the bench's reach and the learned choice's records read them;
+    the host passes none."""
     declared = snap.meta.get("declared") or {}
     ld = jsonld.fields([*declared.get("ld", ()), *tags.ld_in_meta(declared.get("meta", ()))],
                        snap.meta.get("url") or "")
@@ -608,7 +641,7 @@ def compute(snap, gone: np.ndarray, node: int, title_inputs: list | None = None)
     inputs = ([_title_text(meta.get("title")), _title_text(items.get("title")),
                _title_text(doc_title)], _title_text(ld.get("title")),
               [(v, d) for t, d in seen.get("headlines") if (v := INVISIBLE.sub("", t))],
-              site, host, urllib.parse.urlsplit(page_url).path.strip("/") == "")
+              site, host, urllib.parse.urlsplit(page_url).path.strip("/") == "", page_type)
     title = choose_title(*inputs)
     if title_inputs is not None:
         title_inputs.append(inputs)
@@ -626,9 +659,12 @@ def compute(snap, gone: np.ndarray, node: int, title_inputs: list | None = None)
     declared_dates = [(parse(src.get("published")), parse(src.get("modified"))) for src in sources]
     published = next((p for p, _ in declared_dates if p), None)
     modified = next((m for _, m in declared_dates if m), None)
+    # the URL's day: the address the page was read at, else the one it declares as its own
+    # (NOTES.md, 'Why a declared address dates a page, and a comment's date line does not')
+    url_day = seen.get("url_date") or declared_url_day(links, meta, ld)
     # a page that declares only when it was modified, and shows no date, was first
     # published then as far as anyone can tell (WCXB labels it so)
-    published = published or seen.get("published") or seen.get("url_date") or modified
+    published = published or seen.get("published") or url_day or modified
     # the page never shows its declared publish date but shows another date it declares
     # (its modified date, a second source's publish date), not as an update: readers, and
     # WCXB's labels, take the shown one (NOTES.md, 'Why the page's metadata is one computation, and its precedence')
@@ -648,7 +684,7 @@ def compute(snap, gone: np.ndarray, node: int, title_inputs: list | None = None)
         if line and line[:10] != published[:10]:
             days = shown.shown_days(snap, gone, node, {published[:4], line[:4]}, us)
             published = shown_alone(published, line, days)
-    published = local_day(published, seen.get("url_date") if published else None)
+    published = local_day(published, url_day if published else None, declared_days)
     # an author named like the site is the publisher: a shown byline may name the person,
     # else the site is the author (a shop's or a one-person blog's posts)
     declared_authors = [c for a in first("authors") or [] if (c := shown.clean_declared_author(a))]
@@ -674,6 +710,7 @@ def compute(snap, gone: np.ndarray, node: int, title_inputs: list | None = None)
 
 
 def of_selection(sel, node: int | None = None, title_inputs: list | None = None) -> Metadata:
-    """The metadata of a pipeline Selection, read around `node` (default: its choice);
-    `title_inputs` as `compute`'s."""
-    return compute(sel.snap, sel.feats.gone, sel.node if node is None else node, title_inputs)
+    """The metadata of a pipeline Selection, read around `node` (default: its choice), of
+    the selection's page type; `title_inputs` as `compute`'s."""
+    return compute(sel.snap, sel.feats.gone, sel.node if node is None else node, title_inputs,
+                   sel.page_type[0] if sel.page_type else None)

@@ -8,8 +8,9 @@ element's top. Rows that are code or hidden are not read.
 """
 from __future__ import annotations
 
+import itertools
 import re
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -60,10 +61,17 @@ BYLINE_NAMES_TRIE, DATE_NAMES_TRIE = map(wordtrie.compiled, (BYLINE_NAMES, DATE_
 # A link to an author's page; and a forum's link to a member's profile, by the forum
 # software's own addresses (XenForo's /members/name.1/, vBulletin's member.php?u=1,
 # phpBB's memberlist.php?mode=viewprofile, FluxBB's profile.php?id=1): the poster's name.
+_MEMBER_URL = r"/member\.php\?[^\n]*\bu=\d|/memberlist\.php\?mode=viewprofile|/profile\.php\?id=\d"
 AUTHOR_URL = re.compile(r"/(?:author|authors|autor|autore|auteur|writers?|contributors?|"
                         r"journalists?|reporters?|people|staff|team|profiles?|members)/[^/?#\s]+/?"
-                        r"(?:[?#\n]|$)|/member\.php\?[^\n]*\bu=\d|/memberlist\.php\?mode=viewprofile|"
-                        r"/profile\.php\?id=\d")
+                        r"(?:[?#\n]|$)|" + _MEMBER_URL)
+# A forum's link to a member's profile (the software's addresses above, XenForo's
+# /members/name.1/) and a user name of one word with dots in it ("b.scherer", "jo.p"): the
+# poster as the forum writes them, not a template's key ("page.author": NOT_NAME_PARTS)
+# (NOTES.md,
+# 'Why a byline reads its co-authors, a forum's dotted user name and a label under the post').
+MEMBER_URL = re.compile(r"/members/[^/?#\s]+\.\d+/?(?:[?#]|$)|" + _MEMBER_URL, re.I)
+DOTTED_USER_NAME = re.compile(r"^\w[\w-]*(?:\.[\w-]+)+$")
 # Social networks' hosts: their /profile/ links are the site's follow and share buttons.
 SOCIAL_HOSTS = np.array(["bsky.app", "twitter.com", "x.com", "www.facebook.com", "facebook.com",
                          "www.linkedin.com", "linkedin.com", "www.instagram.com", "instagram.com",
@@ -172,6 +180,14 @@ INITIAL = re.compile(r"^[A-Za-z]\.?$")
 # A forum's poster shown by full name and user name, the same ("raoul (raoul)": Discourse
 # writes both whatever they are): the name once.
 NAME_TWICE = re.compile(r"^(.+?)\s*\(\s*\1\s*\)$", re.I)
+# A name's post-nominals after a comma ("Doris Munoz-Mantilla, MD, FOMA, DABOM", "Ph.D.",
+# "Trevor Brown, HB Retrofit, LLC"): degrees, boards and a company's form, each the name's
+# before it, none a name of its own: upper-case words up to six letters, dotted initials
+# ("M.D."), the degrees written in mixed case; after it the next comma, a join or the end
+# (NOTES.md, 'Why a byline reads its co-authors, a forum's dotted user name and a label under the post').
+POST_NOMINALS = re.compile(r",[ \t]*(?:[A-Z]{2,6}|(?:[A-Z][a-z]?\.){2,3}|PhD|MSc|BSc|MEd|MFA|"
+                           r"PharmD|DrPH|PsyD|Esq\.?|Jr\.?|Sr\.?|Inc\.?|Ltd\.?|LLC)"
+                           r"(?=[ \t]*(?:[,;&]|\band\b|$))")
 AUTHOR_SPLIT = re.compile(r"\s*(?:,|&|、|，|\band\b|\bund\b|\bet\b|\by\b|\be\b)\s*", re.I)
 _HAS_DIGIT = re.compile(r"\d")
 
@@ -328,6 +344,8 @@ def short_rows(snap, column: str, rows: np.ndarray, limit: int) -> np.ndarray:
 def near(snap, node: int, rows: np.ndarray) -> np.ndarray:
     """`rows` inside the chosen element or up to WINDOW_ROWS before it, nearest its top
     first (before it: by distance up; inside: by distance down)."""
+    if not len(rows):
+        return rows                # none: the same empty array, without five numpy calls
     lo, hi = node - WINDOW_ROWS, int(snap.end[node])
     rows = rows[(rows >= lo) & (rows < hi)]
     return rows[np.abs(rows - node).argsort(kind="stable")]
@@ -467,6 +485,7 @@ def clean_byline(t: str) -> list[str]:
     if not t or len(t) >= MAX_BYLINE_CHARS or GERUND.match(t):
         return []
     t = NAME_TWICE.sub(r"\1", t)
+    t = POST_NOMINALS.sub("", t)
     parts = [p.strip(" ,:;.") for p in AUTHOR_SPLIT.split(t)]
     if not is_name(parts[0]):          # "By default, all items …": a sentence, no names
         return []
@@ -490,7 +509,8 @@ def clean_declared_author(a: str) -> str | None:
 def byline(snap, gone: np.ndarray, node: int, author_links: list[int]) -> list[str]:
     """Names of the byline nearest the chosen element's top: a rel=author link or a link
     to an author page, a row whose own text starts "By …", an element whose class or id
-    names a byline or author (not an avatar, bio or card); [] when none."""
+    names a byline or author (not an avatar, bio or card); an author link read with the
+    other author links of its byline (`_coauthors`); [] when none."""
     rows = around(snap, node)
     short: list[Rows] = []
 
@@ -505,6 +525,8 @@ def byline(snap, gone: np.ndarray, node: int, author_links: list[int]) -> list[s
         profiles = matching_rows(snap, "url", AUTHOR_URL, rows[snap.link[rows]])
         if len(profiles):      # a social network's /profile/ is a follow or share link
             profiles = profiles[~np.isin(snap.host[profiles], SOCIAL_HOSTS)]
+        if not author_links:
+            return profiles    # ascending and distinct already (rows of the window's order)
         return distinct(np.concatenate([np.array(author_links, np.int64), profiles]))
 
     # the most specific first: links to the author, a line starting "By", a class name, a
@@ -514,38 +536,82 @@ def byline(snap, gone: np.ndarray, node: int, author_links: list[int]) -> list[s
               lambda: distinct(np.concatenate([window_names(snap, "cls", node).matching(BYLINE_NAMES_TRIE),
                                                window_names(snap, "id", node).matching(BYLINE_NAMES_TRIE)])),
               lambda: short_texts(CREDIT_CUE))
-    parent = snap.parent
     for g, find_group in enumerate(groups):
-        found = near(snap, node, find_group())
+        candidates = find_group()
+        if not len(candidates):
+            continue                       # most groups find nothing: no numpy calls on none
+        found = near(snap, node, candidates)
         found = found[~gone[found] & (snap.end[found] - found <= MAX_BYLINE_ROWS)][:MAX_TRIES]
         found = found[~in_menu(snap, found)]
         for r in found.tolist():
-            if snap.tag[r] in FORM_TAGS:
-                continue                   # a form's control: "write a review", "Sort by"
-            names = f"{snap.cls[r]} {snap.id[r]}"
-            if g == 2 and ACCOUNT_NAMES.search(names.lower()):
-                continue
-            if g == 2 and NOT_BYLINE_NAMES.search(names) and not snap.link[r] \
-                    and not NAME_PART.search(names.lower()):
-                continue
-            if in_review(snap, r):
-                continue                   # a review's or comment's author, not the page's
-            before = snap.text[parent[r]] if parent[r] >= 0 else ""
-            if NOT_AUTHOR_TEXT.search(before) or NOT_AUTHOR_TEXT.search(snap.text[r]):
-                continue                   # "Reviewed by <a>…</a>"
-            t = text_of(snap, r, "\n")
-            if g == 3:                     # the name after the sentence's "by", to a comma
-                m = CREDIT_SENTENCE.search(t.lower())
-                if not m:
-                    continue
-                t = t[m.end():].split(",")[0]
-            if g == 1 and not BY_PREFIX.sub("", t, count=1).strip():
-                t = label_next(snap, gone, r, t)
-            if 0 < len(t) < MAX_BYLINE_CHARS * 2:
-                got = clean_byline(t)
-                if got:
-                    return list(dict.fromkeys(got))
+            got = _names_at(snap, gone, r, g)
+            if got and g == 0:
+                got = _coauthors(snap, gone, r, candidates, got)
+            if got:
+                return list(dict.fromkeys(got))
     return []
+
+
+def _names_at(snap, gone: np.ndarray, r: int, g: int) -> list[str]:
+    """The names byline candidate `r` of search group `g` (0 an author link, 1 a "By"
+    line, 2 a class name, 3 a credit sentence) writes; [] when it is no byline."""
+    if snap.tag[r] in FORM_TAGS:
+        return []                          # a form's control: "write a review", "Sort by"
+    names = f"{snap.cls[r]} {snap.id[r]}"
+    if g == 2 and ACCOUNT_NAMES.search(names.lower()):
+        return []
+    if g == 2 and NOT_BYLINE_NAMES.search(names) and not snap.link[r] \
+            and not NAME_PART.search(names.lower()):
+        return []
+    if in_review(snap, r):
+        return []                          # a review's or comment's author, not the page's
+    parent = snap.parent
+    before = snap.text[parent[r]] if parent[r] >= 0 else ""
+    if NOT_AUTHOR_TEXT.search(before) or NOT_AUTHOR_TEXT.search(snap.text[r]):
+        return []                          # "Reviewed by <a>…</a>"
+    t = text_of(snap, r, "\n")
+    if g == 0 and DOTTED_USER_NAME.match(t) and MEMBER_URL.search(snap.url[r]):
+        return [t]                         # a forum poster's user name: "b.scherer"
+    if g == 3:                             # the name after the sentence's "by", to a comma
+        m = CREDIT_SENTENCE.search(t.lower())
+        if not m:
+            return []
+        t = t[m.end():].split(",")[0]
+    if g == 1 and not BY_PREFIX.sub("", t, count=1).strip():
+        t = label_next(snap, gone, r, t)
+    if 0 < len(t) < MAX_BYLINE_CHARS * 2:
+        return clean_byline(t)
+    return []
+
+
+# Levels up from an author link that hold the other links of the same byline: its parent
+# ("By <a>A</a> and <a>B</a>") or a list's ("<ul><li><a>A</a></li><li><a>B</a></li></ul>")
+# (NOTES.md,
+# 'Why a byline reads its co-authors, a forum's dotted user name and a label under the post').
+COAUTHOR_LEVELS = 2
+
+
+def _coauthors(snap, gone: np.ndarray, r: int, links: np.ndarray, got: list[str]) -> list[str]:
+    """The names of every author link in the byline author link `r` belongs to, in the
+    page's order (`got`, r's own, among them): the links of `links` inside r's highest
+    ancestor up to COAUTHOR_LEVELS up that is still a byline's size (MAX_BYLINE_ROWS)."""
+    top, up = r, int(snap.parent[r])
+    for _ in range(COAUTHOR_LEVELS):
+        if up < 0 or snap.end[up] - up > MAX_BYLINE_ROWS:
+            break
+        top, up = up, int(snap.parent[up])
+    if top == r:
+        return got
+    inside = links[(links > top) & (links < snap.end[top])]
+    if len(inside) < 2:
+        return got
+    out: list[str] = []
+    for o in np.sort(inside).tolist():
+        if o == r:
+            out.extend(got)
+        elif not gone[o] and not in_menu(snap, np.array([o]))[0]:
+            out.extend(_names_at(snap, gone, o, 0))
+    return out
 
 
 # A site's menus: a "By" line or a link to a people page inside one is a menu's item ("Shop
@@ -619,6 +685,10 @@ def label_next(snap, gone: np.ndarray, r: int, label: str) -> str:
 
 
 TIME = frozenset(("time",))
+# A date line named as a comment's or reply's own ("commentmetadata", "comment-date",
+# "reply-time": its "meta", "date" or "time" is what made it a candidate) dates the comment
+# (NOTES.md, 'Why a declared address dates a page, and a comment's date line does not').
+COMMENT_DATE_NAMES = re.compile(r"comment|repl(?:y|ies)")
 
 
 def dateline(snap, gone: np.ndarray, node: int, times: list[list],
@@ -637,9 +707,12 @@ def dateline(snap, gone: np.ndarray, node: int, times: list[list],
                                      window_names(snap, "id", node).matching(DATE_NAMES_TRIE),
                                      look[tag_in(snap, TIME)[look]]]))
     cands = near(snap, node, cands)
-    cands = cands[~gone[cands] & (snap.end[cands] - cands <= MAX_BYLINE_ROWS)]
+    if len(cands):
+        cands = cands[~gone[cands] & (snap.end[cands] - cands <= MAX_BYLINE_ROWS)]
     update = None
-    for r in cands[:MAX_TRIES].tolist():
+    own = (r for r in cands.tolist()
+           if not COMMENT_DATE_NAMES.search(f"{snap.cls[r]} {snap.id[r]}".lower()))
+    for r in itertools.islice(own, MAX_TRIES):
         t = text_of(snap, r)
         if 0 < len(t) <= MAX_DATELINE_CHARS and not JOINED.search(t.lower()) \
                 and not is_clock(snap, r, inside=True):
@@ -676,10 +749,13 @@ def is_clock(snap, r: int, inside: bool = False) -> bool:
     `inside`, or an element inside `r` (a date line's block holding the clock's paragraph;
     a date read from a row's own text or tail needs only the row and its parent)."""
     p = int(snap.parent[r])
-    rows = ([p] if p >= 0 else []) + (list(range(r, min(int(snap.end[r]), r + MAX_BYLINE_ROWS)))
-                                      if inside else [r])
-    names = " ".join(f"{snap.cls[i]} {snap.id[i]}" for i in rows)
-    return bool(CLOCK_NAMES.search(names.lower()))
+    hi = min(int(snap.end[r]), r + MAX_BYLINE_ROWS) if inside else r + 1
+    # the rows' classes and ids as two slices (a pattern without spaces matches inside one
+    # name: their order and the spaces between them change no answer)
+    names = [*snap.cls[r:hi].tolist(), *snap.id[r:hi].tolist()]
+    if p >= 0:
+        names += (snap.cls[p], snap.id[p])
+    return bool(CLOCK_NAMES.search(" ".join(names).lower()))
 
 
 # The columns a short date line is read from: a row's own text, and the text after it (a
@@ -717,12 +793,66 @@ def short_dates(snap, lines: list[tuple[int, str, str]], us_order: bool = False)
             yield r, d
 
 
+def first_date(snap, lines: list[tuple[int, str, str]], key: Callable[[int], Any],
+               us_order: bool = False) -> tuple[int, str] | None:
+    """min((key(row), day) for (row, day) in short_dates(lines)) as (row, day), None when
+    no line holds one: the lines read in the order of their rows' keys, and no further
+    than the first key one of them dates (a window's list of dated posts is not parsed
+    line by line for the nearest; tests/test_metadata_shown.py checks it against the min).
+    Rows of one key are all read: the least day of them is the min's."""
+    best: tuple[int, str] | None = None
+    best_key = None
+    for line in sorted(lines, key=lambda line: key(line[0])):     # stable: texts, then tails
+        k = key(line[0])
+        if best is not None and k != best_key:
+            break
+        for r, d in short_dates(snap, [line], us_order):
+            if best is None or d < best[1]:
+                best, best_key = (r, d), k
+    return best
+
+
+# A byline's label alone in an element of its own ("Written by", "Article written by:",
+# "Author(s)"), the name in the next: an author box or credit under the post, read after
+# the chosen element when nothing above it or inside names anyone. A label alone, not a
+# "By" line: a "By" with its words after the content is a shop's "By Collection" or a
+# footer's (NOTES.md,
+# 'Why a byline reads its co-authors, a forum's dotted user name and a label under the post').
+# Its first letters looked ahead (as BY_TEXT's): 6 µs a page against 13 without, median, and
+# 22 against 72 at the 95th percentile, over the first 300 training pages' short texts.
+AFTER_LABEL = re.compile(r"\n[ \t]*(?=[tapgsbw])(?:(?:this|the)[ \t]+)?(?:(?:article|post|story|blog post|"
+                         r"guide|piece)[ \t]+)?(?:written[ \t]+by|authors?|author\(s\)|autor(?:en)?|"
+                         r"auteurs?)[ \t]*:?[ \t]*(?=\n|\Z)")
+# The label's text is short: the longest form above, with spaces around.
+MAX_LABEL_CHARS = 40
+
+
+def label_after(snap, gone: np.ndarray, node: int) -> list[str]:
+    """The names after the first byline label alone in its element (AFTER_LABEL) in the
+    AFTER_ROWS rows after the chosen element, read from the element after the label
+    (label_next); [] when none names anyone."""
+    end = int(snap.end[node])
+    rows = np.arange(end, min(snap.n, end + AFTER_ROWS))
+    rows = short_rows(snap, "text", rows[~gone[rows]], MAX_LABEL_CHARS)
+    found = matching_rows(snap, "text", AFTER_LABEL, rows)[:MAX_TRIES]
+    found = found[~in_menu(snap, found)]
+    for r in found.tolist():
+        if snap.tag[r] in FORM_TAGS or in_review(snap, r):
+            continue
+        t = label_next(snap, gone, r, "")
+        if t:
+            got = clean_byline(t)
+            if got:
+                return list(dict.fromkeys(got))
+    return []
+
+
 def date_after(snap, gone: np.ndarray, node: int, us_order: bool = False) -> str | None:
     """The first short date line just after the chosen element (its next AFTER_ROWS
     rows): "Posted on April 13, 2023" under a post whose element the choice closed early."""
     end = int(snap.end[node])
     rows = np.arange(end, min(snap.n, end + AFTER_ROWS))
-    found = min(short_dates(snap, dated_lines(snap, rows[~gone[rows]]), us_order), default=None)
+    found = first_date(snap, dated_lines(snap, rows[~gone[rows]]), int, us_order)
     return found[1] if found else None
 
 
@@ -746,7 +876,7 @@ def published_over(snap, gone: np.ndarray, node: int, r: int, t: str, d: str,
     lines = [(q, c, s) for q, c, s in dated_lines(snap, top[~gone[top]])
              if PUBLISHED_WORDS.search((f"{snap.text[q]} {s}" if c == "tail" else s).lower())
              and not UPDATE_WORDS.search(s.lower())]
-    found = min(short_dates(snap, lines, us_order), default=None)
+    found = first_date(snap, lines, int, us_order)
     return found[1] if found else d
 
 
@@ -755,11 +885,10 @@ def written_date(snap, gone: np.ndarray, node: int, us_order: bool = False) -> s
     element's top: "February 4, 2025 - 11 minutes" in a plain <p> (published_over)."""
     top = np.arange(max(0, node - WINDOW_ROWS), min(int(snap.end[node]), node + WINDOW_ROWS))
     lines = dated_lines(snap, top[~gone[top]])
-    found = min(((abs(r - node), r, d) for r, d in short_dates(snap, lines, us_order)),
-                default=None)
+    found = first_date(snap, lines, lambda r: (abs(r - node), r), us_order)
     if not found:
         return None
-    _, r, d = found
+    r, d = found
     return published_over(snap, gone, node, r, snap.text[r], d, us_order)
 
 
@@ -873,7 +1002,7 @@ class Shown:
             return headlines(snap, gone, node)
         if name == "authors":
             links = [r for r, rel, _h in declared.get("links", ()) if "author" in rel.split()]
-            return byline(snap, gone, node, links) or None
+            return byline(snap, gone, node, links) or label_after(snap, gone, node) or None
         if name == "published":
             us = self.us_order
             if us is None:

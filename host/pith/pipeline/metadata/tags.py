@@ -96,7 +96,7 @@ def meta_fields(meta: list[list]) -> dict[str, Any]:
     """Candidate fields of the <meta> entries [row, key, content]."""
     by_key: dict[str, list[str]] = {}
     for _row, key, content in meta:
-        content = " ".join(html.unescape(content).split())
+        content = " ".join((html.unescape(content) if "&" in content else content).split())
         if content:
             by_key.setdefault(key, []).append(content)
     for i in range(1, TWITTER_PAIRS + 1):           # Slack's unfurl pairs: "Written by" | name
