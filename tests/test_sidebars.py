@@ -3,7 +3,7 @@ import numpy as np
 
 from builders import make_snapshot
 from pith.pipeline import sidebars
-from pith.pipeline.blocks import segment
+from pith.pipeline.blocks import keep, segment
 from pith.pipeline.features import compute
 from pith.pipeline.options import Options
 from pith.pipeline.select import select
@@ -42,6 +42,14 @@ def test_a_sidebar_named_row_holding_the_main_landmark_or_an_article_is_the_layo
     assert np.flatnonzero(sidebars.named(snap)).tolist() == [5]
 
 
+def even(snap, feats, opts, method, *args, **kwargs):
+    """keep.judge_page judging every block with text alike (0.6): the block model unsure
+    which of two prose columns is the post."""
+    blocks = segment.compute(snap, feats)
+    texts = segment.texts(snap, blocks, np.arange(len(blocks.rows)))
+    return keep.Judged(p=np.where(blocks.chars > 0, 0.6, 0.0), texts=texts)
+
+
 def short_post_beside_a_profile(sidebar="sidebar"):
     """A blog: a short post (no heading showing the title), then a sidebar holding a
     longer profile in prose. Rows 2-4 are the post, 5-8 the sidebar."""
@@ -61,13 +69,6 @@ def test_a_short_post_is_not_read_as_its_named_sidebar(monkeypatch):
     content as the post's lines, and the element of highest expected F1 was the
     sidebar's longer box (page F1 0.00). The named sidebar is no content beside the
     post (NOTES.md, 'Why a named sidebar is not the post')."""
-    from pith.pipeline.blocks import keep
-
-    def even(snap, feats, opts, method, *args, **kwargs):
-        blocks = segment.compute(snap, feats)
-        texts = segment.texts(snap, blocks, np.arange(len(blocks.rows)))
-        return keep.Judged(p=np.where(blocks.chars > 0, 0.6, 0.0), texts=texts)
-
     monkeypatch.setattr(keep, "judge_page", even)
     text = select(short_post_beside_a_profile()).output("text")
     assert "right brain" in text and "capri pants" not in text
@@ -87,6 +88,55 @@ def test_left_out_keeps_the_sidebar_holding_the_post():
     # the sidebar holding the row kept (its holders given) stays judged as it was
     keep_rows = (np.arange(snap.n) <= 7) & (snap.end > 7)
     assert np.array_equal(sidebars.left_out(snap, blocks, keep_rows, p), p)
+
+
+# Named page headers (sidebars.headers, option auto_page_headers)
+
+TAGLINE = ("Web services, people, software providers, writers and resources who have made "
+           "this weblog more useful: a long overdue category, plus resources I never want "
+           "to lose track of again. ")
+
+
+def test_a_page_header_is_named_by_the_word_with_a_number():
+    snap = named_page(ids=("header", "Header2"), classes=("header", "wrap header"))
+    assert sidebars.headers(snap)[2:].all()
+    # a post's own title area, one piece of the banner, a property of the page
+    snap = named_page(ids=("page-header", "header-inner"),
+                      classes=("entry-header", "article-header", "has-header", "headers"))
+    assert not sidebars.headers(snap).any()
+    # a header-named row wrapping the page's article is its layout
+    rows = [("html", -1), ("body", 0), ("div", 1, {"id": "header"}),
+            ("article", 2, {"text": "The post."})]
+    assert not sidebars.headers(from_json(make_snapshot(rows), 100)).any()
+
+
+def short_post_under_a_tagline():
+    """An old blog: `div#header` holding the blog's name and a tagline of a few
+    sentences, then `div#main` with a dated post of two lines. Rows 2-4 the header."""
+    rows = [("html", -1), ("body", 0),
+            ("div", 1, {"id": "header"}),
+            ("a", 2, {"text": "thanks", "link": 1, "url": "https://blog.example.org/"}),
+            ("h3", 2, {"text": TAGLINE * 3}),
+            ("div", 1, {"id": "main"}),
+            ("div", 5, {"cls": "dateheader", "text": "Monday, January 03, 2005"}),
+            ("div", 5, {"cls": "content",
+                        "text": "I have a couple of invites to give away. If you want one, "
+                                "drop me a short note to tell how you help others."})]
+    return from_json(make_snapshot(rows, title="thanks"), 1000)
+
+
+def test_a_short_post_is_not_read_as_the_tagline_of_its_named_header(monkeypatch):
+    """The failure this fixes (issue 33's wrong part, cleaneval final-150, training side):
+    a Radio UserLand blog's `div#header` holds a tagline of six sentences over a post of
+    two; the block model judged both alike and the element of highest expected F1 was
+    the tagline (page F1 0.00). The named header is no content over the post (NOTES.md,
+    'Why a named page header is not the post'); fails with auto_page_headers off."""
+    monkeypatch.setattr(keep, "judge_page", even)
+    text = select(short_post_under_a_tagline()).output("text")
+    assert "invites to give away" in text and "overdue category" not in text
+    before = select(short_post_under_a_tagline(),
+                    Options.from_overrides({"auto_page_headers": False})).output("text")
+    assert "overdue category" in before
 
 
 def test_the_prefilter_passes_over_no_sidebar_name():

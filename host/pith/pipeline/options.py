@@ -395,6 +395,13 @@ class Options:
         "one) the vote's element are judged no content before the element is chosen: a "
         "column beside the post, not the post (NOTES.md, 'Why a named sidebar is not the "
         "post')")
+    auto_page_headers: bool = _opt(
+        True, "auto with auto_block_choice: the blocks inside a row whose id or a class is "
+        "the word header ('header', 'header2'; sidebars.headers), holding no main landmark "
+        "nor article, and holding neither the headline nor (without one) the vote's element, "
+        "are judged no content before the element is chosen: the page's banner (its name, "
+        "a tagline) is not the post under it (NOTES.md, 'Why a named page header is not the "
+        "post')")
     auto_post_whole: bool = _opt(
         True, "auto with auto_headline: when the block stage would answer the headline alone, "
         "the answer is the headline's post (its nearest container with other text, at most "
@@ -438,6 +445,12 @@ class Options:
         "their row's text; teasers.py) are judged no content when nothing after them is "
         "the post's, so 'More from', 'Related stories' and 'Most read' lists are not read "
         "as the article's end (NOTES.md, 'Why teaser lists after the post are left out')")
+    auto_teasers_story: bool = _opt(
+        True, "auto with auto_teasers: teaser lists trailing a post whose headline sits in "
+        "an `article` element holding the post and none of the lists are left out however "
+        "far their cards outweigh the post (teasers.story): the page says where its story "
+        "ends, and a stream of other stories after a short story is not its content "
+        "(NOTES.md, 'Why a stream of other stories after a short story is left out')")
 
     blocks_item_names: bool = _opt(
         True, "on a page the page type model calls a listing or a collection, a short link "

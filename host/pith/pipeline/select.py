@@ -425,12 +425,19 @@ def choose_by_blocks(snap: snapshot_mod.Snapshot, feats: features_mod.Features, 
         def forum(page_snap: snapshot_mod.Snapshot) -> bool:
             return posts.forum(page_snap, opts.forum_question)
         page = dataclasses.replace(page, p=teasers.left_out(snap, feats, blocks, top, page.p,
-                                                             method.node, forum))
+                                                             method.node, forum,
+                                                             opts.auto_teasers_story))
     # a column the page names a sidebar is not the post beside it (NOTES.md, 'Why a named
     # sidebar is not the post')
     if opts.auto_sidebars:
         page = dataclasses.replace(page, p=sidebars.left_out(
             snap, blocks, headline.holders(snap, top if top >= 0 else method.node), page.p))
+    # nor is a banner the page names its header (NOTES.md, 'Why a named page header is not
+    # the post')
+    if opts.auto_page_headers:
+        page = dataclasses.replace(page, p=sidebars.left_out(
+            snap, blocks, headline.holders(snap, top if top >= 0 else method.node), page.p,
+            sidebars.headers(snap)))
     if top < 0:
         best = expected.choose(snap, blocks, page.p)
     else:

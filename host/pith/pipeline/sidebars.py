@@ -1,4 +1,4 @@
-"""Named sidebars: a column a page names a sidebar by its id or class, which is not the post beside it.
+"""Named sidebars and page headers: a column or a banner a page names by its id or class, which is not the post beside or under it.
 
 A blog puts its sidebar beside the post: the author's profile, a disclaimer widget, a
 list of events, an "About me" box. Its lines are often prose, and beside a short post
@@ -22,7 +22,14 @@ Decisions a change must keep (NOTES.md, 'Why a named sidebar is not the post'):
 - its blocks are judged no content before the element is chosen, as a comment thread's
   and a teaser list's are (select.choose_by_blocks), unless it holds the headline or,
   without one, the vote's element: a theme that wraps the post in a sidebar-named row
-  keeps it.
+  keeps it;
+- a row whose id or a class is the word "header" (HEADER_NAME: `header`, `header2`) is
+  the page's banner, judged as a named sidebar is when option `auto_page_headers` is on
+  (`headers`): an old blog's `div#header` holds its name and its tagline, and a
+  tagline of a few sentences outweighed a short post under it (NOTES.md, 'Why a named
+  page header is not the post'). "page-header", "entry-header", "article-header" name
+  a post's own title area and do not count; the headline's or the vote's element's
+  holder keeps it, as a sidebar's does.
 """
 from __future__ import annotations
 
@@ -39,31 +46,44 @@ from .snapshot import Snapshot
 # post and its sidebar; "sidebar-block", one widget of it).
 SIDEBAR_NAME = re.compile(r"(?:^|\s)sidebar(?:[-_]?(?:left|right|primary|secondary))?"
                           r"(?:[-_]?\d+)?(?=\s|$)")
+# An id or a class (lower-cased) naming the page's banner: the word, with at most a number
+# ("header", "header2"); a part before or after it names a post's title area
+# ("page-header", "entry-header") or one piece of the banner ("header-inner").
+HEADER_NAME = re.compile(r"(?:^|\s)header(?:[-_]?\d+)?(?=\s|$)")
 # Tags whose row inside a sidebar-named one makes it the page's layout, not a sidebar: the
 # page's main landmark or its article ("container sidebar-right" holding Django's docs).
 MAIN_TAGS = frozenset({"main", "article"})
 # The word every name SIDEBAR_NAME reads holds (lower-cased): a string without it is not read.
 SIDEBAR_WORD = ("sidebar",)
+# ... and every name HEADER_NAME reads.
+HEADER_WORD = ("header",)
 
 
 def named(snap: Snapshot) -> np.ndarray:
     """Rows whose id or a class names a sidebar (SIDEBAR_NAME, any case) and which hold
     no `main` or `article` (MAIN_TAGS) nor a row whose role is main."""
-    return snap.memo(("sidebars",), lambda: _named(snap))
+    return snap.memo(("sidebars",), lambda: _named(snap, SIDEBAR_NAME, SIDEBAR_WORD))
 
 
-def _named(snap: Snapshot) -> np.ndarray:
-    # each distinct id and class string holding the word tested once
+def headers(snap: Snapshot) -> np.ndarray:
+    """Rows whose id or a class names the page's banner (HEADER_NAME, any case) and which
+    hold no `main` or `article` nor a row whose role is main (a theme's "header" row
+    wrapping the whole page is its layout)."""
+    return snap.memo(("page headers",), lambda: _named(snap, HEADER_NAME, HEADER_WORD))
+
+
+def _named(snap: Snapshot, name: re.Pattern, word: tuple[str, ...]) -> np.ndarray:
+    # each distinct id and class string holding the `word` tested once
     # (Snapshot.string_codes; NOTES.md, 'Why the line rules search a page's texts at
     # once'), the rows follow their string's answer
     out = np.zeros(snap.n, np.bool_)
     for column in ("id", "cls"):
         codes, strings = snap.string_codes(column)
-        named = containing(strings, SIDEBAR_WORD)
-        if len(named):
+        found = containing(strings, word)
+        if len(found):
             hit = np.zeros(len(strings), np.bool_)
-            hit[named] = [SIDEBAR_NAME.search(strings[i].lower()) is not None
-                          for i in named.tolist()]
+            hit[found] = [name.search(strings[i].lower()) is not None
+                          for i in found.tolist()]
             out |= hit[codes]
     if out.any():
         # a named row holding the page's main landmark or an article is its layout
@@ -73,11 +93,12 @@ def _named(snap: Snapshot) -> np.ndarray:
     return out
 
 
-def left_out(snap: Snapshot, blocks, keep: np.ndarray, p: np.ndarray) -> np.ndarray:
-    """`p` (per block of `blocks`) with the blocks inside a named sidebar that is not one
-    of the rows `keep` (bool per row: the headline's or the vote's element's holders)
-    judged no content; `p` itself when there is none."""
-    rows = named(snap) & ~keep
+def left_out(snap: Snapshot, blocks, keep: np.ndarray, p: np.ndarray,
+             rows: np.ndarray | None = None) -> np.ndarray:
+    """`p` (per block of `blocks`) with the blocks inside a named sidebar (or the rows
+    `rows`: `headers`) that is not one of the rows `keep` (bool per row: the headline's
+    or the vote's element's holders) judged no content; `p` itself when there is none."""
+    rows = (named(snap) if rows is None else rows) & ~keep
     if not rows.any():
         return p
     inside = snap.subtrees(np.flatnonzero(rows & ~snap.below(rows)))[blocks.rows]

@@ -24,7 +24,11 @@ Decisions a change must keep (NOTES.md, 'Why teaser lists after the post are lef
   are followed by the post's closing paragraph, and stay;
 - cards longer than a teaser (CARD_MAX_CHARS on average: a guide's sections) make no
   group, and cards outweighing the post POST_RATIO times are the page's content (an
-  index under its intro line);
+  index under its intro line), unless the headline sits in an `article` element that
+  holds the post and none of the trailing groups (`story`, option `auto_teasers_story`):
+  the page itself says where its story ends, and a stream of other stories after a
+  short story is not the page's content however long it runs (NOTES.md, 'Why a stream
+  of other stories after a short story is left out');
 - a left-out group's blocks, and its title (the heading just before it, `titles`), are
   judged no content for the element's choice and every later decision (select.choose_by_blocks, option `auto_teasers`), as a comment
   thread's are;
@@ -80,6 +84,10 @@ SURE = 0.5
 # cards outweighing their "post" tenfold are the page's content under a one-line intro
 # (a recipe index the page type model calls an article, 27x on the training sites).
 POST_RATIO = 10.0
+# Tags that bound one story: the headline's nearest such ancestor holding the post and no
+# trailing group says the cards after it are not the story's (a short news brief over
+# Yahoo's "more stories" stream, 20 times its length: `story`).
+STORY_TAGS = frozenset({"article"})
 # The page type whose pages end their post with teasers (pagetype.CLASSES): a listing's,
 # a collection's or a service page's cards are its content.
 ARTICLE = "article"
@@ -108,12 +116,13 @@ SEPARATOR = "\x00"
 
 
 def left_out(snap: Snapshot, feats: Features, blocks, top: int, p: np.ndarray,
-             node: int, forum: Callable[[Snapshot], bool]) -> np.ndarray:
+             node: int, forum: Callable[[Snapshot], bool], by_story: bool = True
+             ) -> np.ndarray:
     """`after_post` on a page the rule `applies` to (`node` the method's element, `forum`
     posts.forum), `p` as it is on any other; the page type is asked for only when a
     group trails the post (it costs a millisecond on a page whose headline did not ask
     for it already)."""
-    out = after_post(snap, feats, blocks, top, p)
+    out = after_post(snap, feats, blocks, top, p, by_story=by_story)
     return out if out is not p and applies(snap, feats, node, forum) else p
 
 
@@ -215,11 +224,12 @@ def price_cards(snap: Snapshot, feats: Features, rows: np.ndarray, has_text: np.
 
 
 def after_post(snap: Snapshot, feats: Features, blocks, top: int, p: np.ndarray,
-               sure: float = SURE) -> np.ndarray:
+               sure: float = SURE, by_story: bool = True) -> np.ndarray:
     """`p` (per block of `blocks`) with the teaser groups that trail the post judged no
     content: groups starting after the headline `top` (-1: none found) with no block
     outside the groups after them judged at least `sure`; `p` as it is when their
-    expected text is over POST_RATIO times the post's."""
+    expected text is over POST_RATIO times the post's, unless `by_story` (option
+    auto_teasers_story) and they lie outside the headline's story (`story`)."""
     rows = groups(snap, feats)
     rows = rows[rows > top]
     if not len(rows):
@@ -234,10 +244,29 @@ def after_post(snap: Snapshot, feats: Features, blocks, top: int, p: np.ndarray,
     out = snap.subtrees(trailing)[at]
     # cards outweighing the post by an order of magnitude are what the page is about
     weight = p * blocks.chars
-    if weight[out].sum() > POST_RATIO * weight[post].sum():
+    if (weight[out].sum() > POST_RATIO * weight[post].sum()
+            and not (by_story and story(snap, top, at[post], trailing) >= 0)):
         return p
     out |= snap.subtrees(titles(snap, feats, trailing))[at]
     return np.where(out, 0.0, p)
+
+
+def story(snap: Snapshot, top: int, post: np.ndarray, groups: np.ndarray) -> int:
+    """The headline `top`'s nearest ancestor of STORY_TAGS (an `article` element) when it
+    holds every row of `post` (the post's blocks, at least one) and none of the rows
+    `groups`; -1 otherwise, or without a headline (NOTES.md, 'Why a stream of other
+    stories after a short story is left out')."""
+    if top < 0 or not len(post):
+        return -1
+    around = np.flatnonzero(tag_in(snap, STORY_TAGS) & (np.arange(snap.n) <= top)
+                            & (snap.end > top))
+    if not len(around):
+        return -1
+    row = int(around[-1])                  # the nearest: ancestors come in document order
+    end = snap.end[row]
+    inside = (post >= row) & (post < end)
+    outside = (groups < row) | (groups >= end)
+    return row if inside.all() and outside.all() else -1
 
 
 def titles(snap: Snapshot, feats: Features, rows: np.ndarray) -> np.ndarray:
