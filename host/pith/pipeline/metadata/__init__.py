@@ -8,6 +8,7 @@ are searched), `byline` (the names a page shows), `dateline` (the dates a page s
 `shown` (what the page only shows, gathered: its h1, the byline, the date line, the URL's
 date), `merge` (precedence, the title's site suffix, limits: the `Metadata` every output
 carries), `frontmatter` (YAML).
-Its modules import nothing else of the pipeline (pipeline.snapshot imports `declared`,
-select imports `merge`): they read a validated Snapshot and the features' `gone` mask.
+Of the rest of the pipeline its modules import only the leaf helpers (`wordtrie`, `codes`,
+`features`' string tools); pipeline.snapshot imports `declared`, select imports `merge`.
+They read a validated Snapshot and the features' `gone` mask.
 """

@@ -171,7 +171,6 @@ POST_NOMINALS = re.compile(r",[ \t]*(?:[A-Z]{2,6}|(?:[A-Z][a-z]?\.){2,3}|PhD|MSc
                            r"PharmD|DrPH|PsyD|Esq\.?|Jr\.?|Sr\.?|Inc\.?|Ltd\.?|LLC)"
                            r"(?=[ \t]*(?:[,;&]|\band\b|$))")
 AUTHOR_SPLIT = re.compile(r"\s*(?:,|&|、|，|\band\b|\bund\b|\bet\b|\by\b|\be\b)\s*", re.I)
-_HAS_DIGIT = re.compile(r"\d")
 
 
 def is_name(n: str) -> bool:
