@@ -58,6 +58,7 @@ def test_what_is_no_readable_file_is_refused_at_once_in_its_own_words(tmp_path, 
 
 
 def test_a_device_is_refused_before_it_is_read():
+    # check_local, not read_local: were the check broken, reading /dev/zero would not end
     with pytest.raises(InputUnsupported, match="a device"):
-        read_local(Path("/dev/zero"))
+        check_local(Path("/dev/zero"))
 
