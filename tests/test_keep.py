@@ -547,3 +547,11 @@ def test_the_heap_walk_keeps_a_shallow_tree_at_its_leaf_whatever_the_row_holds()
         return total
 
     assert model.margin(x).tolist() == [plain(row) for row in x]
+
+
+def test_dropping_zeroes_what_is_found_and_leaves_the_page_as_it_was():
+    page = keep.Judged(p=np.array([0.9, 0.4, 0.7]), texts=["a", "b", "c"])
+    assert page.dropping(np.zeros(3, bool)) is page
+    dropped = page.dropping(np.array([True, False, True]))
+    assert dropped.p.tolist() == [0.0, 0.4, 0.0] and dropped.texts is page.texts
+    assert page.p.tolist() == [0.9, 0.4, 0.7]

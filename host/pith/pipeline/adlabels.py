@@ -18,7 +18,6 @@ Decisions a change must keep (that section):
 """
 from __future__ import annotations
 
-import dataclasses
 import re
 
 import numpy as np
@@ -66,7 +65,4 @@ def labels(texts: list[str], join: bf.Joined | None = None) -> np.ndarray:
 def without(page):
     """`page` (keep.Judged) with every ad label judged no content (its texts read as
     `labels` reads them, searched in its `join`); `page` as it is when it shows none."""
-    found = labels(page.texts, page.join)
-    if not found.any():
-        return page
-    return dataclasses.replace(page, p=np.where(found, 0.0, page.p))
+    return page.dropping(labels(page.texts, page.join))

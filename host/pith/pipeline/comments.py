@@ -543,7 +543,7 @@ def judged_without(snap: Snapshot, feats: Features, page, thread: Thread | None)
     if thread is None:
         return page
     rows = blocks_mod.compute(snap, feats).rows
-    return dataclasses.replace(page, p=np.where(thread.inside[rows], 0.0, page.p))
+    return page.dropping(thread.inside[rows])
 
 
 def output(snap: Snapshot, feats: Features, thread: Thread, fmt: str = "text",

@@ -24,7 +24,6 @@ Decisions a change must keep (that section):
 """
 from __future__ import annotations
 
-import dataclasses
 import re
 
 import numpy as np
@@ -111,10 +110,3 @@ def boxes(snap, feats, blocks, found: np.ndarray) -> np.ndarray:
             out |= (rows >= box) & (rows < snap.end[box])
     return out
 
-
-def without(page, found: np.ndarray):
-    """`page` (keep.Judged) with every block `found` marks judged no content; `page` as
-    it is when none is."""
-    if not found.any():
-        return page
-    return dataclasses.replace(page, p=np.where(found, 0.0, page.p))

@@ -430,10 +430,7 @@ def without_named(snap: Snapshot, feats: Features, node: int, page: Judged, bloc
     held = top & (np.arange(snap.n) >= node) & (np.arange(snap.n) < snap.end[node])
     if float(feats.chars[held].sum()) >= NAMED_SHARE * float(feats.chars[node]):
         return page
-    inside = snap.subtrees(np.flatnonzero(top))[blocks.rows]
-    if not inside.any():
-        return page
-    return dataclasses.replace(page, p=np.where(inside, 0.0, page.p))
+    return page.dropping(snap.subtrees(np.flatnonzero(top))[blocks.rows])
 
 
 def repeated_lines(snap: Snapshot, node: int, page: Judged, blocks) -> Judged:

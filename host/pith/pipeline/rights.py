@@ -21,7 +21,6 @@ Decisions a change must keep (that section):
 """
 from __future__ import annotations
 
-import dataclasses
 import re
 
 import numpy as np
@@ -74,7 +73,4 @@ def lines(texts: list[str], join: bf.Joined | None = None) -> np.ndarray:
 def without(page):
     """`page` (keep.Judged) with every rights notice judged no content (its texts read as
     `lines` reads them, searched in its `join`); `page` as it is when it shows none."""
-    found = lines(page.texts, page.join)
-    if not found.any():
-        return page
-    return dataclasses.replace(page, p=np.where(found, 0.0, page.p))
+    return page.dropping(lines(page.texts, page.join))

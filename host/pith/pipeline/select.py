@@ -351,11 +351,11 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
         if opts.auto_hosting_notices:
             # a platform's hosting statement is not the post (NOTES.md, 'Why a platform's
             # notices are left out')
-            page = notices.without(page, notices.hosting(page.texts, page.join))
+            page = page.dropping(notices.hosting(page.texts, page.join))
         if opts.auto_signup_prompts:
             # nor is a newsletter's sign-up prompt (NOTES.md, 'Why a platform's notices are
             # left out')
-            page = notices.without(page, notices.boxes(snap, feats, blocks_mod.compute(snap, feats),
+            page = page.dropping(notices.boxes(snap, feats, blocks_mod.compute(snap, feats),
                                                        notices.signups(page.texts, page.join)))
         if opts.auto_adjacent_repeats:
             # a line said twice in a row is read once (NOTES.md, 'Why a line said twice in

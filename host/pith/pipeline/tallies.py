@@ -17,7 +17,6 @@ board's tally lines are left out'). Decisions a change must keep (that section):
 """
 from __future__ import annotations
 
-import dataclasses
 import re
 
 import numpy as np
@@ -61,7 +60,4 @@ def lines(texts: list[str]) -> np.ndarray:
 def without(page):
     """`page` (keep.Judged) with every tally line judged no content; `page` as it is
     when it shows none."""
-    found = lines(page.texts)
-    if not found.any():
-        return page
-    return dataclasses.replace(page, p=np.where(found, 0.0, page.p))
+    return page.dropping(lines(page.texts))

@@ -457,6 +457,13 @@ class Judged:
     texts: list[str]
     join: bf.Joined | None = None
 
+    def dropping(self, found: np.ndarray) -> "Judged":
+        """This page with every block `found` marks (bool per block) judged no content;
+        itself when none is: what each line rule after the choice does with its finds."""
+        if not found.any():
+            return self
+        return dataclasses.replace(self, p=np.where(found, 0.0, self.p))
+
 
 def judge_page(snap: Snapshot, feats: Features, opts: Options, method: Choice,
                model_path: str = str(MODEL_PATH)) -> Judged | None:
