@@ -1,4 +1,4 @@
-"""Page type: the page-level features, the exported model's evaluation, the reply and rows, and the trainer."""
+"""Tests of pipeline/pagetype.py: the page-level features, the exported model's evaluation, the reply and rows (the trainer: test_train_pagetype.py)."""
 import json
 import math
 import sys
@@ -9,7 +9,6 @@ import pytest
 from builders import make_snapshot, preorder
 from pith.batch import work
 from pith.batch.records import Record
-from pith.measure import train_pagetype
 from pith.pipeline import features as features_mod
 from pith.pipeline import pagetype
 from pith.pipeline.select import select
@@ -130,48 +129,6 @@ def test_a_model_reading_a_feature_this_host_lacks_is_refused(tmp_path):
         pagetype.Model.from_json(obj)
 
 
-def separable(n=120, seed=0):
-    """Rows of NAMES' width whose class is set by three features, with noise elsewhere."""
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, 3, n)
-    x = rng.normal(size=(n, len(pagetype.NAMES)))
-    x[np.arange(n), y] += 4.0
-    return x, y
-
-
-def test_the_fit_is_sklearns_multinomial_logistic_regression():
-    linear = pytest.importorskip("sklearn.linear_model")
-    x, y = separable()
-    l2 = 0.05
-    model = train_pagetype.fit(x, y, l2, n_classes=3)
-    ours = pagetype.Model.from_json({**model, "classes": ["a", "b", "c"]})
-    z = (x - np.array(model["mean"])) / np.array(model["scale"])
-    ref = linear.LogisticRegression(C=1.0 / (l2 * len(y)), max_iter=5000, tol=1e-10).fit(z, y)
-    assert ours.probabilities(x) == pytest.approx(ref.predict_proba(z), abs=2e-3)
-    assert (ours.probabilities(x).argmax(axis=1) == y).mean() > 0.95
-
-
-def test_the_trainer_fits_on_training_sites_and_measures_validation_ones(tmp_path):
-    x, y = separable(200, seed=1)
-    sites = [f"site{i % 40}.example" for i in range(len(y))]
-    side = ["validation" if i % 40 < 10 else "train" for i in range(len(y))]
-    # the validation rows are mislabelled: a model fitted on them would not score 0
-    y_seen = y.copy()
-    val = np.array([s == "validation" for s in side])
-    y_seen[val] = (y[val] + 1) % 3
-    rows = train_pagetype.Rows(x, y_seen, side, sites,
-                               [f"wcxb_dev_full/{i}" for i in range(len(y))])
-    model = train_pagetype.train([], tmp_path, quiet=True, rows=rows)
-    fig = model["trained"]["validation"]["wcxb_dev_full"]
-    assert fig["pages"] == int(val.sum()) and fig["accuracy"] < 0.1
-    assert model["trained"]["pages"] == {"train": 150, "validation": 50}
-    assert sum(map(sum, fig["confusion"])) == 50
-    loaded = pagetype.load(tmp_path / "pagetype.json")
-    assert loaded.probabilities(x[~val]).argmax(axis=1).tolist() == \
-        train_pagetype.predict(model, x[~val]).argmax(axis=1).tolist()
-    card = (tmp_path / "PAGETYPE.md").read_text()
-    assert "CC-BY-4.0" in card and "| truth \\ predicted |" in card
-
 
 def test_the_shipped_model_loads_and_names_every_class():
     model = pagetype.load()
@@ -282,45 +239,6 @@ def test_declared_types_take_the_names_found_or_read_them():
     assert pagetype.declared_types(declared, frozenset(names)) == pagetype.declared_types(declared)
     assert dict(zip(pagetype.DECLARED_TYPES, pagetype.declared_types(declared)))["forum"] == 1.0
 
-
-def tiny_dataset(root):
-    """A dataset folder of 30 generated pages on 30 sites: articles, forum threads and
-    product pages, each with its `page_type` label."""
-    html = {
-        "article": "<html><head><title>A story</title></head><body><article>"
-                   + f"<h1>A story</h1>{'<p>' + LONG + '</p>' * 1}" * 4 + "</article></body></html>",
-        "forum": "<html><head><title>Help? - Forum</title></head><body>"
-                 + "".join(f"<div class='post'><a href='/u/{i}'>user{i}</a><span>Joined</span>"
-                           f"<p>{LONG}</p><button>Reply</button></div>" for i in range(4))
-                 + "</body></html>",
-        "product": "<html><head><title>Blue mug - Shop</title></head><body><h1>Blue mug</h1>"
-                   "<span class='price'>$12.99</span><select><option>Blue</option></select>"
-                   "<button>Add to cart</button><p>In stock. Free shipping.</p></body></html>",
-    }
-    (root / "html").mkdir(parents=True)
-    lines = []
-    for i in range(30):
-        kind = list(html)[i % 3]
-        (root / "html" / f"{i}.html").write_text(html[kind])
-        path = {"article": "/2024/05/a-story", "forum": "/forum/t/123", "product": "/p/blue-mug"}
-        lines.append(json.dumps({"id": str(i), "url": f"https://site{i}.example{path[kind]}",
-                                 "html": f"html/{i}.html", "page_type": kind,
-                                 "dataset": "tiny"}))
-    (root / "index.jsonl").write_text("\n".join(lines) + "\n")
-    return root
-
-
-def test_pith_train_pagetype_learns_a_tiny_dataset_and_writes_model_and_card(tmp_path, capsys):
-    from argparse import Namespace
-    data = tiny_dataset(tmp_path / "tiny")
-    out = tmp_path / "models"
-    assert train_pagetype.main(Namespace(datasets=[data], out=out, quiet=True, cache=None)) == 0
-    model = json.loads((out / "pagetype.json").read_text())
-    fig = model["trained"]["validation"]["tiny"]
-    assert model["trained"]["pages"]["train"] + fig["pages"] == 30 and fig["pages"] > 0
-    assert fig["accuracy"] == 1.0                  # three page kinds nothing confuses
-    assert "tiny: validation accuracy 1.0" in capsys.readouterr().out
-    assert (out / "PAGETYPE.md").is_file()
 
 
 def test_tokens_are_the_ascii_letter_runs_of_the_lower_cased_text():
