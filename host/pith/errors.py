@@ -122,6 +122,12 @@ class BadNode(PithError):
     code, name = 41, "bad_node"
 
 
+class ModelUnreadable(PithError):
+    """A model file of the host (CLG's, the block model's, the page type's) is missing, not
+    a model, or reads features this host does not compute (pipeline/modelfile.py)."""
+    code, name = 42, "model_unreadable"
+
+
 # --- inputs of the CLI -----------------------------------------------------------
 class InputNotFound(PithError):
     code, name = 50, "input_not_found"

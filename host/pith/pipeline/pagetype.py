@@ -22,7 +22,6 @@ this module no longer computes is an error at load, not a silent zero.
 """
 from __future__ import annotations
 
-import json
 import math
 import re
 import urllib.parse
@@ -37,7 +36,7 @@ import numpy as np
 
 from . import wordtrie
 from .codes import used
-from ..errors import PithError
+from . import modelfile
 from .features import Features
 from .snapshot import Snapshot
 
@@ -573,10 +572,7 @@ class Model:
     @classmethod
     def from_json(cls, obj: dict) -> "Model":
         names = tuple(obj["features"])
-        unknown = set(names) - set(NAMES)
-        if unknown:
-            raise PithError(f"page type model reads features this host does not compute: "
-                            f"{sorted(unknown)}")
+        modelfile.check_features(names, NAMES, "page type model", "pith train-pagetype")
         return cls(classes=tuple(obj["classes"]), names=names,
                    mean=np.array(obj["mean"]),
                    scale=np.array(obj["scale"]), weights=np.array(obj["weights"]),
@@ -589,10 +585,7 @@ def load(path: Path = MODEL_PATH) -> Model | None:
     """The exported model (None when no model file is installed)."""
     if not path.is_file():
         return None
-    try:
-        return Model.from_json(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, ValueError, KeyError) as exc:
-        raise PithError(f"page type model {path} is not readable ({exc})") from None
+    return modelfile.load(path, "page type model", "pith train-pagetype", Model.from_json)
 
 
 def classify(snap: Snapshot, feats: Features, node: int = 0,

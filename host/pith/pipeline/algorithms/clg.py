@@ -51,14 +51,14 @@ NOTES.md, 'Why CLG's defaults stay the paper's').
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
-from ...errors import InternalError, NoContent
+from ...errors import NoContent
+from .. import modelfile
 from ..codes import distinct
 from ..features import Features, tag_in
 from ..options import Options
@@ -113,11 +113,8 @@ class Model:
 @lru_cache(maxsize=4)
 def load_models(path: str = str(MODEL_PATH)) -> dict[str, Model]:
     """The trained models of models/clg.json, keyed "rendered" and "static"."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise InternalError(f"the CLG model {path} cannot be read ({exc}); run `pith train`")
-    return {kind: Model.from_dict(kind, d) for kind, d in data["models"].items()}
+    return modelfile.load(path, "CLG model", "pith train", lambda data: {
+        kind: Model.from_dict(kind, d) for kind, d in data["models"].items()})
 
 
 # --------------------------------------------------------------------------- space

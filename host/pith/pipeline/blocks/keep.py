@@ -40,7 +40,6 @@ Decisions a change must keep:
 from __future__ import annotations
 
 import dataclasses
-import json
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
@@ -59,7 +58,7 @@ from .. import teasers
 from ..algorithms.auto import furniture, furniture_inside, hover, lowest_common_ancestor
 from ..algorithms.base import Choice
 from ..codes import first_seen
-from ...errors import PithError
+from .. import modelfile
 from ..features import Features, tag_in
 from ..options import Options
 from ..snapshot import Snapshot
@@ -256,21 +255,15 @@ def _heaps(roots: np.ndarray, split: np.ndarray, children: np.ndarray, value: np
 
 @lru_cache(maxsize=8)
 def _columns(wanted: tuple[str, ...], names: tuple[str, ...]) -> np.ndarray:
-    missing = [n for n in wanted if n not in names]
-    if missing:
-        raise PithError(f"the block model needs features this host does not compute: "
-                        f"{', '.join(missing)}; retrain it with `pith train-blocks`")
+    modelfile.check_features(wanted, names, "block model", "pith train-blocks")
     return np.array([names.index(n) for n in wanted], np.int64)
 
 
 @lru_cache(maxsize=4)
 def load_models(path: str = str(MODEL_PATH)) -> dict[str, Model]:
     """{"rendered": Model, "static": Model} from the package's model file."""
-    try:
-        obj = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise PithError(f"block model not readable at {path} ({exc}); run `pith train-blocks`")
-    return {kind: Model.from_json(obj[kind]) for kind in ("rendered", "static")}
+    return modelfile.load(path, "block model", "pith train-blocks", lambda obj: {
+        kind: Model.from_json(obj[kind]) for kind in ("rendered", "static")})
 
 
 def scope(snap: Snapshot, blocks: blocks_mod.Blocks, element: int) -> np.ndarray:
