@@ -71,6 +71,8 @@ CJK_BYLINE = CJK_BYLINE_MARK + r"[ \t]*"
 BY_TEXT = re.compile(r"\n[ \t]*(?=[wprabvd作记記撰著筆文])(?:(?:(?:written|posted|published|reported|authored)[ \t]+by|"
                      r"by|von|par|por|door|author(?:s|\(s\))?|autor(?:en)?|auteurs?)"
                      r"[ \t]*[:\-–—]?[ \t\n]|" + CJK_BYLINE_MARK + ")")
+# A label that names the page's authors by that word ("Authors of this article:"), not by "by".
+AUTHOR_LABEL = re.compile(r"\s*(?:authors?|author\(s\)|autor(?:en)?|auteurs?)\b", re.I)
 # A sentence that credits the page's author in the text ("This post was written by <a>Vanessa
 # Mendez, MD</a>, gastroenterologist", an author box's "This post was written by Danielle
 # Padula, Head of Marketing"): the name runs from its "by" to the first comma (NOTES.md,
@@ -303,6 +305,8 @@ def _names_at(snap, gone: np.ndarray, r: int, g: int) -> list[str]:
     names = f"{snap.cls[r]} {snap.id[r]}"
     if g == 2 and ACCOUNT_NAMES.search(names.lower()):
         return []
+    if g == 2 and snap.tag[r] == "img":
+        return _photo_name(snap.alt[r])    # the author's photo: its alt text names them
     if g == 2 and NOT_BYLINE_NAMES.search(names) and not snap.link[r] \
             and not NAME_PART.search(names.lower()):
         return []
@@ -320,11 +324,37 @@ def _names_at(snap, gone: np.ndarray, r: int, g: int) -> list[str]:
         if not m:
             return []
         t = t[m.end():].split(",")[0]
-    if g == 1 and not BY_PREFIX.sub("", t, count=1).strip():
-        t = label_next(snap, gone, r, t)
+    if g == 1:
+        rest = BY_PREFIX.sub("", t, count=1).strip()
+        if not rest:
+            t = label_next(snap, gone, r, t)
+        elif rest.endswith(":") and len(t) <= MAX_LABEL_CHARS and "\n" not in rest \
+                and AUTHOR_LABEL.match(t):
+            # an author label of the element after it ("Authors of this article:"), or of
+            # its own tail ("Author services: editing, …"): never a name itself ("By road:"
+            # stays a "By" line: a direction's label is no author's)
+            t = label_next(snap, gone, r, "")
     if 0 < len(t) < MAX_BYLINE_CHARS * 2:
         return clean_byline(t)
     return []
+
+
+# An author's photo described as one ("Jane Doe headshot", "Photo of Jane Doe", "Author
+# avatar"): the words around the name, or no name at all (NOTES.md, 'Why a byline is read
+# from a label's next element, an author's photo, and never from code').
+PHOTO_WORDS = re.compile(r"^(?:(?:photo|picture|image|portrait|headshot)\s+of\s+)|"
+                         r"\s+(?:photo|picture|image|portrait|headshot|avatar|profile)\S*$", re.I)
+NOT_PHOTO_NAME = re.compile(r"\b(?:author|avatar|photo|image|picture|logo|icon|headshot|"
+                            r"profile|placeholder|default|user)\b", re.I)
+
+
+def _photo_name(alt: str) -> list[str]:
+    """The name an author's photo's alt text gives ("Lauren Vetter", "Jane Doe headshot"):
+    a name of two to four words, nothing else; [] for a generic alt ("Author avatar")."""
+    alt = PHOTO_WORDS.sub("", " ".join(alt.split()))
+    if not 2 <= len(alt.split()) <= 4 or NOT_PHOTO_NAME.search(alt):
+        return []
+    return clean_byline(alt)
 
 
 # Levels up from an author link that hold the other links of the same byline: its parent
@@ -362,19 +392,23 @@ def _coauthors(snap, gone: np.ndarray, r: int, links: np.ndarray, got: list[str]
 # (NOTES.md, 'Why a byline is no menu item, and other bylines left out').
 MENU_TAGS = frozenset(("nav",))
 MENU_ROLES = ("navigation", "menu", "menubar")
+# A code block or sample: its "BY" is a query's ("PARTITION BY status_code", "ORDER BY
+# name"), its "author" a variable's, never the page's byline (NOTES.md, 'Why a byline is
+# read from a label's next element, an author's photo, and never from code').
+CODE_TAGS = frozenset(("pre", "code"))
 
 
 def in_menu(snap, rows: np.ndarray) -> np.ndarray:
     """Boolean per row of `rows`: inside a MENU_TAGS element or one whose ARIA role is a
-    MENU_ROLES (the menus' row intervals found once per snapshot)."""
+    MENU_ROLES, or inside a code block (CODE_TAGS; the intervals found once per snapshot)."""
     def menus():
         codes, roles = snap.string_codes("role")
         by_role = np.fromiter((r.strip().lower() in MENU_ROLES for r in roles), np.bool_, len(roles))
-        m = np.flatnonzero(tag_in(snap, MENU_TAGS) | by_role[codes])
+        m = np.flatnonzero(tag_in(snap, MENU_TAGS | CODE_TAGS) | by_role[codes])
         ends = snap.end[m]
         m.flags.writeable = ends.flags.writeable = False
         return m, ends
-    starts, ends = snap.memo(("menu_rows",), menus)
+    starts, ends = snap.memo(("menu_or_code_rows",), menus)
     if not len(starts) or not len(rows):
         return np.zeros(len(rows), np.bool_)
     return ((starts[None, :] <= rows[:, None]) & (rows[:, None] < ends[None, :])).any(axis=1)
@@ -424,7 +458,9 @@ def label_next(snap, gone: np.ndarray, r: int, label: str) -> str:
     if snap.tag[r] in FORM_TAGS or nxt >= snap.n or snap.parent[nxt] != snap.parent[r] or gone[nxt] \
             or snap.end[nxt] - nxt > MAX_BYLINE_ROWS:
         return label
-    return f"{label}\n{text_of(snap, nxt, chr(10))}"
+    # the name up to its element's boundary: the element may hold the author's tooltip
+    # or bio after it ("By" / "<div><a>Mary Leverette</a><div>…her bio…</div></div>")
+    return f"{label}\n{first_line(text_of(snap, nxt, chr(10)).strip())}"
 
 
 # A byline's label alone in an element of its own ("Written by", "Article written by:",
