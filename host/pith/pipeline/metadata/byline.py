@@ -83,6 +83,26 @@ AUTHOR_LABEL = re.compile(r"\s*(?:authors?|author\(s\)|autor(?:en)?|auteurs?)\b"
 CREDIT_CUE = re.compile(r"written\s+by\b")
 CREDIT_SENTENCE = re.compile(r"\b(?:this|the)\s+(?:post|article|story|blog post|blog|piece|guide)"
                              r"\s+(?:was|is|has been)\s+written\s+by\b")
+# A date line that leads with its author's name, a bar or dot after it: "Aaron Ricadela |
+# Senior Writer | July 2, 2025", "Jane Doe · March 3, 2024 · 5 min read" (a plain text, no
+# "By", link or class to mark it). Searched last, over the lower-cased short texts: a name
+# of two to four words, then the separator; `_dateline_name` asks the rest for a date and
+# the name for capitals. A " - " is no such separator: a title leads that ("Fractured Soul -
+# Three new videos - November 1, 2012") (NOTES.md, 'Why a byline is read from a label's
+# next element, an author's photo, and never from code').
+NAME_DATELINE = re.compile(r"\n[ \t]*[^\W\d_][\w'’.-]*(?:[ \t]+[^\W\d_][\w'’.-]*){1,3}[ \t]*[|·•⋅]")
+_NAME_DATELINE = re.compile(r"\s*([^\W\d_][\w'’.-]*(?:[ \t]+[^\W\d_][\w'’.-]*){1,3})[ \t]*[|·•⋅](.*)", re.S)
+
+
+def _dateline_name(t: str) -> list[str]:
+    """The name leading a date line (NAME_DATELINE's): each word capitalised, a date after
+    it on the line; [] otherwise."""
+    m = _NAME_DATELINE.match(t)
+    if not m or not all(w[0].isupper() for w in m[1].split()) or dates.find(m[2]) is None:
+        return []
+    return clean_byline(m[1])
+
+
 # Who else a page names with "by": its reviewers, editors, photographers.
 NOT_AUTHOR_TEXT = re.compile(r"(?:review|edit|fact[- ]?check|photo|photograph|illustrat|translat|"
                              r"image|video|updated)\w*\s+by\b", re.I)
@@ -280,7 +300,8 @@ def byline(snap, gone: np.ndarray, node: int, author_links: list[int]) -> list[s
               lambda: short_texts(BY_TEXT),
               lambda: distinct(np.concatenate([window_names(snap, "cls", node).matching(BYLINE_NAMES_TRIE),
                                                window_names(snap, "id", node).matching(BYLINE_NAMES_TRIE)])),
-              lambda: short_texts(CREDIT_CUE))
+              lambda: short_texts(CREDIT_CUE),
+              lambda: short_texts(NAME_DATELINE))
     for g, find_group in enumerate(groups):
         candidates = find_group()
         if not len(candidates):
@@ -299,7 +320,8 @@ def byline(snap, gone: np.ndarray, node: int, author_links: list[int]) -> list[s
 
 def _names_at(snap, gone: np.ndarray, r: int, g: int) -> list[str]:
     """The names byline candidate `r` of search group `g` (0 an author link, 1 a "By"
-    line, 2 a class name, 3 a credit sentence) writes; [] when it is no byline."""
+    line, 2 a class name, 3 a credit sentence, 4 a date line led by a name) writes; []
+    when it is no byline."""
     if snap.tag[r] in FORM_TAGS:
         return []                          # a form's control: "write a review", "Sort by"
     names = f"{snap.cls[r]} {snap.id[r]}"
@@ -319,6 +341,8 @@ def _names_at(snap, gone: np.ndarray, r: int, g: int) -> list[str]:
     t = text_of(snap, r, "\n")
     if g == 0 and DOTTED_USER_NAME.match(t) and MEMBER_URL.search(snap.url[r]):
         return [t]                         # a forum poster's user name: "b.scherer"
+    if g == 4:                             # "Jane Doe | Senior Writer | July 2, 2025"
+        return _dateline_name(snap.text[r])
     if g == 3:                             # the name after the sentence's "by", to a comma
         m = CREDIT_SENTENCE.search(t.lower())
         if not m:
