@@ -154,7 +154,8 @@ NOT_A_NAME = re.compile(r"^(?:by|author|authors|admin|staff|share|comments?|post
 # A name that is a read time, a template key or a word of a sentence; or an account
 # link's words ("Member Login", "Sign in": a site's /profile/ link is also its login).
 NOT_NAME_PARTS = re.compile(r"\bmins?\b|\bread\b|^\w+(?:\.\w+)+$|\{|\}|@|"
-                            r"\blog-?\s?in\b|\bsign[- ]?in\b", re.I)
+                            r"\blog-?\s?in\b|\bsign[- ]?in\b|"
+                            r"\bfact[- ]?check|\bverified\b|\bexpert\b", re.I)
 # "By clicking …", "by keeping an eye on …": a sentence's gerund, no name.
 GERUND = re.compile(r"^[a-z]+ing\b")
 # Words of a sentence, not of a name: a lower-case article, determiner or pronoun before a
@@ -189,7 +190,7 @@ NAME_TWICE = re.compile(r"^(.+?)\s*\(\s*\1\s*\)$", re.I)
 # before it, none a name of its own: upper-case words up to six letters, dotted initials
 # ("M.D."), the degrees written in mixed case; after it the next comma, a join or the end
 # (NOTES.md, 'Why a byline reads its co-authors, a forum's dotted user name and a label under the post').
-POST_NOMINALS = re.compile(r",[ \t]*(?:[A-Z]{2,6}|(?:[A-Z][a-z]?\.){2,3}|PhD|MSc|BSc|MEd|MFA|"
+POST_NOMINALS = re.compile(r",[ \t]*(?:[A-Z]{2,6}[®™]?|(?:[A-Z][a-z]?\.){2,3}|PhD|MSc|BSc|MEd|MFA|"
                            r"PharmD|DrPH|PsyD|Esq\.?|Jr\.?|Sr\.?|Inc\.?|Ltd\.?|LLC)"
                            r"(?=[ \t]*(?:[,;&]|\band\b|$))")
 AUTHOR_SPLIT = re.compile(r"\s*(?:,|&|、|，|\band\b|\bund\b|\bet\b|\by\b|\be\b)\s*", re.I)
