@@ -396,3 +396,67 @@ def test_a_byline_above_the_content_comes_before_a_label_after_it():
 ])
 def test_a_names_post_nominals_are_no_names(line, names):
     assert byline.clean_byline(line) == names
+
+
+def test_a_by_label_names_the_next_elements_name_not_its_tooltip():
+    # Dotdash Meredith's byline: "By" in a span, then the author link and its tooltip
+    # (photo, name again, a bio, an "editorial guidelines" link) in the next element
+    body = ('<article><h1>How to start a garden</h1><div class="bylines"><span>By</span><div>'
+            '<a href="/mary-leverette-7x">Mary Marlowe Leverette</a><div class="tooltip"><img '
+            'alt="Mary Marlowe Leverette"><a href="/mary-leverette-7x">Mary Marlowe Leverette</a>'
+            '<p>' + "Mary is one of the industry's most respected garden writers. " * 3 + '</p>'
+            '<a href="/about-us">Editorial guidelines</a></div></div></div><p>'
+            + "Garden text. " * 40 + "</p></article>")
+    assert meta_of(body)["authors"] == ["Mary Marlowe Leverette"]
+
+
+def test_an_author_label_ending_with_a_colon_names_the_element_after_it():
+    body = ('<article><h1>Mindfulness app trial</h1><div><p>Authors of this article:</p>'
+            '<span><a href="/search?term=jh">Jennifer Huberty</a><sup>1</sup></span></div><p>'
+            + "Trial text. " * 40 + "</p></article>")
+    assert meta_of(body)["authors"] == ["Jennifer Huberty"]
+    # an author label of its own tail ("Author services: editing") names no one
+    body = ('<article><h1>Publishers</h1><ul><li><strong>Author services:</strong> editing and '
+            'design</li></ul><p>' + "Publisher text. " * 40 + "</p></article>")
+    assert meta_of(body)["authors"] == []
+
+
+@pytest.mark.parametrize("code", ['<pre>OVER (<span class="k">PARTITION</span> <span class="k">BY'
+                                  '</span> <span class="n">status_code</span>)</pre>',
+                                  "<p><code>author = user.name</code></p>"])
+def test_a_code_block_holds_no_byline(code):
+    body = ("<article><h1>Anomaly detection in SQL</h1><p>" + "Query text. " * 40 + "</p>"
+            + code + "</article>")
+    assert meta_of(body)["authors"] == []
+
+
+@pytest.mark.parametrize("alt,names", [("Lauren Vetter", ["Lauren Vetter"]),
+                                       ("Lauren Vetter headshot", ["Lauren Vetter"]),
+                                       ("Author avatar", [])])
+def test_an_author_classed_photos_alt_names_the_author(alt, names):
+    # an author box whose name is in an unmarked div: the photo's class says whose it is
+    body = ("<article><h1>SEO tips</h1><p>" + "Tip text. " * 40 + "</p>"
+            f'<div class="post-author-box"><img class="post_author-image" alt="{alt}"><div>'
+            '<div class="small">Lauren Vetter</div><p>She writes about marketing.</p></div></div>'
+            "</article>")
+    assert meta_of(body)["authors"] == names
+
+
+def test_a_date_line_led_by_a_name_names_the_author():
+    body = ("<article><h1>AI in healthcare</h1><p>Aaron Ricadela | Senior Writer | July 2, 2025"
+            "</p><p>" + "Health text. " * 40 + "</p></article>")
+    assert meta_of(body)["authors"] == ["Aaron Ricadela"]
+
+
+@pytest.mark.parametrize("line", ["Fractured Soul - Three new videos - November 1, 2012",   # a title's dash
+                                  "Tech news | July 2, 2025",                  # lower case: no name
+                                  "Aaron Ricadela | Senior Writer"])           # no date
+def test_a_line_that_is_no_named_date_line_names_no_one(line):
+    body = f"<article><h1>AI in healthcare</h1><p>{line}</p><p>" + "Health text. " * 40 + "</p></article>"
+    assert meta_of(body)["authors"] == []
+
+
+@pytest.mark.parametrize("line,names", [("Fact Checked", []), ("Verified expert", []),
+                                        ("By Rebecca Lake, CEPF®", ["Rebecca Lake"])])
+def test_a_bylines_badges_and_registered_credentials_are_no_names(line, names):
+    assert byline.clean_byline(line) == names

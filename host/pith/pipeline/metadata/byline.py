@@ -71,6 +71,8 @@ CJK_BYLINE = CJK_BYLINE_MARK + r"[ \t]*"
 BY_TEXT = re.compile(r"\n[ \t]*(?=[wprabvd作记記撰著筆文])(?:(?:(?:written|posted|published|reported|authored)[ \t]+by|"
                      r"by|von|par|por|door|author(?:s|\(s\))?|autor(?:en)?|auteurs?)"
                      r"[ \t]*[:\-–—]?[ \t\n]|" + CJK_BYLINE_MARK + ")")
+# A label that names the page's authors by that word ("Authors of this article:"), not by "by".
+AUTHOR_LABEL = re.compile(r"\s*(?:authors?|author\(s\)|autor(?:en)?|auteurs?)\b", re.I)
 # A sentence that credits the page's author in the text ("This post was written by <a>Vanessa
 # Mendez, MD</a>, gastroenterologist", an author box's "This post was written by Danielle
 # Padula, Head of Marketing"): the name runs from its "by" to the first comma (NOTES.md,
@@ -81,6 +83,28 @@ BY_TEXT = re.compile(r"\n[ \t]*(?=[wprabvd作记記撰著筆文])(?:(?:(?:writte
 CREDIT_CUE = re.compile(r"written\s+by\b")
 CREDIT_SENTENCE = re.compile(r"\b(?:this|the)\s+(?:post|article|story|blog post|blog|piece|guide)"
                              r"\s+(?:was|is|has been)\s+written\s+by\b")
+# A date line that leads with its author's name, a bar or dot after it: "Aaron Ricadela |
+# Senior Writer | July 2, 2025", "Jane Doe · March 3, 2024 · 5 min read" (a plain text, no
+# "By", link or class to mark it). Searched last: the short texts holding a separator, each
+# found by its literal (three literal searches cost 22 µs a page over the first 150 training
+# pages' short texts; one pattern for the name and its separator cost 346, the separators
+# as one character class 40); `_dateline_name` reads the line: a name of two to four
+# capitalised words, the separator, a date after it. A " - " is no such separator: a title
+# leads that ("Fractured Soul - Three new videos - November 1, 2012") (NOTES.md, 'Why a
+# byline is read from a label's next element, an author's photo, and never from code').
+DATELINE_SEPARATORS = (re.compile(r"\|"), re.compile("·"), re.compile("•"))
+_NAME_DATELINE = re.compile(r"\s*([^\W\d_][\w'’.-]*(?:[ \t]+[^\W\d_][\w'’.-]*){1,3})[ \t]*[|·•](.*)", re.S)
+
+
+def _dateline_name(t: str) -> list[str]:
+    """The name leading a date line (NAME_DATELINE's): each word capitalised, a date after
+    it on the line; [] otherwise."""
+    m = _NAME_DATELINE.match(t)
+    if not m or not all(w[0].isupper() for w in m[1].split()) or dates.find(m[2]) is None:
+        return []
+    return clean_byline(m[1])
+
+
 # Who else a page names with "by": its reviewers, editors, photographers.
 NOT_AUTHOR_TEXT = re.compile(r"(?:review|edit|fact[- ]?check|photo|photograph|illustrat|translat|"
                              r"image|video|updated)\w*\s+by\b", re.I)
@@ -132,7 +156,8 @@ NOT_A_NAME = re.compile(r"^(?:by|author|authors|admin|staff|share|comments?|post
 # A name that is a read time, a template key or a word of a sentence; or an account
 # link's words ("Member Login", "Sign in": a site's /profile/ link is also its login).
 NOT_NAME_PARTS = re.compile(r"\bmins?\b|\bread\b|^\w+(?:\.\w+)+$|\{|\}|@|"
-                            r"\blog-?\s?in\b|\bsign[- ]?in\b", re.I)
+                            r"\blog-?\s?in\b|\bsign[- ]?in\b|"
+                            r"\bfact[- ]?check|\bverified\b|\bexpert\b", re.I)
 # "By clicking …", "by keeping an eye on …": a sentence's gerund, no name.
 GERUND = re.compile(r"^[a-z]+ing\b")
 # Words of a sentence, not of a name: a lower-case article, determiner or pronoun before a
@@ -167,7 +192,7 @@ NAME_TWICE = re.compile(r"^(.+?)\s*\(\s*\1\s*\)$", re.I)
 # before it, none a name of its own: upper-case words up to six letters, dotted initials
 # ("M.D."), the degrees written in mixed case; after it the next comma, a join or the end
 # (NOTES.md, 'Why a byline reads its co-authors, a forum's dotted user name and a label under the post').
-POST_NOMINALS = re.compile(r",[ \t]*(?:[A-Z]{2,6}|(?:[A-Z][a-z]?\.){2,3}|PhD|MSc|BSc|MEd|MFA|"
+POST_NOMINALS = re.compile(r",[ \t]*(?:[A-Z]{2,6}[®™]?|(?:[A-Z][a-z]?\.){2,3}|PhD|MSc|BSc|MEd|MFA|"
                            r"PharmD|DrPH|PsyD|Esq\.?|Jr\.?|Sr\.?|Inc\.?|Ltd\.?|LLC)"
                            r"(?=[ \t]*(?:[,;&]|\band\b|$))")
 AUTHOR_SPLIT = re.compile(r"\s*(?:,|&|、|，|\band\b|\bund\b|\bet\b|\by\b|\be\b)\s*", re.I)
@@ -278,7 +303,8 @@ def byline(snap, gone: np.ndarray, node: int, author_links: list[int]) -> list[s
               lambda: short_texts(BY_TEXT),
               lambda: distinct(np.concatenate([window_names(snap, "cls", node).matching(BYLINE_NAMES_TRIE),
                                                window_names(snap, "id", node).matching(BYLINE_NAMES_TRIE)])),
-              lambda: short_texts(CREDIT_CUE))
+              lambda: short_texts(CREDIT_CUE),
+              lambda: distinct(np.concatenate([short_texts(rx) for rx in DATELINE_SEPARATORS])))
     for g, find_group in enumerate(groups):
         candidates = find_group()
         if not len(candidates):
@@ -297,12 +323,15 @@ def byline(snap, gone: np.ndarray, node: int, author_links: list[int]) -> list[s
 
 def _names_at(snap, gone: np.ndarray, r: int, g: int) -> list[str]:
     """The names byline candidate `r` of search group `g` (0 an author link, 1 a "By"
-    line, 2 a class name, 3 a credit sentence) writes; [] when it is no byline."""
+    line, 2 a class name, 3 a credit sentence, 4 a date line led by a name) writes; []
+    when it is no byline."""
     if snap.tag[r] in FORM_TAGS:
         return []                          # a form's control: "write a review", "Sort by"
     names = f"{snap.cls[r]} {snap.id[r]}"
     if g == 2 and ACCOUNT_NAMES.search(names.lower()):
         return []
+    if g == 2 and snap.tag[r] == "img":
+        return _photo_name(snap.alt[r])    # the author's photo: its alt text names them
     if g == 2 and NOT_BYLINE_NAMES.search(names) and not snap.link[r] \
             and not NAME_PART.search(names.lower()):
         return []
@@ -315,16 +344,44 @@ def _names_at(snap, gone: np.ndarray, r: int, g: int) -> list[str]:
     t = text_of(snap, r, "\n")
     if g == 0 and DOTTED_USER_NAME.match(t) and MEMBER_URL.search(snap.url[r]):
         return [t]                         # a forum poster's user name: "b.scherer"
+    if g == 4:                             # "Jane Doe | Senior Writer | July 2, 2025"
+        return _dateline_name(snap.text[r])
     if g == 3:                             # the name after the sentence's "by", to a comma
         m = CREDIT_SENTENCE.search(t.lower())
         if not m:
             return []
         t = t[m.end():].split(",")[0]
-    if g == 1 and not BY_PREFIX.sub("", t, count=1).strip():
-        t = label_next(snap, gone, r, t)
+    if g == 1:
+        rest = BY_PREFIX.sub("", t, count=1).strip()
+        if not rest:
+            t = label_next(snap, gone, r, t)
+        elif rest.endswith(":") and len(t) <= MAX_LABEL_CHARS and "\n" not in rest \
+                and AUTHOR_LABEL.match(t):
+            # an author label of the element after it ("Authors of this article:"), or of
+            # its own tail ("Author services: editing, …"): never a name itself ("By road:"
+            # stays a "By" line: a direction's label is no author's)
+            t = label_next(snap, gone, r, "")
     if 0 < len(t) < MAX_BYLINE_CHARS * 2:
         return clean_byline(t)
     return []
+
+
+# An author's photo described as one ("Jane Doe headshot", "Photo of Jane Doe", "Author
+# avatar"): the words around the name, or no name at all (NOTES.md, 'Why a byline is read
+# from a label's next element, an author's photo, and never from code').
+PHOTO_WORDS = re.compile(r"^(?:(?:photo|picture|image|portrait|headshot)\s+of\s+)|"
+                         r"\s+(?:photo|picture|image|portrait|headshot|avatar|profile)\S*$", re.I)
+NOT_PHOTO_NAME = re.compile(r"\b(?:author|avatar|photo|image|picture|logo|icon|headshot|"
+                            r"profile|placeholder|default|user)\b", re.I)
+
+
+def _photo_name(alt: str) -> list[str]:
+    """The name an author's photo's alt text gives ("Lauren Vetter", "Jane Doe headshot"):
+    a name of two to four words, nothing else; [] for a generic alt ("Author avatar")."""
+    alt = PHOTO_WORDS.sub("", " ".join(alt.split()))
+    if not 2 <= len(alt.split()) <= 4 or NOT_PHOTO_NAME.search(alt):
+        return []
+    return clean_byline(alt)
 
 
 # Levels up from an author link that hold the other links of the same byline: its parent
@@ -362,19 +419,23 @@ def _coauthors(snap, gone: np.ndarray, r: int, links: np.ndarray, got: list[str]
 # (NOTES.md, 'Why a byline is no menu item, and other bylines left out').
 MENU_TAGS = frozenset(("nav",))
 MENU_ROLES = ("navigation", "menu", "menubar")
+# A code block or sample: its "BY" is a query's ("PARTITION BY status_code", "ORDER BY
+# name"), its "author" a variable's, never the page's byline (NOTES.md, 'Why a byline is
+# read from a label's next element, an author's photo, and never from code').
+CODE_TAGS = frozenset(("pre", "code"))
 
 
 def in_menu(snap, rows: np.ndarray) -> np.ndarray:
     """Boolean per row of `rows`: inside a MENU_TAGS element or one whose ARIA role is a
-    MENU_ROLES (the menus' row intervals found once per snapshot)."""
+    MENU_ROLES, or inside a code block (CODE_TAGS; the intervals found once per snapshot)."""
     def menus():
         codes, roles = snap.string_codes("role")
         by_role = np.fromiter((r.strip().lower() in MENU_ROLES for r in roles), np.bool_, len(roles))
-        m = np.flatnonzero(tag_in(snap, MENU_TAGS) | by_role[codes])
+        m = np.flatnonzero(tag_in(snap, MENU_TAGS | CODE_TAGS) | by_role[codes])
         ends = snap.end[m]
         m.flags.writeable = ends.flags.writeable = False
         return m, ends
-    starts, ends = snap.memo(("menu_rows",), menus)
+    starts, ends = snap.memo(("menu_or_code_rows",), menus)
     if not len(starts) or not len(rows):
         return np.zeros(len(rows), np.bool_)
     return ((starts[None, :] <= rows[:, None]) & (rows[:, None] < ends[None, :])).any(axis=1)
@@ -424,7 +485,9 @@ def label_next(snap, gone: np.ndarray, r: int, label: str) -> str:
     if snap.tag[r] in FORM_TAGS or nxt >= snap.n or snap.parent[nxt] != snap.parent[r] or gone[nxt] \
             or snap.end[nxt] - nxt > MAX_BYLINE_ROWS:
         return label
-    return f"{label}\n{text_of(snap, nxt, chr(10))}"
+    # the name up to its element's boundary: the element may hold the author's tooltip
+    # or bio after it ("By" / "<div><a>Mary Leverette</a><div>…her bio…</div></div>")
+    return f"{label}\n{first_line(text_of(snap, nxt, chr(10)).strip())}"
 
 
 # A byline's label alone in an element of its own ("Written by", "Article written by:",
