@@ -118,10 +118,10 @@ NAME_WORDS = {
 # place costs a comparison per distinct next letter, not one per word), capturing the
 # word and the rest of the token (the pair is the token: a set of them is the distinct
 # tokens); NAME_GROUP names the word's group (the first that lists it, as an alternation
-# of the groups in order would). Searched in the bytes of `letter_bytes` (no decoding
-# of a names text of ten kilobytes to a str; a look-ahead of the words' first letters
-# before the trie measured no fewer instructions, NOTES.md, 'Why the stages read tags by
-# their codes').
+# of the groups in order would). The definition of a token's word: name_counts matches
+# it on the few distinct tokens NAME_HEADS lets through, as bytes of `letter_bytes`
+# (its search over every token's space cost a regex attempt a space: NOTES.md, 'Why the
+# page type's class words are found by numpy').
 NAME_TOKENS = re.compile((" (" + wordtrie.trie([(w, "") for words in NAME_WORDS.values()
                                                  for w in words]) + ")([a-z]*)").encode("ascii"))
 NAME_GROUP = {w.encode("ascii"): k for k, words in reversed(list(enumerate(NAME_WORDS.values())))
