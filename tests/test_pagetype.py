@@ -306,6 +306,55 @@ def test_name_counts_count_the_distinct_tokens_each_group_begins():
         assert pagetype.name_counts(names) == want, names
 
 
+def searched_name_counts(names: list[str]) -> list[float]:
+    """name_counts as it was before the numpy filter (cost13): NAME_TOKENS searched
+    after every token's space of the whole names text, the distinct (word, rest) pairs
+    counted in their word's group."""
+    per = [0] * len(pagetype.NAME_WORDS)
+    found = pagetype.NAME_TOKENS.findall(b" " + pagetype.letter_bytes(" ".join(names)))
+    for word, _rest in set(found):
+        per[pagetype.NAME_GROUP[word]] += 1
+    return [math.log1p(c) for c in per]
+
+
+def test_name_counts_equal_the_search_over_every_token():
+    """name_counts' numpy filter (each token's first eight bytes in a word's range, then
+    NAME_TOKENS over the distinct tokens found) against the search over every token's
+    space it replaced: on edge names (a word alone, at the text's start and end, a word
+    cut short, a long word's first eight letters with another ending, a token longer
+    than its word, runs of marks and digits, letters beyond ASCII, nothing at all) and
+    on random names of words, their prefixes and extensions."""
+    words = [w for ws in pagetype.NAME_WORDS.values() for w in ws]
+    edge = [[], [""], [" "], ["-_-"], ["md"], ["m"], ["mdx"], ["xmd"], ["md-6 col-md-4"],
+            ["pagination"], ["paginatio"], ["paginatiox"], ["paginationbar"],
+            ["testimonials"], ["testimonia-l"], ["highlightjs", "highlighter"],
+            ["a" * 40, "post" + "z" * 40], ["POST", "Post_Body", "postBody"],
+            ["İtem", "\u212aard", "carté", "ÉCARD"], ["zzzzzzzz", "\x7f\x7fpost"],
+            ["user", "users user2user"], ["sectionsection", "section"]]
+    for names in edge:
+        assert pagetype.name_counts(names) == searched_name_counts(names), names
+    rng = np.random.default_rng(13)
+    parts = words + [w[:-1] for w in words] + [w + "x" for w in words] + [
+        w[:8] + "q" for w in words if len(w) > 8] + [
+        "x", "Post", "CARD", "-", "_", "2", " ", "  ", "é", "İ", "\u212a", "zz"]
+    for _ in range(400):
+        names = ["".join(rng.choice(parts, size=int(rng.integers(0, 7))))
+                 for _ in range(int(rng.integers(0, 9)))]
+        assert pagetype.name_counts(names) == searched_name_counts(names), names
+
+
+def test_name_heads_are_disjoint_ranges_of_the_words():
+    """NAME_HEADS ascend, each word's range ends before the next begins (no word begins
+    another, so a token's head lies in one range at most), and every word's own bytes
+    lie in its range."""
+    heads, ends = pagetype.NAME_HEADS, pagetype.NAME_HEAD_ENDS
+    assert (heads[1:] > heads[:-1]).all() and (ends[:-1] <= heads[1:]).all()
+    for w in (w for ws in pagetype.NAME_WORDS.values() for w in ws):
+        v = int.from_bytes((w.encode("ascii") + b"        ")[:8], "big")
+        k = int(np.searchsorted(heads, np.uint64(v), "right")) - 1
+        assert heads[k] <= v < ends[k], w
+
+
 def random_page(seed: int, n: int = 300) -> dict:
     """A random tree in preorder: tags of every text group (nested lists, tables, code),
     classes repeated among siblings, short and long texts and tails, some links."""
