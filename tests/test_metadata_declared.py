@@ -47,3 +47,25 @@ def test_static_declared_keeps_only_the_link_relations_metadata_reads():
     assert [(rel, href) for _r, rel, href in d["links"]] == \
         [("canonical", "http://pith.test/c"), ("author noopener", "http://pith.test/me")]
     assert d["ld"] == ["{}"]
+
+
+def test_a_web_components_time_element_is_declared_as_a_time():
+    html = ('<body><relative-time datetime="2025-12-20T13:58:12Z">Dec 20</relative-time>'
+            '<faceplate-timeago ts="2026-03-03T09:47:05.754000+0000">3 hr. ago</faceplate-timeago>'
+            '<local-time datetime="2025-01-02" ts="2025-01-03">Jan 2</local-time>'
+            '<time ts="2024-01-01">x</time><time datetime="2024-02-02">y</time>'
+            '<shreddit-post created-timestamp="2026-01-01T00:00:00Z">p</shreddit-post>'
+            '<timeline-item datetime="2020-01-01">t</timeline-item><date-picker datetime="2020-03-03">p</date-picker><div ts="2020-02-02">d</div></body>')
+    d = static.snapshot_from_html(html, "http://pith.test/x")["declared"]
+    assert [v for _r, v in d["times"]] == ["2025-12-20T13:58:12Z", "2026-03-03T09:47:05.754000+0000",
+                                           "2025-01-02", "2024-02-02"]
+
+
+def test_a_page_dated_only_by_a_web_components_time_element_has_that_date():
+    html = ('<html lang="en"><body><div class="credit"><a href="/u/someone">someone</a> · '
+            '<faceplate-timeago ts="2026-03-03T09:47:05.754000+0000">3 hr. ago</faceplate-timeago></div>'
+            '<h1>Best laptop for college</h1><div class="post">' + "<p>I need a laptop that lasts "
+            "four years of college and costs under a thousand dollars, what do you suggest?</p>" * 5
+            + "</div></body></html>")
+    snap = static.snapshot_from_html(html, "http://pith.test/r/x/comments/1/best/")
+    assert select(snap).metadata.published[:10] == "2026-03-03"

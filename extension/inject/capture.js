@@ -34,6 +34,9 @@
   var ITEM_URL_TAGS = { a: 1, link: 1, area: 1, img: 1, audio: 1, video: 1, source: 1, embed: 1, iframe: 1 };
   var LINK_TAGS = { link: 1, a: 1, area: 1 };
   var REL_KEPT = { canonical: 1, author: 1, license: 1, tag: 1, category: 1, image_src: 1 };
+  // A web component's time element (`<relative-time datetime>`, `<faceplate-timeago ts>`):
+  // declared.py's TIME_ELEMENT and TIME_ATTRIBUTES.
+  var TIME_ELEMENT = /(?:^|-)(?:time|timeago|time-ago|date)$/;
 
   // hidden bitmask, host/SNAPSHOT.md
   var H_DISPLAY_NONE = 1, H_VISIBILITY = 2, H_OPACITY = 4, H_ZERO_SIZE = 8, H_ARIA = 16;
@@ -183,7 +186,11 @@
         }
       }
     }
-    if (name === 'time' && (v = getAttr.call(el, 'datetime')) !== null) push(D.times, [row, cut(v)]);
+    if (name === 'time' ? (v = getAttr.call(el, 'datetime')) !== null
+        : name.indexOf('-') >= 0 && TIME_ELEMENT.test(name) &&
+          ((v = getAttr.call(el, 'datetime')) !== null || (v = getAttr.call(el, 'ts')) !== null)) {
+      push(D.times, [row, cut(v)]);
+    }
     if (name === 'script' && ((getAttr.call(el, 'type') || '').trim().toLowerCase() === 'application/ld+json') &&
         D.ld.length < MAX_LD_SCRIPTS) {
       var src = textContentOf.call(el) || '';

@@ -17,7 +17,9 @@ metadata is a nicety, its content is the point).
   links   [row, rel, href]      link, a, area with an `href` and a `rel` naming one of
                                 REL_KEPT (rel lower-cased, whitespace collapsed; href
                                 resolved)
-  times   [row, datetime]       every <time> with a `datetime`
+  times   [row, datetime]       every <time> with a `datetime`, and every time element of
+                                a web component (is_time_element: `<relative-time
+                                datetime>`, `<faceplate-timeago ts>`)
   ld      [text, ...]           the text of every <script type="application/ld+json">
 
 Only the top document's elements count (a frame's metadata is another page's).
@@ -29,7 +31,7 @@ from typing import Any, Callable
 
 # Attributes the static capture reads for this object (static._READ_ATTRIBUTES adds them).
 ATTRIBUTES = ("name", "property", "content", "http-equiv", "itemprop", "itemscope",
-              "itemtype", "datetime", "rel", "type")
+              "itemtype", "datetime", "ts", "rel", "type")
 # Entries kept per list: a page with more <meta> or microdata than this is a catalogue of
 # products or a tag cloud, and the first ones (the head's) are the page's own.
 MAX_ENTRIES = 1000
@@ -48,6 +50,14 @@ LINK_TAGS = frozenset({"link", "a", "area"})
 # The link relations metadata reads (stylesheets, preloads and feeds say nothing of it).
 REL_KEPT = frozenset({"canonical", "author", "license", "tag", "category", "image_src"})
 META_KEYS = ("property", "name", "http-equiv")
+# A web component's time element: a custom element (its name holds a hyphen) whose name
+# ends by naming a time or a date (not a "date-picker", an input), which shows a moment ("3 hr. ago", "Nov 9") and carries it as `<time>`
+# does: GitHub's and Microsoft Learn's `<relative-time datetime>`, `<local-time datetime>`,
+# Reddit's `<faceplate-timeago ts>` (NOTES.md, 'Why a web component's time element dates a
+# page as a <time> does').
+TIME_ELEMENT = re.compile(r"(?:^|-)(?:time|timeago|time-ago|date)$")
+# Its attributes that hold the moment, first found wins.
+TIME_ATTRIBUTES = ("datetime", "ts")
 LISTS = ("meta", "items", "scopes", "links", "times")
 
 
@@ -99,9 +109,10 @@ def from_static(tag: list[str], text: list[str], found: dict[str, dict[int, str]
                 continue
             rel = " ".join(words)
             out["links"].append([row, rel, resolve(base, href)[0][:MAX_URL_CHARS]])
-    for row in sorted(found["datetime"]):
-        if tag[row] == "time":
-            out["times"].append([row, _cut(found["datetime"][row])])
+    moments = {row: value for name in reversed(TIME_ATTRIBUTES) for row, value in found[name].items()}
+    for row in sorted(moments):
+        if is_time_element(tag[row], row in found["datetime"]):
+            out["times"].append([row, _cut(moments[row])])
     for row in sorted(found["type"]):
         if tag[row] == "script" and found["type"][row].strip().lower() == LD_TYPE:
             if len(text[row]) <= MAX_LD_CHARS and len(out["ld"]) < MAX_LD_SCRIPTS:
@@ -109,6 +120,12 @@ def from_static(tag: list[str], text: list[str], found: dict[str, dict[int, str]
     for name in LISTS:
         del out[name][MAX_ENTRIES:]
     return out
+
+
+def is_time_element(tag: str, has_datetime: bool = True) -> bool:
+    """Whether an element named `tag` holding a moment in one of TIME_ATTRIBUTES is one the
+    date line reads: a `<time>` with a `datetime` (`has_datetime`), or a TIME_ELEMENT."""
+    return (tag == "time" and has_datetime) or ("-" in tag and TIME_ELEMENT.search(tag) is not None)
 
 
 def _row_ok(row: Any, n: int) -> bool:
