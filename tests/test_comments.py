@@ -105,6 +105,49 @@ def test_on_a_forum_the_thread_is_the_content():
     assert sel.to_wire()["comments"] is None
 
 
+def link_post(comments_count=6, url="https://links.example.org/s/x1y2z3/why_my_bread_stopped_rising"):
+    """A link aggregator's story page: a linked title and a byline of links (no post of its
+    own to read), then the readers' thread (Lobsters, Hacker News)."""
+    rows = [("html", -1), ("body", 0), ("div", 1, {"cls": "story"}),           # 0 1 2
+            ("h1", 2), ("a", 3, {"text": "Why my bread stopped rising", "link": 1,  # 3 4
+                                 "url": "https://blog.example.org/bread"}),
+            ("div", 2, {"cls": "byline", "text": "via"}),                       # 5
+            ("a", 5, {"text": "baker", "link": 1, "url": "/~baker"}),           # 6
+            ("a", 5, {"text": "12 comments", "link": 1, "url": "#c"}),          # 7
+            ("ol", 1, {"cls": "comments"})]                                     # 8
+    for k in range(comments_count):
+        li = len(rows)
+        rows += [("li", 8, {"cls": "comment"}),
+                 ("a", li, {"text": f"reader{k}", "link": 1, "url": f"/~reader{k}"}),
+                 ("p", li, {"text": COMMENT})]
+    return make_snapshot(rows, url=url, title="Why my bread stopped rising")
+
+
+def test_a_link_posts_thread_is_its_content():
+    """The failure this fixes (wcxb_dev_full 0575, Lobsters): the story is a linked title
+    and a byline, the thread all the page has to read; left apart, the answer was the
+    byline (page F1 0.00). With the option off the thread stays apart."""
+    sel = select(link_post())
+    assert sel.output("text").count(COMMENT.strip()) == 6
+    assert sel.to_wire()["comments"] is None
+    off = select(link_post(), Options.from_overrides({"comments_link_post": 0}))
+    assert COMMENT.strip() not in off.output("text")
+    assert off.to_wire()["comments"] is not None
+
+
+def test_a_post_of_its_own_keeps_a_long_thread_apart():
+    """A post of two short paragraphs under forty comments (4 % of the page's prose) is
+    a post to read: its thread is comments under it, not the page's content."""
+    snap = from_json(blog(comments_count=40), 10_000)
+    feats = compute(snap)
+    thread = comments.find(snap, feats)
+    prose = np.where(feats.gone | feats.in_link, 0, feats.own_chars)
+    assert Options().comments_link_post < prose[~thread.inside].sum() < 0.05 * prose.sum()
+    assert comments.apart(snap, feats, Options()) is not None
+    sel = select(blog(comments_count=40))
+    assert POST.strip() in sel.output("text") and COMMENT.strip() not in sel.output("text")
+
+
 FORUM_PAGE = PAGES / "forum-thread" / "source.html"
 FORUM_URL = "https://forum.example.org/topic/4417-flat-sourdough-although-the-starter-is-lively/"
 QUESTION = "What am I missing here?"

@@ -269,33 +269,46 @@ def apart(snap: Snapshot, feats: Features, opts: Options) -> Thread | None:
     if not opts.comments_apart:
         return None
     thread = find(snap, feats)
-    if thread is None or is_content(snap, feats, thread, opts.forum_typed, opts.forum_question):
+    if thread is None or is_content(snap, feats, thread, opts.forum_typed, opts.forum_question,
+                                    opts.comments_link_post):
         return None
     return thread
 
 
 def is_content(snap: Snapshot, feats: Features, thread: Thread, typed: bool = False,
-               asks: bool = True) -> bool:
+               asks: bool = True, link_post: int = 0) -> bool:
     """Whether the thread is the page's content, not comments under a post: the page's
     address says it is a forum's or a Q&A site's (`forum_url`), the page declares itself
     a forum thread or a Q&A page (`declares_thread`), with `asks` its title names a
     question (`asks_question`), with `typed` the page type model
-    calls the page a forum (`typed_forum`), or the threads are
+    calls the page a forum (`typed_forum`), with `link_post` (option comments_link_post)
+    the page shows no post to read besides the thread (`is_link_post`), or the threads are
     interleaved with the content (more text outside the threads than inside
     them between the first thread's start and the last one's end: the comments under
     each answer of a Q&A page, each post of a forum's; text outside links counted)."""
     if forum_page(snap, asks) or (typed and typed_forum(snap, feats)):
+        return True
+    # text outside links: a sidebar between the thread and a "recent comments" widget is
+    # mostly links, an answer between two answers' comments is prose
+    prose = np.where(feats.gone | feats.in_link, 0, feats.own_chars)
+    if link_post > 0 and is_link_post(prose, thread, link_post):
         return True
     roots = thread.roots
     if len(roots) < 2:
         return False
     span = np.zeros(snap.n, np.bool_)
     span[roots[0]:int(snap.end[roots].max())] = True
-    # text outside links: a sidebar between the thread and a "recent comments" widget is
-    # mostly links, an answer between two answers' comments is prose
-    prose = np.where(feats.gone | feats.in_link, 0, feats.own_chars)
     between = int(prose[span & ~thread.inside].sum())
     return between >= int(prose[thread.inside].sum())
+
+
+def is_link_post(prose: np.ndarray, thread: Thread, most: int) -> bool:
+    """Whether the page's prose (`prose`: visible characters outside links, per row) lies
+    in the thread but for at most `most` characters: a link aggregator's story (Lobsters,
+    Hacker News) is a linked title and a byline, and its discussion is all the page has
+    to read; a post of a sentence or more, or the prose of a site's sidebars and footer,
+    keeps the thread apart (NOTES.md, 'Why a link post's thread is its content')."""
+    return int(prose[~thread.inside].sum()) <= most
 
 
 def typed_forum(snap: Snapshot, feats: Features) -> bool:
@@ -437,7 +450,8 @@ def content(snap: Snapshot, feats: Features, opts: Options) -> Thread | None:
     if not opts.forum_thread:
         return None
     thread = find(snap, feats)
-    if thread is not None and is_content(snap, feats, thread, opts.forum_typed, opts.forum_question):
+    if thread is not None and is_content(snap, feats, thread, opts.forum_typed, opts.forum_question,
+                                         opts.comments_link_post):
         return thread
     return engine_posts(snap, feats) if opts.forum_engine_posts else None
 

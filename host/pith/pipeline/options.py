@@ -510,6 +510,14 @@ class Options:
         "`comments`; a thread with no content before it (a forum's, a Q&A page's) stays the "
         "body (NOTES.md, 'Why comment threads are found by their names')")
 
+    comments_link_post: int = _opt(
+        100, "a comment thread outside which the page shows at most this many characters of "
+        "prose (visible text outside links) is the page's content, not comments apart: a "
+        "link aggregator's story (Lobsters, Hacker News) is a linked title and a byline, "
+        "and its discussion is all the page has to read; a post of a sentence or more, or "
+        "a site's prose in sidebars and footers, keeps it apart (comments.is_link_post; 0: "
+        "off; NOTES.md, 'Why a link post's thread is its content')", lo=0, hi=100_000)
+
     forum_thread: bool = _opt(
         True, "a comment thread that is the page's content (comments.is_content: a forum's "
         "or a Q&A site's address, or threads interleaved with the posts) is read whole: "
