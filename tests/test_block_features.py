@@ -213,3 +213,20 @@ def test_headings_of_content_head_no_furniture_section():
         ("h2", 1, {"text": "How the bridge was built"}), ("p", 1, {"text": "Stone by stone."}),
     ])
     assert set(away.values()) == {0}
+
+
+def test_without_flags_is_each_names_substitution():
+    """bf.without_flags (one substitution over the names joined) against _FLAG_WORD.sub
+    of each name alone, its definition: flag words at a name's start, after a space,
+    at its end, names holding a newline (read alone), empty names and lists, and random
+    names of flag words, separators, spaces and newlines."""
+    sub = lambda names: [bf._FLAG_WORD.sub("", s) for s in names]  # noqa: E731
+    cases = [[], [""], ["has-x"], ["a has-x b", "no_sidebar", "is"], ["x\nhas-y", "has-z"],
+             ["has-\nx", "show-y z"], ["post has-", "with_", "with-\n-a"], ["a", "", "b"]]
+    rng = np.random.default_rng(7)
+    parts = ["has", "no", "is", "-", "_", " ", "\n", "x", "post", "show", "\t", "disable"]
+    for _ in range(400):
+        cases.append(["".join(rng.choice(parts, int(rng.integers(0, 6))))
+                      for _ in range(int(rng.integers(0, 6)))])
+    for names in cases:
+        assert bf.without_flags(names) == sub(names), names

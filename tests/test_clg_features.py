@@ -252,3 +252,14 @@ def test_a_few_default_blue_links_do_not_make_a_page_unstyled():
     snap = from_json(with_page(make_snapshot(rows, layout=True), 1000, 2000), 1000)
     feats = compute(snap)
     assert not cf.unstyled(snap, feats) and cf.geometry(snap, feats).layout
+
+
+def test_finite_is_nan_to_num():
+    """clg_features.finite against np.nan_to_num(x, nan=0.0), its definition: the same
+    bits (NaN 0, +-inf the largest finite values, -0.0 kept) on random float arrays."""
+    rng = np.random.default_rng(36)
+    specials = np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, 1e308, -1e308])
+    for _ in range(300):
+        x = rng.choice(np.concatenate((specials, rng.normal(size=8))), int(rng.integers(0, 30)))
+        want = np.nan_to_num(x, nan=0.0)
+        assert cf.finite(x.copy()).tobytes() == want.tobytes()

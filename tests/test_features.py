@@ -490,3 +490,29 @@ def test_a_pages_custom_and_comment_tags_are_named_once_per_distinct_tag(monkeyp
     assert comments.custom_named(snap).tolist() == [False] * 3 + [True, False, True, False, False]
     features.undefined_comments(snap, snap.hidden)
     assert sorted(asked) == ["faceplate-batch", "shreddit-comment"]
+
+
+def test_role_codes_gather_numpys_lower_case_of_each_row():
+    """features.role_codes against the column it stands for, np.char.lower of the roles as
+    a str array, row for row: roles in any case, a dotted capital I (numpy lower-cases it
+    to "i", Python to two characters), a trailing NUL (the str array drops it), repeats
+    and rows without a role; and the rules reading it (auto's furniture and hover roles,
+    the sidebars' main rows) against their old per-row forms."""
+    from pith.pipeline.algorithms import auto
+    roles = ["", "Navigation", "MAİN", "main\x00", "tooltip", "", "DIALOG", "Main",
+             "navigation", "contentinfo ", "ToolTip"]
+    rng = np.random.default_rng(4)
+    for k in range(60):
+        # roles picked by index: a numpy array of them would drop the NUL
+        pick = roles if k == 0 else [roles[i] for i in rng.integers(0, len(roles),
+                                                                    int(rng.integers(1, 12)))]
+        rows = [("html", -1)] + [("div", 0, {"role": r}) for r in pick]
+        snap = from_json(make_snapshot(rows), 1_000_000)
+        codes, low = features.role_codes(snap)
+        want = np.char.lower(snap.role.astype(str))
+        assert low[codes].tolist() == want.tolist()
+        for wanted in (auto.FURNITURE_ROLES, auto.HOVER_ROLES):
+            old = np.zeros(snap.n, np.bool_)
+            has = np.flatnonzero(snap.role != "")
+            old[has] = np.isin(np.char.lower(snap.role[has].astype(str)), wanted)
+            assert auto._roles(snap, wanted).tolist() == old.tolist()

@@ -368,3 +368,40 @@ def test_the_pipeline_runs_it_by_name():
     sel = select(page(ARTICLE.format(extra="")), Options.from_overrides({"blocks": False, "algorithm": "filters"}))
     assert sel.to_wire()["algorithm"] == "filters"
     assert sel.output("text").count("Maren Holt") == 2
+
+
+def test_ad_rows_ask_each_distinct_host_once_as_every_row_did():
+    """filters._ad_rows (each distinct host of Snapshot.string_codes asked once) against
+    its old definition (np.unique of the rows' hosts as a str array, asked per distinct
+    value, gathered by the inverse): listed hosts and their subdomains under tags of
+    every kind, unlisted ones, a host with a trailing NUL (the str array drops it), and
+    rows without a host, on random pages."""
+    from pith.pipeline.options import Options
+    opts = Options()
+    listed = filters.ad_list(opts.filters_ad_lists)
+    some = sorted(listed.block)[:3]
+    hosts = ["", "", "example.com", "cdn.example.com", *some, "x." + some[0],
+             some[1] + "\x00", "news.example.org"]
+    tags = ["img", "a", "script", "iframe", "div", "video", "embed", "p"]
+    rng = np.random.default_rng(5)
+
+    def old(snap):
+        out = np.zeros(snap.n, np.bool_)
+        rows = np.flatnonzero(snap.host != "")
+        if not len(rows):
+            return out
+        uniq, inverse = np.unique(snap.host[rows].astype(str), return_inverse=True)
+        host_kinds = np.fromiter((listed.kinds(h) for h in uniq), np.int64, len(uniq))
+        tag_kinds = np.array([filters.TAG_KINDS.get(t, filters.ALL_KINDS)
+                              for t in snap.tag[rows].tolist()], np.int64)
+        out[rows] = (host_kinds[inverse.ravel()] & tag_kinds) != 0
+        return out
+
+    for _ in range(100):
+        k = int(rng.integers(0, 12))
+        # hosts picked by index: a numpy array of them would drop the NUL
+        rows = [("html", -1)] + [(str(rng.choice(tags)), 0,
+                                  {"host": hosts[int(rng.integers(len(hosts)))]})
+                                 for _ in range(k)]
+        snap = from_json(make_snapshot(rows), 1000)
+        assert filters._ad_rows(snap, opts).tolist() == old(snap).tolist()

@@ -154,3 +154,16 @@ def test_the_prefilter_passes_over_no_sidebar_name():
         got = sidebars.named(snap)[2:].tolist()
         assert got == want + want
         assert got[0] and got[-1]
+
+
+def test_a_main_role_is_read_in_numpys_lower_case():
+    """The main rows are found by numpy's lower case of each role (features.role_codes),
+    as they were by np.char.lower of the whole column as a str array: "Main" and "main"
+    with a trailing NUL (the str array drops it) are main; "MAİN" (a dotted capital I
+    lower-cases to two characters), "mains" and a role beside it are not."""
+    for role, layout in (("Main", True), ("main\x00", True), ("MAİN", False),
+                         ("mains", False), ("main nav", False)):
+        rows = [("html", -1), ("body", 0), ("div", 1, {"id": "sidebar"}),
+                ("div", 2, {"role": role, "text": "Post"}), ("p", 1, {"text": "x"})]
+        snap = from_json(make_snapshot(rows), 100)
+        assert np.flatnonzero(sidebars.named(snap)).tolist() == ([] if layout else [2])

@@ -522,3 +522,52 @@ def test_a_static_snapshot_comes_with_its_tags_numbered_as_tag_codes_numbers_the
     assert names == fresh_names and codes.tolist() == fresh_codes.tolist()
     assert [names[c] for c in codes.tolist()] == snap.tag.tolist()
     assert not codes.flags.writeable
+
+
+def test_hidden_column_reads_styles_as_its_three_patterns_do():
+    """static._hidden_column, whose ASCII styles are read by the patterns only when they
+    hold the property's name, against the patterns run over every style (its old
+    definition): random styles of the three properties in any letter case, their
+    values, other properties, separators, and the characters re.I matches beside ASCII
+    letters ("İ", "ı", "ſ", the Kelvin sign)."""
+    import numpy as np
+    import random
+
+    def reference(parent, ua_none, found):
+        n = len(parent)
+        bits = np.where(ua_none, static.H_DISPLAY_NONE, 0).astype(np.int64)
+        sets, vis = np.zeros(n, np.bool_), np.zeros(n, np.int64)
+        for row, style in found["style"].items():
+            if not style:
+                continue
+            if static._DISPLAY_NONE.search(style):
+                bits[row] |= static.H_DISPLAY_NONE
+            m = None
+            for m in static._VISIBILITY.finditer(style):
+                pass
+            if m is not None:
+                sets[row] = True
+                vis[row] = 0 if m.group(1).lower() == "visible" else static.H_VISIBILITY
+            if static._OPACITY_ZERO.search(style):
+                bits[row] |= static.H_OPACITY
+        return bits | static._inherited(parent, sets, vis, 0)
+
+    names = ["display", "DISPLAY", "dİsplay", "dıſplay", "Visibility", "VISIBİLITY",
+             "visıbility", "opacity", "OPACİTY", "color", "K"]
+    values = ["none", "NONE", "hidden", "visible", "collapse", "0", ".0", "0%", "block",
+              "1", "0 !important", "é"]
+    rng = random.Random(12)
+    n = 6
+    parent = np.array([-1, 0, 1, 1, 0, 4], np.int64)
+    fixed = ["dİsplay:none", "VISIBİLITY: hidden", "opacİty:0", "dıſplay :none;",
+             "DISPLAY: NONE", "color:red; visibility:visible", "x;Opacity:.0", ""]
+    cases = [dict(enumerate(fixed[i:i + n])) for i in range(0, len(fixed), n)]
+    for _ in range(300):
+        cases.append({row: rng.choice(["", " ", ";"]).join(
+            rng.choice(names) + rng.choice([":", " : ", "", ";"]) + rng.choice(values)
+            for _ in range(rng.randrange(0, 4))) for row in range(n) if rng.random() < 0.7})
+    for styles in cases:
+        found = {"hidden": {}, "aria-hidden": {}, "style": styles}
+        ua = np.zeros(n, np.bool_)
+        got = static._hidden_column(parent, ua, found)
+        assert got.tolist() == reference(parent, ua, found).tolist(), styles

@@ -702,15 +702,15 @@ def _read_tree(html: str, url: str, utf8: bytes | None = None) -> tuple[int, dic
             alt_c[row] = value
 
     _formula_alts(tag, parent, text, found, alt_c,
-                  np.flatnonzero(tag_in(_FORMULA_TAGS)).tolist())
+                  tag_in(_FORMULA_TAGS).nonzero()[0].tolist())
 
     title_row = tag.index("title") if "title" in tag else None   # the first <title>
     title = "" if title_row is None else " ".join(text[title_row].split())   # as document.title
     lang = found["lang"].get(0, "")
     declared = declared_mod.from_static(tag, text, found, base, _resolve)   # before script text goes
-    for row in np.flatnonzero(tag_in(NO_TEXT_TAGS)).tolist():
+    for row in tag_in(NO_TEXT_TAGS).nonzero()[0].tolist():
         text[row] = ""
-    frames = np.flatnonzero(tag_in(FRAME_TAGS))
+    frames = tag_in(FRAME_TAGS).nonzero()[0]
     frame_c = np.zeros(n, np.int64)
     frame_c[frames] = 2
     warnings = [{"node": row, "code": "frame_not_loaded",
@@ -803,14 +803,21 @@ def _hidden_column(parent: np.ndarray, ua_none: np.ndarray, found: dict) -> np.n
     for row, style in found["style"].items():
         if not style:
             continue
-        if _DISPLAY_NONE.search(style):
+        # an ASCII style holds a property's name in some letter case to match it, and
+        # the lower case of ASCII is ASCII's: three substring tests spare the patterns
+        # most styles (a style beyond ASCII is read by them all, as re.I's "i" and "s"
+        # match "İ", "ı" and "ſ" too; NOTES.md, 'Why a page's distinct roles, hosts
+        # and names are read once')
+        low = style.lower() if style.isascii() else None
+        if (low is None or "display" in low) and _DISPLAY_NONE.search(style):
             bits[row] |= H_DISPLAY_NONE
-        m = None
-        for m in _VISIBILITY.finditer(style):
-            pass                                 # the last declaration wins
-        if m is not None:
-            sets_visibility[row] = True
-            visibility[row] = 0 if m.group(1).lower() == "visible" else H_VISIBILITY
-        if _OPACITY_ZERO.search(style):
+        if low is None or "visibility" in low:
+            m = None
+            for m in _VISIBILITY.finditer(style):
+                pass                             # the last declaration wins
+            if m is not None:
+                sets_visibility[row] = True
+                visibility[row] = 0 if m.group(1).lower() == "visible" else H_VISIBILITY
+        if (low is None or "opacity" in low) and _OPACITY_ZERO.search(style):
             bits[row] |= H_OPACITY
     return bits | _inherited(parent, sets_visibility, visibility, 0)

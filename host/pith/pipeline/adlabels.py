@@ -54,7 +54,7 @@ def labels(texts: list[str], join: bf.Joined | None = None) -> np.ndarray:
     'Why the line rules search a page's texts at once')."""
     out = np.zeros(len(texts), bool)
     join = bf.joined(texts) if join is None else join
-    for i in np.flatnonzero(join.holding(AD_WORDS)).tolist():   # one regular expression per hit
+    for i in join.holding(AD_WORDS).nonzero()[0].tolist():   # one regular expression per hit
         text = texts[i]
         if len(text) <= 2 * AD_LABEL_CHARS:
             line = text.lower().strip(TRIM)

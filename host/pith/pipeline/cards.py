@@ -56,7 +56,7 @@ def between(keep: np.ndarray, has_text: np.ndarray, linked: np.ndarray,
     """Per block (in reading order, `texts` their texts): a text block that is `linked`,
     of at most NAME_MAX_CHARS `chars`, holding a letter, whose text no other block
     repeats, and whose previous and next text blocks are both kept."""
-    text = np.flatnonzero(has_text)
+    text = has_text.nonzero()[0]
     out = np.zeros(len(keep), np.bool_)
     if len(text) < 3:
         return out
@@ -68,7 +68,7 @@ def between(keep: np.ndarray, has_text: np.ndarray, linked: np.ndarray,
         return out
     code = first_seen([t.lower() for t in texts], len(texts))
     out &= np.bincount(code, minlength=len(texts))[code] == 1
-    at = np.flatnonzero(out)        # a name is words: a count ("6207") is a link to reviews
+    at = out.nonzero()[0]        # a name is words: a count ("6207") is a link to reviews
     out[at] = [any(c.isalpha() for c in texts[i]) for i in at.tolist()]
     return out
 

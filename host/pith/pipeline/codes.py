@@ -46,3 +46,23 @@ def distinct(values: np.ndarray) -> np.ndarray:
     values = values.copy()
     values.sort()
     return ascending_distinct(values)
+
+
+def distinct_inverse(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`np.unique(values, return_inverse=True)` of the 1-D int or float array `values`:
+    the distinct values ascending and each value's place among them, by the same sort
+    (`argsort`, quicksort) without the module function's dispatch and its generic steps
+    (a few calls a page: the block features' names, CLG's codes, the comment finder's
+    siblings). A float array holding NaN goes to np.unique, which folds the NaNs."""
+    perm = values.argsort(kind="quicksort")
+    aux = values[perm]
+    if len(aux) and aux.dtype.kind == "f" and aux[-1] != aux[-1]:
+        uniq, inverse = np.unique(values, return_inverse=True)
+        return uniq, inverse.reshape(-1)
+    mask = np.empty(len(aux), np.bool_)
+    if len(aux):
+        mask[0] = True
+        np.not_equal(aux[1:], aux[:-1], out=mask[1:])
+    inverse = np.empty(len(aux), np.intp)
+    inverse[perm] = mask.cumsum() - 1
+    return aux[mask], inverse

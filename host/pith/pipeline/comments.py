@@ -52,7 +52,7 @@ from .blocks.keep import pin
 from . import pagetype, render
 from .algorithms.auto import furniture, lowest_common_ancestor
 from .algorithms.base import Choice
-from .codes import distinct, first_seen, used
+from .codes import distinct, distinct_inverse, first_seen, used
 from .features import HIDING_BITS, Features, comment_tags, containing, tag_in
 from .metadata.byline import TAXONOMY_CLASSES
 from .options import Options
@@ -203,7 +203,7 @@ def name_rows(snap: Snapshot, test, within: np.ndarray | None = None,
             continue
         keys = list(map(str.rstrip, [strings[i] for i in distinct.tolist()], repeat(DIGITS)))
         code = first_seen(keys, len(keys))
-        firsts = np.flatnonzero(code == np.arange(len(keys)))
+        firsts = (code == np.arange(len(keys))).nonzero()[0]
         if prefilter is not None:
             firsts = firsts[containing([keys[i] for i in firsts.tolist()], prefilter)]
         hit = np.zeros(len(keys), np.bool_)
@@ -257,8 +257,8 @@ def _repeated(snap: Snapshot) -> np.ndarray:
     """Rows with a sibling of the same tag."""
     codes, _ = snap.tag_codes()
     key = snap.parent * (int(codes.max()) + 1) + codes
-    _, inverse, counts = np.unique(key, return_inverse=True, return_counts=True)
-    out = counts[inverse] > 1
+    _, inverse = distinct_inverse(key)
+    out = np.bincount(inverse)[inverse] > 1
     out[0] = False
     return out
 

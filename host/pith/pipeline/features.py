@@ -232,6 +232,22 @@ def tag_in(snap: Snapshot, tags: frozenset[str]) -> np.ndarray:
     return np.fromiter(map(tags.__contains__, names), np.bool_, len(names))[codes]
 
 
+def role_codes(snap: Snapshot) -> tuple[np.ndarray, np.ndarray]:
+    """(the code of each row's role, numpy's lower case of each code's role): the rows'
+    roles as `Snapshot.string_codes` numbers them (code 0 the empty string), each distinct
+    role lower-cased once by the same numpy operation the rules ran over every row
+    (`np.char.lower` of the column as a str array: a role's trailing NULs dropped), so
+    `low[codes]` is that column, row for row. Found once
+    per snapshot: the furniture and hover roles and the sidebars' main rows read it
+    (NOTES.md, 'Why a page's distinct roles, hosts and names are read once')."""
+    def compute() -> tuple[np.ndarray, np.ndarray]:
+        codes, roles = snap.string_codes("role")
+        low = np.char.lower(np.array(roles, dtype=object).astype(str))
+        low.flags.writeable = False
+        return codes, low
+    return snap.memo(("role codes",), compute)
+
+
 def shown_noscript(snap: Snapshot) -> np.ndarray:
     """noscript rows with element children, less the copies (`noscript_copies`). The HTML
     parser builds elements inside a noscript only when scripting is off (with scripts on

@@ -74,7 +74,7 @@ def _found(texts: list[str], pattern: re.Pattern, words: tuple[str, ...],
     out = np.zeros(len(texts), bool)
     join = bf.joined(texts) if join is None else join
     short = (join.n > 0) & (join.n <= NOTICE_CHARS)
-    for i in np.flatnonzero(short & join.holding(words)).tolist():   # a prompt or two
+    for i in (short & join.holding(words)).nonzero()[0].tolist():   # a prompt or two
         text = texts[i]
         if len(text) <= NOTICE_CHARS:
             out[i] = pattern.search(text.lower()) is not None

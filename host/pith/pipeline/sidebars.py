@@ -37,7 +37,7 @@ import re
 
 import numpy as np
 
-from .features import containing, tag_in
+from .features import containing, role_codes, tag_in
 from .snapshot import Snapshot
 
 # An id or a class (lower-cased) naming a sidebar: the word, with at most a side or rank
@@ -87,7 +87,8 @@ def _named(snap: Snapshot, name: re.Pattern, word: tuple[str, ...]) -> np.ndarra
             out |= hit[codes]
     if out.any():
         # a named row holding the page's main landmark or an article is its layout
-        mains = tag_in(snap, MAIN_TAGS) | (np.char.lower(snap.role.astype(str)) == "main")
+        codes, roles = role_codes(snap)
+        mains = tag_in(snap, MAIN_TAGS) | (roles == "main")[codes]
         if mains.any():
             out &= snap.subtree_sum(mains.astype(np.int64)) == 0
     return out

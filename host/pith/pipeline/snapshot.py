@@ -102,10 +102,10 @@ class Snapshot:
         cached = cache.get(column)
         if cached is None:
             col = self.cols[column]
-            rows = np.flatnonzero(col != "")
+            rows = (col != "").nonzero()[0]
             strings = col[rows].tolist()
             first = first_seen(strings, len(strings))      # index of each string's first row
-            starts = np.flatnonzero(first == np.arange(len(strings)))
+            starts = (first == np.arange(len(strings))).nonzero()[0]
             dense = np.zeros(len(strings), np.int64)
             dense[starts] = np.arange(1, len(starts) + 1)
             codes = np.zeros(self.n, np.int64)
@@ -313,10 +313,8 @@ def from_columns(n: int, columns: dict[str, Any], meta: dict[str, Any],
     if n > max_nodes:
         raise _too_large(n, max_nodes)
     cols: dict[str, np.ndarray] = {}
-    for name in STRING_COLUMNS:
-        arr = np.empty(n, dtype=object)
-        arr[:] = columns[name]
-        cols[name] = arr
+    for name in STRING_COLUMNS:      # fromiter: no discovery pass over the list's items
+        cols[name] = np.fromiter(columns[name], dtype=object, count=n)
     for name, dtype in NUMBER_COLUMNS.items():
         cols[name] = np.asarray(columns[name]).astype(dtype)
     snap = _built(n, cols, meta, meta.get("declared") or declared_mod.empty())
@@ -463,7 +461,7 @@ def _tree_ranges(parent: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     last = rows.copy()
     depth = (parent >= 0).astype(np.int64)   # distance to `up`, or to the root once past it
     while True:
-        live = np.flatnonzero(up >= 0)
+        live = (up >= 0).nonzero()[0]
         if not len(live):
             break
         target = up[live]

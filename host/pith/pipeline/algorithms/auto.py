@@ -43,7 +43,7 @@ import numpy as np
 from ...errors import NoContent
 from .. import sidebars
 from ..codes import distinct
-from ..features import Features, tag_in
+from ..features import Features, role_codes, tag_in
 from ..options import Options
 from ..snapshot import Snapshot
 from . import lqf
@@ -198,10 +198,10 @@ def hover(snap: Snapshot) -> np.ndarray:
 
 def _roles(snap: Snapshot, roles) -> np.ndarray:
     """Rows whose role attribute is one of `roles` (lower case), any letter case."""
-    out = np.zeros(snap.n, np.bool_)
-    has = np.flatnonzero(snap.role != "")          # few rows have a role: lower only those
-    out[has] = np.isin(np.char.lower(snap.role[has].astype(str)), roles)
-    return out
+    codes, low = role_codes(snap)                 # each distinct role tested once
+    hit = np.isin(low, roles)
+    hit[0] = False                                 # code 0: no role
+    return hit[codes]
 
 
 def furniture_inside(snap: Snapshot, feats: Features, shown: np.ndarray, landmarks: np.ndarray,

@@ -153,7 +153,7 @@ def union_area(rects: np.ndarray) -> float:
         return 0.0
     rects = rects[np.argsort(rects[:, 1], kind="stable")]
     x0, y0, x1, y1 = rects.T
-    xs = np.unique(np.concatenate((x0, x1)))
+    xs = distinct(np.concatenate((x0, x1)))    # np.unique's: no NaN passed the filter
     total = 0.0
     for lo in range(0, len(xs) - 1, SWEEP_CHUNK):
         a, b = xs[lo:lo + SWEEP_CHUNK], xs[lo + 1:lo + 1 + SWEEP_CHUNK]

@@ -236,17 +236,17 @@ def ad_rows(snap: Snapshot, opts: Options) -> np.ndarray:
 
 
 def _ad_rows(snap: Snapshot, opts: Options) -> np.ndarray:
-    out = np.zeros(snap.n, np.bool_)
-    rows = np.flatnonzero(snap.host != "")
-    if not len(rows):
-        return out
+    host_codes, strings = snap.string_codes("host")   # code 0: no host
+    if len(strings) == 1:
+        return np.zeros(snap.n, np.bool_)
     listed = ad_list(opts.filters_ad_lists)
-    hosts, inverse = np.unique(snap.host[rows].astype(str), return_inverse=True)
-    host_kinds = np.fromiter((listed.kinds(h) for h in hosts), np.int64, len(hosts))
+    # each distinct host asked once, as the numpy str the column's str array holds
+    hosts = np.array(strings[1:], dtype=object).astype(str)
+    host_kinds = np.zeros(len(strings), np.int64)
+    host_kinds[1:] = np.fromiter((listed.kinds(h) for h in hosts), np.int64, len(hosts))
     codes, tags = snap.tag_codes()      # the kinds of each distinct tag, then per row
     tag_kinds = np.fromiter((TAG_KINDS.get(t, ALL_KINDS) for t in tags), np.int64, len(tags))
-    out[rows] = (host_kinds[inverse.ravel()] & tag_kinds[codes[rows]]) != 0
-    return out
+    return (host_kinds[host_codes] & tag_kinds[codes]) != 0
 
 
 # ======================================================================= tree helpers

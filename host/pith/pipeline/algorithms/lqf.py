@@ -87,7 +87,7 @@ def _link_quota(snap: Snapshot, feats: Features, opts: Options) -> LinkQuota:
     values = np.stack([np.bincount(section, own[:, k], minlength=n) for k in range(4)], axis=1)
 
     # bottom-up, deepest structural level first, with the decay per level
-    secs = np.flatnonzero(structural)
+    secs = structural.nonzero()[0]
     up = section[snap.parent[secs[1:]]]          # parent section of each non-root section
     level = _structural_depth(snap, secs)[1:]
     keep = 1.0 - opts.lqf_decay
@@ -135,7 +135,7 @@ def run(snap: Snapshot, feats: Features, opts: Options) -> Choice:
     # a section's own remaining text (its flattened content), to tell leaves from blocks
     flat = np.bincount(lq.section, np.where(dropped | feats.gone, 0, feats.own_chars),
                        minlength=snap.n).astype(np.int64)
-    secs = np.flatnonzero(lq.structural)[1:]
+    secs = lq.structural.nonzero()[0][1:]
     up = lq.section[snap.parent[secs]]
     dominant = kept[secs] > opts.lqf_block_share * kept[up]
     step = dominant & ((kept[secs] > flat[secs]) | (kept[secs] == kept[up]))
@@ -147,7 +147,7 @@ def run(snap: Snapshot, feats: Features, opts: Options) -> Choice:
     # runner-up blocks: other sections where such a walk would stop, most text first
     has_step = np.zeros(snap.n, np.bool_)
     has_step[up[step]] = True
-    ends = np.flatnonzero(lq.structural & ~has_step & (kept > flat) & (kept > 0))
+    ends = (lq.structural & ~has_step & (kept > flat) & (kept > 0)).nonzero()[0]
     ends = ends[ends != node]
     ends = ends[np.lexsort((ends, -kept[ends]))]
     drop = lq.link_list & inside(snap, np.array([node]))

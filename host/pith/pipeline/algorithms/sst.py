@@ -68,12 +68,12 @@ def satisfiable(snap: Snapshot, feats: Features, opts: Options) -> np.ndarray:
 
 def _satisfiable(snap: Snapshot, feats: Features, opts: Options) -> np.ndarray:
     g = opts.sst_generations
-    owners = np.flatnonzero(~feats.gone & (feats.own_texts > 0))
+    owners = (~feats.gone & (feats.own_texts > 0)).nonzero()[0]
     candidates = distinct(ancestors(snap, owners, g - 1))
     # condition 1: a text node of length >= alpha within G generations below the root
     longest = longest_text_node(snap, feats)
     near = np.zeros(snap.n, np.bool_)
-    reach = np.flatnonzero((longest > 0) & (longest >= opts.sst_min_text))
+    reach = ((longest > 0) & (longest >= opts.sst_min_text)).nonzero()[0]
     near[reach] = True
     for _ in range(g - 1):
         reach = distinct(snap.parent[reach])

@@ -50,7 +50,7 @@ import numpy as np
 
 from . import segment as blocks_mod
 from ..algorithms import auto, clg, filters, lqf, sst
-from ..codes import first_seen
+from ..codes import distinct_inverse, first_seen
 from ..families import FAMILIES, families_of
 from ..features import lower_in_place
 from ..features import Features
@@ -139,10 +139,10 @@ def name_families(snap: Snapshot, within: np.ndarray) -> np.ndarray:
     id_codes, ids = snap.string_codes("id")
     cls_codes, classes = snap.string_codes("cls")
     pair = id_codes * len(classes) + cls_codes       # below n * n: fits an int64
-    has = np.flatnonzero(within & (pair > 0))          # pair 0: neither attribute, no name
+    has = (within & (pair > 0)).nonzero()[0]          # pair 0: neither attribute, no name
     if not len(has):
         return out
-    distinct, codes = np.unique(pair[has], return_inverse=True)
+    distinct, codes = distinct_inverse(pair[has])
     k = len(classes)
     seen = list(map("{} {}".format, [ids[i] for i in (distinct // k).tolist()],
                     [classes[i] for i in (distinct % k).tolist()]))       # distinct names
@@ -150,10 +150,23 @@ def name_families(snap: Snapshot, within: np.ndarray) -> np.ndarray:
         _FAMILY_CACHE.clear()
     lower = [name.lower() for name in seen]
     new = [name for name in dict.fromkeys(lower) if name not in _FAMILY_CACHE]
-    _FAMILY_CACHE.update(zip(new, families_of([_FLAG_WORD.sub("", name) for name in new])))
+    _FAMILY_CACHE.update(zip(new, families_of(without_flags(new))))
     hits = np.array([_FAMILY_CACHE[name] for name in lower], np.bool_)
     out[has] = hits[codes]
     return out
+
+
+def without_flags(names: list[str]) -> list[str]:
+    """Each of `names` with its flag words (_FLAG_WORD) left out: one substitution over
+    the names joined by newlines, split again. A match starts after a space or at a
+    name's start (a newline before it reads the same) and holds no space, so it never
+    crosses into the next name; a name holding a newline itself (the joined text then
+    holds more than one a name) is read alone, as all of them are then (NOTES.md, 'Why a
+    page's distinct roles, hosts and names are read once')."""
+    text = "\n".join(names)
+    if text.count("\n") != len(names) - 1:
+        return [_FLAG_WORD.sub("", name) for name in names]
+    return _FLAG_WORD.sub("", text).split("\n")
 
 
 def page_signals(snap: Snapshot, feats: Features, opts: Options, element: int = 0,
@@ -295,7 +308,7 @@ def _matching(pattern: re.Pattern, joined: str, starts: np.ndarray, n: np.ndarra
     ends at its string's end, which the patterns read as the newline there (a word boundary
     either way; none spans a newline)."""
     out = np.zeros(len(starts), np.bool_)
-    which = np.flatnonzero(scanned)
+    which = scanned.nonzero()[0]
     search = pattern.search
     out[which] = [search(joined, a, a + b) is not None
                   for a, b in zip(starts[which].tolist(), n[which].tolist())]
@@ -390,7 +403,7 @@ def section_away(snap: Snapshot, chars: np.ndarray, rows: np.ndarray,
     out = np.zeros(m)
     codes, names = snap.tag_codes()
     level = np.array([_HEADING_LEVEL.get(t, 0) for t in names], np.int64)[codes[rows]]
-    at = np.flatnonzero(level)
+    at = level.nonzero()[0]
     if not len(at):
         return out
     away = np.fromiter((_heading_words(strings[i]) for i in at.tolist()), np.bool_, len(at))
@@ -491,7 +504,7 @@ def matrix(snap: Snapshot, feats: Features, blocks: blocks_mod.Blocks, sig: Page
              np.log1p(np.maximum(snap.depth[rows] - snap.depth[element], 0)), (rows == element),
              chars / total]
     in_method = method_mask(snap, blocks, rows, method)
-    inside_at = np.flatnonzero(in_method)
+    inside_at = in_method.nonzero()[0]
     if len(inside_at):
         gap = np.maximum(inside_at[0] - np.arange(m), np.arange(m) - inside_at[-1])
         distance = np.log1p(np.maximum(gap, 0))
