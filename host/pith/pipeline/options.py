@@ -545,6 +545,13 @@ class Options:
         "copies text the element shows (posts._bare; NOTES.md, 'Why a forum's replies are "
         "kept like its first post')")
 
+    forum_posts_body: bool = _opt(
+        True, "with forum_posts, a block the element's growth over its peers brings in "
+        "inside a post's body (the classed row holding a post's text: posts.in_bodies) is "
+        "kept at the keep threshold, as the element's own blocks are, not at the bar of a "
+        "block outside the element: a reply's quote of an earlier post, its list or its "
+        "code is the reply's text (NOTES.md, 'Why a reply's quote is kept with the reply')")
+
     forum_engine_posts: bool = _opt(
         True, "on a page with a forum engine's post markup (comments.FORUM_POST_CLASSES) and "
         "no named thread that is its content, the engine's posts are that thread "

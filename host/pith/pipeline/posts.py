@@ -26,7 +26,9 @@ kept like its first post'):
 - the grown element holds at most `GROWN_MAX` times the text
   of the element and its peers (a class shared by the post and a sidebar's widget would
   pull in the page), and never is the page's `html` or `body`;
-- what else the growth brings in keeps the bar of a block outside the element (`add`).
+- what else the growth brings in keeps the bar of a block outside the element (`add`),
+  but for what lies in a post's body, the classed row holding a post's text: a reply's
+  quote, list or code keeps the element's bar (`in_bodies`, option `forum_posts_body`).
 
 `meta_lines` (select.py, option `forum_meta`): the author-and-date line a board writes
 in every post ("Topic starter 08/05/2024 9:58 pm", "asked Jul 28, 2016") is judged no
@@ -240,7 +242,7 @@ def meta_lines(snap: Snapshot, choice: Choice, page: Judged, blocks,
 
 def alike(snap: Snapshot, feats: Features, choice: Choice, page: Judged, blocks,
           floor: float, add: float | None, within: bool = True,
-          best: bool = True, bare: bool = True) -> tuple[Choice, Judged]:
+          best: bool = True, bare: bool = True, body: bool = True) -> tuple[Choice, Judged]:
     """(`choice` grown to hold the posts written like the text it keeps, `page` with
     those posts judged at least `floor`, the other blocks the growth brings in judged no
     content under `add`, as blocks outside the element are); both as they are when the
@@ -252,8 +254,12 @@ def alike(snap: Snapshot, feats: Features, choice: Choice, page: Judged, blocks,
     model is SURE of no block of the element, its block judged most likely, when kept
     (at least `floor`), names the posts' text. With `bare` (option forum_posts_bare), a
     block of bare text in its own classed row is written like the kept blocks inside a
-    row of its tag and class (`_bare`). On a forum's page no comment thread is
-    left apart (comments.is_content), so none is in the way."""
+    row of its tag and class (`_bare`). With `body` (option forum_posts_body), a block
+    the growth brings in inside a post's body — the classed row holding a block written
+    like the kept ones — keeps the bar of a block inside the element (`floor`), not
+    `add`: a reply's quote of an earlier post, its list or code, is the reply's text
+    (NOTES.md, 'Why a reply's quote is kept with the reply'). On a forum's page no
+    comment thread is left apart (comments.is_content), so none is in the way."""
     node = choice.node
     rows = blocks.rows
     sig, holder = signatures(snap, blocks)
@@ -289,11 +295,27 @@ def alike(snap: Snapshot, feats: Features, choice: Choice, page: Judged, blocks,
     alike_rows = likened & held & ~away[rows]
     p = np.where(alike_rows, np.maximum(page.p, floor), page.p)
     # the rest the grown element brings in (authors' boxes, dates, moderators' notes) keeps
-    # the bar of a block outside the element: the model's `add`
+    # the bar of a block outside the element: the model's `add`; but for what a post's
+    # body holds besides the text its peers share (a quote, a list, a code block): the
+    # post's own, judged as the element's blocks are
     if add is not None:
-        p = np.where(held & ~inside & ~alike_rows & (p < add), 0.0, p)
+        bar = held & ~inside & ~alike_rows & (p < add)
+        if body:
+            bar &= ~(in_bodies(snap, blocks, sig, holder, alike_rows) & (p >= floor))
+        p = np.where(bar, 0.0, p)
     return pin(choice, grown), dataclasses.replace(page, p=p)
 
+
+def in_bodies(snap: Snapshot, blocks, sig: np.ndarray, holder: np.ndarray,
+              alike_rows: np.ndarray) -> np.ndarray:
+    """A mask over the blocks inside a post's body: the subtree of a classed row
+    (`signatures`' holder) that holds a block of `alike_rows` (a NodeBB reply's
+    `div.content`, SMF's `div.inner`, Invision's `div.ipsType_richText`): the quote, the
+    list, the code the reply writes there are its text, as its paragraphs are."""
+    named = alike_rows & (sig >= 0)
+    if not named.any():
+        return np.zeros(len(blocks.rows), np.bool_)
+    return snap.subtrees(np.unique(holder[named]))[blocks.rows]
 
 def question(snap: Snapshot, feats: Features, choice: Choice, page: Judged, blocks,
              thread: comments.Thread | None, top: int, floor: float) -> tuple[Choice, Judged]:

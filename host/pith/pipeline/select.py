@@ -304,7 +304,8 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
         result, page = posts.alike(snap, feats, result, page, blocks_mod.compute(snap, feats),
                                    model.threshold, model.add,
                                    opts.forum_posts_within and content is not None,
-                                   opts.forum_posts_best, opts.forum_posts_bare)
+                                   opts.forum_posts_best, opts.forum_posts_bare,
+                                   opts.forum_posts_body)
         if opts.forum_meta:
             page = posts.meta_lines(snap, result, page, blocks_mod.compute(snap, feats),
                                     opts.forum_meta_dates)
