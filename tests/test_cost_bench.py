@@ -11,7 +11,7 @@ from pith.pipeline import pagetype
 from pith.pipeline.metadata import merge
 from pith.pipeline.select import select
 from pith.pipeline.snapshot import from_json
-from test_pagetype import LONG, tiny_dataset
+from test_train_pagetype import LONG, tiny_dataset
 
 
 def page():
