@@ -45,8 +45,6 @@ _NOT_OPENED = frozenset({
 # Inside these (foreign content) `<x/>` closes itself; in HTML it opens `x` like `<x>`.
 _FOREIGN = ("svg", "math")
 
-# The quick bound's tags: "/" of an end tag and the name, nothing else (a C-speed scan).
-_TAG = re.compile(r"<(/?[a-zA-Z][^\s/>]*)")
 # Where text that holds no tags starts, and the end of each kind: a comment, or one of
 # RAW_TEXT (its names as a trie, wordtrie.py: at each "<" of a page one comparison per
 # first letter, not one attempt per name; tests/test_nesting.py compares the two).
@@ -87,33 +85,25 @@ def _tag_spans(html: str) -> list[tuple[int, int]]:
             at = len(html) if close is None else close.end()
 
 
-def _tag_text(html: str) -> str:
-    """`html` without its comments and raw-text elements' contents."""
-    return "".join(html[a:b] for a, b in _tag_spans(html))
+# A tag as the bound reads it: the same matches as _TAG_SPAN (one span at a time: a tag
+# ends at its span's end as the exact pass reads it), "/" of an end tag and the name in
+# one group; with its rest as a second group for the self-closing ones (`_FLAGGED`).
+_TAG = re.compile(r"<(/?[a-zA-Z][^\s/>]*)[^>]*")
+_FLAGGED = re.compile(r"<(/?[a-zA-Z][^\s/>]*)([^>]*)")
 
 
-def depth_bound(html: str) -> int:
-    """An upper bound of the depth `capped` tracks, in C-speed scans and numpy: each tag
-    name on its own is a counter (up at a start tag, down at an end tag while above
-    zero), and their sum bounds the elements open (each name's counter is never below
-    the elements of that name open, whatever closes them). Self-closing tags and tags of
-    foreign content count as opening: only an over-estimate, never an under-one. A page
-    whose opening start tags are at most MAX_DEPTH in all is answered by their count."""
-    tags = _TAG.findall(_tag_text(html))        # "div", "/div", "DIV", ...
-    if len(tags) <= MAX_DEPTH:
-        return len(tags)
-    spellings = list(set(tags))                    # a few dozen on a real page
-    code = {t: k for k, t in enumerate(spellings)}
-    names: dict[str, int] = {}
-    spelling_name = np.array([names.setdefault(t.lstrip("/").lower(), len(names))
-                              for t in spellings], np.int64)
-    spelling_step = np.array([-1 if t[0] == "/" else
-                              0 if t.lower() in _NOT_OPENED else 1 for t in spellings], np.int64)
-    which = np.fromiter(map(code.__getitem__, tags), np.int64, len(tags))
-    name_id, step = spelling_name[which], spelling_step[which]
-    opening = int(np.count_nonzero(step > 0))           # every counter's sum is at most
-    if opening <= MAX_DEPTH:                            # the start tags that open: half a
-        return opening                                  # crawl's pages need no order
+def _tag_names(html: str, pattern: re.Pattern = _TAG) -> list:
+    """What `pattern` finds in each span of `_tag_spans(html)`, in order: the tags the exact
+    pass reads, none made of two spans' pieces and none inside another tag's attributes."""
+    names: list = []
+    for start, end in _tag_spans(html):
+        names += pattern.findall(html, start, end)
+    return names
+
+
+def _counter_bound(name_id: np.ndarray, step: np.ndarray) -> int:
+    """The largest sum over names of each name's clamped counter (up at a step of +1, down
+    at -1 while above zero), tags in page order: never below the elements open."""
     order = np.argsort(name_id, kind="stable")          # each name's tags, in page order
     sid, sstep = name_id[order], step[order]
     first = np.ones(len(sid), np.bool_)
@@ -124,13 +114,108 @@ def depth_bound(html: str) -> int:
     # maximum of those starts was wrong when a name's tags sum below zero: the names
     # after it each lost up to one, and `</y-1><x-1></y-2><x-2>…` bounded 3,000 levels by 0)
     own = total - (total - sstep)[first][segment]
-    span = 2 * len(tags) + 2                             # so each segment's minima restart
+    span = 2 * len(sid) + 2                              # so each segment's minima restart
     low = np.minimum.accumulate(own - segment * span) + segment * span
     count = own - np.minimum(low, 0)                     # the clamped counter, after each tag
     before = np.where(first, 0, np.concatenate(([0], count[:-1])))
-    change = np.empty(len(tags), np.int64)
+    change = np.empty(len(sid), np.int64)
     change[order] = count - before
     return int(np.cumsum(change).max())
+
+
+def _spelled(tags: list) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """(name code, step, names) of each tag spelling in `tags` ("div", "/DIV"): the step
+    +1 for a start tag that opens, 0 for one that never does, -1 for an end tag."""
+    spellings = list(set(tags))                    # a few dozen on a real page
+    code = {t: k for k, t in enumerate(spellings)}
+    names: dict[str, int] = {}
+    spelling_name = np.array([names.setdefault(t.lstrip("/").lower(), len(names))
+                              for t in spellings], np.int64)
+    spelling_step = np.array([-1 if t[0] == "/" else
+                              0 if t.lower() in _NOT_OPENED else 1 for t in spellings], np.int64)
+    which = np.fromiter(map(code.__getitem__, tags), np.int64, len(tags))
+    return spelling_name[which], spelling_step[which], list(names)
+
+
+def depth_bound(html: str) -> int:
+    """An upper bound of the depth `capped` tracks, in C-speed scans and numpy: each tag
+    name on its own is a counter (up at a start tag, down at an end tag while above
+    zero), and their sum bounds the elements open (each name's counter is never below
+    the elements of that name open, whatever closes them). A page whose opening start
+    tags are at most MAX_DEPTH in all is answered by their count. Self-closing tags
+    count as opening (a `<path/>` outside svg and math does open) unless that bound is
+    over MAX_DEPTH: then those where an svg or math element is surely open
+    (`_in_foreign`) count as nothing, as the exact pass skips them there (NOTES.md,
+    'Why the depth bound reads the exact pass's tags and skips a drawing's self-closing
+    ones')."""
+    tags = _tag_names(html)                            # "div", "/div", "DIV", ...
+    if len(tags) <= MAX_DEPTH:
+        return len(tags)
+    name_id, step, names = _spelled(tags)
+    opening = int(np.count_nonzero(step > 0))           # every counter's sum is at most
+    if opening <= MAX_DEPTH:                            # the start tags that open: half a
+        return opening                                  # crawl's pages need no order
+    bound = _counter_bound(name_id, step)
+    if bound <= MAX_DEPTH or not any(name in _FOREIGN for name in names):
+        return bound
+    rests = _tag_names(html, _FLAGGED)                  # the same tags, with their rests
+    closing = np.fromiter((rest[-1:] == "/" for _, rest in rests), np.bool_, len(rests))
+    closing &= step > 0                                 # self-closing, opening outside
+    if not closing.any():
+        return bound
+    step = np.where(closing & _in_foreign(name_id, step, closing, names), 0, step)
+    return _counter_bound(name_id, step)
+
+
+def _in_foreign(name_id: np.ndarray, step: np.ndarray, closing: np.ndarray,
+                names: list[str]) -> np.ndarray:
+    """Whether each tag lies where an svg or math element is surely open in the exact
+    pass, in numpy: after its start tag, up to the first tag that may close it. Read
+    without the self-closing tags (which open nothing there) and without end tags of
+    names that never open (nothing to the exact pass), the tags after it are taken while
+    they nest as brackets whose pairs share their name: then each end tag closes only
+    its own pair, on top of the exact pass's stack, and the svg stays open. The region
+    ends at the first end tag that pairs with the svg itself or a tag before it (the svg
+    may close there), or with a start tag of another name (the exact pass may close more
+    than its pair). An svg whose content is less regular covers less: never more."""
+    n = len(name_id)
+    never = np.array([name in _NOT_OPENED for name in names], np.bool_)[name_id]
+    kept = np.flatnonzero((step != 0) & ~closing & ~((step < 0) & never))
+    m = len(kept)
+    if m == 0:                                           # no svg or math start tag opens
+        return np.zeros(n, np.bool_)
+    sid, kind = name_id[kept], step[kept]
+    after = np.cumsum(kind)                              # the level after each tag
+    before = after - kind
+    low = int(min(after.min(), before.min()))
+    width = m + 1                                        # a key: level, then place
+
+    def keyed(where: np.ndarray, level: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        key = (level - low) * width + where
+        order = np.argsort(key)
+        return key[order], where[order]
+
+    starts, ends = np.flatnonzero(kind > 0), np.flatnonzero(kind < 0)
+    # each end tag's pair: the last start tag before it that rose to the level it leaves
+    start_key, by_start = keyed(starts, after[starts])
+    at = np.searchsorted(start_key, (before[ends] - low) * width + ends) - 1
+    pair = by_start[np.maximum(at, 0)]
+    paired = (at >= 0) & (after[pair] == before[ends])
+    wrong = np.sort(ends[~paired | (sid[pair] != sid[ends])])
+    wrong = np.append(wrong, m)                          # a sentinel past the last tag
+    # each svg or math start tag, and the first end tag after it leaving its level
+    foreign = [k for k, name in enumerate(names) if name in _FOREIGN]
+    opens = starts[np.isin(sid[starts], foreign)]
+    end_key, by_end = keyed(ends, before[ends])
+    at = np.searchsorted(end_key, (after[opens] - low) * width + opens, "right")
+    close = np.append(by_end, m)[at]
+    close = np.where((close < m) & (before[np.minimum(close, m - 1)] == after[opens]),
+                     close, m)
+    stop = np.minimum(close, wrong[np.searchsorted(wrong, opens, "right")])
+    edge = np.zeros(n + 1, np.int64)                     # +1 after each start, -1 at its stop
+    np.add.at(edge, kept[opens] + 1, 1)
+    np.add.at(edge, np.append(kept, n)[stop], -1)
+    return np.cumsum(edge[:n]) > 0
 
 
 def _whole(html: str, m: re.Match) -> tuple[int, int]:
