@@ -155,6 +155,36 @@ def test_dated_lines_are_the_short_texts_and_tails_holding_a_year_in_row_order()
                                                      6: "2019-06-05"}
 
 
+def test_dated_lines_leave_out_only_strings_that_hold_no_year():
+    """dated_lines reads no short string of fewer than YEAR_CHARS non-space characters
+    (the whitespace between tags, most short strings): its lines are those of every short
+    string searched (the definition), on edge strings (a year alone, one between blanks of
+    every kind, three digits, a year in other digits) and random rows."""
+    import random
+
+    def every_short(snap, rows):
+        strings, where = [], []
+        for column in dateline.DATED_COLUMNS:
+            at = window.short_rows(snap, column, rows, dateline.MAX_DATELINE_CHARS)
+            strings += snap.cols[column][at].tolist()
+            where += [(int(r), column) for r in at.tolist()]
+        return [(*where[i], strings[i]) for i in
+                window.matching_strings(strings, dates.YEAR, lower=False).tolist()]
+
+    edges = ["2024", " 2024 ", "\n\u00a02019\u2003", "\t1999", "202", " 20 ", "", "   \n",
+             "\u0662\u0660\u0662\u0664", "20\u0664\u0665", "x2023", "2 0 2 4", "19\n99"]
+    rng = random.Random(13)
+    for trial in range(80):
+        pick = edges if trial == 0 else [rng.choice(edges) for _ in range(rng.randrange(1, 30))]
+        rows = [("html", -1), ("body", 0)] + [
+            ("span", 1, {"text": t, "tail": rng.choice(edges)}) for t in pick]
+        snap = snapshot_mod.from_json(make_snapshot(rows), 1000)
+        every = np.arange(snap.n)
+        assert dateline.dated_lines(snap, every) == every_short(snap, every), pick
+        if trial == 0:
+            assert {s for _, _, s in dateline.dated_lines(snap, every)} >= {"2024", " 2024 "}
+
+
 def test_first_date_is_the_min_over_every_dated_line():
     """dateline.first_date (the lines read nearest first, stopping at the first key a line
     dates) gives what the min over short_dates of every line gave, for the keys the date

@@ -108,3 +108,56 @@ def test_matching_strings_lower_cases_each_string_as_the_joined_text():
         want = sorted({int(np.searchsorted(starts, m.start(), side="right") - 1)
                        for m in rx.finditer(big)})
         assert window.matching_strings(strings, rx).tolist() == want, strings
+
+
+def test_blank_short_texts_searched_as_empty_find_what_the_whole_texts_find():
+    """The byline's short texts with their blank strings made "" (window.blank_emptied, the
+    non-space counts features.column_lengths gives) are found by its three searches — the
+    "By" lines, the credit sentences, the date lines' separators — as the texts as written
+    are: edge lists (a "By" line whose match takes the newline after it, then a blank
+    string, then another "By" line; "written", blank strings of every kind of whitespace,
+    "by"; a string of no character at all) and random lists of By lines, blanks and words."""
+    import random
+    from pith.pipeline.features import nonspace_lengths
+    patterns = (byline.BY_TEXT, byline.CREDIT_CUE, *byline.DATELINE_SEPARATORS)
+
+    def both(strings):
+        arr = np.array(strings, dtype=object)
+        solid = nonspace_lengths(arr)
+        emptied = window.blank_emptied(arr, solid).tolist()
+        assert all(e == ("" if not s.strip() else s) for s, e in zip(strings, emptied))
+        whole, blank = window.Searched(list(strings)), window.Searched(emptied)
+        return [(whole.find(rx).tolist(), blank.find(rx).tolist()) for rx in patterns]
+
+    edges = [["By", "   ", "By Jane Doe"], ["By", "\n  \n", "by Jane"], ["By:", "\t", "By Ann"],
+             ["written", " \u00a0 ", "by Ann Roe"], ["written", "\u3000\n\u2003", "by", "x"],
+             ["Author", "", "  ", "Author: Jo"], ["By ", " ", "\n", "作者：张三"],
+             ["a | b", "\r\n", "· c", "  ", "• d"], ["BY İLKER", "\x0b\x0c", "by x"]]
+    for strings in edges:
+        for want, got in both(strings):
+            assert got == want, strings
+    rng = random.Random(3)
+    pieces = ["By", "by ", "By:", "Written", "written by", "Author", "作者：", " Jane", "\n",
+              "|", "·", "•", "x", "İ", "Posted by", "\t"]
+    blanks = ["", " ", "\n", "\n   ", "\t \n", "\u00a0", "\u2003\n", "\r\n\x0c"]
+    for _ in range(400):
+        strings = [rng.choice(blanks) if rng.random() < 0.5 else
+                   "".join(rng.choice(pieces) for _ in range(rng.randrange(1, 4)))
+                   for _ in range(rng.randrange(0, 12))]
+        for want, got in both(strings):
+            assert got == want, strings
+
+
+def test_the_byline_searches_its_short_texts_with_blanks_emptied():
+    """The byline's Rows of short texts are searched with their blank strings emptied
+    (blank_empty): the rows each pattern finds are matching_rows's over the same rows."""
+    rows = [("html", -1), ("body", 0)]
+    for text in ["By", "\n   ", "By Jane Doe", "  ", "written", " ", "by Ann Roe", "x | y · z • w"] * 30:
+        rows.append(("span", 1, {"text": text}))
+    snap = snapshot_mod.from_json(make_snapshot(rows), 1000)
+    short = window.short_rows(snap, "text", np.arange(snap.n), byline.MAX_BYLINE_CHARS * 2)
+    prepared = window.Rows(snap, "text", short, blank_empty=True)
+    for rx in (byline.BY_TEXT, byline.CREDIT_CUE, *byline.DATELINE_SEPARATORS):
+        want = window.matching_rows(snap, "text", rx, short)
+        assert len(want) and prepared.matching(rx).tolist() == want.tolist()
+    assert "\n   " not in prepared.searched.strings and "" in prepared.searched.strings

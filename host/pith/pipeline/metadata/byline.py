@@ -286,7 +286,8 @@ def byline(snap, gone: np.ndarray, node: int, author_links: list[int]) -> list[s
         """The short texts matching `rx`: the "By" lines and the credit sentences search
         the same ones, picked and prepared once, when the first of the two asks."""
         if not short:
-            short.append(Rows(snap, "text", short_rows(snap, "text", rows, MAX_BYLINE_CHARS * 2)))
+            short.append(Rows(snap, "text", short_rows(snap, "text", rows, MAX_BYLINE_CHARS * 2),
+                              blank_empty=True))
         return short[0].matching(rx)
 
     def links_to_authors():

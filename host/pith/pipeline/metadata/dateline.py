@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import wordtrie
 from ..codes import distinct
-from ..features import tag_in
+from ..features import column_lengths, tag_in
 from . import dates
 from .window import (AFTER_ROWS, MAX_BYLINE_ROWS, MAX_TRIES, WINDOW_ROWS, around, matching_strings,
                      near, short_rows, text_of, window_names)
@@ -101,6 +101,8 @@ def is_clock(snap, r: int, inside: bool = False) -> bool:
     return bool(CLOCK_NAMES.search(" ".join(names).lower()))
 
 
+# A year's characters (dates.YEAR: four, none of them whitespace).
+YEAR_CHARS = 4
 # The columns a short date line is read from: a row's own text, and the text after it (a
 # date written after a label element: "<b>Posted:</b> May 3, 2024").
 DATED_COLUMNS = ("text", "tail")
@@ -116,7 +118,12 @@ def dated_lines(snap, rows: np.ndarray) -> list[tuple[int, str, str]]:
     (dates.YEAR): the only strings a shown date is read from. One search over the short
     ones of both columns joined, as written (a pattern of digits: lower case changes
     nothing it finds; NOTES.md, 'Why the stages read tags by their codes')."""
-    short = [short_rows(snap, column, rows, MAX_DATELINE_CHARS) for column in DATED_COLUMNS]
+    # a string of fewer than YEAR_CHARS characters but whitespace holds no year: not read
+    # (most short strings are the whitespace between tags; NOTES.md, 'Why blank short texts
+    # are not searched')
+    short = [at[column_lengths(snap, column)[at] >= YEAR_CHARS]
+             for column in DATED_COLUMNS
+             for at in (short_rows(snap, column, rows, MAX_DATELINE_CHARS),)]
     strings = [s for column, at in zip(DATED_COLUMNS, short) for s in snap.cols[column][at].tolist()]
     if not strings:
         return []

@@ -13,7 +13,7 @@ import re
 import numpy as np
 
 from ..codes import ascending_distinct, used
-from ..features import lower_in_place, string_lengths, tag_in
+from ..features import column_lengths, lower_in_place, string_lengths, tag_in
 
 # Rows before the chosen element that count as "its top": a header of a headline, a
 # byline, a date and share buttons runs to a hundred rows or two.
@@ -73,10 +73,12 @@ def matching_rows(snap, column: str, rx: re.Pattern, rows: np.ndarray) -> np.nda
 class Rows:
     """Rows whose `column` strings several patterns search (`matching`): the strings picked,
     joined and lower-cased once (Searched), the first time a pattern asks (the byline's "By"
-    lines and its credit sentences search the same short texts)."""
+    lines and its credit sentences search the same short texts). With `blank_empty`, a
+    string of whitespace alone is searched as "" (`blank_emptied`)."""
 
-    def __init__(self, snap, column: str, rows: np.ndarray) -> None:
+    def __init__(self, snap, column: str, rows: np.ndarray, blank_empty: bool = False) -> None:
         self.snap, self.column, self.rows = snap, column, rows
+        self.blank_empty = blank_empty
         self.searched: Searched | None = None
 
     def matching(self, rx: re.Pattern) -> np.ndarray:
@@ -84,8 +86,30 @@ class Rows:
         if not len(self.rows):
             return np.zeros(0, np.int64)
         if self.searched is None:
-            self.searched = Searched(self.snap.cols[self.column][self.rows].tolist())
+            strings = self.snap.cols[self.column][self.rows]
+            if self.blank_empty:
+                strings = blank_emptied(strings, column_lengths(self.snap, self.column)[self.rows])
+            self.searched = Searched(strings.tolist())
         return self.rows[self.searched.find(rx)]
+
+
+def blank_emptied(strings: np.ndarray, solid: np.ndarray) -> np.ndarray:
+    """`strings` (an object array) with those of no character but whitespace (`solid`, their
+    non-space counts: features.column_lengths, counted once a snapshot) made "": the text a
+    search of the byline's short texts reads is a third as long, its engine tries no blank
+    string's inner newlines (a page's layout whitespace between tags is most of its short
+    texts), and every one of those patterns finds the same strings: none starts a match in
+    whitespace, each string keeps its own newline before it (a "By" line's match that takes
+    the newline after it takes no later string's), and between two strings there is
+    whitespace still, as much as `\s+`, `\b` and `[ \t\n]` ask (str.isspace is both the
+    count's whitespace and `\s`; tests/test_metadata_window.py compares the two searches).
+    NOTES.md, 'Why blank short texts are not searched'."""
+    blank = solid == 0
+    if not blank.any():
+        return strings
+    out = strings.copy()
+    out[blank] = ""
+    return out
 
 
 def matching_names(snap, column: str, rx: re.Pattern, rows: np.ndarray) -> np.ndarray:
