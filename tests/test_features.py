@@ -516,3 +516,34 @@ def test_role_codes_gather_numpys_lower_case_of_each_row():
             has = np.flatnonzero(snap.role != "")
             old[has] = np.isin(np.char.lower(snap.role[has].astype(str)), wanted)
             assert auto._roles(snap, wanted).tolist() == old.tolist()
+
+
+def test_a_shown_aria_hidden_link_is_read_but_copies_menus_and_undrawn_links_are_not():
+    # a teaser: its title link (3), its excerpt linked again aria-hidden (4, "tabindex=-1":
+    # the second link to one address), the title linked again aria-hidden (5, a copy), an
+    # aria-hidden menu (6, no link), an aria-hidden link inside a display:none row (8)
+    rows = [("html", -1), ("body", 0), ("article", 1),
+            ("a", 2, {"link": 1, "text": "Beats Solo 4 in new colours"}),
+            ("a", 2, {"link": 1, "hidden": 16, "text": "Walmart now has the Beats Solo 4 "
+                                                       "in retailer-exclusive colorways."}),
+            ("a", 2, {"link": 1, "hidden": 16, "text": "Beats Solo 4 in new colours"}),
+            ("div", 1, {"hidden": 16, "text": "Home News Reviews Deals Forums"}),
+            ("div", 1, {"hidden": 1}),
+            ("a", 7, {"link": 1, "hidden": 16, "text": "a closed dialog's only link text"})]
+    snap = from_json(make_snapshot(rows), 1000)
+    assert hidden_bits(snap).tolist() == [0, 0, 0, 0, 0, 16, 16, 1, 16]
+    assert hidden_bits(snap, aria_links=False).tolist() == [0, 0, 0, 0, 16, 16, 16, 1, 16]
+    assert compute(snap).hidden.tolist() == [False] * 5 + [True] * 4
+    assert compute(snap, aria_links=False).hidden[4]
+    # a browser's capture: the excerpt is read where it is drawn, not where it has no box
+    # (a collapsed panel's link) or lies off the page (a carousel's far slide)
+    drawn = [r if r[0] != "a" or r[2].get("hidden") != 16 else
+             (r[0], r[1], {**r[2], "x": 10, "y": 40, "w": 300, "h": 20}) for r in rows]
+    boxed = make_snapshot(drawn, layout=True)
+    boxed["page"] = [1280, 2000]
+    assert hidden_bits(from_json(boxed, 1000))[4] == 0
+    unboxed = make_snapshot(rows, layout=True)
+    unboxed["page"] = [1280, 2000]
+    assert hidden_bits(from_json(unboxed, 1000))[4] == 16
+    boxed["nodes"]["x"][4] = 5000
+    assert hidden_bits(from_json(boxed, 1000))[4] == 16

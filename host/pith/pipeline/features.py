@@ -56,6 +56,12 @@ REVEAL_SECTIONS_MIN = 3
 # True)`, option hidden_reveal), its display:none menus and dialogs still hidden (NOTES.md,
 # 'Why a page waiting for its reveal keeps its closed menus hidden').
 REVEAL_BITS = VISIBILITY_HIDDEN | OPACITY_ZERO
+# An aria-hidden link a reader sees is read as shown unless at least this share of its
+# three-word runs is read elsewhere on the page: a card's second link to one address
+# (a teaser's excerpt) is its own text, a title linked twice is a copy (NOTES.md, 'Why a
+# shown aria-hidden link is read').
+ARIA_LINK_COPY_SHARE = 0.5
+LINK_TAGS = frozenset(("a",))
 # A custom element's tag holds a hyphen (the HTML standard's valid custom element name).
 CUSTOM_TAG_MARK = "-"
 # React's streaming server rendering (React 18+, Next.js) parks each late part of a page
@@ -354,18 +360,65 @@ class Features:
         return self.cache[key]
 
 
-def hidden_bits(snap: Snapshot) -> np.ndarray:
+def hidden_bits(snap: Snapshot, aria_links: bool = True) -> np.ndarray:
     """The snapshot's `hidden` column as the pipeline reads it: opacity:0 is taken off
     every row of a snapshot without layout (STATIC_SHOWN_BITS); display:none is taken off
     React's parked segments (STREAMED_SEGMENT_ID divs), Marko's (`marko_fragments`) and
     a parked main landmark's rows (`parked_main`), and display:none and opacity:0
     (FOLDED_CLOSED) off folded content (tab panels and FOLDED_NAMES rows that are not
-    aria-hidden), which are the page's content. Found once per snapshot."""
-    return snap.memo(("hidden_bits",), lambda: _hidden_bits(snap))
+    aria-hidden), which are the page's content; with `aria_links`, aria-hidden is taken
+    off the links a reader sees (`shown_aria_links`). Found once per snapshot."""
+    return snap.memo(("hidden_bits", aria_links), lambda: _hidden_bits(snap, aria_links))
 
 
-def _hidden_bits(snap: Snapshot) -> np.ndarray:
+def shown_aria_links(snap: Snapshot, bits: np.ndarray) -> np.ndarray:
+    """Rows whose aria-hidden is no hiding: the outermost aria-hidden rows that are links
+    (`a` with an address) holding text, under no other hidden row, drawn (a capture with
+    layout: the row or a row below it has a box of some size on the page) and whose
+    word runs are mostly not read elsewhere on the page (less than ARIA_LINK_COPY_SHARE of
+    them outside every hidden row), with the rows below them. Such a link is the second
+    link of a card to one address, kept from screen readers and the keyboard (a teaser's
+    excerpt linked again, `tabindex="-1"`), which the eye reads (NOTES.md, 'Why a shown
+    aria-hidden link is read')."""
+    aria = (bits & ARIA_HIDDEN) > 0
+    cand = aria & (snap.link > 0) & tag_in(snap, LINK_TAGS)
+    if not cand.any():
+        return np.zeros(0, np.int64)
+    code = code_rows(snap)
+    other = ((bits & (HIDING_BITS & ~ARIA_HIDDEN)) > 0) | code
+    hid = aria | other
+    under = snap.below(hid)
+    rows = np.flatnonzero(cand & ~under & ~other)
+    own = np.where(code | snap.below(code), 0, own_lengths(snap))
+    rows = rows[snap.subtree_sum(own)[rows] > 0]
+    if len(rows) and snap.layout:
+        right = (snap.meta.get("page") or [0, 0])[0] or np.inf
+        drawn = ((snap.w > 0) & (snap.h > 0) & (snap.x + snap.w > 0) & (snap.x < right)
+                 & (snap.y + snap.h > 0))
+        rows = rows[snap.subtree_sum(drawn.astype(np.int64))[rows] > 0]
+    if not len(rows):
+        return np.zeros(0, np.int64)
+    away = hid | under
+    up = np.maximum(snap.parent, 0)
+    outside = _shingles(snap, np.flatnonzero(~away & (column_lengths(snap, "text") > 0)),
+                        np.flatnonzero(~away[up] & (snap.parent >= 0)
+                                       & (column_lengths(snap, "tail") > 0)))
+    shown = []
+    for r in rows.tolist():          # a few links a page at most
+        end = int(snap.end[r])
+        mine = _shingles(snap, np.arange(r, end), np.arange(r + 1, end))
+        if mine and len(mine & outside) < ARIA_LINK_COPY_SHARE * len(mine):
+            shown.append(r)
+    return np.flatnonzero(snap.subtrees(shown)) if shown else np.zeros(0, np.int64)
+
+
+def _hidden_bits(snap: Snapshot, aria_links: bool) -> np.ndarray:
     bits = snap.hidden
+    if aria_links and ((bits & ARIA_HIDDEN) > 0).any():
+        links = shown_aria_links(snap, bits)
+        if len(links):
+            bits = bits.copy()
+            bits[links] &= ~ARIA_HIDDEN
     if (not snap.layout or scroll_reveal(snap, bits)) and ((bits & STATIC_SHOWN_BITS) > 0).any():
         bits = bits & ~STATIC_SHOWN_BITS
     shown_comments = undefined_comments(snap, bits)
@@ -515,9 +568,11 @@ def zero_font(snap: Snapshot, own_chars: np.ndarray) -> np.ndarray:
     return ~readable & (own_chars > 0) & (seen_below == 0)
 
 
-def compute(snap: Snapshot, skip_hidden: bool = True, revealed: bool = False) -> Features:
+def compute(snap: Snapshot, skip_hidden: bool = True, revealed: bool = False,
+            aria_links: bool = True) -> Features:
     """All features of `snap`; `skip_hidden` treats hidden rows like code (not content);
-    `revealed` reads the page as its reveal shows it (REVEAL_BITS do not hide)."""
+    `revealed` reads the page as its reveal shows it (REVEAL_BITS do not hide);
+    `aria_links` reads the aria-hidden links a reader sees as shown (hidden_bits)."""
     parent = snap.parent
     text_len = column_lengths(snap, "text")
     tail_len = column_lengths(snap, "tail")
@@ -526,7 +581,7 @@ def compute(snap: Snapshot, skip_hidden: bool = True, revealed: bool = False) ->
     np.add.at(own_texts, parent[1:], (tail_len[1:] > 0).astype(np.int64))
 
     hiding = HIDING_BITS & ~REVEAL_BITS if revealed else HIDING_BITS
-    own_hidden = ((hidden_bits(snap) & hiding) > 0) | zero_font(snap, own_chars)
+    own_hidden = ((hidden_bits(snap, aria_links) & hiding) > 0) | zero_font(snap, own_chars)
     hidden = own_hidden | snap.below(own_hidden)
     dead = code_rows(snap) | (own_hidden if skip_hidden else False)
     gone = dead | snap.below(dead)

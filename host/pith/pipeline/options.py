@@ -630,6 +630,12 @@ class Options:
         True, "hidden elements (display:none, visibility:hidden, aria-hidden, zero size) "
         "count like nonContentNodes: a reader never sees their text")
 
+    aria_hidden_links: bool = _opt(
+        True, "an aria-hidden link a reader sees (drawn, under no other hidden row) whose "
+        "text is mostly not read elsewhere on the page is read as shown: a card's second "
+        "link to one address, a teaser's excerpt (features.shown_aria_links; NOTES.md, "
+        "'Why a shown aria-hidden link is read')")
+
     hidden_min_visible: float = _opt(
         0.1, "when hiding leaves less than this share of the page's text visible, the page is "
         "scored as if nothing were hidden (select.py stage 3; 0 = only when no text at "

@@ -266,7 +266,8 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
         if consume and isinstance(capture.get("nodes"), dict):
             capture["nodes"].clear()
     t1 = time.perf_counter()
-    feats = features_mod.compute(snap, skip_hidden=opts.skip_hidden)
+    feats = features_mod.compute(snap, skip_hidden=opts.skip_hidden,
+                                  aria_links=opts.aria_hidden_links)
     t2 = time.perf_counter()
     run = runner(opts.algorithm)
     hidden_ignored = False
@@ -280,7 +281,8 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
         feats, result = revealed(snap, opts, run) if opts.hidden_reveal else (feats, None)
         if result is None:
             opts = dataclasses.replace(opts, skip_hidden=False)
-            feats = features_mod.compute(snap, skip_hidden=False)
+            feats = features_mod.compute(snap, skip_hidden=False,
+                                         aria_links=opts.aria_hidden_links)
             result = run(snap, feats, opts)
             hidden_ignored = True
     if pin is not None:
@@ -491,7 +493,8 @@ def revealed(snap: snapshot_mod.Snapshot, opts: Options, run
     None when nothing is left to choose from): opacity:0 and visibility:hidden read as
     shown, display:none and aria-hidden still hiding (option hidden_reveal; NOTES.md, 'Why
     a page waiting for its reveal keeps its closed menus hidden')."""
-    feats = features_mod.compute(snap, skip_hidden=True, revealed=True)
+    feats = features_mod.compute(snap, skip_hidden=True, revealed=True,
+                                  aria_links=opts.aria_hidden_links)
     try:
         return feats, run(snap, feats, opts)
     except NoContent:
@@ -505,8 +508,8 @@ def mostly_hidden(snap: snapshot_mod.Snapshot, feats: features_mod.Features,
     text hidden on purpose (features.HIDDEN_ON_PURPOSE) do not count."""
     if not opts.skip_hidden or not feats.hidden.any():
         return False
-    out = features_mod.code_rows(snap) | \
-        ((features_mod.hidden_bits(snap) & features_mod.HIDDEN_ON_PURPOSE) > 0)
+    bits = features_mod.hidden_bits(snap, opts.aria_hidden_links)
+    out = features_mod.code_rows(snap) | ((bits & features_mod.HIDDEN_ON_PURPOSE) > 0)
     total = int(feats.own_chars[~(out | snap.below(out))].sum())
     return int(feats.chars[0]) < opts.hidden_min_visible * total
 
