@@ -460,3 +460,16 @@ def test_a_line_that_is_no_named_date_line_names_no_one(line):
                                         ("By Rebecca Lake, CEPF®", ["Rebecca Lake"])])
 def test_a_bylines_badges_and_registered_credentials_are_no_names(line, names):
     assert byline.clean_byline(line) == names
+
+
+def test_a_forum_topics_started_by_line_names_its_poster():
+    body = ("<h2>How is everyone using AI?</h2><p>Started by Biology Forums, June 04, 2024, 11:23:55 AM"
+            "</p><div class='post'><p>" + "A question about forums. " * 30 + "</p></div>")
+    assert meta_of(body)["authors"] == ["Biology Forums"]
+
+
+@pytest.mark.parametrize("line,names", [("Author pays all costs (editing, design, marketing)", []),
+                                        ("Author: jane doe", ["jane doe"]),
+                                        ("By Ludwig van Beethoven", ["Ludwig van Beethoven"])])
+def test_three_lower_case_words_after_a_label_are_a_sentence(line, names):
+    assert byline.clean_byline(line) == names

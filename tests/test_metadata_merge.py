@@ -636,3 +636,28 @@ def test_title_candidates_are_every_form_a_choice_could_take():
     found = merge.title_candidates(declared, entity, headlines, site, host)
     assert found[:2] == ["How tides work | Harbour Gazette", "How tides work"] \
         and "Harbour Gazette" in found
+
+
+def test_a_declared_author_the_page_never_shows_yields_to_its_by_line():
+    """A CMS account declared as author ("KatieS") where the page's "By" line names its
+    writer: the line's name; a declared author the page shows, or one the line names in
+    part, stands (NOTES.md, 'Why a declared author the page never shows yields to its "By"
+    line')."""
+    def authors(declared: str, line: str, elsewhere: str = "") -> list[str]:
+        head = f'<meta name="author" content="{declared}">'
+        body = (f"<article><h1>Rental cars</h1><p>{line}</p><p>"
+                + "Words of the article go on for a while here. " * 8 + f"</p>{elsewhere}</article>")
+        return meta_of(body, head=head)["authors"]
+    assert authors("KatieS", "by <a href='/x'>Aoife O'Riordan</a>") == ["Aoife O'Riordan"]
+    # the declared name shown anywhere on the page: it stands
+    assert authors("Stef Keegan", "By Lizzie Streit", "<p>Edited by Stef Keegan</p>") == ["Stef Keegan"]
+    # the "By" line names the declared author in part (an ampersand's "avec"): it stands
+    assert authors("Martin Untersinger (avec Damien Leloup et Morgane Tual)",
+                   "Par Martin Untersinger (avec <a href='/d'>Damien Leloup</a> et Morgane Tual)"
+                   ) == ["Martin Untersinger (avec Damien Leloup et Morgane Tual)"]
+    # no "By" line: the declared author stands
+    assert authors("KatieS", "Rental cars compared.") == ["KatieS"]
+    # a "By" line's one word (the declared person's user name) or a sentence: it stands
+    assert authors("Pero Farmak", "Posted by P3RO") == ["Pero Farmak"]
+    assert authors("Gale Jacobs", "This early childhood education activity by Lynn A. begins"
+                   ) == ["Gale Jacobs"]

@@ -68,7 +68,7 @@ CJK_BYLINE = CJK_BYLINE_MARK + r"[ \t]*"
 # look-ahead at their first letters: over the byline search's strings of 150 training
 # pages, 0.032 ms a call against 0.044 for the shorter list before the plural and CJK
 # labels, and 0.071 without the look-ahead (best of 7, one process).
-BY_TEXT = re.compile(r"\n[ \t]*(?=[wprabvd作记記撰著筆文])(?:(?:(?:written|posted|published|reported|authored)[ \t]+by|"
+BY_TEXT = re.compile(r"\n[ \t]*(?=[wprabvds作记記撰著筆文])(?:(?:(?:written|posted|published|reported|authored|started)[ \t]+by|"
                      r"by|von|par|por|door|author(?:s|\(s\))?|autor(?:en)?|auteurs?)"
                      r"[ \t]*[:\-–—]?[ \t\n]|" + CJK_BYLINE_MARK + ")")
 # A label that names the page's authors by that word ("Authors of this article:"), not by "by".
@@ -110,7 +110,7 @@ NOT_AUTHOR_TEXT = re.compile(r"(?:review|edit|fact[- ]?check|photo|photograph|il
                              r"image|video|updated)\w*\s+by\b", re.I)
 # What precedes a name on a byline, in the languages of the labelled pages ("via": a link
 # aggregator's submitter, lobste.rs's "via scvalex").
-BY_PREFIX = re.compile(r"^(?:(?:written|posted|published|reviewed|edited|reported|authored|created)\s+by|"
+BY_PREFIX = re.compile(r"^(?:(?:written|posted|published|reviewed|edited|reported|authored|created|started)\s+by|"
                        r"by|via|from|von|par|por|door|di|da|av|af|autor(?:a|en)?|authors?|"
                        r"author\(s\)|auteurs?|"
                        r"text|posted)(?:\s*[:\-–—]\s*|\s+|$)|^" + CJK_BYLINE, re.I)
@@ -160,6 +160,11 @@ NOT_NAME_PARTS = re.compile(r"\bmins?\b|\bread\b|^\w+(?:\.\w+)+$|\{|\}|@|"
                             r"\bfact[- ]?check|\bverified\b|\bexpert\b", re.I)
 # "By clicking …", "by keeping an eye on …": a sentence's gerund, no name.
 GERUND = re.compile(r"^[a-z]+ing\b")
+# Three words or more, none capitalised: a sentence's words after a label ("Author pays
+# all costs (editing, design)" in a price table), never a name (a forum's user name is one
+# word; a name's lower-case particles sit between capitalised words) (NOTES.md, 'Why a
+# declared author the page never shows yields to its "By" line').
+LOWER_WORDS = re.compile(r"^[a-z][a-z'’-]*(?:\s+\(?[a-z][a-z'’-]*){2,}\b")
 # Words of a sentence, not of a name: a lower-case article, determiner or pronoun before a
 # lower-case word ("By the end of this tutorial"; "the Lavazza Team" is a name), or a lower-case
 # verb or pronoun anywhere ("This review is posted in …"). Names hold lower-case
@@ -202,6 +207,7 @@ def is_name(n: str) -> bool:
     """A byline part that can be a person's or an organisation's name: not a stop word,
     not a date, at most six words, a letter, no digit run that makes it a date or id."""
     if not n or NOT_A_NAME.match(n) or NOT_NAME_PARTS.search(n) or GERUND.match(n) \
+            or LOWER_WORDS.match(n) \
             or SENTENCE_WORDS.search(n) or CALL_TO_ACTION.match(n) or POSTER_LABEL.match(n) \
             or len(n.split()) > 6 \
             or not any(c.isalpha() for c in n) or INITIAL.match(n):
@@ -274,11 +280,13 @@ def clean_declared_author(a: str) -> str | None:
     return a
 
 
-def byline(snap, gone: np.ndarray, node: int, author_links: list[int]) -> list[str]:
+def byline(snap, gone: np.ndarray, node: int, author_links: list[int],
+           only: int | None = None) -> list[str]:
     """Names of the byline nearest the chosen element's top: a rel=author link or a link
     to an author page, a row whose own text starts "By …", an element whose class or id
     names a byline or author (not an avatar, bio or card); an author link read with the
-    other author links of its byline (`_coauthors`); [] when none."""
+    other author links of its byline (`_coauthors`); [] when none. With `only`, the search
+    group of that number alone (1: the "By" lines, `_names_at`'s numbers)."""
     rows = around(snap, node)
     short: list[Rows] = []
 
@@ -307,6 +315,8 @@ def byline(snap, gone: np.ndarray, node: int, author_links: list[int]) -> list[s
               lambda: short_texts(CREDIT_CUE),
               lambda: distinct(np.concatenate([short_texts(rx) for rx in DATELINE_SEPARATORS])))
     for g, find_group in enumerate(groups):
+        if only is not None and g != only:
+            continue
         candidates = find_group()
         if not len(candidates):
             continue                       # most groups find nothing: no numpy calls on none

@@ -598,6 +598,37 @@ def declared_url_day(links: dict, meta: dict, ld: dict) -> str | None:
     return None
 
 
+def unshown(snap, names: list[str]) -> bool:
+    """Whether the page's text (every text and tail, window.page_text) writes none of
+    `names`, nor the last word of any (a family name: "Jane  Doe" across a line break, "Dr.
+    Jane Doe"). Plain searches, case kept (a case-folding regular expression over a page's
+    text costs ten times one): a name the page writes in other letters ("JANE DOE") seems
+    unshown, and its "By" line, which names it, keeps it (`by_line_instead`)."""
+    text = window.page_text(snap)
+    return not any(n in text or (n.split() and n.split()[-1] in text) for n in names)
+
+
+# A name written whole: two to five words, the first and the last capitalised, no digit
+# ("Aoife O'Riordan", "Ludwig van Beethoven", "Model Remodel"); a "By" line's one word is as
+# often the declared person's user name ("P3RO" for "Pero Farmak") as someone else.
+WHOLE_NAME = re.compile(r"^[^\W\d_a-z][^\s\d]*(?:\s+[^\s\d]+){0,3}\s+[^\W\d_a-z][^\s\d]*$")
+
+
+def by_line_instead(declared: list[str], by_line: list[str] | None) -> list[str]:
+    """The names of the page's "By" line (`by_line`: Shown's) instead of `declared`, the
+    declared authors a page never shows, when the line's first name is written whole
+    (WHOLE_NAME) and the line names someone else (no name of one holds a name of the
+    other): a CMS's account that uploaded the post ("KatieS", an editor) declared where
+    the byline shows its writer (NOTES.md, 'Why a declared author the page never shows
+    yields to its "By" line')."""
+    if not by_line or not WHOLE_NAME.match(by_line[0]):
+        return declared
+    folded = [fold(a) for a in declared]
+    if any(fold(b) in a or a in fold(b) for b in by_line for a in folded):
+        return declared
+    return by_line
+
+
 def compute(snap, gone: np.ndarray, node: int, title_inputs: list | None = None,
             page_type: str | None = None) -> Metadata:
     """The metadata of a validated snapshot, read around the chosen row `node` (`gone`:
@@ -689,8 +720,11 @@ def compute(snap, gone: np.ndarray, node: int, title_inputs: list | None = None,
     # an author named like the site is the publisher: a shown byline may name the person,
     # else the site is the author (a shop's or a one-person blog's posts)
     declared_authors = [c for a in first("authors") or [] if (c := byline.clean_declared_author(a))]
-    authors = [a for a in declared_authors if a and not (site and fold(a) == fold(site))] \
-        or seen.get("authors") or [a for a in declared_authors if a] \
+    named = [a for a in declared_authors if a and not (site and fold(a) == fold(site))]
+    if named and unshown(snap, named):
+        # a declared author the page never shows yields to a "By" line naming another
+        named = by_line_instead(named, seen.get("by_line"))
+    authors = named or seen.get("authors") or [a for a in declared_authors if a] \
         or ld.get("org_authors") or []
     language = _language(snap.meta.get("lang")) or _language(first("language"))
     return Metadata(

@@ -98,7 +98,8 @@ def headline(snap, gone: np.ndarray, node: int) -> str | None:
 class Shown:
     """The fields of what the page shows, each found on first `get` (a page that declares
     its authors and date is never searched for a byline): title (the h1), authors,
-    published (a <time> or date line near the choice), url_date."""
+    by_line (the names of the nearest "By" line alone), published (a <time> or date line
+    near the choice), url_date."""
 
     def __init__(self, snap, gone: np.ndarray, node: int, us_order=None) -> None:
         self.snap, self.gone, self.node = snap, gone, node
@@ -122,6 +123,8 @@ class Shown:
         if name == "authors":
             links = [r for r, rel, _h in declared.get("links", ()) if "author" in rel.split()]
             return byline(snap, gone, node, links) or label_after(snap, gone, node) or None
+        if name == "by_line":
+            return byline(snap, gone, node, [], only=1) or None
         if name == "published":
             us = self.us_order
             if us is None:

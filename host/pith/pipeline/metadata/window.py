@@ -210,9 +210,11 @@ def near(snap, node: int, rows: np.ndarray) -> np.ndarray:
 
 
 def page_text(snap) -> str:
-    """Every text and tail of the page, a newline apart (read once a page, and only when a
-    numeric date's order is asked: dates.NumericOrder)."""
-    return "\n".join(snap.cols["text"].tolist() + snap.cols["tail"].tolist())
+    """Every text and tail of the page, a newline apart (joined once a page, and only when
+    asked: a numeric date's order, dates.NumericOrder; whether a declared author is shown,
+    merge.unshown)."""
+    return snap.memo(("page_text",), lambda: "\n".join(snap.cols["text"].tolist()
+                                                         + snap.cols["tail"].tolist()))
 
 
 # Where a page names itself besides its title: its banner and its footer ("© Site").
