@@ -23,6 +23,8 @@ def tree_depth(html: str) -> int:
     "<html><body>" + "<div/>" * 20_000 + "deep text",                      # "/>" opens in HTML
     "<html><body>" + "<li><div>" * 10_000 + "deep text",                   # li inside div nests
     "<html><body>" + "<b>" * 20_000 + "deep text",                         # formatting elements
+    "<html><body>" + "<div<!---->x>" * 20_000 + "deep text",               # a comment inside a tag
+    "<html><body>" + '<i v="<script>">' * 20_000 + "deep text",            # a script inside a value
 ])
 def test_a_page_nested_beyond_the_cap_is_parsed_no_deeper_and_keeps_its_text(page):
     depth = tree_depth(page)

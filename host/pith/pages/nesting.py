@@ -66,16 +66,36 @@ def _closer(name: str) -> re.Pattern:
     return re.compile(r"</" + name + r"\s*>", re.I)
 
 
+# Where a tag starts as the tokenizer reads one: "<" or "</" and a letter.
+_TAG_START = re.compile(r"</?[a-zA-Z]")
+
+
+def _inside_tag(html: str, start: int, at: int) -> bool:
+    """Whether `at` lies inside a tag opened after `start`: a tag start with no ">" after
+    it before `at`. The tokenizer reads a tag to its ">", so a "<!--" or "<script" there
+    is part of the tag's name or attributes (`<div<!---->x>` is one tag, `div<!----`)."""
+    closed = html.rfind(">", start, at)
+    return _TAG_START.search(html, start if closed < 0 else closed + 1, at) is not None
+
+
 def _tag_spans(html: str) -> list[tuple[int, int]]:
     """The (start, end) spans of `html` that may hold tags: the page without its
-    comments and its raw-text elements' contents (script, style...), whose "<" are text.
-    One search per comment or element: linear in the page."""
-    spans, at = [], 0
+    comments and its raw-text elements' contents (script, style...), whose "<" are text;
+    a comment or raw-text start tag written inside a tag is none. One search per comment,
+    element or such tag: linear in the page."""
+    spans, at, look = [], 0, 0
     while True:
-        m = _SKIPPED.search(html, at)
+        m = _SKIPPED.search(html, look)
         if m is None:
             spans.append((at, len(html)))
             return spans
+        if _inside_tag(html, at, m.start()):           # read on to the tag's ">"
+            end = html.find(">", m.start())
+            if end < 0:
+                spans.append((at, len(html)))
+                return spans
+            look = end + 1
+            continue
         spans.append((at, m.start()))
         if m.group(1) is None:
             end = html.find("-->", m.end())
@@ -83,6 +103,7 @@ def _tag_spans(html: str) -> list[tuple[int, int]]:
         else:
             close = _closer(m.group(1)).search(html, m.end())
             at = len(html) if close is None else close.end()
+        look = at
 
 
 # A tag as the bound reads it: the same matches as _TAG_SPAN (one span at a time: a tag
