@@ -710,3 +710,54 @@ def test_a_thread_in_custom_elements_named_for_comments_is_found():
     snap = from_json(blog_with_custom_comments(), 1000)
     assert comments.custom_named(snap).tolist() == [
         tag in ("blog-comments", "blog-comment") for tag in snap.tag.tolist()]
+
+
+def questions_comments(url: str = "https://qa.example.org/questions/12/why-my-bread-stopped-rising"):
+    """A Q&A page: the question and two answers (`div.post > div.post-body`), each with
+    its own comment list under its body (`div.comments > ul > li.comment`)."""
+    rows = [("html", -1), ("body", 0), ("main", 1),
+            ("h1", 2, {"text": "Why did my bread stop rising?"})]
+    for k in range(3):
+        post = len(rows)
+        rows += [("div", 2, {"cls": "post"}), ("div", post, {"cls": "post-body"}),
+                 ("p", post + 1, {"text": f"Answer {k}: " + POST * 3}),
+                 ("div", post, {"cls": "comments"}), ("ul", post + 3)]
+        for j in range(2):
+            rows += [("li", post + 4, {"cls": "comment", "text": f"Remark {k}.{j}: " + COMMENT})]
+    return make_snapshot(rows, url=url, title="Why did my bread stop rising?")
+
+
+def test_a_posts_comments_on_a_qa_page_are_left_out_and_answered_apart():
+    """The failure this fixes (wcxb_dev_full's Stack Exchange training pages, whose truths
+    hold the question and answers, not the remarks under them): on a Q&A page the
+    comments under each post were read as the thread's posts. Now the posts stay, their
+    comments go apart; with the option off they are in the body."""
+    sel = select(questions_comments(), Options())
+    text = sel.output("text")
+    assert all(f"Answer {k}:" in text for k in range(3))
+    assert "Remark" not in text
+    assert sel.comments_text().count("Remark") == 6
+    off = select(questions_comments(), Options.from_overrides({"forum_post_comments": False}))
+    assert "Remark 1.0" in off.output("text") and off.comments_text() is None
+
+
+def test_comments_that_are_the_posts_are_not_a_posts_comments():
+    """comments.apart_by_posts: roots with a post's prose before each (a Q&A page) are
+    remarks on posts; one thread root (a board's replies), or roots with nothing written
+    between them, are the posts themselves."""
+    snap = from_json(questions_comments(), 1000)
+    feats = compute(snap)
+    thread = comments.find(snap, feats)
+    assert len(thread.roots) == 3 and comments.under_posts(snap, feats, thread)
+    snap, feats, thread = question_then_answers("https://forum.example.org/topic/12")
+    assert len(thread.roots) == 1 and not comments.under_posts(snap, feats, thread)
+    rows = [("html", -1), ("body", 0), ("main", 1), ("p", 2, {"text": POST * 3})]
+    for k in range(2):
+        box = len(rows)
+        rows += [("div", 2, {"cls": "comments"}), ("ul", box)]
+        rows += [("li", box + 1, {"cls": "comment", "text": COMMENT}) for _ in range(2)]
+    snap = from_json(make_snapshot(rows), 1000)
+    feats = compute(snap)
+    thread = comments.find(snap, feats)
+    assert len(thread.roots) == 2 and not comments.under_posts(snap, feats, thread)
+    assert not comments.under_posts(snap, feats, None)

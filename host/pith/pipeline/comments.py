@@ -302,6 +302,34 @@ def is_content(snap: Snapshot, feats: Features, thread: Thread, typed: bool = Fa
     return between >= int(prose[thread.inside].sum())
 
 
+def under_posts(snap: Snapshot, feats: Features, thread: Thread | None) -> bool:
+    """Whether the thread that is the page's content (`content`) is the comments written
+    under each of its posts: found by its names (not an engine's posts) in two roots or
+    more, each following a post of its own (`apart_by_posts`). The posts are what a
+    forum or a Q&A page is read for; the remarks under one of them ("Commented Jul 3,
+    2009") are comments on it, which select.py leaves out of the body and answers apart
+    as a blog's (option forum_post_comments; NOTES.md, 'Why a post's comments are left
+    out of a Q&A thread')."""
+    return thread is not None and not thread.engine and apart_by_posts(snap, feats, thread)
+
+
+def apart_by_posts(snap: Snapshot, feats: Features, thread: Thread) -> bool:
+    """Whether the thread's roots are two or more and prose (visible text outside links)
+    lies before the first and between every two in a row: a post's text, then its
+    comments, then the next post's (a Q&A page's question and answers). A thread whose
+    comments are the posts (a board, a reddit topic) is one root, or roots with nothing
+    written between them."""
+    roots = thread.roots
+    if len(roots) < 2:
+        return False
+    prose = np.where(feats.gone | feats.in_link, 0, feats.own_chars)
+    before = np.concatenate(([0], snap.end[roots[:-1]]))
+    ahead = np.cumsum(prose)
+    # prose in [start, root): the rows in document order up to each root
+    written = ahead[roots - 1] - np.where(before > 0, ahead[before - 1], 0)
+    return bool((written > 0).all())
+
+
 def is_link_post(prose: np.ndarray, thread: Thread, most: int) -> bool:
     """Whether the page's prose (`prose`: visible characters outside links, per row) lies
     in the thread but for at most `most` characters: a link aggregator's story (Lobsters,

@@ -620,6 +620,12 @@ class Options:
         "three blocks or more, outside code and quotes ('Comment hidden because of low "
         "score.', 'Re: <topic>'), is kept once (posts.repeated_lines; NOTES.md, "
         "'Why a board's repeated lines are left out')")
+    forum_post_comments: bool = _opt(
+        True, "on a page whose comment thread is its content, a thread found by its names "
+        "in two roots or more with a post's prose before each (the comments under each "
+        "question and answer of a Q&A page: comments.under_posts) is left out of the body "
+        "and answered apart: remarks on a post are not the thread's posts (NOTES.md, 'Why "
+        "a post's comments are left out of a Q&A thread')")
     forum_tallies: bool = _opt(
         True, "on a forum's or a Q&A site's page (posts.forum), a line of the thread's "
         "counts ('4 replies 0 likes 0 votes 188 views', '2 Answers') is left out "

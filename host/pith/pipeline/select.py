@@ -364,6 +364,13 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
             # a line said twice in a row is read once (NOTES.md, 'Why a line said twice in
             # a row is read once')
             page = repeats.without(page, blocks_mod.compute(snap, feats))
+    if page is not None and content is not None and opts.forum_post_comments \
+            and comments_mod.under_posts(snap, feats, content):
+        # the remarks under each post of a Q&A thread are comments on it, not its posts:
+        # left out of the body and answered apart (NOTES.md, 'Why a post's comments are
+        # left out of a Q&A thread')
+        page = comments_mod.judged_without(snap, feats, page, content)
+        thread = content
     element = result
     if opts.blocks:
         mine = pin is None             # a reader's pinned element is judged as it is
