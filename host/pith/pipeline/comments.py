@@ -32,6 +32,11 @@ Decisions a change must keep (NOTES.md, 'Why comment threads are found by their 
   holds its whole thread'), and so does one beside it holding none of it (the question
   above its answers' thread) unless the two are a small part of their common ancestor
   (AROUND_MAX; NOTES.md, 'Why a forum's replies are kept like its first post');
+- a thread that is the content but comes as the remarks under each post (two roots or
+  more, a post's prose before each: a Q&A page's comments under its question and
+  answers) is left out of the body and answered apart all the same (`under_posts`,
+  option forum_post_comments; NOTES.md, 'Why a post's comments are left out of a Q&A
+  thread');
 - the thread apart is hooked in select.py only: auto's expected-F1 choice judges its
   blocks no content, a method's element inside it moves out of it (`without`; a
   reader's pin stays), and the block stage never keeps its blocks (`left_out`).
