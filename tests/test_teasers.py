@@ -223,14 +223,16 @@ PRODUCT_LINES = ("Speckle Mug", "$60.00", "A wheel thrown stoneware mug",
 SECOND = (("Linen Napkin", "12.00"), ("Oak Tray", "58.00"), ("Cork Coaster", "9.00"))
 
 
-def product_page(related_first=False, second=False, unlinked=False, ahead=False):
+def product_page(related_first=False, second=False, unlinked=False, ahead=False,
+                 closing=""):
     """A small shop's product page: menu, the product's name (h1), price and description,
     and a "You may also like" row of other products' cards, each a linked name and a
     price, after the description (or, `related_first`, between the price and the
     description). `unlinked`: each card's link holds its picture only, its name a plain
     heading beside it (eBay's and Zalando's carousels). `ahead`: the row comes before the
     product's name, its heading in a wrapper of its own (eBay's "People who viewed this
-    item also viewed" above the item)."""
+    item also viewed" above the item). `closing`: a paragraph of the product's own after
+    the row (a stock note closing the buy box, thomann.de's)."""
     if unlinked:
         cards = "".join(
             f'<li class="card"><a href="/products/{n.lower().replace(" ", "-")}">'
@@ -253,6 +255,8 @@ def product_page(related_first=False, second=False, unlinked=False, ahead=False)
         related += ("<section class='pairs'><div class='pairs-head'><h2>Better together</h2>"
                     f"</div><ul class='tiles'>{more}</ul></section>")
     body = (related + description) if related_first else (description + related)
+    if closing:
+        body += f"<p class='stock'>{closing}</p>"
     top = ""
     if ahead:
         top = ("<section class='viewed'><div class='viewed-head'><h2>You may also like</h2>"
@@ -269,7 +273,7 @@ def product_page(related_first=False, second=False, unlinked=False, ahead=False)
 
 
 def product_kept(on, related_first=False, second=False, unlinked=False, priced=True,
-                 ahead=False, told=0.9, own_lines=True):
+                 ahead=False, told=0.9, own_lines=True, closing="", tail=1):
     """The texts the block stage keeps on `product_page`, its blocks judged as on the
     training sites' product pages (wcxb_dev_full hyosilver.com, zalando.co.uk): the
     product's name, price and description content, and the related cards' names and
@@ -277,7 +281,7 @@ def product_kept(on, related_first=False, second=False, unlinked=False, priced=T
     the model's `add` bar, so they are kept whatever the method's element shows)."""
     from pith.pipeline.blocks import keep as blocks_keep
     sel = select(static.snapshot_from_html(
-        product_page(related_first, second, unlinked, ahead),
+        product_page(related_first, second, unlinked, ahead, closing),
         "https://tidewater.example.com/products/speckle-mug"))
     blocks = segment.compute(sel.snap, sel.feats)
     rows = blocks.rows
@@ -286,7 +290,7 @@ def product_kept(on, related_first=False, second=False, unlinked=False, priced=T
     for i, t in enumerate(texts):
         if t.startswith(PRODUCT_LINES[2:]):     # the description, judged `told`
             p[i] = told
-        elif t.startswith(PRODUCT_LINES):
+        elif t.startswith(PRODUCT_LINES) or (closing and t == closing):
             p[i] = 0.9
         elif t.startswith(tuple(n for n, _ in RELATED + SECOND) + ("$", "You may also like")):
             p[i] = 0.75
@@ -295,7 +299,8 @@ def product_kept(on, related_first=False, second=False, unlinked=False, priced=T
             p[i] = 0.75
     opts = Options.from_overrides({"blocks_product_teasers": on,
                                    "blocks_product_price_cards": priced,
-                                   "blocks_product_own_lines": own_lines})
+                                   "blocks_product_own_lines": own_lines,
+                                   "blocks_product_tail_lines": tail})
     choice = blocks_keep.apply(sel.snap, sel.feats, opts, sel.scope, sel.element,
                                page=blocks_keep.Judged(p=p, texts=texts))
     kept = set(choice.kept.tolist())
@@ -335,6 +340,37 @@ def test_cards_before_the_products_own_last_line_stay():
     trailing it: the rule leaves it as the block model judged it."""
     _, before = product_kept(False, related_first=True)
     _, after = product_kept(True, related_first=True)
+    assert after == before
+
+
+STOCK = "In stock: ships today."
+CARE = ("Care: wash by hand or on the dishwasher's top rack, dry upside down, and keep "
+        "it away from the open flame of a hob; the glaze is food safe, lead free and fired "
+        "twice at 1240 degrees, so it will not craze with daily use.")
+
+
+def test_a_stock_line_after_the_cards_does_not_hold_them_in_the_product():
+    """The failure this fixes: a stock note the model judged sure (0.9) after a row of
+    other products' cards made the row lie inside the product's text, so it stayed
+    (blocks_product_tail_lines 0; thomann.de's "This product is in stock and can be
+    shipped immediately." after eleven priced cards); the note says less than the cards,
+    so with the option at 1 the row and its heading go, the note and the product's lines
+    stay."""
+    _, before = product_kept(True, closing=STOCK, tail=0)
+    assert "Speckle Bowl" in before and "You may also like" in before and STOCK in before
+    _, after = product_kept(True, closing=STOCK)
+    assert all(any(t.startswith(line) for t in after) for line in PRODUCT_LINES)
+    assert STOCK in after
+    assert not any(t.startswith((*(n for n, _ in RELATED), "You may also like"))
+                   for t in after)
+
+
+def test_a_closing_paragraph_longer_than_the_cards_keeps_them():
+    """The product's text going on after the row with more than the cards say (a care
+    paragraph) is no buy box's last word: the row lies inside the product, and stays."""
+    _, before = product_kept(True, closing=CARE, tail=0)
+    _, after = product_kept(True, closing=CARE)
+    assert "Speckle Bowl" in after and CARE in after
     assert after == before
 
 

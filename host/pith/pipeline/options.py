@@ -497,6 +497,14 @@ class Options:
         "under it, and were left out of the weight (NOTES.md, 'Why other products' "
         "priced cards are left out')")
 
+    blocks_product_tail_lines: int = _opt(
+        1, "with blocks_product_teasers, this many of the product's last sure lines of "
+        "its own (0: none) do not make other products' cards before them part of the "
+        "product when they hold less text than those cards: a stock note or a delivery "
+        "line closing the buy box after a row of other products' cards "
+        "(teasers.closing; NOTES.md, 'Why a buy box's last line does not hold other "
+        "products' cards')")
+
     blocks_product_price: bool = _opt(
         True, "on a page the page type model calls a product's, a price line "
         "(prices.PRICE_MAX_CHARS) between a kept block of the h1 naming the product and a "

@@ -289,7 +289,7 @@ def titles(snap: Snapshot, feats: Features, rows: np.ndarray) -> np.ndarray:
 def after_product(snap: Snapshot, feats: Features, node: int, rows: np.ndarray,
                   keep: np.ndarray, has_text: np.ndarray, chars: np.ndarray,
                   p: np.ndarray, texts: list[str] | None = None,
-                  all_lines: bool = False) -> np.ndarray:
+                  all_lines: bool = False, tail: int = 0) -> np.ndarray:
     """`keep` (per block of the block stage's scope, `rows` their rows in document order,
     `chars` their visible characters, `p` their probabilities, `texts` their texts) without
     the teaser groups (`groups`; with `texts`, the priced cards of `price_cards` too) that
@@ -300,10 +300,12 @@ def after_product(snap: Snapshot, feats: Features, node: int, rows: np.ndarray,
     as it is on any other page, when the product keeps no such line, or when the kept
     cards outweigh it POST_RATIO times (a listing the page type model took for a
     product; with `all_lines`, every kept text block of its own outside groups and
-    headings weighed, not only those judged at least SURE). The page type is asked for
+    headings weighed, not only those judged at least SURE). With `tail`, the product's
+    last `tail` lines of its own do not hold back the groups before them when they hold
+    less text than those groups' kept cards (`closing`). The page type is asked for
     only when a kept group is found so (NOTES.md, 'Why the cards of other products after
     a product are left out'; NOTES.md, 'Why other products' priced cards are left
-    out')."""
+    out'; NOTES.md, 'Why a buy box's last line does not hold other products' cards')."""
     found = groups(snap, feats)
     if texts is not None:
         found = outermost(snap, np.concatenate(
@@ -320,7 +322,7 @@ def after_product(snap: Snapshot, feats: Features, node: int, rows: np.ndarray,
     # every kept line of its own
     most = POST_RATIO * (chars[keep & has_text & ~grouped & ~heading].sum() if all_lines
                          else chars[own].sum())
-    last = rows[own[-1]]
+    last = closing(snap, found, rows, keep & has_text, chars, own, tail)
     trailing = found[found > last]
     out = (snap.subtrees(trailing)[rows] & keep if len(trailing)
            else np.zeros(len(rows), np.bool_))
@@ -343,6 +345,27 @@ def after_product(snap: Snapshot, feats: Features, node: int, rows: np.ndarray,
     if lead.any():
         out |= lead | introducing(keep & has_text, heading, lead)
     return keep & ~out
+
+
+def closing(snap: Snapshot, found: np.ndarray, rows: np.ndarray, kept: np.ndarray,
+            chars: np.ndarray, own: np.ndarray, tail: int) -> int:
+    """The row of the product's last line of its own that other products' cards may not
+    follow: `rows[own[-1]]`, or, for the most lines k up to `tail`, the line k lines
+    before it when groups of `found` lie between that line and the next of its own, and
+    the last k lines (`own`: the product's own sure lines, indices into `rows`) hold
+    fewer characters than the kept blocks (`kept`, `chars`) of the groups after that
+    line: a stock note or a delivery line closing the buy box after a row of other
+    products says less than the cards, and is no description going on past them
+    (NOTES.md, 'Why a buy box's last line does not hold other products' cards')."""
+    last = int(rows[own[-1]])
+    for k in range(min(tail, len(own) - 1), 0, -1):
+        cut, first = int(rows[own[-1 - k]]), int(rows[own[-k]])
+        if not ((found > cut) & (snap.end[found] <= first)).any():
+            continue
+        cards = snap.subtrees(found[(found > cut) & (snap.end[found] <= last)])[rows] & kept
+        if chars[own[-k:]].sum() < chars[cards].sum():
+            return cut
+    return last
 
 
 def outermost(snap: Snapshot, found: np.ndarray) -> np.ndarray:

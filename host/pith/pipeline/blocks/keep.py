@@ -558,7 +558,8 @@ def apply(snap: Snapshot, feats: Features, opts: Options, element: int, method: 
         keep = teasers.after_product(snap, feats, method.node, rows, keep, has_text,
                                      blocks.chars[which], p,
                                      strings if opts.blocks_product_price_cards else None,
-                                     opts.blocks_product_own_lines)
+                                     opts.blocks_product_own_lines,
+                                     opts.blocks_product_tail_lines)
     if opts.blocks_form_max > 0:
         keep &= ~small_form(snap, feats, element, opts.blocks_form_max)[rows]
     if opts.auto_furniture:          # widening never brings back furniture the method left
