@@ -1,4 +1,4 @@
-"""The names a page shows as its authors: a byline near the chosen content (an author link, a "By" line, a class naming the author, a credit sentence), or a label under it.
+"""The names a page shows as its authors: a byline near the chosen content (an author link, a "By" line, a class naming the author, a credit sentence), or a label under it, or a forum post's poster panel.
 
 Candidates are the rows around the chosen element (window.py), nearest its top first.
 """
