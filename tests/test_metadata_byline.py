@@ -169,7 +169,9 @@ def test_an_account_links_words_are_no_name(line):
 
 @pytest.mark.parametrize("line", ["See full bio", "View Profile", "View all posts by Becky",
                                   "→ Learn More", "Sign up for free trial", "More from",
-                                  "Joined", "Posts: 7", "Reputation", "RSS"])
+                                  "Joined", "Posts: 7", "Reputation", "RSS",
+                                  "Articles by Juliette", "Posts by Jo Writer",
+                                  "Stories from Ann Roe"])
 def test_a_call_to_action_or_a_posters_label_is_no_name(line):
     assert byline.clean_byline(line) == []
 
@@ -225,6 +227,10 @@ def test_a_byline_whose_name_and_date_sit_in_spans_of_their_own():
     ("page.head.extra.author", None),                    # a template's placeholder
     ("{{ author }}", None),
     ("12345", None),
+    # a credits list declared as the author: the template's makers, no name
+    ("content: MarketingSherpa, design: Scott McDaniel, code: Steve Beger, MECLABS", None),
+    ("Author: Jo Writer", "Jo Writer"),
+    ("Writer, Jo", "Writer, Jo"),
 ])
 def test_clean_declared_author(declared, name):
     assert byline.clean_declared_author(declared) == name
@@ -473,3 +479,48 @@ def test_a_forum_topics_started_by_line_names_its_poster():
                                         ("By Ludwig van Beethoven", ["Ludwig van Beethoven"])])
 def test_three_lower_case_words_after_a_label_are_a_sentence(line, names):
     assert byline.clean_byline(line) == names
+
+
+def test_a_declared_credits_list_yields_to_the_shown_byline():
+    head = ('<meta name="author" content="content: MarketingSherpa, design: Scott McDaniel, '
+            'code: Steve Beger">')
+    # the credits shown in the footer too (a declared author the page writes is kept)
+    body = ("<article><h1>Pricing chart</h1><p>By Daniel Burstein</p><p>"
+            + "Chart text. " * 40 + "</p></article><footer>content: MarketingSherpa, design: "
+            "Scott McDaniel, code: Steve Beger</footer>")
+    assert meta_of(body, head=head)["authors"] == ["Daniel Burstein"]
+
+
+def test_an_author_pages_articles_link_is_no_byline():
+    body = ('<article><h1>Cloud trends</h1><div><p>Juliette Carreiro</p><a href="/blog/authors/'
+            'juliette-carreiro">Articles by Juliette</a></div><p>' + "Cloud text. " * 40
+            + "</p></article>")
+    assert "Articles by Juliette" not in meta_of(body)["authors"]
+
+
+def _fluxbb(user: str, details: str) -> str:
+    post = ('<div class="blockpost"><h2><a href="viewtopic.php?pid=1">2025-11-01 15:14:37</a></h2>'
+            '<div class="postleft"><dl><dt><strong>{u}</strong></dt>{d}</dl></div>'
+            '<div class="postright"><h3>ISO size</h3><p>' + "Why did the ISO grow so much? " * 12
+            + "</p></div></div>")
+    return ("<h1>ISO size</h1>" + post.format(u=user, d=details)
+            + post.format(u="replier", d='<dd><span>Registered: 2020-01-01</span></dd>'))
+
+
+@pytest.mark.parametrize("details", [
+    '<dd class="usertitle"><strong>Member</strong></dd><dd><span>Registered: 2025-11-01</span></dd>'
+    '<dd><span>Posts: 1</span></dd>',
+    '<dd>Posts: 98</dd><dd>Joined: Mon Jan 27, 2024</dd>',
+])
+def test_a_forum_posts_poster_panel_names_its_poster(details):
+    # FluxBB's and phpBB's definition list beside a post, no profile link for a guest: the
+    # first post's term, as the forum writes it (digits too)
+    assert meta_of(_fluxbb("archuser38013", details))["authors"] == ["archuser38013"]
+
+
+def test_a_definition_list_is_no_poster_panel():
+    # a glossary's terms and descriptions name no one
+    body = ("<article><h1>Terms</h1><dl><dt>Latency</dt><dd>The delay of a request.</dd>"
+            "<dt>Throughput</dt><dd>Posted requests per second.</dd></dl><p>"
+            + "Glossary text. " * 40 + "</p></article>")
+    assert meta_of(body)["authors"] == []

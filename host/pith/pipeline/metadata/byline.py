@@ -1,4 +1,4 @@
-"""The names a page shows as its authors: a byline near the chosen content (an author link, a "By" line, a class naming the author, a credit sentence), or a label under it.
+"""The names a page shows as its authors: a byline near the chosen content (an author link, a "By" line, a class naming the author, a credit sentence), or a label under it, or a forum post's poster panel.
 
 Candidates are the rows around the chosen element (window.py), nearest its top first.
 """
@@ -140,6 +140,11 @@ DECLARED_NAME_END = re.compile(r"\s*(?:[|·•⋅»]|\s[-–—]\s)")
 # site's own user chose, "adminn", stays).
 PLACEHOLDER = re.compile(r"\{\{|\}\}|\$\{|<%|^[\w.]*\.author$|^(?:undefined|null|none|default|"
                          r"admin|administrator|webmaster)$", re.I)
+# A page's credits declared as its author: two roles or more, each a label and its colon
+# ("content: MarketingSherpa, design: Scott McDaniel, code: Steve Beger"), the people who
+# made the site's template, never the post's writer (NOTES.md,
+# 'Why a credits list and an "Articles by" link name no one, and a poster panel names its poster').
+CREDITS = re.compile(r"^[^\W\d][^:,;]{0,30}:[^:]+[,;][ \t]*[^\W\d][^:,;]{0,30}:")
 # What joins names across a byline's elements ("<a>Jane Doe</a>, <a>John Roe</a>").
 _JOINS = r"(?:[,&;]|\b(?:and|und|et|y|e)\b)"
 JOINS_NAMES = re.compile("^" + _JOINS, re.I)           # a line that starts with one
@@ -176,11 +181,14 @@ SENTENCE_WORDS = re.compile(r"^(?:the|a|an|this|that|these|those|our|your|my|its
 # A link's or button's call to action where a byline's name would be ("See full bio",
 # "View Profile", "View all posts by Becky", "Sign up for free trial", "→ Learn More"): its
 # first word a verb no given name is (NOTES.md, 'Why a byline is no menu item, and other
-# bylines left out').
+# bylines left out'); or an author page's link named for its list ("Articles by Juliette":
+# NOTES.md,
+# 'Why a credits list and an "Articles by" link name no one, and a poster panel names its poster').
 CALL_TO_ACTION = re.compile(r"^\W*(?:see|view|visit|learn|follow|read|show|sign|subscribe|"
                             r"contact|click|download|join|register|watch|request|discover|"
                             r"explore|find|check|browse|shop|buy|try|get|start|open|more|"
-                            r"email|message|send|book|log)\b", re.I)
+                            r"email|message|send|book|log|"
+                            r"(?:articles|posts|stories)\s+(?:by|from))\b", re.I)
 # A forum post's header labels and a feed's link beside the poster's name, a count after
 # them or not ("Joined", "Posts: 7", "Reputation", "RSS"): the poster's details, no name.
 POSTER_LABEL = re.compile(r"^(?:joined|posts|messages|replies|reputation|registered|members?|"
@@ -269,13 +277,13 @@ def clean_byline(t: str) -> list[str]:
 def clean_declared_author(a: str) -> str | None:
     """A declared author's name without quotes, a "By", or what follows the name on a
     byline (" - Editorial Team", " | 4 March"); None for what is no name (a template's
-    placeholder "page.head.author", a number)."""
+    placeholder "page.head.author", a number, a credits list: CREDITS)."""
     a = BY_PREFIX.sub("", a.strip().strip("\"'“”‘’«»").strip(), count=1)
     m = DECLARED_NAME_END.search(a)
     if m and m.start() > 0:
         a = a[:m.start()]
     a = a.strip(" ,:;-–—|·•")
-    if not a or not any(c.isalpha() for c in a) or PLACEHOLDER.search(a):
+    if not a or not any(c.isalpha() for c in a) or PLACEHOLDER.search(a) or CREDITS.match(a):
         return None
     return a
 
@@ -533,4 +541,40 @@ def label_after(snap, gone: np.ndarray, node: int) -> list[str]:
             got = clean_byline(t)
             if got:
                 return list(dict.fromkeys(got))
+    return []
+
+
+# A forum post's poster panel written as a definition list: the poster's name its term,
+# their details the descriptions after it ("<dt><strong>chunix64</strong></dt><dd>Member</dd>
+# <dd>Registered: 2025-11-01</dd><dd>Posts: 1</dd>": FluxBB's and PunBB's, phpBB's
+# "postprofile"), where a guest is shown no link to the member's profile (NOTES.md,
+# 'Why a credits list and an "Articles by" link name no one, and a poster panel names its poster').
+POSTER_DETAIL = re.compile(r"^\W*(?:registered|joined|join date|member since|posts|messages)\b", re.I)
+# The descriptions read after the term: a rank or title, then the details.
+MAX_DETAILS = 4
+
+
+def poster_term(snap, gone: np.ndarray, node: int) -> list[str]:
+    """The name of the first poster panel (a <dt> followed, within MAX_DETAILS siblings, by
+    a <dd> that starts with a POSTER_DETAIL) nearest the chosen element's top, as the
+    forum writes it; [] when none."""
+    codes, tags = snap.tag_codes()
+    if "dt" not in tags:
+        return []                  # most pages hold no definition list: no numpy call
+    look = around(snap, node)
+    terms = near(snap, node, look[codes[look] == tags.index("dt")])
+    if not len(terms):
+        return []
+    parent = snap.parent
+    for r in terms[~gone[terms]][:MAX_TRIES].tolist():
+        nxt = int(snap.end[r])
+        for _ in range(MAX_DETAILS):
+            if nxt >= snap.n or parent[nxt] != parent[r] or snap.tag[nxt] != "dd":
+                break
+            if POSTER_DETAIL.match(text_of(snap, nxt)):
+                name = text_of(snap, r).strip()
+                # a user name as the forum writes it: digits too ("archuser38013")
+                ok = 0 < len(name) < MAX_BYLINE_CHARS and any(c.isalpha() for c in name)
+                return [name] if ok else []
+            nxt = int(snap.end[nxt])
     return []

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..features import tag_in
 from . import dates
-from .byline import byline, label_after
+from .byline import byline, label_after, poster_term
 from .dateline import dateline
 from .window import WINDOW_ROWS, _text_of, text_of
 
@@ -122,7 +122,8 @@ class Shown:
             return headlines(snap, gone, node)
         if name == "authors":
             links = [r for r, rel, _h in declared.get("links", ()) if "author" in rel.split()]
-            return byline(snap, gone, node, links) or label_after(snap, gone, node) or None
+            return byline(snap, gone, node, links) or label_after(snap, gone, node) \
+                or poster_term(snap, gone, node) or None
         if name == "by_line":
             return byline(snap, gone, node, [], only=1) or None
         if name == "published":
