@@ -212,6 +212,34 @@ def test_a_captured_page_with_fewer_faded_sections_keeps_them_hidden():
     assert compute(snap).chars[1] == len("Tutoringthatworks.")
 
 
+def test_a_captured_page_whose_sections_fade_in_hidden_by_visibility_too_shows_them():
+    # a browser's capture, viewport 800 high: p(2) shown; three sections below the first
+    # screen at opacity:0 and visibility:hidden together (6, GSAP's autoAlpha; wcxb_dev_full
+    # 0242), their children hidden by visibility (inherited, 2): read as shown, visibility
+    # and all; a dropdown(8) faded the same way on the first screen stays hidden (by its
+    # visibility: the reveal takes opacity:0 off every row, as before)
+    rows = [("html", -1), ("body", 0), ("p", 1, {"text": "Insurance for drivers."}),
+            ("div", 1, {"hidden": 6, "y": 1083, "h": 135}),
+            ("p", 3, {"hidden": 2, "y": 1107, "h": 48, "text": "Your auto insurance covers you."}),
+            ("div", 1, {"hidden": 6, "y": 1140, "h": 333, "text": "Coverage while online"}),
+            ("div", 1, {"hidden": 6, "y": 4061, "h": 207, "text": "Rideshare insurers"}),
+            ("header", 1, {"y": 0, "h": 80}),
+            ("ul", 7, {"hidden": 6, "y": 72, "h": 137, "text": "Drive Ride Deliver"})]
+    made = make_snapshot(rows, layout=True)
+    made["viewport"] = [1280, 800]
+    snap = from_json(made, 1000)
+    assert hidden_bits(snap).tolist() == [0] * 8 + [2]
+    assert compute(snap).chars[1] == len("Insurancefordrivers.Yourautoinsurancecoversyou."
+                                         "CoveragewhileonlineRideshareinsurers")
+    assert hidden_bits(snap, faded_hidden=False).tolist() == [0, 0, 0, 6, 2, 6, 6, 0, 6]
+    # the same sections on the first screen are a closed menu's: hidden
+    high = [r[:2] + ({**r[2], "y": r[2]["y"] % 800},) if len(r) > 2 and "y" in r[2] else r
+            for r in rows]
+    made = make_snapshot(high, layout=True)
+    made["viewport"] = [1280, 800]
+    assert hidden_bits(from_json(made, 1000)).tolist() == [0, 0, 0, 6, 2, 6, 6, 0, 6]
+
+
 def test_a_captured_menu_whose_dropdowns_fade_in_side_by_side_stays_hidden():
     # nav(2) > four dropdowns at opacity:0 with text, hanging from one bar (one height:
     # baidu.com's header, magic_html train article-21475f4bb975): a closed menu, hidden
@@ -547,3 +575,23 @@ def test_a_shown_aria_hidden_link_is_read_but_copies_menus_and_undrawn_links_are
     assert hidden_bits(from_json(unboxed, 1000))[4] == 16
     boxed["nodes"]["x"][4] = 5000
     assert hidden_bits(from_json(boxed, 1000))[4] == 16
+
+
+def test_a_hidden_main_of_a_page_that_shows_nearly_nothing_is_read_as_shown():
+    # a slideshow page its script never switched on: body > h4(2) "headline"; div(3)
+    # display:none > main(4) > [p(5) the slide, div(6) display:none + aria-hidden "dialog"];
+    # the page shows less than PARKED_MAIN_SHOWN of its text
+    slide = "The plasma rocket could reach Mars in two months, the agency says. " * 6
+    rows = [("html", -1), ("body", 0), ("h4", 1, {"text": "Plasma rocket"}),
+            ("div", 1, {"cls": "js_slideshow-page", "hidden": 9}), ("main", 3),
+            ("p", 4, {"text": slide}), ("div", 4, {"hidden": 17, "text": "dialog"})]
+    snap = from_json(make_snapshot(rows), 1000)
+    assert hidden_bits(snap).tolist() == [0, 0, 0, 8, 0, 0, 17]
+    assert compute(snap).chars[0] == len("Plasmarocket" + "".join(slide.split()))
+    assert hidden_bits(snap, hidden_main=False)[3] == 9
+    # hidden otherwise on the way up (aria-hidden: a modal's backdrop), it stays hidden
+    aria = rows[:3] + [("div", 1, {"hidden": 17})] + rows[4:]
+    assert hidden_bits(from_json(make_snapshot(aria), 1000))[3] == 17
+    # a page that shows its text elsewhere keeps its hidden main hidden (a second view)
+    shown = rows + [("article", 1, {"text": slide})]
+    assert hidden_bits(from_json(make_snapshot(shown), 1000))[3] == 9

@@ -50,6 +50,15 @@ STATIC_SHOWN_BITS = OPACITY_ZERO
 # heights), a tooltip or a dialog is one section (NOTES.md, 'Why a rendered page's
 # scroll-reveal sections are read').
 REVEAL_SECTIONS_MIN = 3
+# A row at opacity:0 and visibility:hidden together, nothing else hiding it, drawn below
+# the first screen: a fade-in's start state that also keeps the hidden section from clicks
+# and screen readers (GSAP's autoAlpha sets both; so do reveal classes written `opacity:0;
+# visibility:hidden`), waiting for the reader to scroll to it. A closed dropdown menu fades
+# the same way but hangs from its bar on the first screen (or has no height). On a page
+# waiting for a scroll reveal such a section is one of its sections, and the reveal shows
+# it, its visibility with it (NOTES.md, 'Why a section faded out and hidden together waits
+# for its reveal').
+FADED_HIDDEN = OPACITY_ZERO | VISIBILITY_HIDDEN
 # The bits a page's reveal takes off: opacity:0 and visibility:hidden, the start state of
 # an anti-flicker snippet (the whole body at opacity 0 until an A/B-testing script has run)
 # or of a scroll animation. A page mostly hidden so is read revealed (`compute(revealed=
@@ -360,15 +369,20 @@ class Features:
         return self.cache[key]
 
 
-def hidden_bits(snap: Snapshot, aria_links: bool = True) -> np.ndarray:
+def hidden_bits(snap: Snapshot, aria_links: bool = True, hidden_main: bool = True,
+                faded_hidden: bool = True) -> np.ndarray:
     """The snapshot's `hidden` column as the pipeline reads it: opacity:0 is taken off
     every row of a snapshot without layout (STATIC_SHOWN_BITS); display:none is taken off
     React's parked segments (STREAMED_SEGMENT_ID divs), Marko's (`marko_fragments`) and
     a parked main landmark's rows (`parked_main`), and display:none and opacity:0
     (FOLDED_CLOSED) off folded content (tab panels and FOLDED_NAMES rows that are not
     aria-hidden), which are the page's content; with `aria_links`, aria-hidden is taken
-    off the links a reader sees (`shown_aria_links`). Found once per snapshot."""
-    return snap.memo(("hidden_bits", aria_links), lambda: _hidden_bits(snap, aria_links))
+    off the links a reader sees (`shown_aria_links`); with `hidden_main`, a hidden main
+    landmark of a page that shows nearly nothing is read (`parked_main`); with
+    `faded_hidden`, a scroll reveal shows its sections hidden by visibility as well
+    (`scroll_reveal`). Found once per snapshot."""
+    return snap.memo(("hidden_bits", aria_links, hidden_main, faded_hidden),
+                     lambda: _hidden_bits(snap, aria_links, hidden_main, faded_hidden))
 
 
 def shown_aria_links(snap: Snapshot, bits: np.ndarray) -> np.ndarray:
@@ -412,15 +426,23 @@ def shown_aria_links(snap: Snapshot, bits: np.ndarray) -> np.ndarray:
     return np.flatnonzero(snap.subtrees(shown)) if shown else np.zeros(0, np.int64)
 
 
-def _hidden_bits(snap: Snapshot, aria_links: bool) -> np.ndarray:
+def _hidden_bits(snap: Snapshot, aria_links: bool, hidden_main: bool,
+                 faded_hidden: bool) -> np.ndarray:
     bits = snap.hidden
     if aria_links and ((bits & ARIA_HIDDEN) > 0).any():
         links = shown_aria_links(snap, bits)
         if len(links):
             bits = bits.copy()
             bits[links] &= ~ARIA_HIDDEN
-    if (not snap.layout or scroll_reveal(snap, bits)) and ((bits & STATIC_SHOWN_BITS) > 0).any():
-        bits = bits & ~STATIC_SHOWN_BITS
+    if not snap.layout:
+        if ((bits & STATIC_SHOWN_BITS) > 0).any():
+            bits = bits & ~STATIC_SHOWN_BITS
+    else:
+        sections = scroll_reveal(snap, bits, faded_hidden)
+        if sections is not None:
+            bits = bits & ~STATIC_SHOWN_BITS
+            if faded_hidden and len(sections):
+                bits[snap.subtrees(sections)] &= ~VISIBILITY_HIDDEN
     shown_comments = undefined_comments(snap, bits)
     if len(shown_comments):
         bits = bits.copy()
@@ -436,7 +458,7 @@ def _hidden_bits(snap: Snapshot, aria_links: bool) -> np.ndarray:
                                       snap.id[rows].tolist())
              if tag == "div" and STREAMED_SEGMENT_ID.fullmatch(id_)]
     shown.extend(marko_fragments(snap, rows).tolist())
-    shown.extend(parked_main(snap, bits).tolist())
+    shown.extend(parked_main(snap, bits, hidden_main).tolist())
     if not shown and not folded:
         return bits
     bits = bits.copy()
@@ -445,22 +467,37 @@ def _hidden_bits(snap: Snapshot, aria_links: bool) -> np.ndarray:
     return bits
 
 
-def scroll_reveal(snap: Snapshot, bits: np.ndarray) -> bool:
+def scroll_reveal(snap: Snapshot, bits: np.ndarray, faded_hidden: bool = True
+                  ) -> np.ndarray | None:
     """Whether a captured page waits for a scroll-reveal animation: the rows with text
     below them hidden by opacity:0 alone, each under no hidden row, start at no fewer than
     REVEAL_SECTIONS_MIN different heights (their boxes' tops, to the pixel; NOTES.md, 'Why
-    a rendered page's scroll-reveal sections are read')."""
+    a rendered page's scroll-reveal sections are read'). With `faded_hidden`, a row at
+    opacity:0 and visibility:hidden together (FADED_HIDDEN: a fade's start state that
+    hides from clicks too, GSAP's autoAlpha) whose box lies below the first screen (its
+    top at the viewport's height or lower, a height above 0) counts as one such section
+    (NOTES.md, 'Why a section faded out and hidden together waits for its reveal'). None
+    when the page does not wait; else those of its sections hidden by visibility as well
+    (rows), which the reveal shows."""
     faded = (bits & OPACITY_ZERO) > 0
     if faded.sum() < REVEAL_SECTIONS_MIN:
-        return False
+        return None
     hiding = (bits & HIDING_BITS) > 0
-    tops = faded & ((bits & (HIDING_BITS & ~OPACITY_ZERO)) == 0) & ~snap.below(hiding)
+    own = bits & HIDING_BITS
+    alone = own == OPACITY_ZERO
+    both = False
+    if faded_hidden:
+        fold = (snap.meta.get("viewport") or [0, 0])[1] or np.inf
+        both = (own == FADED_HIDDEN) & (snap.y >= fold) & (snap.h > 0)
+    tops = (alone | both) & ~snap.below(hiding)
     if tops.sum() < REVEAL_SECTIONS_MIN:
-        return False
+        return None
     code = code_rows(snap)
-    own = np.where(code | snap.below(code), 0, own_lengths(snap))
-    sections = np.flatnonzero(tops & (snap.subtree_sum(own) > 0))
-    return len(np.unique(np.round(snap.y[sections]))) >= REVEAL_SECTIONS_MIN
+    text = np.where(code | snap.below(code), 0, own_lengths(snap))
+    sections = np.flatnonzero(tops & (snap.subtree_sum(text) > 0))
+    if len(np.unique(np.round(snap.y[sections]))) < REVEAL_SECTIONS_MIN:
+        return None
+    return sections[own[sections] == FADED_HIDDEN] if faded_hidden else sections[:0]
 
 
 def custom_tags(snap: Snapshot) -> np.ndarray:
@@ -532,29 +569,62 @@ def marko_fragments(snap: Snapshot, rows: np.ndarray) -> np.ndarray:
     return np.array([r for r, m in found if f"{m.group(1)}ph{m.group(2)}" in names], np.int64)
 
 
-def parked_main(snap: Snapshot, bits: np.ndarray) -> np.ndarray:
+def parked_main(snap: Snapshot, bits: np.ndarray, hidden_main: bool = True) -> np.ndarray:
     """The outermost display:none rows (not aria-hidden) inside a shown `main` landmark
     that hides nearly all its text (PARKED_MAIN_SHOWN, PARKED_MAIN_MIN_CHARS): content a
-    script parks until it runs, read as shown."""
+    script parks until it runs, read as shown. With `hidden_main`, a `main` hidden by
+    display:none alone (itself or rows above it; no other hiding on the way up) on a page
+    that shows less than PARKED_MAIN_SHOWN of its text counts as shown, those display:none
+    rows with it (`hidden_main_rows`; NOTES.md, 'Why a page that shows nearly nothing reads
+    its hidden main landmark')."""
     role_codes, roles = snap.string_codes("role")
     main_role = role_codes == roles.index("main") if "main" in roles else False
     mains = np.flatnonzero(tag_in(snap, MAIN) | main_role)
     if not len(mains):
         return np.zeros(0, np.int64)
+    code = code_rows(snap)
+    own = np.where(code | snap.below(code), 0, own_lengths(snap))
+    lifted = hidden_main_rows(snap, bits, mains, own) if hidden_main else np.zeros(0, np.int64)
+    if len(lifted):
+        bits = bits.copy()
+        bits[lifted] &= ~DISPLAY_NONE
     hiding = (bits & HIDING_BITS) > 0
     under = snap.below(hiding)
     mains = mains[~(hiding[mains] | under[mains])]
     if not len(mains):
-        return np.zeros(0, np.int64)
-    code = code_rows(snap)
-    own = np.where(code | snap.below(code), 0, own_lengths(snap))
+        return lifted
     total = snap.subtree_sum(own)[mains]
     seen = snap.subtree_sum(np.where(hiding | under, 0, own))[mains]
     parked = mains[(total >= PARKED_MAIN_MIN_CHARS) & (seen < PARKED_MAIN_SHOWN * total)]
     if not len(parked):
-        return np.zeros(0, np.int64)
+        return lifted
     none = ((bits & DISPLAY_NONE) > 0) & ((bits & ARIA_HIDDEN) == 0)
-    return np.flatnonzero(none & ~under & snap.subtrees(parked))
+    return np.union1d(lifted, np.flatnonzero(none & ~under & snap.subtrees(parked)))
+
+
+def hidden_main_rows(snap: Snapshot, bits: np.ndarray, mains: np.ndarray,
+                     own: np.ndarray) -> np.ndarray:
+    """The display:none rows on the way up from the `mains` (themselves included) that hold
+    at least PARKED_MAIN_MIN_CHARS of text, when the page shows less than PARKED_MAIN_SHOWN
+    of its text (`own`: code left out) and no row on a main's way up hides it otherwise
+    (aria-hidden, visibility, opacity): a slideshow or an app shell that its scripts switch
+    on once they run. None when some main is shown (the page's other view is hidden then)."""
+    hiding = (bits & HIDING_BITS) > 0
+    under = snap.below(hiding)
+    total = int(own.sum())
+    if not total or int(np.where(hiding | under, 0, own).sum()) >= PARKED_MAIN_SHOWN * total:
+        return np.zeros(0, np.int64)
+    if (~(hiding[mains] | under[mains])).any():
+        return np.zeros(0, np.int64)
+    sums = snap.subtree_sum(own)
+    rows = np.arange(snap.n)
+    out = []
+    for m in mains[sums[mains] >= PARKED_MAIN_MIN_CHARS].tolist():   # one or two a page
+        up = (rows <= m) & (snap.end > m) & hiding
+        if (bits[up] & (HIDING_BITS & ~DISPLAY_NONE)).any():
+            continue
+        out.extend(np.flatnonzero(up).tolist())
+    return np.unique(np.array(out, np.int64))
 
 
 def zero_font(snap: Snapshot, own_chars: np.ndarray) -> np.ndarray:
@@ -569,10 +639,13 @@ def zero_font(snap: Snapshot, own_chars: np.ndarray) -> np.ndarray:
 
 
 def compute(snap: Snapshot, skip_hidden: bool = True, revealed: bool = False,
-            aria_links: bool = True) -> Features:
+            aria_links: bool = True, hidden_main: bool = True,
+            faded_hidden: bool = True) -> Features:
     """All features of `snap`; `skip_hidden` treats hidden rows like code (not content);
     `revealed` reads the page as its reveal shows it (REVEAL_BITS do not hide);
-    `aria_links` reads the aria-hidden links a reader sees as shown (hidden_bits)."""
+    `aria_links` reads the aria-hidden links a reader sees as shown, `hidden_main` the
+    hidden main landmark of a page that shows nearly nothing, `faded_hidden` a scroll
+    reveal's sections hidden by visibility too (hidden_bits)."""
     parent = snap.parent
     text_len = column_lengths(snap, "text")
     tail_len = column_lengths(snap, "tail")
@@ -581,7 +654,7 @@ def compute(snap: Snapshot, skip_hidden: bool = True, revealed: bool = False,
     np.add.at(own_texts, parent[1:], (tail_len[1:] > 0).astype(np.int64))
 
     hiding = HIDING_BITS & ~REVEAL_BITS if revealed else HIDING_BITS
-    own_hidden = ((hidden_bits(snap, aria_links) & hiding) > 0) | zero_font(snap, own_chars)
+    own_hidden = ((hidden_bits(snap, aria_links, hidden_main, faded_hidden) & hiding) > 0) | zero_font(snap, own_chars)
     hidden = own_hidden | snap.below(own_hidden)
     dead = code_rows(snap) | (own_hidden if skip_hidden else False)
     gone = dead | snap.below(dead)

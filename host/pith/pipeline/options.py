@@ -649,6 +649,16 @@ class Options:
         "text is mostly not read elsewhere on the page is read as shown: a card's second "
         "link to one address, a teaser's excerpt (features.shown_aria_links; NOTES.md, "
         "'Why a shown aria-hidden link is read')")
+    parked_main_hidden: bool = _opt(
+        True, "on a page that shows less than 5 % of its text, a main landmark hidden by "
+        "display:none alone (itself or the rows above it) is read as shown: a slideshow or "
+        "an app shell its scripts switch on once they run (features.hidden_main_rows; "
+        "NOTES.md, 'Why a page that shows nearly nothing reads its hidden main landmark')")
+    reveal_faded_hidden: bool = _opt(
+        True, "on a rendered page waiting for a scroll reveal, a section at opacity:0 and "
+        "visibility:hidden together (a fade's start state, GSAP's autoAlpha) counts as one "
+        "of its sections and is read as shown, visibility included (features.scroll_reveal; "
+        "NOTES.md, 'Why a section faded out and hidden together waits for its reveal')")
 
     hidden_min_visible: float = _opt(
         0.1, "when hiding leaves less than this share of the page's text visible, the page is "
