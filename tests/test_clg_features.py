@@ -3,9 +3,10 @@ import numpy as np
 import pytest
 
 from builders import make_snapshot
-from pith.pipeline.algorithms import clg_features as cf
+from pith.pipeline.algorithms import clg, clg_features as cf
 from pith.pipeline.features import compute
 from pith.pipeline.snapshot import from_json
+from pith.pipeline.options import Options
 
 
 def boxed_page():
@@ -263,3 +264,37 @@ def test_finite_is_nan_to_num():
         x = rng.choice(np.concatenate((specials, rng.normal(size=8))), int(rng.integers(0, 30)))
         want = np.nan_to_num(x, nan=0.0)
         assert cf.finite(x.copy()).tobytes() == want.tobytes()
+
+
+def plain_page(x: float = 8, fs: float = 16, colour: str = "rgb(0, 0, 0)"):
+    """A page without links whose text rows are drawn at `x`, in `fs` px and `colour`
+    (a saved product page drawn without its style sheets: names and prices, no link)."""
+    rows = [("html", -1, {"x": 0, "y": 0, "w": 1000, "h": 2000}),
+            ("body", 0, {"x": 8, "y": 8, "w": 984, "h": 1984}),
+            ("div", 1, {"x": 8, "y": 8, "w": 984, "h": 600, "id": "shop"})]
+    rows += [("p", 2, {"text": f"Product name {k} and its line", "x": x, "y": 8 + 40 * k,
+                       "w": 984, "h": 20, "fs": fs, "color": colour}) for k in range(6)]
+    rows += [("button", 2, {"text": "Add", "x": 8, "y": 300, "w": 40, "h": 20, "fs": 13.3333,
+                            "color": "rgb(0, 0, 0)"})]
+    snap = from_json(with_page(make_snapshot(rows, layout=True), 1000, 2000), 1000)
+    return snap, compute(snap)
+
+
+def test_a_page_whose_text_is_drawn_in_the_browser_defaults_is_read_without_boxes():
+    """No link to show the browser's blue: text at the body's 8 px margin, 16 px, black,
+    is the browser's drawing, read box-free once clg_unstyled_text of the text is so
+    (NOTES.md, 'Why a page whose text is drawn in the browser's defaults is read without
+    boxes'); the test off (0), or a page that places, sizes or colours its own text,
+    keeps its boxes."""
+    share = Options().clg_unstyled_text
+    snap, feats = plain_page()
+    assert cf.default_drawn_share(snap, feats) >= share
+    assert cf.unstyled(snap, feats, share)
+    assert not cf.relative(snap, feats, share).geo.layout
+    # the option reaches CLG's scores (and the block stage, which reads them)
+    assert clg.scores(snap, feats, share)[2] == "static"
+    assert not cf.unstyled(snap, feats) and cf.geometry(snap, feats).layout
+    for kwargs in ({"x": 40}, {"fs": 15}, {"colour": "rgb(34, 34, 34)"}):
+        snap, feats = plain_page(**kwargs)
+        assert not cf.unstyled(snap, feats, share)
+        assert cf.relative(snap, feats, share).geo.layout

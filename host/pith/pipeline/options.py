@@ -250,6 +250,14 @@ class Options:
         200, "the same gap without layout, in visible characters read between the heading "
         "and the selection: a byline and a date fit, a navigation menu does not",
         lo=0, hi=1_000_000)
+    clg_unstyled_text: float = _opt(
+        0.75, "share of a rendered page's visible characters drawn in the browser's "
+        "defaults (left edge at the body's 8 px margin, 16 px, black) from which it was "
+        "drawn without its style sheets and CLG reads it box-free, as it does a page whose "
+        "links show the browser's blue; 0 turns the test off. On the cached training "
+        "pages 178 of the 186 it fires on are already caught by the links' colours; the "
+        "other 8 have no or few links (NOTES.md, 'Why a page whose text is drawn in the "
+        "browser's defaults is read without boxes')", lo=0.0, hi=1.0)
 
     # --- auto: the methods combined ---------------------------------------------------
     auto_members: tuple = _opt(

@@ -309,17 +309,19 @@ def find_title(snap: Snapshot, feats: Features, parts: np.ndarray, space: Space,
 
 
 # --------------------------------------------------------------------------- run
-def scores(snap: Snapshot, feats: Features) -> tuple[np.ndarray, Relative, str]:
+def scores(snap: Snapshot, feats: Features, plain: float = 0.0
+           ) -> tuple[np.ndarray, Relative, str]:
     """p(v) of every row (0 for hidden and code rows), the relative values, and which
     model scored them ("rendered", or "static" without layout); computed once per page
-    (CLG proposes twice in auto, and the block stage reads p), p returned as a copy."""
+    (CLG proposes twice in auto, and the block stage reads p), p returned as a copy.
+    `plain`: option clg_unstyled_text (clg_features.unstyled)."""
     def compute_scores():
-        rel = relative(snap, feats)
+        rel = relative(snap, feats, plain)
         kind = "rendered" if rel.geo.layout else "static"
         p = load_models()[kind].predict(snap, rel)
         p[feats.gone] = 0.0
         return p, rel, kind
-    p, rel, kind = feats.memo(("clg",), compute_scores)
+    p, rel, kind = feats.memo(("clg", plain), compute_scores)
     return p.copy(), rel, kind
 
 
@@ -352,7 +354,7 @@ def run(snap: Snapshot, feats: Features, opts: Options) -> Choice:
     """Steps 1–6 of the module docstring (or the LR / LR_A baselines, by clg_mode)."""
     if not (feats.chars > 0).any():
         raise NoContent("the page has no visible text to choose from")
-    p, rel, _kind = scores(snap, feats)
+    p, rel, _kind = scores(snap, feats, opts.clg_unstyled_text)
     # the candidates depend on the threshold alone (CLG runs twice in auto)
     cands = feats.memo(("clg_candidates", opts.clg_threshold),
                        lambda: compact(snap, p > opts.clg_threshold))

@@ -102,6 +102,16 @@ UNSTYLED_LINK_SHARE = 0.5
 # two links in a default colour are as likely a page's own choice.
 UNSTYLED_MIN_LINKS = 3
 LINK_TAGS = frozenset({"a"})
+# What the browser draws text with when no style sheet says otherwise (Chromium's and
+# Firefox's user-agent sheet): the body's 8 px margin as the left edge, a 16 px font,
+# black. A page whose text is nearly all drawn so was drawn without its style sheets,
+# links or none (option clg_unstyled_text; NOTES.md, 'Why a page whose text is drawn in
+# the browser's defaults is read without boxes').
+DEFAULT_BODY_MARGIN = 8.0
+DEFAULT_FONT_SIZE = 16.0
+DEFAULT_TEXT_COLOUR = "rgb(0, 0, 0)"
+# Left edges within this many px of DEFAULT_BODY_MARGIN count as at it (sub-pixel layout).
+MARGIN_SLACK = 0.5
 
 
 @dataclass(frozen=True, eq=False)
@@ -173,22 +183,38 @@ def subtree_extents(snap: Snapshot, values: np.ndarray, ufunc: np.ufunc,
     return ufunc.reduceat(arr, idx)[0::2]
 
 
-def unstyled(snap: Snapshot, feats: Features) -> bool:
+def unstyled(snap: Snapshot, feats: Features, plain: float = 0.0) -> bool:
     """Whether a rendered page was drawn without its style sheets: at least
     UNSTYLED_MIN_LINKS visible text links, and UNSTYLED_LINK_SHARE of them or more in the
-    browser's own link colours (DEFAULT_LINK_COLOURS)."""
+    browser's own link colours (DEFAULT_LINK_COLOURS); or, with `plain` > 0 (option
+    clg_unstyled_text), `plain` or more of its visible characters drawn in the browser's
+    defaults (`default_drawn_share`)."""
     links = tag_in(snap, LINK_TAGS) & ~feats.gone & (feats.chars > 0)
     count = int(links.sum())
-    if count < UNSTYLED_MIN_LINKS:
-        return False
-    default = np.isin(snap.color[links], DEFAULT_LINK_COLOURS)
-    return bool(default.sum() >= UNSTYLED_LINK_SHARE * count)
+    if count >= UNSTYLED_MIN_LINKS:
+        default = np.isin(snap.color[links], DEFAULT_LINK_COLOURS)
+        if default.sum() >= UNSTYLED_LINK_SHARE * count:
+            return True
+    return plain > 0 and default_drawn_share(snap, feats) >= plain
 
 
-def geometry(snap: Snapshot, feats: Features) -> Geometry:
+def default_drawn_share(snap: Snapshot, feats: Features) -> float:
+    """Share of the page's visible own characters in drawn rows whose left edge is the
+    body's default margin, in the default font size and text colour: the text of a page
+    that no style sheet placed, sized or coloured."""
+    own = np.where(~feats.gone & (snap.w > 0) & (snap.h > 0), feats.own_chars, 0)
+    total = int(own.sum())
+    if not total:
+        return 0.0
+    plain = ((np.abs(snap.x - DEFAULT_BODY_MARGIN) <= MARGIN_SLACK)
+             & (snap.fs == DEFAULT_FONT_SIZE) & (snap.color == DEFAULT_TEXT_COLOUR))
+    return float(own[plain].sum()) / total
+
+
+def geometry(snap: Snapshot, feats: Features, plain: float = 0.0) -> Geometry:
     """Regions of every row; `layout` is false when no visible row has a box, or when the
-    page was drawn without its style sheets (`unstyled`): its boxes and colours are the
-    browser's defaults, and CLG reads it as a static page."""
+    page was drawn without its style sheets (`unstyled`, `plain` its text share): its
+    boxes and colours are the browser's defaults, and CLG reads it as a static page."""
     live = ~feats.gone
     page = snap.meta.get("page") or [0, 0]
     page_w = float(page[0]) if len(page) > 0 else 0.0
@@ -200,7 +226,7 @@ def geometry(snap: Snapshot, feats: Features) -> Geometry:
         page_w = float(x1[boxed].max()) if boxed.any() else 0.0
         page_h = float(y1[boxed].max()) if boxed.any() else 0.0
     layout = bool(snap.layout and boxed.any() and page_w > 0 and page_h > 0
-                  and not unstyled(snap, feats))
+                  and not unstyled(snap, feats, plain))
     if not layout:
         zeros = np.zeros(snap.n)
         return Geometry(zeros, zeros, zeros, zeros, np.zeros(snap.n, bool), zeros,
@@ -261,9 +287,10 @@ def reading_span(snap: Snapshot, feats: Features) -> tuple[np.ndarray, np.ndarra
     return before, before + feats.chars
 
 
-def relative(snap: Snapshot, feats: Features) -> Relative:
-    """Every relative value of §4 for every row (the learned "perfect" values come later)."""
-    geo = geometry(snap, feats)
+def relative(snap: Snapshot, feats: Features, plain: float = 0.0) -> Relative:
+    """Every relative value of §4 for every row (the learned "perfect" values come later);
+    `plain`: option clg_unstyled_text (`unstyled`)."""
+    geo = geometry(snap, feats, plain)
     live = ~feats.gone
     own = np.where(live, feats.own_chars, 0).astype(np.float64)
     chars = feats.chars.astype(np.float64)
