@@ -3,7 +3,7 @@ import numpy as np
 
 from builders import make_snapshot
 from pith.pipeline import features
-from pith.pipeline.features import compute, hidden_bits, nonspace_lengths
+from pith.pipeline.features import Reading, compute, hidden_bits, nonspace_lengths
 from pith.pages import static
 from pith.pipeline.select import select
 from pith.pipeline.snapshot import from_json
@@ -231,7 +231,7 @@ def test_a_captured_page_whose_sections_fade_in_hidden_by_visibility_too_shows_t
     assert hidden_bits(snap).tolist() == [0] * 8 + [2]
     assert compute(snap).chars[1] == len("Insurancefordrivers.Yourautoinsurancecoversyou."
                                          "CoveragewhileonlineRideshareinsurers")
-    assert hidden_bits(snap, faded_hidden=False).tolist() == [0, 0, 0, 6, 2, 6, 6, 0, 6]
+    assert hidden_bits(snap, Reading(faded_hidden=False)).tolist() == [0, 0, 0, 6, 2, 6, 6, 0, 6]
     # the same sections on the first screen are a closed menu's: hidden
     high = [r[:2] + ({**r[2], "y": r[2]["y"] % 800},) if len(r) > 2 and "y" in r[2] else r
             for r in rows]
@@ -560,9 +560,9 @@ def test_a_shown_aria_hidden_link_is_read_but_copies_menus_and_undrawn_links_are
             ("a", 7, {"link": 1, "hidden": 16, "text": "a closed dialog's only link text"})]
     snap = from_json(make_snapshot(rows), 1000)
     assert hidden_bits(snap).tolist() == [0, 0, 0, 0, 0, 16, 16, 1, 16]
-    assert hidden_bits(snap, aria_links=False).tolist() == [0, 0, 0, 0, 16, 16, 16, 1, 16]
+    assert hidden_bits(snap, Reading(aria_links=False)).tolist() == [0, 0, 0, 0, 16, 16, 16, 1, 16]
     assert compute(snap).hidden.tolist() == [False] * 5 + [True] * 4
-    assert compute(snap, aria_links=False).hidden[4]
+    assert compute(snap, reading=Reading(aria_links=False)).hidden[4]
     # a browser's capture: the excerpt is read where it is drawn, not where it has no box
     # (a collapsed panel's link) or lies off the page (a carousel's far slide)
     drawn = [r if r[0] != "a" or r[2].get("hidden") != 16 else
@@ -588,7 +588,7 @@ def test_a_hidden_main_of_a_page_that_shows_nearly_nothing_is_read_as_shown():
     snap = from_json(make_snapshot(rows), 1000)
     assert hidden_bits(snap).tolist() == [0, 0, 0, 8, 0, 0, 17]
     assert compute(snap).chars[0] == len("Plasmarocket" + "".join(slide.split()))
-    assert hidden_bits(snap, hidden_main=False)[3] == 9
+    assert hidden_bits(snap, Reading(hidden_main=False))[3] == 9
     # hidden otherwise on the way up (aria-hidden: a modal's backdrop), it stays hidden
     aria = rows[:3] + [("div", 1, {"hidden": 17})] + rows[4:]
     assert hidden_bits(from_json(make_snapshot(aria), 1000))[3] == 17

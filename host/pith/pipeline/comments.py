@@ -295,7 +295,7 @@ def is_content(snap: Snapshot, feats: Features, thread: Thread, typed: bool = Fa
         return True
     # text outside links: a sidebar between the thread and a "recent comments" widget is
     # mostly links, an answer between two answers' comments is prose
-    prose = np.where(feats.gone | feats.in_link, 0, feats.own_chars)
+    prose = prose_chars(feats)
     if link_post > 0 and is_link_post(prose, thread, link_post):
         return True
     roots = thread.roots
@@ -327,12 +327,19 @@ def apart_by_posts(snap: Snapshot, feats: Features, thread: Thread) -> bool:
     roots = thread.roots
     if len(roots) < 2:
         return False
-    prose = np.where(feats.gone | feats.in_link, 0, feats.own_chars)
+    prose = prose_chars(feats)
     before = np.concatenate(([0], snap.end[roots[:-1]]))
     ahead = np.cumsum(prose)
     # prose in [start, root): the rows in document order up to each root
     written = ahead[roots - 1] - np.where(before > 0, ahead[before - 1], 0)
     return bool((written > 0).all())
+
+
+def prose_chars(feats: Features) -> np.ndarray:
+    """Per row, its visible own characters outside links (0 inside a link or gone): the
+    prose `is_content` and `apart_by_posts` weigh; found once a page."""
+    return feats.memo(("comments_prose",),
+                      lambda: np.where(feats.gone | feats.in_link, 0, feats.own_chars))
 
 
 def is_link_post(prose: np.ndarray, thread: Thread, most: int) -> bool:

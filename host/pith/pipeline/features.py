@@ -369,20 +369,36 @@ class Features:
         return self.cache[key]
 
 
-def hidden_bits(snap: Snapshot, aria_links: bool = True, hidden_main: bool = True,
-                faded_hidden: bool = True) -> np.ndarray:
+@dataclass(frozen=True)
+class Reading:
+    """Which readings of hidden text `hidden_bits` applies, one field per option (each
+    on by default, as its option is); hashable, so it keys the snapshot's memo. Built from
+    the options by `Reading.of`: a rule that reads hidden text another way adds a field
+    here, not a parameter to every caller."""
+
+    aria_links: bool = True     # option aria_hidden_links: aria-hidden links a reader sees
+    hidden_main: bool = True    # option parked_main_hidden: a hidden main of a page showing nothing
+    faded_hidden: bool = True   # option reveal_faded_hidden: reveal sections hidden twice
+
+    @classmethod
+    def of(cls, opts: Any) -> "Reading":
+        """The reading the Options `opts` ask for."""
+        return cls(aria_links=opts.aria_hidden_links, hidden_main=opts.parked_main_hidden,
+                   faded_hidden=opts.reveal_faded_hidden)
+
+
+def hidden_bits(snap: Snapshot, reading: Reading = Reading()) -> np.ndarray:
     """The snapshot's `hidden` column as the pipeline reads it: opacity:0 is taken off
     every row of a snapshot without layout (STATIC_SHOWN_BITS); display:none is taken off
     React's parked segments (STREAMED_SEGMENT_ID divs), Marko's (`marko_fragments`) and
     a parked main landmark's rows (`parked_main`), and display:none and opacity:0
     (FOLDED_CLOSED) off folded content (tab panels and FOLDED_NAMES rows that are not
-    aria-hidden), which are the page's content; with `aria_links`, aria-hidden is taken
-    off the links a reader sees (`shown_aria_links`); with `hidden_main`, a hidden main
-    landmark of a page that shows nearly nothing is read (`parked_main`); with
-    `faded_hidden`, a scroll reveal shows its sections hidden by visibility as well
-    (`scroll_reveal`). Found once per snapshot."""
-    return snap.memo(("hidden_bits", aria_links, hidden_main, faded_hidden),
-                     lambda: _hidden_bits(snap, aria_links, hidden_main, faded_hidden))
+    aria-hidden), which are the page's content; with `reading.aria_links`, aria-hidden is
+    taken off the links a reader sees (`shown_aria_links`); with `reading.hidden_main`, a
+    hidden main landmark of a page that shows nearly nothing is read (`parked_main`); with
+    `reading.faded_hidden`, a scroll reveal shows its sections hidden by visibility as
+    well (`scroll_reveal`). Found once per snapshot and reading."""
+    return snap.memo(("hidden_bits", reading), lambda: _hidden_bits(snap, reading))
 
 
 def shown_aria_links(snap: Snapshot, bits: np.ndarray) -> np.ndarray:
@@ -426,10 +442,9 @@ def shown_aria_links(snap: Snapshot, bits: np.ndarray) -> np.ndarray:
     return np.flatnonzero(snap.subtrees(shown)) if shown else np.zeros(0, np.int64)
 
 
-def _hidden_bits(snap: Snapshot, aria_links: bool, hidden_main: bool,
-                 faded_hidden: bool) -> np.ndarray:
+def _hidden_bits(snap: Snapshot, reading: Reading) -> np.ndarray:
     bits = snap.hidden
-    if aria_links and ((bits & ARIA_HIDDEN) > 0).any():
+    if reading.aria_links and ((bits & ARIA_HIDDEN) > 0).any():
         links = shown_aria_links(snap, bits)
         if len(links):
             bits = bits.copy()
@@ -438,10 +453,10 @@ def _hidden_bits(snap: Snapshot, aria_links: bool, hidden_main: bool,
         if ((bits & STATIC_SHOWN_BITS) > 0).any():
             bits = bits & ~STATIC_SHOWN_BITS
     else:
-        sections = scroll_reveal(snap, bits, faded_hidden)
+        sections = scroll_reveal(snap, bits, reading.faded_hidden)
         if sections is not None:
             bits = bits & ~STATIC_SHOWN_BITS
-            if faded_hidden and len(sections):
+            if len(sections):
                 bits[snap.subtrees(sections)] &= ~VISIBILITY_HIDDEN
     shown_comments = undefined_comments(snap, bits)
     if len(shown_comments):
@@ -458,7 +473,7 @@ def _hidden_bits(snap: Snapshot, aria_links: bool, hidden_main: bool,
                                       snap.id[rows].tolist())
              if tag == "div" and STREAMED_SEGMENT_ID.fullmatch(id_)]
     shown.extend(marko_fragments(snap, rows).tolist())
-    shown.extend(parked_main(snap, bits, hidden_main).tolist())
+    shown.extend(parked_main(snap, bits, reading.hidden_main).tolist())
     if not shown and not folded:
         return bits
     bits = bits.copy()
@@ -639,13 +654,10 @@ def zero_font(snap: Snapshot, own_chars: np.ndarray) -> np.ndarray:
 
 
 def compute(snap: Snapshot, skip_hidden: bool = True, revealed: bool = False,
-            aria_links: bool = True, hidden_main: bool = True,
-            faded_hidden: bool = True) -> Features:
+            reading: Reading = Reading()) -> Features:
     """All features of `snap`; `skip_hidden` treats hidden rows like code (not content);
     `revealed` reads the page as its reveal shows it (REVEAL_BITS do not hide);
-    `aria_links` reads the aria-hidden links a reader sees as shown, `hidden_main` the
-    hidden main landmark of a page that shows nearly nothing, `faded_hidden` a scroll
-    reveal's sections hidden by visibility too (hidden_bits)."""
+    `reading` which readings of hidden text apply (hidden_bits)."""
     parent = snap.parent
     text_len = column_lengths(snap, "text")
     tail_len = column_lengths(snap, "tail")
@@ -654,7 +666,7 @@ def compute(snap: Snapshot, skip_hidden: bool = True, revealed: bool = False,
     np.add.at(own_texts, parent[1:], (tail_len[1:] > 0).astype(np.int64))
 
     hiding = HIDING_BITS & ~REVEAL_BITS if revealed else HIDING_BITS
-    own_hidden = ((hidden_bits(snap, aria_links, hidden_main, faded_hidden) & hiding) > 0) | zero_font(snap, own_chars)
+    own_hidden = ((hidden_bits(snap, reading) & hiding) > 0) | zero_font(snap, own_chars)
     hidden = own_hidden | snap.below(own_hidden)
     dead = code_rows(snap) | (own_hidden if skip_hidden else False)
     gone = dead | snap.below(dead)

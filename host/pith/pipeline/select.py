@@ -267,9 +267,7 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
             capture["nodes"].clear()
     t1 = time.perf_counter()
     feats = features_mod.compute(snap, skip_hidden=opts.skip_hidden,
-                                  aria_links=opts.aria_hidden_links,
-                                  hidden_main=opts.parked_main_hidden,
-                                  faded_hidden=opts.reveal_faded_hidden)
+                                  reading=features_mod.Reading.of(opts))
     t2 = time.perf_counter()
     run = runner(opts.algorithm)
     hidden_ignored = False
@@ -284,9 +282,7 @@ def select(capture: dict | snapshot_mod.Snapshot, options: Options | None = None
         if result is None:
             opts = dataclasses.replace(opts, skip_hidden=False)
             feats = features_mod.compute(snap, skip_hidden=False,
-                                         aria_links=opts.aria_hidden_links,
-                                         hidden_main=opts.parked_main_hidden,
-                                         faded_hidden=opts.reveal_faded_hidden)
+                                         reading=features_mod.Reading.of(opts))
             result = run(snap, feats, opts)
             hidden_ignored = True
     if pin is not None:
@@ -505,9 +501,7 @@ def revealed(snap: snapshot_mod.Snapshot, opts: Options, run
     shown, display:none and aria-hidden still hiding (option hidden_reveal; NOTES.md, 'Why
     a page waiting for its reveal keeps its closed menus hidden')."""
     feats = features_mod.compute(snap, skip_hidden=True, revealed=True,
-                                  aria_links=opts.aria_hidden_links,
-                                  hidden_main=opts.parked_main_hidden,
-                                  faded_hidden=opts.reveal_faded_hidden)
+                                  reading=features_mod.Reading.of(opts))
     try:
         return feats, run(snap, feats, opts)
     except NoContent:
@@ -521,8 +515,7 @@ def mostly_hidden(snap: snapshot_mod.Snapshot, feats: features_mod.Features,
     text hidden on purpose (features.HIDDEN_ON_PURPOSE) do not count."""
     if not opts.skip_hidden or not feats.hidden.any():
         return False
-    bits = features_mod.hidden_bits(snap, opts.aria_hidden_links,
-                                     opts.parked_main_hidden, opts.reveal_faded_hidden)
+    bits = features_mod.hidden_bits(snap, features_mod.Reading.of(opts))
     out = features_mod.code_rows(snap) | ((bits & features_mod.HIDDEN_ON_PURPOSE) > 0)
     total = int(feats.own_chars[~(out | snap.below(out))].sum())
     return int(feats.chars[0]) < opts.hidden_min_visible * total
