@@ -52,6 +52,21 @@ def test_a_shown_day_a_day_off_the_declared_addresss_day_takes_the_addresss():
     assert meta_of(body, head=canonical, url="")["published"] == "2012-10-28"
 
 
+def test_an_undeclared_pages_address_day_comes_before_a_date_it_only_shows():
+    # a blog whose masthead shows the day it was read; its permalink names the post's day
+    canonical = '<link rel="canonical" href="http://blogs.test/2012/11/04/week-9-feedback/">'
+    body = ('<header><span class="date-header">Wednesday, November 7 2012</span></header>'
+            + ARTICLE.format(h="Week 9 feedback"))
+    assert meta_of(body, head=canonical, url="")["published"] == "2012-11-04"
+    assert meta_of(body, url="http://blogs.test/2012/11/04/week-9-feedback/")["published"] \
+        == "2012-11-04"
+    # a date line naming the address's day keeps its time; a declared date comes first
+    assert merge.address_day("2012-11-04T13:29:00-04:00", "2012-11-04") == "2012-11-04T13:29:00-04:00"
+    assert merge.address_day("2012-11-07", None) == "2012-11-07"
+    head = canonical + '<meta property="article:published_time" content="2012-11-06">'
+    assert meta_of(body, head=head, url="")["published"] == "2012-11-06"
+
+
 def test_a_day_declared_without_a_time_stays_a_day_off_the_urls():
     # a newspaper's URL names the print edition's day; the page declares and shows its own
     head = '<meta itemprop="datePublished" content="2012-07-24">'

@@ -587,6 +587,17 @@ def local_day(published: str | None, url_day: str | None,
     return url_day if apart == 1 else published
 
 
+def address_day(line: str | None, url_day: str | None) -> str | None:
+    """The day the page's address names (`url_day`: a permalink's /2012/07/19/) before the
+    date it only shows (`line`, the date line), unless the line names that day (its time
+    kept): an undeclared page's shown date may be a masthead's clock, a photo's or a
+    quoted day, a related post's; the address is the post's own (NOTES.md, 'Why an
+    address's day dates a page before a date it only shows')."""
+    if url_day and not (line and line[:10] == url_day):
+        return url_day
+    return line
+
+
 def declared_url_day(links: dict, meta: dict, ld: dict) -> str | None:
     """The day the address a page declares as its own names (its canonical link, og:url
     or twitter:url, JSON-LD's url, first found: the Metadata's `url` order): a permalink's
@@ -694,9 +705,11 @@ def compute(snap, gone: np.ndarray, node: int, title_inputs: list | None = None,
     # the URL's day: the address the page was read at, else the one it declares as its own
     # (NOTES.md, 'Why a declared address dates a page, and a comment's date line does not')
     url_day = seen.get("url_date") or declared_url_day(links, meta, ld)
-    # a page that declares only when it was modified, and shows no date, was first
+    # a page that declares no publish date is dated by its address's day before a date it
+    # only shows (NOTES.md, 'Why an address's day dates a page before a date it only
+    # shows'); one that declares only when it was modified, and shows no date, was first
     # published then as far as anyone can tell (WCXB labels it so)
-    published = published or seen.get("published") or url_day or modified
+    published = published or address_day(seen.get("published"), url_day) or modified
     # the page never shows its declared publish date but shows another date it declares
     # (its modified date, a second source's publish date), not as an update: readers, and
     # WCXB's labels, take the shown one (NOTES.md, 'Why the page's metadata is one computation, and its precedence')
