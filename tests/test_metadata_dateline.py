@@ -1,6 +1,8 @@
 """pith.pipeline.metadata.dateline: the dates a page shows (date lines, <time>s, dated texts, the days near the top)."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -41,6 +43,23 @@ def test_a_date_line_named_as_a_comments_is_not_the_posts(meta):
             + "The post's words go on. " * 30 + "</p><ol class='commentlist'>" + comment * 3
             + "</ol></div>")
     assert meta_of(body)["published"] == "2012-11-01"
+
+
+@pytest.mark.parametrize("link", [
+    '<a href="/2012/10/29/week-in-review">&laquo; AWS Week in Review - October 29, 2012</a>',
+    '<a href="/blog/post/37795459">美樹營地 - 探訪老鷹溪 (下)   2011/12/18</a>',
+    '<a href="/whats-on/launch/"><span>book launch online on 19th June 2022</span></a>',
+])
+def test_a_date_in_a_links_headline_is_the_linked_pages(link):
+    """A date inside a link whose text holds a headline dates the page it leads to (a
+    previous post's, a related post's), never this one; a permalink's date stays."""
+    body = f"<div class='nav'>{link}</div>" + ARTICLE.format(h="Our post")
+    assert meta_of(body)["published"] is None
+    for own in ('<a href="/2012/10/23/rolls">October 23, 2012</a>',
+                '<a href="/p/1">POSTED ON November 6th, 2012 at 7:52 am</a>',
+                '<a href="/t/1?p=2"><span>Sun Dec 17, 2023 11:23 am</span></a>'):
+        day = dates.find(re.sub("<[^>]+>", "", own))
+        assert meta_of(f"<p>{own}</p>" + ARTICLE.format(h="Our post"))["published"] == day
 
 
 @pytest.mark.parametrize("clock", [

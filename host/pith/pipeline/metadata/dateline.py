@@ -135,12 +135,47 @@ def dated_lines(snap, rows: np.ndarray) -> list[tuple[int, str, str]]:
 
 def short_dates(snap, lines: list[tuple[int, str, str]], us_order: bool = False):
     """(row, day) of every one of `lines` (dated_lines's) holding a date, not a member's
-    joining day (JOINED, in a tail's text or its element's text before it: the label)."""
+    joining day (JOINED, in a tail's text or its element's text before it: the label)
+    nor another page's (`in_teaser_link`)."""
     for r, column, own in lines:
         d = dates.find(own, us_order)
         label = f"{own} {snap.text[r]}" if column == "tail" else own
-        if d and not JOINED.search(label.lower()) and not is_clock(snap, r):
+        if d and not JOINED.search(label.lower()) and not is_clock(snap, r) \
+                and not in_teaser_link(snap, r, column):
             yield r, d
+
+
+# A date inside a link whose text says more than when (a headline: "« AWS Week in Review -
+# October 29, 2012", a related post's "美樹營地 - 探訪老鷹溪 (下) 2011/12/18", a listing's "book
+# launch online on 19th June 2022") dates the page the link leads to; a permalink's date
+# ("October 23, 2012 at 7:52 am", "POSTED ON November 6th, 2012", "Sun Dec 17, 2023 11:23
+# am") writes little else (NOTES.md, 'Why an address's day dates a page before a date it
+# only shows'). Letters of a link's text beside the date's words, and the rows up from
+# the date's element to a link.
+TEASER_LETTERS = 10
+LINK_LEVELS = 3
+# The words a date line writes beside its date: weekdays, ordinals, the time of day, a
+# "Posted on … at", and the CJK date's characters.
+WHEN_WORDS = frozenset(
+    "mon monday tue tues tuesday wed wednesday thu thur thurs thursday fri friday sat saturday "
+    "sun sunday st nd rd th am pm at on posted published updated 年 月 日 午前 午後 上午 下午".split())
+_LETTER_RUNS = re.compile(r"[^\W\d_]+")
+
+
+def in_teaser_link(snap, r: int, column: str) -> bool:
+    """Whether the date in row `r`'s `column` (its text: the row's own; its tail: its
+    parent's) lies in a link (LINK_LEVELS rows up) whose text holds TEASER_LETTERS letters
+    or more beside the date's own words (dates.MONTHS, WHEN_WORDS)."""
+    q = r if column == "text" else int(snap.parent[r])
+    for _ in range(LINK_LEVELS):
+        if q < 0:
+            return False
+        if snap.link[q]:
+            words = _LETTER_RUNS.findall(text_of(snap, q).lower())
+            return sum(len(w) for w in words
+                       if w not in dates.MONTHS and w not in WHEN_WORDS) >= TEASER_LETTERS
+        q = int(snap.parent[q])
+    return False
 
 
 def first_date(snap, lines: list[tuple[int, str, str]], key: Callable[[int], Any],
