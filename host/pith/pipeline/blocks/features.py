@@ -37,7 +37,9 @@ inside the chosen element. The signals, grouped:
   element's box, height, font size relative to the element's text, bold.
 
 What was tried and left out, with its figures: NOTES.md, 'Why stacking, item groups and
-truth conventions are not in the block model'.
+truth conventions are not in the block model'; where a block lies against the post's body
+(its headline, its run of prose, the sections after it, its siblings' links): NOTES.md,
+'Why the block model does not read where a block lies against the body'.
 """
 from __future__ import annotations
 
