@@ -111,7 +111,19 @@ def test_the_l2_chosen_is_the_grids_best_by_cross_validation(monkeypatch):
     sites = [f"site{i % 30}.example" for i in range(len(y))]
     l2, scores = train_pagetype.choose_l2(x, y, sites)
     assert set(scores) == set(train_pagetype.L2_GRID)
-    assert scores[l2] == max(scores.values()) and 0.9 < scores[l2] <= 1.0
+    taken = [v for k, v in scores.items() if k >= train_pagetype.L2_LEAST]
+    assert l2 >= train_pagetype.L2_LEAST and scores[l2] == max(taken) and 0.9 < scores[l2] <= 1.0
+
+
+def test_no_l2_under_the_least_is_taken(monkeypatch):
+    """The grid's smaller L2s are scored but never taken (L2_LEAST: a less regularised
+    model is too sure for comments.FORUM_SURE), whatever they score."""
+    x, y = separable(150, seed=2)
+    sites = [f"site{i % 30}.example" for i in range(len(y))]
+    monkeypatch.setattr(train_pagetype, "L2_LEAST", max(train_pagetype.L2_GRID))
+    l2, scores = train_pagetype.choose_l2(x, y, sites)
+    assert l2 == max(train_pagetype.L2_GRID) and set(scores) == set(train_pagetype.L2_GRID)
+    assert max(scores.values()) > scores[l2]
 
 
 def test_the_confusion_and_the_figures_count_each_page_once():

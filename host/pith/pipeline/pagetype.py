@@ -1,16 +1,19 @@
 """Page type: what kind of page a snapshot is (article, forum, product, …), from page-level features and a small exported model.
 
 `features(snap, feats, node)` computes one row of page-level numbers (NAMES) from the
-arrays the pipeline already has — shares of the visible text in links, list items,
-tables, forms, code, headings and paragraphs, counts of inputs and buttons, sibling
-structures repeated with the same tag and class, price patterns and the short words of
-forum and shop furniture in short text nodes, words of class and id names, words of the
-URL's path and of the title, and the chosen element's share. The numbers come from the
-pipeline's arrays by vectorised passes (a group's text from its outermost rows, counts
-by tag code) and each string column is read once (the classes numbered and made
-distinct in one pass, tokens by byte translation): 0.5-1 ms of a select on a median
-page, by the machine's load (`pith bench --metadata --cost`; NOTES.md, 'Why the page
-type is a logistic regression over page-level features'). `Model` is a multinomial
+arrays the pipeline already has — the visible text's size and its share in links, counts
+of inputs, buttons, images, headings, paragraphs and other tags, sibling structures
+repeated with the same tag and class, the chosen element's share of the text and its
+links' share, price signs and the short words of forum and shop furniture in short text
+nodes, words of class and id names, words of the URL's path and of the title, the types
+the page declares. The tag groups' shares of the text, `tel:` links and the chosen
+element's list and paragraph features are not read: by the trainer's site-grouped
+cross-validation on the training sites the model does as well without them, in
+accuracy and log loss (NOTES.md, 'Why the page type reads no text shares of tag groups'). The
+numbers come from the pipeline's arrays by vectorised passes (counts by tag code) and
+each string column is read once (the classes numbered and made distinct in one pass,
+tokens by byte translation).
+`Model` is a multinomial
 logistic regression over them (pipeline/models/pagetype.json, written by `pith
 train-pagetype`, documented in models/PAGETYPE.md); `classify` gives the type and its
 probability.
@@ -28,7 +31,7 @@ import urllib.parse
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import chain, repeat
+from itertools import chain
 from pathlib import Path
 from typing import Iterable
 
@@ -45,21 +48,6 @@ MODEL_PATH = Path(__file__).resolve().parent / "models" / "pagetype.json"
 # WCXB's labels (metadata.json's page_type), the wire's `page_type` values.
 CLASSES = ("article", "forum", "product", "listing", "collection", "documentation", "service")
 
-# Tag groups whose share of the page's visible text is a feature: lists are listings'
-# and documentation's, tables products' specs, forms services' contact blocks, code the
-# documentation's, paragraphs articles' and forum posts'.
-TEXT_GROUPS = {
-    "li": frozenset({"li"}),
-    "table": frozenset({"td", "th"}),
-    "form": frozenset({"form"}),
-    "code": frozenset({"pre", "code", "kbd", "samp"}),
-    "heading": frozenset({"h1", "h2", "h3", "h4", "h5", "h6"}),
-    "p": frozenset({"p"}),
-    "quote": frozenset({"blockquote"}),
-    "furniture": frozenset({"nav", "header", "footer", "aside"}),
-    "dl": frozenset({"dl"}),
-    "article": frozenset({"article"}),
-}
 # Tag groups whose count of visible rows (log) is a feature.
 COUNT_GROUPS = {
     "inputs": frozenset({"input", "select", "textarea"}),
@@ -222,10 +210,9 @@ YEAR_IN_PATH = re.compile(r"/(?:19|20)\d\d/")
 
 NAMES: tuple[str, ...] = (
     ("log_chars", "link_share", "log_links", "links_per_kchar")
-    + tuple(f"share_{g}" for g in TEXT_GROUPS)
     + tuple(f"log_{g}" for g in COUNT_GROUPS)
     + ("repeat_max", "repeat_share", "repeat_groups")
-    + ("chosen_share", "chosen_link_share", "chosen_li_share", "chosen_p")
+    + ("chosen_share", "chosen_link_share")
     + ("log_short", "log_prices", "prices_per_short")
     + tuple(f"short_{g}" for g in SHORT_WORDS)
     + tuple(f"name_{g}" for g in NAME_WORDS)
@@ -234,14 +221,13 @@ NAMES: tuple[str, ...] = (
     + ("url_depth", "url_year", "url_slug_words", "url_root", "url_digits", "url_query")
     + tuple(f"title_{g}" for g in TITLE_WORDS)
     + ("title_words",)
-    + ("log_tel_links", "p_mean_chars", "headings_per_kchar", "short_share")
+    + ("p_mean_chars", "headings_per_kchar", "short_share")
     + tuple(f"declared_{g}" for g in DECLARED_TYPES)
 )
-GROUPS = tuple(TEXT_GROUPS.values()) + tuple(COUNT_GROUPS.values())
+GROUPS = tuple(COUNT_GROUPS.values())
 P_ROWS = list(COUNT_GROUPS).index("p_rows")
-SHARE_P = NAMES.index("share_p")
 # The chosen element's features (chosen_features), the only ones that depend on it.
-CHOSEN = slice(NAMES.index("chosen_share"), NAMES.index("chosen_p") + 1)
+CHOSEN = slice(NAMES.index("chosen_share"), NAMES.index("chosen_link_share") + 1)
 # Repeated siblings: a group of at least REPEAT_MIN same-tag, same-class siblings with
 # text is a list of cards, posts, products or results (one or two is a layout).
 REPEAT_MIN = 3
@@ -367,13 +353,10 @@ def url_features(url: str) -> list[float]:
 @dataclass(frozen=True)
 class PagePart:
     """The page's own part of the feature row, the same whatever element is chosen:
-    `row` (NAMES, the CHOSEN columns 0) and what the chosen element's features read —
-    the outermost list items and the live paragraphs."""
+    `row` (NAMES, the CHOSEN columns 0) and the page's visible characters."""
 
     row: np.ndarray       # NAMES, every feature but CHOSEN's
     total: int            # the page's visible characters (at least 1)
-    li: np.ndarray        # the outermost list item rows, preorder
-    p_live: np.ndarray    # bool per row: a visible paragraph
 
 
 def page_part(snap: Snapshot, feats: Features) -> PagePart:
@@ -385,14 +368,11 @@ def page_part(snap: Snapshot, feats: Features) -> PagePart:
     out = [math.log1p(total), float(feats.linked_chars[0]) / total, math.log1p(links),
            links / (total / 1000.0 + 1.0)]
 
-    # tag groups through a table of the page's few dozen tag names by group
+    # tag groups' counts through a table of the page's few dozen tag names by group
     codes, tags = snap.tag_codes()
     table = tag_table(tags)
-    k = len(TEXT_GROUPS)
-    shares, li = text_shares(snap, feats, codes, table[:, :k])
-    out += (shares / total).tolist()
     count = dict(zip(COUNT_GROUPS, (np.bincount(codes[live], minlength=len(tags))
-                                    @ table[:, k:]).tolist()))
+                                    @ table).tolist()))
     out += np.log1p(list(count.values())).tolist()
 
     # the snapshot's number of each row's class (Snapshot.string_codes, shared with the
@@ -411,28 +391,21 @@ def page_part(snap: Snapshot, feats: Features) -> PagePart:
     out += token_counts(title, TITLE_WORDS, TITLE_INDEX)
     out.append(float(min(len(title.split()), 30)))
 
-    tel = tel_links(snap.url[snap.link & live].tolist())
+    # the visible paragraphs' characters (a paragraph holds no paragraph: the parser
+    # closes one where another opens)
+    p_chars = int(feats.chars[table[codes, P_ROWS] & live].sum())
     p_rows, headings = count["p_rows"], count["h1"] + count["h2"]
-    p_share = out[SHARE_P]
-    out += [math.log1p(tel), math.log1p(p_share * total / max(p_rows, 1)),
-            headings / (total / 1000.0 + 1.0), short_chars / total]
+    out += [math.log1p(p_chars / max(p_rows, 1)), headings / (total / 1000.0 + 1.0),
+            short_chars / total]
     out += declared_types(snap.meta.get("declared") or {}, page_declared_names(snap))
-    return PagePart(row=np.array(out, np.float64), total=total, li=li,
-                    p_live=table[codes, k + P_ROWS] & live)
+    return PagePart(row=np.array(out, np.float64), total=total)
 
 
 def chosen_features(snap: Snapshot, feats: Features, page: PagePart, node: int) -> list[float]:
-    """The CHOSEN features of element `node`: its share of the page's text, its link and
-    list-item shares, log of its visible paragraphs."""
+    """The CHOSEN features of element `node`: its share of the page's text and its
+    links' share of its own."""
     chosen = max(int(feats.chars[node]), 1)
-    li, end = page.li, snap.end
-    if ((li <= node) & (end[li] > node)).any():        # the node is a list item or in one
-        li_chars = int(feats.chars[node])
-    else:
-        li_chars = int(feats.chars[li[(li > node) & (li < end[node])]].sum())
-    p_in_node = np.count_nonzero(page.p_live[node:int(end[node])])
-    return [feats.chars[node] / page.total, float(feats.linked_chars[node]) / chosen,
-            float(li_chars) / chosen, math.log1p(int(p_in_node))]
+    return [feats.chars[node] / page.total, float(feats.linked_chars[node]) / chosen]
 
 
 def features(snap: Snapshot, feats: Features, node: int = 0,
@@ -443,32 +416,6 @@ def features(snap: Snapshot, feats: Features, node: int = 0,
     out = page.row.copy()
     out[CHOSEN] = chosen_features(snap, feats, page, node)
     return out
-
-
-def text_shares(snap: Snapshot, feats: Features, codes: np.ndarray,
-                table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per group of `table` (tag code -> group, bool), the visible characters of the
-    rows that are one of its tags or inside one; and the outermost rows of the first
-    group (list items). A group's characters are the subtree characters (feats.chars) of
-    its outermost rows: its rows in preorder, a row is inside an earlier one of the same
-    group when that one's subtree reaches past it (a running maximum of the groups'
-    `end`s, each group shifted above the ones before)."""
-    n, k = snap.n, table.shape[1]
-    cand = table.any(axis=1)[codes].nonzero()[0]
-    group, at = np.nonzero(table[codes[cand]].T)      # by group, then in preorder
-    rows = cand[at]
-    shift = group * (n + 1)
-    reach = np.maximum.accumulate(snap.end[rows] + shift)
-    outer = np.ones(len(rows), np.bool_)
-    outer[1:] = reach[:-1] <= rows[1:] + shift[1:]
-    group, rows = group[outer], rows[outer]
-    shares = np.bincount(group, weights=feats.chars[rows], minlength=k)
-    return shares, rows[group == 0]
-
-
-def tel_links(urls: list[str]) -> int:
-    """How many of `urls` start with `tel:` (one C-level pass, no Python frame a URL)."""
-    return sum(map(str.startswith, urls, repeat("tel:")))
 
 
 def declared_types(declared: dict, names: frozenset[str] | None = None) -> list[float]:
