@@ -212,7 +212,8 @@ def near(snap, node: int, rows: np.ndarray) -> np.ndarray:
 def page_text(snap) -> str:
     """Every text and tail of the page, a newline apart (joined once a page, and only when
     asked: a numeric date's order, dates.NumericOrder; whether a declared author is shown,
-    merge.unshown)."""
+    merge.unshown). Its own join, not the features' counts' kept (NOTES.md, 'Why the
+    metadata joins the page's text itself')."""
     return snap.memo(("page_text",), lambda: "\n".join(snap.cols["text"].tolist()
                                                          + snap.cols["tail"].tolist()))
 
