@@ -267,6 +267,16 @@ def test_each_subpackage_says_its_job_and_what_it_may_import():
         assert "may import" in doc, f"{init}'s docstring does not say what it may import"
 
 
+def test_every_module_compiles_without_a_warning():
+    """No module's source holds an invalid escape (a docstring's `\\s` in a plain string is
+    a DeprecationWarning at every first import today and an error in a later Python)."""
+    import warnings
+    for path, _ in modules_of(PACKAGE_DIR).values():
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            compile(path.read_text(encoding="utf-8"), str(path), "exec")
+
+
 def test_importing_the_pipeline_stays_cheap():
     """The subpackages' __init__ files import nothing when imported: importing pith.pipeline
     (as the native host does for hello) must not pull the pipeline's modules in. pith.batch

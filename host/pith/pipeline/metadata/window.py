@@ -94,7 +94,7 @@ class Rows:
 
 
 def blank_emptied(strings: np.ndarray, solid: np.ndarray) -> np.ndarray:
-    """`strings` (an object array) with those of no character but whitespace (`solid`, their
+    r"""`strings` (an object array) with those of no character but whitespace (`solid`, their
     non-space counts: features.column_lengths, counted once a snapshot) made "": the text a
     search of the byline's short texts reads is a third as long, its engine tries no blank
     string's inner newlines (a page's layout whitespace between tags is most of its short
