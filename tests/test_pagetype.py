@@ -376,8 +376,8 @@ def random_page(seed: int, n: int = 300) -> dict:
 
 def reference_features(snap, feats, node):
     """The features the pipeline's arrays define, computed the plain way (every group's
-    rows propagated down the tree, groups keyed by Python tuples): text shares, counts,
-    repeated siblings, the chosen element's shares, class words."""
+    rows counted one by one, groups keyed by Python tuples): counts, repeated siblings,
+    the chosen element's shares, class words."""
     live = ~feats.gone
     total = max(int(feats.chars[0]), 1)
     tag_of = snap.tag.tolist()
@@ -407,10 +407,10 @@ def reference_features(snap, feats, node):
 
 @pytest.mark.parametrize("seed", range(6))
 def test_features_equal_their_plain_definitions_on_random_trees(seed, monkeypatch):
-    """Counts by tag code, repeated siblings
-    by class number with their characters in one sorted integer (and by the three columns
-    past KEY_LIMIT), class words from the distinct tokens: equal to the plain computation,
-    the chosen element anywhere (a list item, inside one, holding some, the root)."""
+    """Counts by tag code, repeated siblings by class number with their characters in one
+    sorted integer (and by the three columns past KEY_LIMIT), the chosen element's shares,
+    class words from the distinct tokens: equal to the plain computation, the chosen
+    element anywhere (a list item, inside one, holding some, the root)."""
     snap = from_json(random_page(seed), 100_000)
     feats = features_mod.compute(snap)
     li = [r for r in range(snap.n) if snap.tag[r] == "li"]

@@ -8,15 +8,13 @@ links' share, price signs and the short words of forum and shop furniture in sho
 nodes, words of class and id names, words of the URL's path and of the title, the types
 the page declares. The tag groups' shares of the text, `tel:` links and the chosen
 element's list and paragraph features are not read: by the trainer's site-grouped
-cross-validation on the training sites the model does as well without them, in
-accuracy and log loss (NOTES.md, 'Why the page type reads no text shares of tag groups'). The
+cross-validation on the training sites the model does as well without them, in accuracy
+and log loss (NOTES.md, 'Why the page type reads no text shares of tag groups'). The
 numbers come from the pipeline's arrays by vectorised passes (counts by tag code) and
 each string column is read once (the classes numbered and made distinct in one pass,
-tokens by byte translation).
-`Model` is a multinomial
-logistic regression over them (pipeline/models/pagetype.json, written by `pith
-train-pagetype`, documented in models/PAGETYPE.md); `classify` gives the type and its
-probability.
+tokens by byte translation). `Model` is a multinomial logistic regression over them
+(pipeline/models/pagetype.json, written by `pith train-pagetype`, documented in
+models/PAGETYPE.md); `classify` gives the type and its probability.
 
 The classes are WCXB's `page_type` labels (CLASSES); magic_html's article and forum pages
 train the same two classes (NOTES.md, 'Why the page type is a logistic regression over
